@@ -1,0 +1,124 @@
+import { randomUUID } from 'node:crypto';
+import cors from '@fastify/cors';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import Fastify, { type FastifyInstance } from 'fastify';
+import type { Redis } from 'ioredis';
+import type { Config } from './config.js';
+import { sql, type Database } from './db/client.js';
+import { createMailer, type Mailer } from './lib/mailer.js';
+import authRoutes from './modules/auth/routes.js';
+import complianceRoutes from './modules/compliance/routes.js';
+import healthRoutes from './modules/health/routes.js';
+import authPlugin from './plugins/auth.js';
+import errorsPlugin from './plugins/errors.js';
+import rateLimitPlugin from './plugins/rateLimits.js';
+import routeGuards, { API_PREFIX } from './plugins/routeGuards.js';
+import { createServices, type Services } from './services.js';
+
+export interface AppDeps {
+  config: Config;
+  database: Database;
+  mailer?: Mailer;
+  redis?: Redis;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    services: Services;
+    config: Config;
+    mailer: Mailer;
+    database: Database;
+  }
+}
+
+const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+/** Builds the HTTP application on a database; the process entry and the tests both call it. */
+export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
+  const { config, database } = deps;
+  const app = Fastify({
+    logger: {
+      level: config.logLevel,
+      redact: ['req.headers.authorization', 'req.headers.cookie', 'res.headers["set-cookie"]'],
+    },
+    trustProxy: process.env.TRUST_PROXY === 'true',
+    requestIdHeader: false,
+    genReqId: (req) => {
+      const given = req.headers['x-request-id'];
+      return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
+    },
+    ajv: { customOptions: { allErrors: true, coerceTypes: 'array', removeAdditional: false, useDefaults: true } },
+    bodyLimit: 1024 * 1024,
+  }).withTypeProvider<TypeBoxTypeProvider>();
+
+  const mailer = deps.mailer ?? createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, log: app.log });
+  const services = createServices({ config, database, mailer, signAccessToken: (id) => app.issueAccessToken(id) });
+  app.decorate('services', services);
+  app.decorate('config', config);
+  app.decorate('mailer', mailer);
+  app.decorate('database', database);
+
+  app.addHook('onSend', async (request, reply) => {
+    reply.header('X-Request-Id', request.id);
+  });
+
+  await app.register(errorsPlugin);
+  await app.register(cors, {
+    origin: config.corsOrigins,
+    credentials: true,
+    methods: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'],
+    allowedHeaders: ['Content-Type', 'Authorization', 'X-Workspace-Id'],
+    exposedHeaders: ['X-Request-Id', 'X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'Retry-After', 'Content-Disposition'],
+  });
+  await app.register(authPlugin, {
+    secret: config.jwtSecret,
+    accessTokenTtlSec: config.accessTokenTtlSec,
+    loadUser: async (id) => {
+      const u = await services.auth.getUser(id).catch(() => null);
+      return u && { id: u.id, email: u.email, name: u.name, role: u.role, status: u.status };
+    },
+  });
+  await app.register(rateLimitPlugin, { limits: config.rateLimits, redis: deps.redis });
+  await app.register(routeGuards);
+
+  if (config.openapi) {
+    await app.register(swagger, {
+      openapi: {
+        info: { title: 'DORA Vendor Service API', version: '1.0.0', description: 'Vendor document Q&A, DORA compliance reference, assessments, questionnaires and the Register of Information.' },
+        components: {
+          securitySchemes: {
+            bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },
+            cookieAuth: { type: 'apiKey', in: 'cookie', name: 'accessToken' },
+          },
+        },
+        security: [{ bearerAuth: [] }, { cookieAuth: [] }],
+      },
+    });
+    await app.register(swaggerUi, { routePrefix: '/docs' });
+  }
+
+  await app.register(healthRoutes, {
+    ping: async () => {
+      await database.db.execute(sql`select 1`);
+    },
+  });
+  await app.register(
+    async (api) => {
+      await api.register(authRoutes, {
+        service: services.auth,
+        cookieSecure: config.cookieSecure,
+        accessTokenTtlSec: config.accessTokenTtlSec,
+        refreshTokenTtlSec: config.refreshTokenTtlSec,
+      });
+      await api.register(complianceRoutes, { service: services.compliance });
+    },
+    { prefix: API_PREFIX },
+  );
+
+  app.addHook('onClose', async () => {
+    if (!deps.mailer) mailer.close();
+  });
+  return app;
+}

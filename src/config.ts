@@ -1,0 +1,118 @@
+import { Type, type Static } from 'typebox';
+import { Value } from 'typebox/value';
+
+/**
+ * The one typed configuration object. Every setting is read from the environment
+ * here and nowhere else; `.env.example` documents each variable.
+ */
+const RateLimitWindow = Type.Object({ max: Type.Integer({ minimum: 1 }), windowMs: Type.Integer({ minimum: 1000 }) });
+
+export const ConfigSchema = Type.Object({
+  env: Type.Union([Type.Literal('development'), Type.Literal('test'), Type.Literal('production')]),
+  host: Type.String(),
+  port: Type.Integer({ minimum: 0, maximum: 65535 }),
+  logLevel: Type.String(),
+  /** PostgreSQL connection string; when empty the embedded PGlite database is used. */
+  databaseUrl: Type.Optional(Type.String()),
+  /** PGlite data directory (`memory://` keeps it in memory). */
+  pgliteDataDir: Type.String(),
+  jwtSecret: Type.String({ minLength: 1 }),
+  accessTokenTtlSec: Type.Integer({ minimum: 30 }),
+  refreshTokenTtlSec: Type.Integer({ minimum: 60 }),
+  emailTokenTtlSec: Type.Integer({ minimum: 60 }),
+  cookieSecure: Type.Boolean(),
+  corsOrigins: Type.Array(Type.String()),
+  publicUrl: Type.String(),
+  redisUrl: Type.Optional(Type.String()),
+  rateLimits: Type.Object({
+    enabled: Type.Boolean(),
+    general: RateLimitWindow,
+    auth: RateLimitWindow,
+    login: RateLimitWindow,
+    register: RateLimitWindow,
+    refresh: RateLimitWindow,
+    rag: RateLimitWindow,
+    sync: RateLimitWindow,
+    globalHourly: RateLimitWindow,
+    notificationsCount: RateLimitWindow,
+    ragas: RateLimitWindow,
+  }),
+  smtpUrl: Type.Optional(Type.String()),
+  mailFrom: Type.String(),
+  institutionName: Type.String(),
+  workers: Type.Integer({ minimum: 0 }),
+  openapi: Type.Boolean(),
+});
+export type Config = Static<typeof ConfigSchema>;
+
+export const DEV_JWT_SECRET = 'dev-only-insecure-secret-change-me-0000000000';
+
+const MIN = 60_000;
+const HOUR = 60 * MIN;
+
+function int(v: string | undefined, fallback: number): number {
+  if (v === undefined || v === '') return fallback;
+  const n = Number(v);
+  if (!Number.isInteger(n)) throw new Error(`Invalid integer in environment: ${v}`);
+  return n;
+}
+
+function bool(v: string | undefined, fallback: boolean): boolean {
+  if (v === undefined || v === '') return fallback;
+  return ['1', 'true', 'yes', 'on'].includes(v.toLowerCase());
+}
+
+function limit(env: NodeJS.ProcessEnv, name: string, max: number, windowMs: number) {
+  return { max: int(env[`RATE_LIMIT_${name}_MAX`], max), windowMs: int(env[`RATE_LIMIT_${name}_WINDOW_MS`], windowMs) };
+}
+
+/** Reads and validates the configuration; throws with every problem listed. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Partial<Config> = {}): Config {
+  const nodeEnv = (env.NODE_ENV ?? 'development') as Config['env'];
+  const config: Config = {
+    env: nodeEnv,
+    host: env.HOST ?? '127.0.0.1',
+    port: int(env.PORT, 3000),
+    logLevel: env.LOG_LEVEL ?? (nodeEnv === 'test' ? 'silent' : 'info'),
+    databaseUrl: env.DATABASE_URL || undefined,
+    pgliteDataDir: env.PGLITE_DATA_DIR ?? './.data/pglite',
+    jwtSecret: env.JWT_SECRET ?? DEV_JWT_SECRET,
+    accessTokenTtlSec: int(env.ACCESS_TOKEN_TTL_SEC, 15 * 60),
+    refreshTokenTtlSec: int(env.REFRESH_TOKEN_TTL_SEC, 7 * 24 * 3600),
+    emailTokenTtlSec: int(env.EMAIL_TOKEN_TTL_SEC, 24 * 3600),
+    cookieSecure: bool(env.COOKIE_SECURE, nodeEnv === 'production'),
+    corsOrigins: (env.CORS_ORIGINS ?? 'http://localhost:3000,http://localhost:5173')
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean),
+    publicUrl: env.PUBLIC_URL ?? `http://localhost:${int(env.PORT, 3000)}`,
+    redisUrl: env.REDIS_URL || undefined,
+    rateLimits: {
+      enabled: bool(env.RATE_LIMIT_ENABLED, true),
+      general: limit(env, 'GENERAL', 100, MIN),
+      auth: limit(env, 'AUTH', 10, 15 * MIN),
+      login: limit(env, 'LOGIN', 10, 15 * MIN),
+      register: limit(env, 'REGISTER', 5, HOUR),
+      refresh: limit(env, 'REFRESH', 30, HOUR),
+      rag: limit(env, 'RAG', 20, MIN),
+      sync: limit(env, 'SYNC', 5, HOUR),
+      globalHourly: limit(env, 'GLOBAL', 1000, HOUR),
+      notificationsCount: limit(env, 'NOTIFICATIONS', 120, HOUR),
+      ragas: limit(env, 'RAGAS', 10, HOUR),
+    },
+    smtpUrl: env.SMTP_URL || undefined,
+    mailFrom: env.MAIL_FROM ?? 'DORA Vendor Service <no-reply@localhost>',
+    institutionName: env.INSTITUTION_NAME ?? 'Financial Entity',
+    workers: int(env.WORKERS, 1),
+    openapi: bool(env.OPENAPI, true),
+    ...overrides,
+  };
+  const errors = [...Value.Errors(ConfigSchema, config)].map((e) => `${e.instancePath || '/'} ${e.message}`);
+  if (config.env === 'production') {
+    if (config.jwtSecret === DEV_JWT_SECRET || config.jwtSecret.length < 32) {
+      errors.push('JWT_SECRET must be set to a random secret of at least 32 characters in production');
+    }
+  }
+  if (errors.length) throw new Error(`Invalid configuration:\n  ${errors.join('\n  ')}`);
+  return config;
+}

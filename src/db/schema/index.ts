@@ -1,0 +1,3 @@
+// Every table of the service. Add a domain's schema file here when its migration is generated.
+export * from './users.js';
+export * from './compliance.js';

@@ -1,0 +1,234 @@
+import argon2 from 'argon2';
+import type { Config } from '../../config.js';
+import { AppError, conflict, unauthorized, badRequest } from '../../lib/errors.js';
+import { newId, newSecret, sha256 } from '../../lib/ids.js';
+import type { Mailer } from '../../lib/mailer.js';
+import type { AuthRepository, UserRow } from './repository.js';
+
+export const PASSWORD_MIN = 8;
+export const PASSWORD_MAX = 128;
+
+export interface IssuedSession {
+  user: UserRow;
+  accessToken: string;
+  refreshToken: string;
+}
+
+export interface RegisterHookContext {
+  invitationToken?: string;
+}
+
+/** Called after a user is created (organizations join invited users here). */
+export type RegisterHook = (user: UserRow, ctx: RegisterHookContext) => Promise<void>;
+
+// A valid argon2id hash of a random string: verifying against it keeps the time of a
+// login with an unknown e-mail equal to that of a wrong password.
+let dummyHash: Promise<string> | null = null;
+
+export function publicUser(u: UserRow) {
+  return {
+    id: u.id,
+    email: u.email,
+    name: u.name,
+    role: u.role,
+    status: u.status,
+    emailVerified: u.emailVerified,
+    createdAt: u.createdAt.toISOString(),
+    lastLoginAt: u.lastLoginAt ? u.lastLoginAt.toISOString() : null,
+  };
+}
+
+/** Rules for a new password (register, change, reset); see docs/auth.md. */
+export function checkNewPassword(password: string, email?: string): void {
+  const problems: string[] = [];
+  if (password.length < PASSWORD_MIN) problems.push(`password must be at least ${PASSWORD_MIN} characters`);
+  if (password.length > PASSWORD_MAX) problems.push(`password must be at most ${PASSWORD_MAX} characters`);
+  if (password.trim().length === 0) problems.push('password must not be blank');
+  if (email && password.toLowerCase() === email.toLowerCase()) problems.push('password must not be the e-mail address');
+  if (problems.length) throw badRequest(problems.join('; '), problems);
+}
+
+export function authService(deps: {
+  repo: AuthRepository;
+  mailer: Mailer;
+  config: Pick<Config, 'refreshTokenTtlSec' | 'emailTokenTtlSec' | 'publicUrl'>;
+  signAccessToken(userId: string): string;
+  onRegistered?: RegisterHook[];
+}) {
+  const { repo, mailer, config } = deps;
+  const hooks: RegisterHook[] = deps.onRegistered ?? [];
+
+  async function startSession(user: UserRow, familyId = newId()): Promise<IssuedSession> {
+    const refreshToken = newSecret(48);
+    await repo.insertRefreshToken({
+      userId: user.id,
+      familyId,
+      tokenHash: sha256(refreshToken),
+      expiresAt: new Date(Date.now() + config.refreshTokenTtlSec * 1000),
+    });
+    return { user, accessToken: deps.signAccessToken(user.id), refreshToken };
+  }
+
+  async function sendEmailToken(user: UserRow, purpose: 'verify_email' | 'reset_password', to = user.email) {
+    await repo.expireEmailTokens(user.id, purpose);
+    const token = newSecret(32);
+    await repo.insertEmailToken({
+      userId: user.id,
+      purpose,
+      tokenHash: sha256(token),
+      expiresAt: new Date(Date.now() + config.emailTokenTtlSec * 1000),
+    });
+    const hours = Math.round(config.emailTokenTtlSec / 3600);
+    if (purpose === 'verify_email') {
+      const link = `${config.publicUrl}/verify-email?token=${encodeURIComponent(token)}`;
+      await mailer.send({
+        to,
+        subject: 'Verify your e-mail address',
+        text: `Hello ${user.name},\n\nPlease confirm your e-mail address by opening this link:\n${link}\n\nOr send this token to POST /api/v1/auth/verify-email: ${token}\n\nThe link expires in ${hours} hours and can be used once.\n`,
+      });
+    } else {
+      const link = `${config.publicUrl}/reset-password?token=${encodeURIComponent(token)}`;
+      await mailer.send({
+        to,
+        subject: 'Reset your password',
+        text: `Hello ${user.name},\n\nSomeone asked to reset the password of this account. To choose a new password, open:\n${link}\n\nOr send this token with your new password to POST /api/v1/auth/reset-password: ${token}\n\nThe link expires in ${hours} hours and can be used once. If you did not ask for this, ignore this message.\n`,
+      });
+    }
+    return token;
+  }
+
+  return {
+    startSession,
+
+    async register(input: { email: string; password: string; name: string; invitationToken?: string }): Promise<IssuedSession> {
+      checkNewPassword(input.password, input.email);
+      const passwordHash = await argon2.hash(input.password, { type: argon2.argon2id });
+      const user = await repo.insertUser({ email: input.email.trim(), name: input.name.trim(), passwordHash });
+      if (!user) throw conflict('Email already registered', 'EMAIL_TAKEN');
+      for (const hook of hooks) await hook(user, { invitationToken: input.invitationToken });
+      await sendEmailToken(user, 'verify_email');
+      const loggedIn = (await repo.updateUser(user.id, { lastLoginAt: new Date() })) ?? user;
+      return startSession(loggedIn);
+    },
+
+    async login(email: string, password: string): Promise<IssuedSession> {
+      const user = await repo.findUserByEmail(email.trim());
+      if (!user) {
+        dummyHash ??= argon2.hash(newSecret(), { type: argon2.argon2id });
+        await argon2.verify(await dummyHash, password).catch(() => false);
+        throw unauthorized('Invalid email or password', 'INVALID_CREDENTIALS');
+      }
+      const valid = await argon2.verify(user.passwordHash, password).catch(() => false);
+      if (!valid || user.status !== 'active') throw unauthorized('Invalid email or password', 'INVALID_CREDENTIALS');
+      const updated = (await repo.updateUser(user.id, { lastLoginAt: new Date() })) ?? user;
+      return startSession(updated);
+    },
+
+    /**
+     * Exchanges a refresh token for a new pair (rotation). A token that was already
+     * used is a sign of theft: the whole family is revoked.
+     */
+    async refresh(refreshToken: string | undefined): Promise<IssuedSession> {
+      const invalid = () => unauthorized('Invalid refresh token', 'INVALID_REFRESH_TOKEN');
+      if (!refreshToken) throw invalid();
+      const row = await repo.findRefreshToken(sha256(refreshToken));
+      if (!row) throw invalid();
+      if (row.revokedAt || row.expiresAt.getTime() <= Date.now()) throw invalid();
+      if (row.usedAt || !(await repo.consumeRefreshToken(row.id))) {
+        await repo.revokeFamily(row.familyId);
+        throw invalid();
+      }
+      const user = await repo.findUserById(row.userId);
+      if (!user || user.status !== 'active') {
+        await repo.revokeFamily(row.familyId);
+        throw invalid();
+      }
+      return startSession(user, row.familyId);
+    },
+
+    async logout(refreshToken: string | undefined): Promise<void> {
+      if (!refreshToken) return;
+      const row = await repo.findRefreshToken(sha256(refreshToken));
+      if (row) await repo.revokeFamily(row.familyId);
+    },
+
+    async getUser(id: string): Promise<UserRow> {
+      const user = await repo.findUserById(id);
+      if (!user) throw unauthorized();
+      return user;
+    },
+
+    async updateProfile(userId: string, input: { name?: string; email?: string }): Promise<UserRow> {
+      const user = await this.getUser(userId);
+      const changes: { name?: string; email?: string; emailVerified?: boolean } = {};
+      if (input.name !== undefined) changes.name = input.name.trim();
+      if (input.email !== undefined && input.email.trim().toLowerCase() !== user.email) {
+        const taken = await repo.findUserByEmail(input.email.trim());
+        if (taken) throw conflict('Email already registered', 'EMAIL_TAKEN');
+        changes.email = input.email.trim();
+        changes.emailVerified = false;
+      }
+      if (Object.keys(changes).length === 0) return user;
+      let updated: UserRow | null;
+      try {
+        updated = await repo.updateUser(userId, changes);
+      } catch (err) {
+        if (String((err as { code?: string }).code) === '23505') throw conflict('Email already registered', 'EMAIL_TAKEN');
+        throw err;
+      }
+      if (!updated) throw unauthorized();
+      if (changes.email) await sendEmailToken(updated, 'verify_email');
+      return updated;
+    },
+
+    /** Changes the password; every other session (refresh family) is revoked. */
+    async changePassword(userId: string, currentPassword: string, newPassword: string, keepFamilyId?: string) {
+      const user = await this.getUser(userId);
+      const valid = await argon2.verify(user.passwordHash, currentPassword).catch(() => false);
+      if (!valid) throw new AppError(400, 'INVALID_CURRENT_PASSWORD', 'Current password is incorrect', ['currentPassword: is incorrect']);
+      if (currentPassword === newPassword) throw badRequest('newPassword must differ from the current password', ['newPassword: must differ from the current password']);
+      checkNewPassword(newPassword, user.email);
+      await repo.updateUser(userId, { passwordHash: await argon2.hash(newPassword, { type: argon2.argon2id }) });
+      await repo.revokeAllForUser(userId, keepFamilyId);
+    },
+
+    /** Finds the family of a presented refresh token (to keep the caller's own session). */
+    async familyOf(refreshToken: string | undefined): Promise<string | undefined> {
+      if (!refreshToken) return undefined;
+      return (await repo.findRefreshToken(sha256(refreshToken)))?.familyId;
+    },
+
+    /** Sends a reset link when the account exists; answers the same either way. */
+    async forgotPassword(email: string): Promise<void> {
+      const user = await repo.findUserByEmail(email.trim());
+      if (!user || user.status !== 'active') return;
+      await sendEmailToken(user, 'reset_password');
+    },
+
+    async resetPassword(token: string, newPassword: string): Promise<void> {
+      const userId = await repo.consumeEmailToken(sha256(token), 'reset_password');
+      if (!userId) throw new AppError(400, 'INVALID_TOKEN', 'Invalid or expired token');
+      const user = await this.getUser(userId);
+      checkNewPassword(newPassword, user.email);
+      // The mail proved control of the address.
+      await repo.updateUser(userId, { passwordHash: await argon2.hash(newPassword, { type: argon2.argon2id }), emailVerified: true });
+      await repo.revokeAllForUser(userId);
+    },
+
+    async verifyEmail(token: string): Promise<UserRow> {
+      const userId = await repo.consumeEmailToken(sha256(token), 'verify_email');
+      if (!userId) throw new AppError(400, 'INVALID_TOKEN', 'Invalid or expired token');
+      const user = await repo.updateUser(userId, { emailVerified: true });
+      if (!user) throw new AppError(400, 'INVALID_TOKEN', 'Invalid or expired token');
+      return user;
+    },
+
+    /** Resends the verification link to an unverified account; silent otherwise. */
+    async resendVerification(by: { userId?: string; email?: string }): Promise<void> {
+      const user = by.userId ? await repo.findUserById(by.userId) : by.email ? await repo.findUserByEmail(by.email.trim()) : null;
+      if (!user || user.emailVerified || user.status !== 'active') return;
+      await sendEmailToken(user, 'verify_email');
+    },
+  };
+}
+export type AuthService = ReturnType<typeof authService>;

@@ -1,0 +1,81 @@
+import cookie from '@fastify/cookie';
+import jwt from '@fastify/jwt';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import { unauthorized } from '../lib/errors.js';
+
+export interface AuthUser {
+  id: string;
+  email: string;
+  name: string;
+  role: string;
+  status: string;
+}
+
+export interface AccessTokenPayload {
+  sub: string;
+  typ: 'access';
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** User id from a verified access token (set before rate limiting; no database read). */
+    tokenUserId: string | null;
+    /** The authenticated, active user (set on routes that require authentication). */
+    auth: AuthUser | null;
+  }
+  interface FastifyInstance {
+    identify(request: FastifyRequest): Promise<void>;
+    authenticate(request: FastifyRequest, reply: FastifyReply): Promise<void>;
+    issueAccessToken(userId: string): string;
+  }
+}
+
+export interface AuthPluginOptions {
+  secret: string;
+  accessTokenTtlSec: number;
+  /** Loads an active user by id, or null. */
+  loadUser(id: string): Promise<AuthUser | null>;
+}
+
+function bearer(request: FastifyRequest): string | undefined {
+  const h = request.headers.authorization;
+  if (!h) return undefined;
+  const m = /^Bearer\s+(.+)$/i.exec(h);
+  return m ? m[1].trim() : undefined;
+}
+
+/**
+ * Authentication: the access token (HS256 JWT) comes from the `accessToken` cookie
+ * (preferred) or the `Authorization: Bearer` header.
+ */
+export default fp<AuthPluginOptions>(async function authPlugin(app: FastifyInstance, opts) {
+  await app.register(cookie);
+  await app.register(jwt, {
+    secret: opts.secret,
+    sign: { algorithm: 'HS256', expiresIn: opts.accessTokenTtlSec },
+    verify: { algorithms: ['HS256'] },
+  });
+  app.decorateRequest('tokenUserId', null);
+  app.decorateRequest('auth', null);
+
+  app.decorate('issueAccessToken', (userId: string) => app.jwt.sign({ sub: userId, typ: 'access' } satisfies AccessTokenPayload));
+
+  app.decorate('identify', async (request: FastifyRequest) => {
+    const token = request.cookies?.accessToken || bearer(request);
+    if (!token) return;
+    try {
+      const payload = app.jwt.verify<AccessTokenPayload>(token);
+      if (payload.typ === 'access' && typeof payload.sub === 'string') request.tokenUserId = payload.sub;
+    } catch {
+      // An invalid or expired token identifies nobody; protected routes answer 401.
+    }
+  });
+
+  app.decorate('authenticate', async (request: FastifyRequest) => {
+    if (!request.tokenUserId) throw unauthorized();
+    const user = await opts.loadUser(request.tokenUserId);
+    if (!user || user.status !== 'active') throw unauthorized();
+    request.auth = user;
+  });
+});

@@ -1,0 +1,111 @@
+import postgres from 'postgres';
+import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
+import { buildApp } from '../../src/app.js';
+import { loadConfig, type Config } from '../../src/config.js';
+import { createDatabase, type Database } from '../../src/db/client.js';
+import { runMigrations } from '../../src/db/migrate.js';
+import { createMailer, type Mailer } from '../../src/lib/mailer.js';
+import { newId } from '../../src/lib/ids.js';
+
+export interface TestContext {
+  app: FastifyInstance;
+  database: Database;
+  mailer: Mailer;
+  config: Config;
+  close(): Promise<void>;
+}
+
+/** Test configuration: rate limits off unless a test turns them on. */
+export function testConfig(overrides: Partial<Config> = {}): Config {
+  const base = loadConfig({ ...process.env, NODE_ENV: 'test', LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent', PGLITE_DATA_DIR: 'memory://', REDIS_URL: '', SMTP_URL: '' });
+  return { ...base, rateLimits: { ...base.rateLimits, enabled: false }, ...overrides };
+}
+
+/**
+ * A fresh, migrated database: PGlite in memory, or, when DATABASE_URL is set, a new
+ * PostgreSQL database created for this test and dropped afterwards.
+ */
+export async function freshDatabase(): Promise<{ database: Database; drop(): Promise<void> }> {
+  const url = process.env.DATABASE_URL;
+  if (!url) {
+    const database = await createDatabase({ pgliteDataDir: 'memory://' });
+    await runMigrations(database);
+    return { database, drop: () => database.close() };
+  }
+  const name = `test_${newId().replace(/-/g, '').slice(0, 20)}`;
+  const admin = postgres(url, { max: 1, onnotice: () => {} });
+  await admin.unsafe(`CREATE DATABASE "${name}"`);
+  const u = new URL(url);
+  u.pathname = `/${name}`;
+  const database = await createDatabase({ url: u.toString(), max: 5 });
+  await runMigrations(database);
+  return {
+    database,
+    drop: async () => {
+      await database.close();
+      await admin.unsafe(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+      await admin.end();
+    },
+  };
+}
+
+/** Builds the app on a fresh database with the DORA reference data loaded. */
+export async function buildTestApp(overrides: Partial<Config> = {}, opts: { mailer?: Mailer; seed?: boolean } = {}): Promise<TestContext> {
+  const config = testConfig(overrides);
+  const { database, drop } = await freshDatabase();
+  const mailer = opts.mailer ?? createMailer({ from: config.mailFrom });
+  const app = await buildApp({ config, database, mailer });
+  if (opts.seed !== false) await app.services.compliance.loadReferenceData();
+  await app.ready();
+  return {
+    app,
+    database,
+    mailer,
+    config,
+    close: async () => {
+      await app.close();
+      await drop();
+    },
+  };
+}
+
+export interface Session {
+  id: string;
+  email: string;
+  name: string;
+  accessToken: string;
+  refreshToken: string;
+  cookies: Record<string, string>;
+  /** Headers for an authenticated request with the Bearer token. */
+  headers: Record<string, string>;
+}
+
+export function cookiesOf(res: LightMyRequestResponse): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const c of res.cookies) out[c.name] = c.value;
+  return out;
+}
+
+let counter = 0;
+/** Registers a user through the API and returns its session. */
+export async function registerUser(app: FastifyInstance, fields: { email?: string; name?: string; password?: string } = {}): Promise<Session> {
+  counter += 1;
+  const email = fields.email ?? `user${counter}-${newId().slice(0, 8)}@example.com`;
+  const res = await app.inject({
+    method: 'POST',
+    url: '/api/v1/auth/register',
+    payload: { email, password: fields.password ?? 'correct horse battery', name: fields.name ?? `User ${counter}` },
+  });
+  if (res.statusCode !== 201) throw new Error(`register failed: ${res.statusCode} ${res.body}`);
+  const body = res.json();
+  const cookies = cookiesOf(res);
+  return {
+    id: body.data.user.id,
+    email,
+    name: body.data.user.name,
+    accessToken: cookies.accessToken,
+    refreshToken: cookies.refreshToken,
+    cookies,
+    headers: { authorization: `Bearer ${cookies.accessToken}` },
+  };
+}
