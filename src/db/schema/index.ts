@@ -1,3 +1,5 @@
 // Every table of the service. Add a domain's schema file here when its migration is generated.
 export * from './users.js';
 export * from './compliance.js';
+export * from './organizations.js';
+export * from './workspaces.js';

@@ -1,0 +1,61 @@
+import { index, jsonb, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
+import { newId } from '../../lib/ids.js';
+import { organizations } from './organizations.js';
+import { users } from './users.js';
+
+export const WORKSPACE_ROLES = ['owner', 'admin', 'member', 'viewer'] as const;
+export type WorkspaceRole = (typeof WORKSPACE_ROLES)[number];
+
+export const PERMISSION_FLAGS = ['canQuery', 'canViewSources', 'canInvite', 'canManageSync', 'canEditSettings', 'canDeleteWorkspace'] as const;
+export type PermissionFlag = (typeof PERMISSION_FLAGS)[number];
+export type Permissions = Record<PermissionFlag, boolean>;
+
+export interface SyncSchedule {
+  enabled: boolean;
+  intervalHours: number;
+}
+
+/**
+ * A vendor workspace. `id` is the opaque id; `workspace_id` is the second,
+ * human-readable identifier (a unique slug). Both are accepted in `X-Workspace-Id`.
+ * Tables of other domains reference `workspaces.id` with ON DELETE CASCADE.
+ */
+export const workspaces = pgTable(
+  'workspaces',
+  {
+    id: text('id').primaryKey().$defaultFn(newId),
+    workspaceId: text('workspace_id').notNull().unique(),
+    orgId: text('org_id').notNull().references(() => organizations.id, { onDelete: 'cascade' }),
+    ownerId: text('owner_id').notNull().references(() => users.id, { onDelete: 'restrict' }),
+    name: text('name').notNull(),
+    /** `active` or `paused` (docs/organizations-and-workspaces.md). */
+    syncStatus: text('sync_status').notNull().default('active'),
+    syncSchedule: jsonb('sync_schedule').$type<SyncSchedule>().notNull().default({ enabled: false, intervalHours: 24 }),
+    /** The vendor profile (shape: VendorProfile in src/modules/workspaces/vendorProfile.ts). */
+    vendorProfile: jsonb('vendor_profile').$type<Record<string, unknown>>().notNull().default({}),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('workspaces_org_idx').on(t.orgId)],
+);
+
+/**
+ * Explicit workspace memberships (the owner always has one). Organization members
+ * without a row get the role their organization role maps to; a row with status
+ * `removed` or `left` withdraws that implicit access.
+ */
+export const workspaceMembers = pgTable(
+  'workspace_members',
+  {
+    workspaceId: text('workspace_id').notNull().references(() => workspaces.id, { onDelete: 'cascade' }),
+    userId: text('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+    role: text('role').$type<WorkspaceRole>().notNull(),
+    permissions: jsonb('permissions').$type<Permissions>().notNull(),
+    /** `active`, `removed` or `left`. */
+    status: text('status').notNull().default('active'),
+    addedBy: text('added_by').references(() => users.id, { onDelete: 'set null' }),
+    joinedAt: timestamp('joined_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.workspaceId, t.userId] }), index('workspace_members_user_idx').on(t.userId)],
+);
