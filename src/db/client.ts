@@ -1,3 +1,4 @@
+import { mkdirSync } from 'node:fs';
 import { PGlite } from '@electric-sql/pglite';
 import { vector } from '@electric-sql/pglite-pgvector';
 import { sql, type SQL } from 'drizzle-orm';
@@ -36,6 +37,7 @@ export async function createDatabase(opts: DatabaseOptions): Promise<Database> {
     return { kind: 'postgres', db, pg, url: opts.url, close: () => pg.end({ timeout: 5 }) };
   }
   const dataDir = opts.pgliteDataDir ?? 'memory://';
+  if (dataDir !== 'memory://') mkdirSync(dataDir, { recursive: true });
   const pglite = await PGlite.create(dataDir === 'memory://' ? undefined : dataDir, { extensions: { vector } });
   const db = drizzlePglite(pglite, { schema }) as unknown as Db;
   return { kind: 'pglite', db, pglite, close: () => pglite.close() };

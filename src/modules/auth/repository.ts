@@ -1,4 +1,4 @@
-import { and, eq, gt, isNull, sql } from 'drizzle-orm';
+import { and, eq, gt, inArray, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { emailTokens, refreshTokens, users } from '../../db/schema/index.js';
 
@@ -10,6 +10,10 @@ export function authRepository(db: Db) {
     async findUserById(id: string): Promise<UserRow | null> {
       const [row] = await db.select().from(users).where(eq(users.id, id));
       return row ?? null;
+    },
+    async findUsersByIds(ids: string[]): Promise<UserRow[]> {
+      if (ids.length === 0) return [];
+      return db.select().from(users).where(inArray(users.id, ids));
     },
     async findUserByEmail(email: string): Promise<UserRow | null> {
       const [row] = await db.select().from(users).where(eq(users.email, email.toLowerCase()));

@@ -88,11 +88,11 @@ const routes: FastifyPluginAsyncTypebox<AuthRouteOptions> = async (app, opts) =>
     schema: {
       tags: ['auth'],
       summary: 'Exchange the refresh token (cookie, or body field) for a new access token; the refresh token is rotated',
-      body: Type.Optional(Type.Object({ refreshToken: Type.Optional(Type.String({ maxLength: 200 })) }, { additionalProperties: false })),
+      body: Type.Object({ refreshToken: Type.Optional(Type.String({ maxLength: 200 })) }, { additionalProperties: false }),
       response: { 200: Envelope(Type.Object({ accessToken: Type.String(), expiresIn: Type.Number() })), ...errorResponses },
     },
   }, async (request, reply) => {
-    const presented = request.cookies.refreshToken ?? request.body?.refreshToken;
+    const presented = request.cookies.refreshToken ?? request.body.refreshToken;
     try {
       const session = await service.refresh(presented);
       setSessionCookies(reply, session);
@@ -180,11 +180,11 @@ const routes: FastifyPluginAsyncTypebox<AuthRouteOptions> = async (app, opts) =>
     schema: {
       tags: ['auth'],
       summary: 'Resend the verification link (to the signed-in user, or to the given e-mail address)',
-      body: Type.Optional(Type.Object({ email: Type.Optional(Email) }, { additionalProperties: false })),
+      body: Type.Object({ email: Type.Optional(Email) }, { additionalProperties: false }),
       response: { 200: MessageEnvelope, ...errorResponses },
     },
   }, async (request) => {
-    const email = request.body?.email;
+    const email = request.body.email;
     if (!email && !request.tokenUserId) {
       throw badRequest('email is required when not signed in', ['email: is required when not signed in']);
     }

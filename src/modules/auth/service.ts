@@ -158,6 +158,18 @@ export function authService(deps: {
       return user;
     },
 
+    /** Public identity (id, name, e-mail, status) of users, for other modules (members lists). */
+    async usersByIds(ids: string[]): Promise<Map<string, { id: string; name: string; email: string; status: string }>> {
+      const rows = await repo.findUsersByIds([...new Set(ids)]);
+      return new Map(rows.map((u) => [u.id, { id: u.id, name: u.name, email: u.email, status: u.status }]));
+    },
+
+    /** Finds a user by e-mail address (case-insensitive), for other modules (invitations, members). */
+    async findByEmail(email: string): Promise<{ id: string; name: string; email: string; status: string } | null> {
+      const u = await repo.findUserByEmail(email.trim());
+      return u && { id: u.id, name: u.name, email: u.email, status: u.status };
+    },
+
     async updateProfile(userId: string, input: { name?: string; email?: string }): Promise<UserRow> {
       const user = await this.getUser(userId);
       const changes: { name?: string; email?: string; emailVerified?: boolean } = {};

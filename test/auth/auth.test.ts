@@ -1,0 +1,217 @@
+import t from 'tap';
+import { eq } from 'drizzle-orm';
+import { emailTokens, refreshTokens, users } from '../../src/db/schema/index.js';
+import { buildTestApp, cookiesOf, registerUser } from '../helpers/app.js';
+
+const tokenFromMail = (text: string) => /token=([A-Za-z0-9_-]+)/.exec(text)?.[1] ?? '';
+
+t.test('authentication', async (t) => {
+  const ctx = await buildTestApp();
+  t.teardown(ctx.close);
+  const { app } = ctx;
+
+  t.test('register creates the user, sets both cookies and sends a verification mail', async (t) => {
+    const res = await app.inject({ method: 'POST', url: '/api/v1/auth/register', payload: { email: 'Alice@Example.com', password: 'a-long-password', name: 'Alice' } });
+    t.equal(res.statusCode, 201);
+    const body = res.json();
+    t.equal(body.status, 'success');
+    t.type(body.message, 'string');
+    t.same(Object.keys(body.data.user).sort(), ['createdAt', 'email', 'id', 'name']);
+    t.equal(body.data.user.email, 'alice@example.com', 'e-mail is normalised to lower case');
+    const access = res.cookies.find((c) => c.name === 'accessToken')!;
+    const refresh = res.cookies.find((c) => c.name === 'refreshToken')!;
+    t.ok(access.httpOnly && refresh.httpOnly, 'HttpOnly');
+    t.equal(access.sameSite, 'Strict');
+    t.equal(refresh.sameSite, 'Strict');
+    t.equal(access.maxAge, 15 * 60);
+    t.equal(refresh.maxAge, 7 * 24 * 3600);
+    t.notOk(access.secure, 'not Secure outside production');
+    const mail = ctx.mailer.sent.at(-1)!;
+    t.equal(mail.to, 'alice@example.com');
+    t.match(mail.subject, /verify/i);
+    t.ok(tokenFromMail(mail.text), 'mail carries a token link');
+    const [row] = await ctx.database.db.select().from(users).where(eq(users.email, 'alice@example.com'));
+    t.match(row.passwordHash, /^\$argon2id\$/, 'password stored as argon2id');
+  });
+
+  t.test('register rejects bad input and duplicates', async (t) => {
+    const bad = await app.inject({ method: 'POST', url: '/api/v1/auth/register', payload: { email: 'not-an-email', password: 'short', name: 'A' } });
+    t.equal(bad.statusCode, 400);
+    const b = bad.json();
+    t.equal(b.status, 'error');
+    t.equal(b.error.code, 'VALIDATION_ERROR');
+    t.match(b.message, /^Validation failed: /);
+    for (const field of ['email', 'password', 'name']) t.ok(b.error.details.some((d: string) => d.startsWith(`${field}:`)), `details name ${field}`);
+    const missing = await app.inject({ method: 'POST', url: '/api/v1/auth/register', payload: {} });
+    t.equal(missing.statusCode, 400);
+    t.ok(missing.json().error.details.includes('email: is required'));
+    const longName = await app.inject({ method: 'POST', url: '/api/v1/auth/register', payload: { email: 'x@example.com', password: 'a-long-password', name: 'x'.repeat(101) } });
+    t.equal(longName.statusCode, 400);
+    const dup = await app.inject({ method: 'POST', url: '/api/v1/auth/register', payload: { email: 'ALICE@example.com', password: 'another-password', name: 'Alice Two' } });
+    t.equal(dup.statusCode, 409);
+    t.equal(dup.json().error.code, 'EMAIL_TAKEN');
+    const notJson = await app.inject({ method: 'POST', url: '/api/v1/auth/register', headers: { 'content-type': 'application/json' }, payload: '{bad json' });
+    t.equal(notJson.statusCode, 400);
+    t.equal(notJson.json().status, 'error');
+  });
+
+  t.test('login', async (t) => {
+    const ok = await app.inject({ method: 'POST', url: '/api/v1/auth/login', payload: { email: 'alice@example.com', password: 'a-long-password' } });
+    t.equal(ok.statusCode, 200);
+    t.same(Object.keys(ok.json().data.user).sort(), ['email', 'id', 'name']);
+    t.ok(cookiesOf(ok).accessToken && cookiesOf(ok).refreshToken);
+    for (const payload of [{ email: 'alice@example.com', password: 'wrong-password' }, { email: 'nobody@example.com', password: 'a-long-password' }]) {
+      const res = await app.inject({ method: 'POST', url: '/api/v1/auth/login', payload });
+      t.equal(res.statusCode, 401);
+      t.equal(res.json().message, 'Invalid email or password');
+      t.equal(res.json().status, 'error');
+    }
+    const bad = await app.inject({ method: 'POST', url: '/api/v1/auth/login', payload: { email: 'alice@example.com' } });
+    t.equal(bad.statusCode, 400);
+  });
+
+  t.test('GET /auth/me with cookie, Bearer, and without', async (t) => {
+    const s = await registerUser(app, { name: 'Bob Builder' });
+    const viaCookie = await app.inject({ method: 'GET', url: '/api/v1/auth/me', cookies: { accessToken: s.accessToken } });
+    t.equal(viaCookie.statusCode, 200);
+    const u = viaCookie.json().data.user;
+    t.equal(u.id, s.id);
+    t.equal(u.role, 'user');
+    t.equal(u.status, 'active');
+    t.ok(Date.parse(u.createdAt) && Date.parse(u.lastLoginAt));
+    const viaBearer = await app.inject({ method: 'GET', url: '/api/v1/auth/me', headers: s.headers });
+    t.equal(viaBearer.json().data.user.email, s.email);
+    const none = await app.inject({ method: 'GET', url: '/api/v1/auth/me' });
+    t.equal(none.statusCode, 401);
+    t.equal(none.json().message, 'Authentication required');
+    const forged = await app.inject({ method: 'GET', url: '/api/v1/auth/me', headers: { authorization: `Bearer ${s.accessToken.slice(0, -3)}abc` } });
+    t.equal(forged.statusCode, 401);
+    const wrongKey = app.jwt.sign({ sub: s.id, typ: 'access' }, { key: 'another-secret-another-secret-another' } as never);
+    t.equal((await app.inject({ method: 'GET', url: '/api/v1/auth/me', headers: { authorization: `Bearer ${wrongKey}` } })).statusCode, 401);
+    const expired = app.jwt.sign({ sub: s.id, typ: 'access' }, { expiresIn: -10 } as never);
+    t.equal((await app.inject({ method: 'GET', url: '/api/v1/auth/me', headers: { authorization: `Bearer ${expired}` } })).statusCode, 401, 'expired token');
+  });
+
+  t.test('PATCH /auth/me', async (t) => {
+    const s = await registerUser(app);
+    const res = await app.inject({ method: 'PATCH', url: '/api/v1/auth/me', headers: s.headers, payload: { name: 'New Name', email: 'renamed@example.com' } });
+    t.equal(res.statusCode, 200);
+    t.same(res.json().data.user, { id: s.id, email: 'renamed@example.com', name: 'New Name' });
+    const me = (await app.inject({ method: 'GET', url: '/api/v1/auth/me', headers: s.headers })).json().data.user;
+    t.equal(me.emailVerified, false, 'a changed e-mail must be verified again');
+    t.equal(ctx.mailer.sent.at(-1)!.to, 'renamed@example.com');
+    const taken = await app.inject({ method: 'PATCH', url: '/api/v1/auth/me', headers: s.headers, payload: { email: 'alice@example.com' } });
+    t.equal(taken.statusCode, 409);
+    t.equal((await app.inject({ method: 'PATCH', url: '/api/v1/auth/me', headers: s.headers, payload: { name: 'x' } })).statusCode, 400);
+    t.equal((await app.inject({ method: 'PATCH', url: '/api/v1/auth/me', headers: s.headers, payload: {} })).statusCode, 400);
+    t.equal((await app.inject({ method: 'PATCH', url: '/api/v1/auth/me', payload: { name: 'Anon' } })).statusCode, 401);
+  });
+
+  t.test('refresh rotates the token; reuse of an old one revokes the family', async (t) => {
+    const s = await registerUser(app);
+    const first = await app.inject({ method: 'POST', url: '/api/v1/auth/refresh', cookies: { refreshToken: s.refreshToken } });
+    t.equal(first.statusCode, 200);
+    const rotated = cookiesOf(first);
+    t.ok(rotated.accessToken, 'new access token cookie');
+    t.ok(rotated.refreshToken && rotated.refreshToken !== s.refreshToken, 'refresh token rotated');
+    const me = await app.inject({ method: 'GET', url: '/api/v1/auth/me', cookies: { accessToken: rotated.accessToken } });
+    t.equal(me.statusCode, 200);
+
+    const reuse = await app.inject({ method: 'POST', url: '/api/v1/auth/refresh', cookies: { refreshToken: s.refreshToken } });
+    t.equal(reuse.statusCode, 401);
+    t.equal(reuse.json().message, 'Invalid refresh token');
+    const afterReuse = await app.inject({ method: 'POST', url: '/api/v1/auth/refresh', cookies: { refreshToken: rotated.refreshToken } });
+    t.equal(afterReuse.statusCode, 401, 'the whole family is revoked after reuse');
+
+    const stored = await ctx.database.db.select().from(refreshTokens).where(eq(refreshTokens.userId, s.id));
+    t.ok(stored.every((r) => r.tokenHash.length === 64 && r.tokenHash !== s.refreshToken), 'stored hashed');
+    t.equal((await app.inject({ method: 'POST', url: '/api/v1/auth/refresh' })).statusCode, 401);
+    t.equal((await app.inject({ method: 'POST', url: '/api/v1/auth/refresh', cookies: { refreshToken: 'garbage' } })).json().message, 'Invalid refresh token');
+    const viaBody = await registerUser(app);
+    t.equal((await app.inject({ method: 'POST', url: '/api/v1/auth/refresh', payload: { refreshToken: viaBody.refreshToken } })).statusCode, 200, 'API clients may send it in the body');
+  });
+
+  t.test('logout clears both cookies and revokes the refresh token', async (t) => {
+    const s = await registerUser(app);
+    const res = await app.inject({ method: 'POST', url: '/api/v1/auth/logout', cookies: s.cookies });
+    t.equal(res.statusCode, 200);
+    t.type(res.json().message, 'string');
+    const cleared = Object.fromEntries(res.cookies.map((c) => [c.name, c]));
+    t.equal(cleared.accessToken.value, '');
+    t.equal(cleared.refreshToken.value, '');
+    t.ok(new Date(cleared.accessToken.expires!).getTime() < Date.now());
+    const refresh = await app.inject({ method: 'POST', url: '/api/v1/auth/refresh', cookies: { refreshToken: s.refreshToken } });
+    t.equal(refresh.statusCode, 401);
+  });
+
+  t.test('change-password', async (t) => {
+    const s = await registerUser(app, { password: 'first-password' });
+    const other = await app.inject({ method: 'POST', url: '/api/v1/auth/login', payload: { email: s.email, password: 'first-password' } });
+    const otherRefresh = cookiesOf(other).refreshToken;
+    const wrong = await app.inject({ method: 'POST', url: '/api/v1/auth/change-password', headers: s.headers, payload: { currentPassword: 'nope-nope', newPassword: 'second-password' } });
+    t.equal(wrong.statusCode, 400);
+    t.equal(wrong.json().error.code, 'INVALID_CURRENT_PASSWORD');
+    const same = await app.inject({ method: 'POST', url: '/api/v1/auth/change-password', headers: s.headers, payload: { currentPassword: 'first-password', newPassword: 'first-password' } });
+    t.equal(same.statusCode, 400);
+    const short = await app.inject({ method: 'POST', url: '/api/v1/auth/change-password', headers: s.headers, payload: { currentPassword: 'first-password', newPassword: 'short' } });
+    t.equal(short.statusCode, 400);
+    t.equal((await app.inject({ method: 'POST', url: '/api/v1/auth/change-password', payload: { currentPassword: 'a', newPassword: 'b-long-enough' } })).statusCode, 401);
+    const ok = await app.inject({ method: 'POST', url: '/api/v1/auth/change-password', headers: s.headers, cookies: { refreshToken: s.refreshToken }, payload: { currentPassword: 'first-password', newPassword: 'second-password' } });
+    t.equal(ok.statusCode, 200);
+    t.type(ok.json().message, 'string');
+    t.equal((await app.inject({ method: 'POST', url: '/api/v1/auth/login', payload: { email: s.email, password: 'first-password' } })).statusCode, 401);
+    t.equal((await app.inject({ method: 'POST', url: '/api/v1/auth/login', payload: { email: s.email, password: 'second-password' } })).statusCode, 200);
+    t.equal((await app.inject({ method: 'POST', url: '/api/v1/auth/refresh', cookies: { refreshToken: otherRefresh } })).statusCode, 401, 'other sessions are signed out');
+    t.equal((await app.inject({ method: 'POST', url: '/api/v1/auth/refresh', cookies: { refreshToken: s.refreshToken } })).statusCode, 200, 'the current session stays');
+  });
+
+  t.test('forgot and reset password with a single-use token from the e-mail', async (t) => {
+    const s = await registerUser(app, { password: 'old-password-1' });
+    const before = ctx.mailer.sent.length;
+    const unknown = await app.inject({ method: 'POST', url: '/api/v1/auth/forgot-password', payload: { email: 'ghost@example.com' } });
+    t.equal(unknown.statusCode, 200);
+    t.equal(ctx.mailer.sent.length, before, 'no mail for an unknown address');
+    const res = await app.inject({ method: 'POST', url: '/api/v1/auth/forgot-password', payload: { email: s.email } });
+    t.equal(res.statusCode, 200);
+    t.equal(res.json().message, unknown.json().message, 'same answer whether or not the account exists');
+    const mail = ctx.mailer.sent.at(-1)!;
+    t.equal(mail.to, s.email);
+    t.match(mail.subject, /reset/i);
+    const token = tokenFromMail(mail.text);
+    t.equal((await app.inject({ method: 'POST', url: '/api/v1/auth/forgot-password', payload: { email: 'bad' } })).statusCode, 400);
+
+    const weak = await app.inject({ method: 'POST', url: '/api/v1/auth/reset-password', payload: { token, newPassword: 'short' } });
+    t.equal(weak.statusCode, 400);
+    const reset = await app.inject({ method: 'POST', url: '/api/v1/auth/reset-password', payload: { token, newPassword: 'brand-new-password' } });
+    t.equal(reset.statusCode, 200);
+    t.equal((await app.inject({ method: 'POST', url: '/api/v1/auth/login', payload: { email: s.email, password: 'brand-new-password' } })).statusCode, 200);
+    t.equal((await app.inject({ method: 'POST', url: '/api/v1/auth/refresh', cookies: { refreshToken: s.refreshToken } })).statusCode, 401, 'old sessions revoked');
+    const again = await app.inject({ method: 'POST', url: '/api/v1/auth/reset-password', payload: { token, newPassword: 'third-password-x' } });
+    t.equal(again.statusCode, 400, 'token is single-use');
+    t.equal(again.json().error.code, 'INVALID_TOKEN');
+
+    await app.inject({ method: 'POST', url: '/api/v1/auth/forgot-password', payload: { email: s.email } });
+    const late = tokenFromMail(ctx.mailer.sent.at(-1)!.text);
+    await ctx.database.db.update(emailTokens).set({ expiresAt: new Date(Date.now() - 1000) }).where(eq(emailTokens.userId, s.id));
+    t.equal((await app.inject({ method: 'POST', url: '/api/v1/auth/reset-password', payload: { token: late, newPassword: 'fourth-password' } })).statusCode, 400, 'expired token refused');
+  });
+
+  t.test('verify-email and resend-verification', async (t) => {
+    const s = await registerUser(app);
+    const firstToken = tokenFromMail(ctx.mailer.sent.filter((m) => m.to === s.email).at(-1)!.text);
+    const resend = await app.inject({ method: 'POST', url: '/api/v1/auth/resend-verification', headers: s.headers });
+    t.equal(resend.statusCode, 200);
+    const token = tokenFromMail(ctx.mailer.sent.at(-1)!.text);
+    t.not(token, firstToken);
+    t.equal((await app.inject({ method: 'POST', url: '/api/v1/auth/verify-email', payload: { token: firstToken } })).statusCode, 400, 'a resent link supersedes the old one');
+    const ok = await app.inject({ method: 'POST', url: '/api/v1/auth/verify-email', payload: { token } });
+    t.equal(ok.statusCode, 200);
+    t.equal(ok.json().data.user.emailVerified, true);
+    t.equal((await app.inject({ method: 'POST', url: '/api/v1/auth/verify-email', payload: { token } })).statusCode, 400, 'single use');
+    t.equal((await app.inject({ method: 'POST', url: '/api/v1/auth/verify-email', payload: {} })).statusCode, 400);
+    const count = ctx.mailer.sent.length;
+    t.equal((await app.inject({ method: 'POST', url: '/api/v1/auth/resend-verification', payload: { email: s.email } })).statusCode, 200);
+    t.equal(ctx.mailer.sent.length, count, 'no mail once verified');
+    t.equal((await app.inject({ method: 'POST', url: '/api/v1/auth/resend-verification' })).statusCode, 400, 'anonymous without e-mail');
+  });
+});
