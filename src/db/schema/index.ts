@@ -3,3 +3,4 @@ export * from './users.js';
 export * from './compliance.js';
 export * from './organizations.js';
 export * from './workspaces.js';
+export * from './conversations.js';
