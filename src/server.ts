@@ -10,7 +10,7 @@ async function main() {
   const started = Date.now();
   const database = await createDatabase({ url: config.databaseUrl, pgliteDataDir: config.pgliteDataDir });
   await runMigrations(database);
-  const redis = config.redisUrl ? new Redis(config.redisUrl, { maxRetriesPerRequest: 1, enableOfflineQueue: false }) : undefined;
+  const redis = config.redisUrl ? new Redis(config.redisUrl, { maxRetriesPerRequest: 1 }) : undefined;
   const app = await buildApp({ config, database, redis });
   if (!(await app.services.compliance.isLoaded())) {
     const { articles } = await app.services.compliance.loadReferenceData();

@@ -1,0 +1,138 @@
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import t from 'tap';
+import { SMTPServer } from 'smtp-server';
+import { loadConfig, DEV_JWT_SECRET } from '../../src/config.js';
+import { createMailer } from '../../src/lib/mailer.js';
+import { buildTestApp } from '../helpers/app.js';
+
+t.test('HTTP platform', async (t) => {
+  const ctx = await buildTestApp({ corsOrigins: ['https://dashboard.example.com'] });
+  t.teardown(ctx.close);
+  const { app } = ctx;
+
+  t.test('CORS: configured origins, credentials, methods and headers', async (t) => {
+    const pre = await app.inject({
+      method: 'OPTIONS',
+      url: '/api/v1/compliance/domains',
+      headers: { origin: 'https://dashboard.example.com', 'access-control-request-method': 'PATCH', 'access-control-request-headers': 'content-type,x-workspace-id' },
+    });
+    t.equal(pre.statusCode, 204);
+    t.equal(pre.headers['access-control-allow-origin'], 'https://dashboard.example.com');
+    t.equal(pre.headers['access-control-allow-credentials'], 'true');
+    t.equal(pre.headers['access-control-allow-methods'], 'GET, POST, PUT, PATCH, DELETE, OPTIONS');
+    t.equal(pre.headers['access-control-allow-headers'], 'Content-Type, Authorization, X-Workspace-Id');
+    const other = await app.inject({ method: 'GET', url: '/health', headers: { origin: 'https://evil.example.net' } });
+    t.notOk(other.headers['access-control-allow-origin'], 'unknown origins get no CORS grant');
+  });
+
+  t.test('request ids are generated or taken from X-Request-Id', async (t) => {
+    const given = await app.inject({ method: 'GET', url: '/health', headers: { 'x-request-id': 'abc-123' } });
+    t.equal(given.headers['x-request-id'], 'abc-123');
+    const bad = await app.inject({ method: 'GET', url: '/health', headers: { 'x-request-id': 'bad id with spaces' } });
+    t.match(bad.headers['x-request-id'], /^[0-9a-f-]{36}$/);
+  });
+
+  t.test('unknown routes and unsupported bodies answer in the envelope', async (t) => {
+    const nf = await app.inject({ method: 'GET', url: '/api/v1/nothing-here' });
+    t.equal(nf.statusCode, 404);
+    t.equal(nf.json().status, 'error');
+    t.equal(nf.json().error.code, 'NOT_FOUND');
+    const media = await app.inject({ method: 'POST', url: '/api/v1/auth/login', headers: { 'content-type': 'application/xml' }, payload: '<x/>' });
+    t.equal(media.statusCode, 415);
+    t.equal(media.json().status, 'error');
+    const big = await app.inject({ method: 'POST', url: '/api/v1/auth/login', payload: { email: 'a@b.c', password: 'x'.repeat(1_100_000) } });
+    t.equal(big.statusCode, 413);
+    t.equal(big.json().status, 'error');
+  });
+
+  t.test('OpenAPI is generated from the route schemas', async (t) => {
+    const res = await app.inject({ method: 'GET', url: '/docs/json' });
+    t.equal(res.statusCode, 200);
+    const doc = res.json();
+    t.match(doc.openapi, /^3\./);
+    t.ok(doc.paths['/api/v1/auth/register'].post.requestBody, 'register documents its body');
+    t.ok(doc.paths['/api/v1/compliance/articles/{article}'].get.responses['200']);
+    t.ok(doc.paths['/health'].get);
+    const ui = await app.inject({ method: 'GET', url: '/docs/' });
+    t.equal(ui.statusCode, 200);
+    t.match(ui.headers['content-type'], /html/);
+  });
+});
+
+t.test('configuration', async (t) => {
+  t.throws(() => loadConfig({ NODE_ENV: 'production' }), /JWT_SECRET/, 'production refuses the development secret');
+  t.throws(() => loadConfig({ NODE_ENV: 'production', JWT_SECRET: 'short' }), /JWT_SECRET/, 'production refuses a short secret');
+  const prod = loadConfig({ NODE_ENV: 'production', JWT_SECRET: 'x'.repeat(40) });
+  t.equal(prod.cookieSecure, true, 'cookies are Secure in production');
+  t.not(prod.jwtSecret, DEV_JWT_SECRET);
+  t.throws(() => loadConfig({ PORT: 'eighty' }), /integer/);
+  const dev = loadConfig({ RATE_LIMIT_LOGIN_MAX: '3', RATE_LIMIT_LOGIN_WINDOW_MS: '60000', INSTITUTION_NAME: 'Bank AG' });
+  t.same(dev.rateLimits.login, { max: 3, windowMs: 60000 });
+  t.equal(dev.rateLimits.general.max, 100);
+  t.equal(dev.institutionName, 'Bank AG');
+  t.equal(loadConfig({}).institutionName, 'Financial Entity');
+});
+
+t.test('mail goes out over SMTP when SMTP_URL is set', async (t) => {
+  const received: { from: string; to: string[]; body: string }[] = [];
+  const server = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ['STARTTLS'],
+    onData(stream, session, callback) {
+      let body = '';
+      stream.on('data', (c: Buffer) => (body += c.toString()));
+      stream.on('end', () => {
+        received.push({ from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '', to: session.envelope.rcptTo.map((r) => r.address), body });
+        callback();
+      });
+    },
+  });
+  server.listen(0, '127.0.0.1');
+  await once(server.server, 'listening');
+  const port = (server.server.address() as { port: number }).port;
+  t.teardown(() => new Promise<void>((r) => server.close(() => r())));
+  const mailer = createMailer({ smtpUrl: `smtp://127.0.0.1:${port}`, from: 'Service <no-reply@service.test>' });
+  t.teardown(() => mailer.close());
+  t.equal(mailer.kind, 'smtp');
+  const ctx = await buildTestApp({}, { mailer });
+  t.teardown(ctx.close);
+  const res = await ctx.app.inject({ method: 'POST', url: '/api/v1/auth/register', payload: { email: 'smtp-user@example.com', password: 'long-password', name: 'Smtp User' } });
+  t.equal(res.statusCode, 201);
+  t.equal(received.length, 1);
+  t.same(received[0].to, ['smtp-user@example.com']);
+  t.equal(received[0].from, 'no-reply@service.test');
+  t.match(received[0].body, /Subject: Verify your e-mail address/);
+  t.match(received[0].body, /verify-email\?token=/);
+});
+
+t.test('the service starts with `npm start` on PGlite and shuts down gracefully', async (t) => {
+  const child = spawn(process.execPath, ['--import=tsx', 'src/server.ts'], {
+    env: { ...process.env, DATABASE_URL: '', PGLITE_DATA_DIR: 'memory://', PORT: '0', LOG_LEVEL: 'info', NODE_ENV: 'development' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  child.stderr.on('data', (c) => (out += c));
+  const address = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`server did not start:\n${out}`)), 60_000);
+    child.stdout.on('data', (c) => {
+      out += c;
+      const m = /Server listening at (http:\/\/127\.0\.0\.1:\d+)/.exec(out);
+      if (m) {
+        clearTimeout(timer);
+        resolve(m[1]);
+      }
+    });
+  });
+  const health = await fetch(`${address}/health`);
+  t.equal(health.status, 200);
+  const reg = await fetch(`${address}/api/v1/auth/register`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'start@example.com', password: 'long-password', name: 'Starter' }) });
+  t.equal(reg.status, 201);
+  const token = (await reg.json()).data.accessToken;
+  const art = await fetch(`${address}/api/v1/compliance/articles/Article-28`, { headers: { authorization: `Bearer ${token}` } });
+  t.equal((await art.json()).data.article.title, 'General principles', 'reference data is loaded on first start');
+  child.kill('SIGTERM');
+  const [code] = await once(child, 'exit');
+  t.equal(code, 0, 'exit code 0 after SIGTERM');
+  t.match(out, /shutting down/);
+});
