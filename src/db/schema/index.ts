@@ -4,3 +4,4 @@ export * from './compliance.js';
 export * from './organizations.js';
 export * from './workspaces.js';
 export * from './conversations.js';
+export * from './documents.js';
