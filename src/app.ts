@@ -11,10 +11,13 @@ import { createMailer, type Mailer } from './lib/mailer.js';
 import authRoutes from './modules/auth/routes.js';
 import complianceRoutes from './modules/compliance/routes.js';
 import healthRoutes from './modules/health/routes.js';
+import organizationRoutes from './modules/organizations/routes.js';
+import workspaceRoutes from './modules/workspaces/routes.js';
 import authPlugin from './plugins/auth.js';
 import errorsPlugin from './plugins/errors.js';
 import rateLimitPlugin from './plugins/rateLimits.js';
 import routeGuards, { API_PREFIX } from './plugins/routeGuards.js';
+import workspacePlugin from './plugins/workspace.js';
 import { createServices, type Services } from './services.js';
 
 export interface AppDeps {
@@ -87,6 +90,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   await app.register(rateLimitPlugin, { limits: config.rateLimits, redis: deps.redis });
   await app.register(routeGuards);
+  await app.register(workspacePlugin, { service: services.workspaces });
 
   if (config.openapi) {
     await app.register(swagger, {
@@ -118,6 +122,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         refreshTokenTtlSec: config.refreshTokenTtlSec,
       });
       await api.register(complianceRoutes, { service: services.compliance });
+      await api.register(organizationRoutes, { service: services.organizations });
+      await api.register(workspaceRoutes, { service: services.workspaces });
     },
     { prefix: API_PREFIX },
   );

@@ -20,6 +20,8 @@ export const ConfigSchema = Type.Object({
   accessTokenTtlSec: Type.Integer({ minimum: 30 }),
   refreshTokenTtlSec: Type.Integer({ minimum: 60 }),
   emailTokenTtlSec: Type.Integer({ minimum: 60 }),
+  /** Lifetime of an organization invitation link. */
+  invitationTtlSec: Type.Integer({ minimum: 60 }),
   cookieSecure: Type.Boolean(),
   corsOrigins: Type.Array(Type.String()),
   publicUrl: Type.String(),
@@ -41,7 +43,40 @@ export const ConfigSchema = Type.Object({
   mailFrom: Type.String(),
   institutionName: Type.String(),
   workers: Type.Integer({ minimum: 0 }),
+  /** Ingestion limits and chunking (docs/data-sources.md). */
+  ingest: Type.Object({
+    chunkSize: Type.Integer({ minimum: 200, maximum: 20000 }),
+    chunkOverlap: Type.Integer({ minimum: 0 }),
+    maxFileBytes: Type.Integer({ minimum: 1 }),
+    maxFiles: Type.Integer({ minimum: 1, maximum: 100 }),
+    maxDecompressedBytes: Type.Integer({ minimum: 1 }),
+    maxTextChars: Type.Integer({ minimum: 1000 }),
+  }),
+  /** Embedder (docs/retrieval.md): `local` needs nothing; `openai` is any OpenAI-compatible API. */
+  embeddings: Type.Object({
+    provider: Type.Union([Type.Literal('local'), Type.Literal('openai')]),
+    apiUrl: Type.String(),
+    apiKey: Type.Optional(Type.String()),
+    model: Type.String(),
+  }),
+  /** pg-boss polling interval of the workers (seconds, at least 0.5). */
+  jobsPollIntervalSec: Type.Number({ minimum: 0.5 }),
   openapi: Type.Boolean(),
+  /** Answers (docs/rag.md): generator choice, retrieval depth, conversation context, Anthropic settings. */
+  rag: Type.Object({
+    generator: Type.Enum(['auto', 'extractive', 'anthropic']),
+    topK: Type.Integer({ minimum: 1, maximum: 20 }),
+    historyMessages: Type.Integer({ minimum: 0, maximum: 50 }),
+    extractiveMaxSentences: Type.Integer({ minimum: 1, maximum: 10 }),
+    anthropic: Type.Object({
+      apiKey: Type.Optional(Type.String()),
+      baseUrl: Type.Optional(Type.String()),
+      model: Type.String({ minLength: 1 }),
+      maxTokens: Type.Integer({ minimum: 1 }),
+      timeoutMs: Type.Integer({ minimum: 100 }),
+      maxRetries: Type.Integer({ minimum: 0, maximum: 10 }),
+    }),
+  }),
 });
 export type Config = Static<typeof ConfigSchema>;
 
@@ -80,6 +115,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     accessTokenTtlSec: int(env.ACCESS_TOKEN_TTL_SEC, 15 * 60),
     refreshTokenTtlSec: int(env.REFRESH_TOKEN_TTL_SEC, 7 * 24 * 3600),
     emailTokenTtlSec: int(env.EMAIL_TOKEN_TTL_SEC, 24 * 3600),
+    invitationTtlSec: int(env.INVITATION_TTL_SEC, 7 * 24 * 3600),
     cookieSecure: bool(env.COOKIE_SECURE, nodeEnv === 'production'),
     corsOrigins: (env.CORS_ORIGINS ?? 'http://localhost:3000,http://localhost:5173')
       .split(',')
@@ -104,10 +140,40 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     mailFrom: env.MAIL_FROM ?? 'DORA Vendor Service <no-reply@localhost>',
     institutionName: env.INSTITUTION_NAME ?? 'Financial Entity',
     workers: int(env.WORKERS, 1),
+    ingest: {
+      chunkSize: int(env.CHUNK_SIZE, 1200),
+      chunkOverlap: int(env.CHUNK_OVERLAP, 200),
+      maxFileBytes: int(env.UPLOAD_MAX_FILE_BYTES, 20 * 1024 * 1024),
+      maxFiles: int(env.UPLOAD_MAX_FILES, 10),
+      maxDecompressedBytes: int(env.UPLOAD_MAX_DECOMPRESSED_BYTES, 100 * 1024 * 1024),
+      maxTextChars: int(env.INGEST_MAX_TEXT_CHARS, 5_000_000),
+    },
+    embeddings: {
+      provider: (env.EMBEDDER || 'local') as 'local' | 'openai',
+      apiUrl: env.EMBEDDING_API_URL || 'https://api.openai.com/v1',
+      apiKey: env.EMBEDDING_API_KEY || undefined,
+      model: env.EMBEDDING_MODEL || 'text-embedding-3-small',
+    },
+    jobsPollIntervalSec: Number(env.JOBS_POLL_INTERVAL_SEC || 2),
     openapi: bool(env.OPENAPI, true),
+    rag: {
+      generator: (env.RAG_GENERATOR || 'auto') as 'auto' | 'extractive' | 'anthropic',
+      topK: int(env.RAG_TOP_K, 5),
+      historyMessages: int(env.RAG_HISTORY_MESSAGES, 6),
+      extractiveMaxSentences: int(env.RAG_EXTRACTIVE_MAX_SENTENCES, 3),
+      anthropic: {
+        apiKey: env.ANTHROPIC_API_KEY || undefined,
+        baseUrl: env.ANTHROPIC_BASE_URL || undefined,
+        model: env.ANTHROPIC_MODEL || 'claude-sonnet-4-5',
+        maxTokens: int(env.ANTHROPIC_MAX_TOKENS, 1024),
+        timeoutMs: int(env.ANTHROPIC_TIMEOUT_MS, 60_000),
+        maxRetries: int(env.ANTHROPIC_MAX_RETRIES, 2),
+      },
+    },
     ...overrides,
   };
   const errors = [...Value.Errors(ConfigSchema, config)].map((e) => `${e.instancePath || '/'} ${e.message}`);
+  if (config.ingest.chunkOverlap >= config.ingest.chunkSize) errors.push('CHUNK_OVERLAP must be smaller than CHUNK_SIZE');
   if (config.env === 'production') {
     if (config.jwtSecret === DEV_JWT_SECRET || config.jwtSecret.length < 32) {
       errors.push('JWT_SECRET must be set to a random secret of at least 32 characters in production');

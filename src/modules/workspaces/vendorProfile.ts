@@ -1,0 +1,210 @@
+import currencyCodes from 'currency-codes';
+import countries from 'i18n-iso-countries';
+import { Type, type Static } from 'typebox';
+
+/**
+ * The vendor profile of a workspace: what the DORA Register of Information
+ * (Commission Implementing Regulation (EU) 2024/2956) needs about an ICT third-party
+ * service provider. Field by field in docs/organizations-and-workspaces.md.
+ * Shape is checked by TypeBox; code lists, the LEI check digits and cross-field rules
+ * by `checkVendorProfile`.
+ */
+
+/** ISO 3166-1 alpha-2 codes (i18n-iso-countries). */
+export const COUNTRY_CODES: readonly string[] = Object.keys(countries.getAlpha2Codes()).sort();
+const COUNTRY_SET = new Set(COUNTRY_CODES);
+/** ISO 4217 codes (currency-codes), without XXX (no currency) and XTS (testing). */
+export const CURRENCY_CODES: readonly string[] = currencyCodes.codes().filter((c) => c !== 'XXX' && c !== 'XTS').sort();
+const CURRENCY_SET = new Set(CURRENCY_CODES);
+
+/** Annex III of Implementing Regulation (EU) 2024/2956: type of ICT services. */
+export const ICT_SERVICE_TYPES = {
+  S01: 'ICT project management',
+  S02: 'ICT Development',
+  S03: 'ICT help desk and first level support',
+  S04: 'ICT security management services',
+  S05: 'Provision of data',
+  S06: 'Data analysis',
+  S07: 'ICT, facilities and hosting services (excluding Cloud services)',
+  S08: 'Computation',
+  S09: 'Non-Cloud Data storage',
+  S10: 'Telecom carrier',
+  S11: 'Network infrastructure',
+  S12: 'Hardware and physical devices',
+  S13: 'Software licencing (excluding SaaS)',
+  S14: 'ICT operation management (including maintenance)',
+  S15: 'ICT Consulting',
+  S16: 'ICT Risk management',
+  S17: 'Cloud services: IaaS',
+  S18: 'Cloud services: PaaS',
+  S19: 'Cloud services: SaaS',
+} as const;
+export type IctServiceType = keyof typeof ICT_SERVICE_TYPES;
+export const ICT_SERVICE_TYPE_CODES = Object.keys(ICT_SERVICE_TYPES) as IctServiceType[];
+
+/** Type of code identifying the provider (register of information, template B_05.01). */
+export const IDENTIFIER_TYPES = ['LEI', 'EUID', 'CRN', 'VAT', 'PNR', 'NIN'] as const;
+export const CRITICALITY_TIERS = ['critical', 'high', 'medium', 'low'] as const;
+export const SUBSTITUTABILITY = ['not_substitutable', 'highly_complex', 'medium_complexity', 'easily_substitutable'] as const;
+export const REINTEGRATION = ['easy', 'difficult', 'highly_complex'] as const;
+export const LEVELS = ['low', 'medium', 'high'] as const;
+export const CERTIFICATION_STATUSES = ['valid', 'expired', 'suspended', 'withdrawn', 'pending'] as const;
+
+const LEI_PATTERN = '^[A-Z0-9]{18}[0-9]{2}$';
+const COUNTRY_PATTERN = '^[A-Z]{2}$';
+
+export const LeiSchema = Type.String({ pattern: LEI_PATTERN, description: 'ISO 17442 Legal Entity Identifier (20 characters, MOD 97-10 check digits)' });
+export const CountrySchema = Type.String({ pattern: COUNTRY_PATTERN, description: 'ISO 3166-1 alpha-2 country code' });
+const DateSchema = Type.String({ format: 'date', pattern: '^\\d{4}-\\d{2}-\\d{2}$', description: 'YYYY-MM-DD' });
+const Text = (max: number) => Type.String({ minLength: 1, maxLength: max, pattern: '\\S' });
+const Days = Type.Integer({ minimum: 0, maximum: 3650 });
+const Countries = Type.Array(CountrySchema, { maxItems: 50, uniqueItems: true });
+
+export const ContractSchema = Type.Object({
+  /** Contractual arrangement reference number (unique within the profile). */
+  reference: Text(100),
+  ictServiceType: Type.Optional(Type.Enum(ICT_SERVICE_TYPE_CODES)),
+  startDate: DateSchema,
+  endDate: Type.Optional(Type.Union([DateSchema, Type.Null()])),
+  noticePeriodDaysEntity: Type.Optional(Days),
+  noticePeriodDaysProvider: Type.Optional(Days),
+  /** Country whose law governs the contract. */
+  governingLaw: Type.Optional(CountrySchema),
+  annualCost: Type.Optional(Type.Object({
+    amount: Type.Number({ minimum: 0, maximum: 1e12 }),
+    currency: Type.String({ pattern: '^[A-Z]{3}$', description: 'ISO 4217' }),
+  }, { additionalProperties: false })),
+  /** Whether the service stores data of the entity. */
+  storesData: Type.Optional(Type.Boolean()),
+  dataStorageLocations: Type.Optional(Countries),
+  dataProcessingLocations: Type.Optional(Countries),
+  dataSensitivity: Type.Optional(Type.Enum([...LEVELS])),
+}, { additionalProperties: false });
+
+export const CertificationSchema = Type.Object({
+  /** E.g. `ISO/IEC 27001`, `SOC 2 Type II`, `ISO 22301`, `C5`. */
+  type: Text(100),
+  issuer: Type.Optional(Text(200)),
+  validUntil: Type.Optional(DateSchema),
+  status: Type.Enum([...CERTIFICATION_STATUSES]),
+}, { additionalProperties: false });
+
+export const ExitPlanSchema = Type.Object({
+  exists: Type.Boolean(),
+  lastTestedDate: Type.Optional(DateSchema),
+  reintegrationPossibility: Type.Optional(Type.Enum([...REINTEGRATION])),
+  alternativeProvidersIdentified: Type.Optional(Type.Boolean()),
+  alternativeProviders: Type.Optional(Type.Array(Text(300), { maxItems: 20 })),
+  notes: Type.Optional(Type.String({ maxLength: 2000 })),
+}, { additionalProperties: false });
+
+const profileProperties = {
+  legalName: Text(300),
+  identifier: Type.Object({ type: Type.Enum([...IDENTIFIER_TYPES]), value: Text(100) }, { additionalProperties: false }),
+  /** Country of the provider's headquarters. */
+  country: CountrySchema,
+  ictServiceType: Type.Enum(ICT_SERVICE_TYPE_CODES),
+  criticalityTier: Type.Enum([...CRITICALITY_TIERS]),
+  supportsCriticalFunction: Type.Boolean(),
+  description: Type.String({ maxLength: 2000 }),
+  website: Type.String({ format: 'uri', maxLength: 500, pattern: '^https?://' }),
+  contracts: Type.Array(ContractSchema, { maxItems: 100 }),
+  certifications: Type.Array(CertificationSchema, { maxItems: 100 }),
+  substitutability: Type.Enum([...SUBSTITUTABILITY]),
+  discontinuationImpact: Type.Enum([...LEVELS]),
+  exitPlan: ExitPlanSchema,
+  nextReviewDate: DateSchema,
+};
+type Props = typeof profileProperties;
+
+/** A stored profile: every field optional (a profile is filled in over time). */
+export const VendorProfileSchema = Type.Object(
+  Object.fromEntries(Object.entries(profileProperties).map(([k, v]) => [k, Type.Optional(v)])) as { [K in keyof Props]: ReturnType<typeof Type.Optional<Props[K]>> },
+  { additionalProperties: false },
+);
+export type VendorProfile = Static<typeof VendorProfileSchema>;
+
+/** PATCH body: top-level fields replace the stored ones; `null` clears a field. */
+export const VendorProfilePatchSchema = Type.Object(
+  Object.fromEntries(Object.entries(profileProperties).map(([k, v]) => [k, Type.Optional(Type.Union([v, Type.Null()]))])) as {
+    [K in keyof Props]: ReturnType<typeof Type.Optional<ReturnType<typeof Type.Union<[Props[K], ReturnType<typeof Type.Null>]>>>>;
+  },
+  { additionalProperties: false },
+);
+export type VendorProfilePatch = Static<typeof VendorProfilePatchSchema>;
+
+/** ISO 17442 check digits: ISO 7064 MOD 97-10 over the 20 characters (letters A=10 ... Z=35) must leave 1. */
+export function isValidLei(lei: string): boolean {
+  if (!new RegExp(LEI_PATTERN).test(lei)) return false;
+  let rem = 0;
+  for (const ch of lei) {
+    const digits = /[0-9]/.test(ch) ? ch : String(ch.charCodeAt(0) - 55);
+    for (const d of digits) rem = (rem * 10 + Number(d)) % 97;
+  }
+  return rem === 1;
+}
+
+export const isCountryCode = (c: string) => COUNTRY_SET.has(c);
+export const isCurrencyCode = (c: string) => CURRENCY_SET.has(c);
+
+/** Today as YYYY-MM-DD (UTC). */
+export const today = () => new Date().toISOString().slice(0, 10);
+
+/**
+ * Checks what a schema cannot: code lists, LEI check digits, date order, unique
+ * contract references. Returns `field: problem` strings (empty when valid).
+ */
+export function checkVendorProfile(p: VendorProfile, at = 'vendorProfile'): string[] {
+  const problems: string[] = [];
+  const country = (field: string, c: string | undefined) => {
+    if (c !== undefined && !isCountryCode(c)) problems.push(`${at}.${field}: ${c} is not an ISO 3166-1 alpha-2 country code`);
+  };
+  country('country', p.country);
+  if (p.identifier?.type === 'LEI' && !isValidLei(p.identifier.value)) {
+    problems.push(`${at}.identifier.value: not a valid LEI (20 characters, ISO 17442 check digits)`);
+  }
+  const refs = new Set<string>();
+  (p.contracts ?? []).forEach((c, i) => {
+    const f = `contracts.${i}`;
+    if (refs.has(c.reference)) problems.push(`${at}.${f}.reference: duplicate contract reference ${c.reference}`);
+    refs.add(c.reference);
+    if (c.endDate && c.endDate < c.startDate) problems.push(`${at}.${f}.endDate: must not be before startDate`);
+    country(`${f}.governingLaw`, c.governingLaw);
+    c.dataStorageLocations?.forEach((x, j) => country(`${f}.dataStorageLocations.${j}`, x));
+    c.dataProcessingLocations?.forEach((x, j) => country(`${f}.dataProcessingLocations.${j}`, x));
+    if (c.annualCost && !isCurrencyCode(c.annualCost.currency)) problems.push(`${at}.${f}.annualCost.currency: ${c.annualCost.currency} is not an ISO 4217 currency code`);
+    if (c.storesData === false && c.dataStorageLocations?.length) problems.push(`${at}.${f}.dataStorageLocations: must be empty when storesData is false`);
+  });
+  (p.certifications ?? []).forEach((c, i) => {
+    if (c.status === 'valid' && c.validUntil && c.validUntil < today()) {
+      problems.push(`${at}.certifications.${i}.status: cannot be valid after validUntil (${c.validUntil})`);
+    }
+  });
+  if (p.exitPlan && !p.exitPlan.exists && p.exitPlan.lastTestedDate) problems.push(`${at}.exitPlan.lastTestedDate: requires exists to be true`);
+  if (p.exitPlan?.lastTestedDate && p.exitPlan.lastTestedDate > today()) problems.push(`${at}.exitPlan.lastTestedDate: must not be in the future`);
+  if (p.criticalityTier === 'critical' && p.supportsCriticalFunction === false) {
+    problems.push(`${at}.supportsCriticalFunction: must be true when criticalityTier is critical`);
+  }
+  return problems;
+}
+
+/** Applies a PATCH to a stored profile (top-level replace, null clears). */
+export function mergeVendorProfile(current: VendorProfile, patch: VendorProfilePatch): VendorProfile {
+  const out: Record<string, unknown> = { ...current };
+  for (const [k, v] of Object.entries(patch)) {
+    if (v === null) delete out[k];
+    else if (v !== undefined) out[k] = v;
+  }
+  return out as VendorProfile;
+}
+
+/** The profile as read: a certification past its validUntil reads as `expired`. */
+export function readVendorProfile(stored: unknown): VendorProfile {
+  const p = (stored && typeof stored === 'object' ? stored : {}) as VendorProfile;
+  if (!p.certifications?.length) return p;
+  const now = today();
+  return {
+    ...p,
+    certifications: p.certifications.map((c) => (c.status === 'valid' && c.validUntil && c.validUntil < now ? { ...c, status: 'expired' as const } : c)),
+  };
+}

@@ -1,0 +1,79 @@
+import type { FastifyInstance, FastifyRequest, RouteOptions } from 'fastify';
+import fp from 'fastify-plugin';
+import { AppError, forbidden } from '../lib/errors.js';
+import { PERMISSION_FLAGS, type PermissionFlag } from '../modules/workspaces/permissions.js';
+import { accessDenied, workspaceNotFound, type WorkspaceContext, type WorkspacesService } from '../modules/workspaces/service.js';
+
+export type { WorkspaceContext };
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /**
+     * Name of the path parameter that holds the workspace (routes under
+     * /workspaces/:id). Without it the workspace comes from `X-Workspace-Id`.
+     */
+    workspaceParam?: string;
+  }
+  interface FastifyRequest {
+    /** Set on workspace-scoped routes by the workspace plugin: the caller's access. */
+    workspace: WorkspaceContext | null;
+  }
+}
+
+export const WORKSPACE_HEADER = 'x-workspace-id';
+/** An opaque id (UUID) or a human-readable `workspaceId`. */
+const KEY_RE = /^[A-Za-z0-9][A-Za-z0-9_-]{0,99}$/;
+
+function headerError(problem: string) {
+  return new AppError(400, 'VALIDATION_ERROR', `Validation failed: X-Workspace-Id header ${problem}`, [`X-Workspace-Id: ${problem}`]);
+}
+
+/**
+ * The workspace context, in one place (docs/permissions.md). For routes whose config
+ * has `workspace: true` or `permission: '<flag>'` (see routeGuards.ts), after
+ * authentication:
+ * - the workspace comes from `X-Workspace-Id` (400 when missing or malformed), or from
+ *   the path parameter named by `config.workspaceParam` (404 when unknown);
+ * - the caller's access is resolved (explicit membership, else the organization role
+ *   mapping); no access -> 403 `Access denied to this workspace`;
+ * - `config.permission` must be one of the flags; when the caller's flag is false ->
+ *   403 INSUFFICIENT_PERMISSION;
+ * - `request.workspace` = { id, workspaceId, orgId, role, permissions, ... }.
+ */
+export default fp<{ service: WorkspacesService }>(async function workspacePlugin(app: FastifyInstance, { service }) {
+  app.decorateRequest('workspace', null);
+
+  // A typo in a route's permission would silently lock everyone out: fail at start-up.
+  app.addHook('onRoute', (route: RouteOptions) => {
+    const perm = (route.config as { permission?: unknown } | undefined)?.permission;
+    if (perm !== undefined && !PERMISSION_FLAGS.includes(perm as PermissionFlag)) {
+      throw new Error(`Route ${route.method} ${route.url}: unknown permission ${String(perm)} (one of ${PERMISSION_FLAGS.join(', ')})`);
+    }
+  });
+
+  app.decorate('workspaceGuard', async (request: FastifyRequest) => {
+    const auth = request.auth;
+    if (!auth) throw accessDenied();
+    const cfg = (request.routeOptions.config ?? {}) as { workspaceParam?: string; permission?: PermissionFlag };
+    let key: string;
+    let fromPath = false;
+    if (cfg.workspaceParam) {
+      const v = (request.params as Record<string, unknown> | undefined)?.[cfg.workspaceParam];
+      if (typeof v !== 'string' || !KEY_RE.test(v)) throw workspaceNotFound();
+      key = v;
+      fromPath = true;
+    } else {
+      const h = request.headers[WORKSPACE_HEADER];
+      if (h === undefined || h === '') throw headerError('is required');
+      if (typeof h !== 'string' || !KEY_RE.test(h.trim())) throw headerError('must be a workspace id');
+      key = h.trim();
+    }
+    const access = await service.resolveAccess(auth.id, key);
+    if (access === 'not_found') throw fromPath ? workspaceNotFound() : accessDenied();
+    if (access === 'denied') throw accessDenied();
+    request.workspace = access;
+    if (cfg.permission && !access.permissions[cfg.permission]) {
+      throw forbidden(`Insufficient permission: this action requires ${cfg.permission}`, 'INSUFFICIENT_PERMISSION');
+    }
+  });
+});
