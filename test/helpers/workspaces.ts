@@ -63,3 +63,52 @@ export async function addOrgMember(
 
 /** Headers of a session for a workspace. */
 export const wsHeaders = (session: Session, workspaceId: string) => ({ ...session.headers, 'x-workspace-id': workspaceId });
+
+/** A valid LEI (ISO 17442 check digits computed) from 18 characters [A-Z0-9]. */
+export function makeLei(base18: string): string {
+  let rem = 0;
+  for (const ch of `${base18}00`) {
+    const digits = /[0-9]/.test(ch) ? ch : String(ch.charCodeAt(0) - 55);
+    for (const d of digits) rem = (rem * 10 + Number(d)) % 97;
+  }
+  return `${base18}${String(98 - rem).padStart(2, '0')}`;
+}
+
+/** A complete, valid vendor profile (field names: docs/organizations-and-workspaces.md). */
+export function sampleVendorProfile(overrides: Record<string, unknown> = {}): Record<string, unknown> {
+  return {
+    legalName: 'GitHub, Inc.',
+    identifier: { type: 'LEI', value: makeLei('5493001GITHUB00001') },
+    country: 'US',
+    ictServiceType: 'S19',
+    criticalityTier: 'high',
+    supportsCriticalFunction: true,
+    description: 'Source code hosting and CI',
+    website: 'https://github.com',
+    contracts: [
+      {
+        reference: 'CTR-2024-001',
+        ictServiceType: 'S19',
+        startDate: '2024-01-01',
+        endDate: '2026-12-31',
+        noticePeriodDaysEntity: 90,
+        noticePeriodDaysProvider: 180,
+        governingLaw: 'IE',
+        annualCost: { amount: 120000, currency: 'EUR' },
+        storesData: true,
+        dataStorageLocations: ['US', 'IE'],
+        dataProcessingLocations: ['US'],
+        dataSensitivity: 'high',
+      },
+    ],
+    certifications: [
+      { type: 'ISO/IEC 27001', issuer: 'Schellman', validUntil: '2099-06-30', status: 'valid' },
+      { type: 'SOC 2 Type II', issuer: 'Deloitte', status: 'pending' },
+    ],
+    substitutability: 'medium_complexity',
+    discontinuationImpact: 'high',
+    exitPlan: { exists: true, lastTestedDate: '2024-03-01', reintegrationPossibility: 'difficult', alternativeProvidersIdentified: true, alternativeProviders: ['GitLab'] },
+    nextReviewDate: '2099-01-31',
+    ...overrides,
+  };
+}

@@ -1,4 +1,5 @@
-import { index, jsonb, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
+import { sql } from 'drizzle-orm';
+import { index, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 import { newId } from '../../lib/ids.js';
 import { organizations } from './organizations.js';
 import { users } from './users.js';
@@ -36,7 +37,7 @@ export const workspaces = pgTable(
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [index('workspaces_org_idx').on(t.orgId)],
+  (t) => [index('workspaces_org_idx').on(t.orgId), uniqueIndex('workspaces_org_name_uidx').on(t.orgId, sql`lower(${t.name})`)],
 );
 
 /**

@@ -6,9 +6,17 @@ import { workspaceMembers, workspaces, type Permissions, type SyncSchedule, type
 export type WorkspaceRow = typeof workspaces.$inferSelect;
 export type WorkspaceMemberRow = typeof workspaceMembers.$inferSelect;
 
-const isUniqueViolation = (err: unknown) => {
-  const e = err as { code?: string; cause?: { code?: string } };
-  return String(e?.code ?? e?.cause?.code) === '23505';
+/** The constraint a unique violation hit (postgres-js: constraint_name, PGlite: constraint), else null. */
+function uniqueViolation(err: unknown): string | null {
+  for (let e = err as Record<string, unknown> | undefined, i = 0; e && i < 4; e = e.cause as Record<string, unknown> | undefined, i++) {
+    if (String(e.code) === '23505') return String(e.constraint_name ?? e.constraint ?? 'unknown');
+  }
+  return null;
+}
+const conflictOf = (err: unknown): 'slug_taken' | 'name_taken' | null => {
+  const c = uniqueViolation(err);
+  if (!c) return null;
+  return c.includes('name') ? 'name_taken' : 'slug_taken';
 };
 
 /** `X-Workspace-Id` / `:id` may hold the opaque id or the human-readable `workspace_id`. */
@@ -35,7 +43,7 @@ export function workspacesRepository(db: Db) {
       syncSchedule: SyncSchedule;
       vendorProfile: Record<string, unknown>;
       ownerPermissions: Permissions;
-    }): Promise<WorkspaceRow | 'slug_taken'> {
+    }): Promise<WorkspaceRow | 'slug_taken' | 'name_taken'> {
       try {
         return await db.transaction(async (tx) => {
           const { ownerPermissions, ...ws } = values;
@@ -44,7 +52,8 @@ export function workspacesRepository(db: Db) {
           return row;
         });
       } catch (err) {
-        if (isUniqueViolation(err)) return 'slug_taken' as const;
+        const c = conflictOf(err);
+        if (c) return c;
         throw err;
       }
     },
@@ -97,9 +106,39 @@ export function workspacesRepository(db: Db) {
       const [row] = await db.select().from(workspaceMembers).where(and(eq(workspaceMembers.workspaceId, workspaceId), eq(workspaceMembers.userId, userId)));
       return row ?? null;
     },
-    async update(id: string, values: Partial<Pick<WorkspaceRow, 'name' | 'syncSchedule' | 'vendorProfile' | 'syncStatus'>>): Promise<WorkspaceRow | null> {
-      const [row] = await db.update(workspaces).set({ ...values, updatedAt: new Date() }).where(eq(workspaces.id, id)).returning();
-      return row ?? null;
+    /**
+     * Updates a workspace in one transaction; `profile` computes the new vendor profile
+     * from the locked current one (it may throw to abort with nothing changed).
+     * 'name_taken' when another workspace of the organization has that name.
+     */
+    async update(
+      id: string,
+      values: Partial<Pick<WorkspaceRow, 'name' | 'syncSchedule' | 'syncStatus'>>,
+      profile?: (current: Record<string, unknown>) => Record<string, unknown>,
+    ): Promise<WorkspaceRow | null | 'name_taken'> {
+      try {
+        return await db.transaction(async (tx) => {
+          const [cur] = await tx.select().from(workspaces).where(eq(workspaces.id, id)).for('update');
+          if (!cur) return null;
+          const vendorProfile = profile ? profile(cur.vendorProfile) : undefined;
+          const [row] = await tx
+            .update(workspaces)
+            .set({ ...values, ...(vendorProfile ? { vendorProfile } : {}), updatedAt: new Date() })
+            .where(eq(workspaces.id, id))
+            .returning();
+          return row ?? null;
+        });
+      } catch (err) {
+        if (conflictOf(err) === 'name_taken') return 'name_taken' as const;
+        throw err;
+      }
+    },
+    /** Workspaces of an organization whose vendor identifier has this value (duplicate vendor check). */
+    async withIdentifier(orgId: string, value: string): Promise<{ id: string; name: string }[]> {
+      return db
+        .select({ id: workspaces.id, name: workspaces.name })
+        .from(workspaces)
+        .where(and(eq(workspaces.orgId, orgId), sql`${workspaces.vendorProfile}->'identifier'->>'value' = ${value}`));
     },
     /** Deletes the workspace; every table referencing workspaces.id cascades. */
     async delete(id: string): Promise<boolean> {

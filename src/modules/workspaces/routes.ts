@@ -4,6 +4,7 @@ import { WORKSPACE_ROLES } from '../../db/schema/workspaces.js';
 import { Envelope, MessageEnvelope, errorResponses, ok, okMessage } from '../../lib/envelope.js';
 import { PERMISSION_FLAGS } from './permissions.js';
 import { SLUG_PATTERN, type WorkspacesService } from './service.js';
+import { VendorProfilePatchSchema, VendorProfileSchema } from './vendorProfile.js';
 
 const flag = Type.Boolean();
 export const PermissionsSchema = Type.Object(Object.fromEntries(PERMISSION_FLAGS.map((f) => [f, flag])) as Record<(typeof PERMISSION_FLAGS)[number], typeof flag>);
@@ -27,7 +28,6 @@ const Member = Type.Object({
   joinedAt: Type.String(),
 });
 const Stats = Type.Object({ totalPages: Type.Number(), totalDatabases: Type.Number(), totalDocuments: Type.Number() });
-const VendorProfileOut = Type.Object({}, { additionalProperties: true });
 const WorkspaceBase = {
   id: Type.String(),
   workspaceName: Type.String(),
@@ -35,7 +35,7 @@ const WorkspaceBase = {
   organizationId: Type.String(),
   syncStatus: Type.String(),
   syncSchedule: SyncScheduleSchema,
-  vendorProfile: VendorProfileOut,
+  vendorProfile: VendorProfileSchema,
   createdAt: Type.String(),
   updatedAt: Type.String(),
 };
@@ -87,6 +87,7 @@ const routes: FastifyPluginAsyncTypebox<WorkspaceRouteOptions> = async (app, { s
         workspaceName: WorkspaceName,
         workspaceId: Type.Optional(Type.String({ minLength: 1, maxLength: 64, pattern: SLUG_PATTERN })),
         syncSchedule: Type.Optional(SyncScheduleSchema),
+        vendorProfile: Type.Optional(VendorProfileSchema),
       }, { additionalProperties: false }),
       response: { 201: Envelope(Type.Object({ workspace: WorkspaceCreated })), ...errorResponses },
     },
@@ -114,6 +115,7 @@ const routes: FastifyPluginAsyncTypebox<WorkspaceRouteOptions> = async (app, { s
       body: Type.Object({
         workspaceName: Type.Optional(WorkspaceName),
         syncSchedule: Type.Optional(SyncScheduleSchema),
+        vendorProfile: Type.Optional(VendorProfilePatchSchema),
       }, { additionalProperties: false, minProperties: 1 }),
       response: { 200: Envelope(Type.Object({ workspace: Type.Object(WorkspaceBase) })), ...errorResponses },
     },

@@ -1,6 +1,6 @@
 import type { OrgRole } from '../../db/schema/organizations.js';
 import type { Permissions, SyncSchedule, WorkspaceRole } from '../../db/schema/workspaces.js';
-import { AppError, conflict, forbidden, notFound } from '../../lib/errors.js';
+import { AppError, badRequest, conflict, forbidden, notFound } from '../../lib/errors.js';
 import { newSecret } from '../../lib/ids.js';
 import type { AuthService } from '../auth/service.js';
 import type { OrganizationsService } from '../organizations/service.js';
@@ -15,6 +15,7 @@ import {
   unionPermissions,
 } from './permissions.js';
 import type { WorkspaceMemberRow, WorkspaceRow, WorkspacesRepository } from './repository.js';
+import { checkVendorProfile, mergeVendorProfile, readVendorProfile, type VendorProfile, type VendorProfilePatch } from './vendorProfile.js';
 
 /** What the workspace plugin puts on `request.workspace`. */
 export interface WorkspaceContext {
@@ -45,6 +46,12 @@ export type WorkspaceDeletedHook = (workspace: { id: string; orgId: string }) =>
 export const accessDenied = () => forbidden('Access denied to this workspace', 'WORKSPACE_ACCESS_DENIED');
 export const workspaceNotFound = () => notFound('Workspace not found', 'WORKSPACE_NOT_FOUND');
 const memberNotFound = () => notFound('Member not found', 'MEMBER_NOT_FOUND');
+const nameTaken = () => conflict('A workspace with this name already exists in the organization', 'WORKSPACE_NAME_TAKEN');
+
+function assertProfile(p: VendorProfile) {
+  const problems = checkVendorProfile(p);
+  if (problems.length) throw badRequest(problems.join('; '), problems);
+}
 
 /** Human-readable identifier: lowercase letters, digits and hyphens; never shaped like a UUID. */
 export const SLUG_PATTERN = '^[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?$';
@@ -132,6 +139,15 @@ export function workspacesService(deps: { repo: WorkspacesRepository; orgs: Orgs
     }
     out.sort((a, b) => ROLE_RANK[b.eff.role] - ROLE_RANK[a.eff.role] || a.joinedAt.getTime() - b.joinedAt.getTime() || a.userId.localeCompare(b.userId));
     return out;
+  }
+
+  /** One workspace per vendor identifier within an organization. */
+  async function assertNewVendor(orgId: string, p: Pick<VendorProfile, 'identifier'>, exceptId?: string) {
+    if (!p.identifier) return;
+    const dup = (await repo.withIdentifier(orgId, p.identifier.value)).filter((w) => w.id !== exceptId);
+    if (dup.length) {
+      throw new AppError(409, 'VENDOR_ALREADY_REGISTERED', `A workspace for this vendor identifier already exists: ${dup[0].name}`, dup.map((w) => `${w.id}: ${w.name}`));
+    }
   }
 
   async function stats(workspaceId: string): Promise<WorkspaceStats> {
@@ -225,9 +241,13 @@ export function workspacesService(deps: { repo: WorkspacesRepository; orgs: Orgs
     },
 
     /** Creates a vendor workspace in the caller's organization; the caller becomes its owner. */
-    async create(userId: string, input: { workspaceName: string; workspaceId?: string; syncSchedule?: SyncSchedule; vendorProfile?: Record<string, unknown> }) {
+    async create(userId: string, input: { workspaceName: string; workspaceId?: string; syncSchedule?: SyncSchedule; vendorProfile?: VendorProfile }) {
       const org = await orgs.requireMembership(userId);
       if (org.role === 'viewer') throw forbidden('Insufficient permission: organization viewers cannot create workspaces', 'INSUFFICIENT_PERMISSION');
+      if (input.vendorProfile) {
+        assertProfile(input.vendorProfile);
+        await assertNewVendor(org.orgId, input.vendorProfile);
+      }
       const name = input.workspaceName.trim();
       let slug: string;
       if (input.workspaceId !== undefined) {
@@ -248,6 +268,7 @@ export function workspacesService(deps: { repo: WorkspacesRepository; orgs: Orgs
         ownerPermissions: defaultPermissions('owner'),
       });
       if (row === 'slug_taken') throw conflict(`workspaceId ${slug} is already taken`, 'WORKSPACE_ID_TAKEN');
+      if (row === 'name_taken') throw nameTaken();
       return { ...shape(row), myRole: 'owner' as const, permissions: defaultPermissions('owner') };
     },
 
@@ -280,12 +301,25 @@ export function workspacesService(deps: { repo: WorkspacesRepository; orgs: Orgs
       };
     },
 
-    async update(ctx: WorkspaceContext, input: { workspaceName?: string; syncSchedule?: SyncSchedule; vendorProfile?: Record<string, unknown> }) {
-      const values: { name?: string; syncSchedule?: SyncSchedule; vendorProfile?: Record<string, unknown> } = {};
+    /** Owner only (route permission canEditSettings). The vendor profile patch replaces top-level fields; null clears one. */
+    async update(ctx: WorkspaceContext, input: { workspaceName?: string; syncSchedule?: SyncSchedule; vendorProfile?: VendorProfilePatch }) {
+      const values: { name?: string; syncSchedule?: SyncSchedule } = {};
       if (input.workspaceName !== undefined) values.name = input.workspaceName.trim();
       if (input.syncSchedule !== undefined) values.syncSchedule = input.syncSchedule;
-      if (input.vendorProfile !== undefined) values.vendorProfile = input.vendorProfile;
-      const row = await repo.update(ctx.id, values);
+      const patch = input.vendorProfile;
+      if (patch?.identifier) await assertNewVendor(ctx.orgId, { identifier: patch.identifier }, ctx.id);
+      const row = await repo.update(
+        ctx.id,
+        values,
+        patch
+          ? (current) => {
+              const merged = mergeVendorProfile(current as VendorProfile, patch);
+              assertProfile(merged);
+              return merged as Record<string, unknown>;
+            }
+          : undefined,
+      );
+      if (row === 'name_taken') throw nameTaken();
       if (!row) throw workspaceNotFound();
       return shape(row);
     },
@@ -401,7 +435,7 @@ function shape(ws: WorkspaceRow) {
     organizationId: ws.orgId,
     syncStatus: ws.syncStatus,
     syncSchedule: ws.syncSchedule,
-    vendorProfile: ws.vendorProfile,
+    vendorProfile: readVendorProfile(ws.vendorProfile),
     createdAt: ws.createdAt.toISOString(),
     updatedAt: ws.updatedAt.toISOString(),
   };

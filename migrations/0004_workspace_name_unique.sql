@@ -1,0 +1,1 @@
+CREATE UNIQUE INDEX "workspaces_org_name_uidx" ON "workspaces" USING btree ("org_id",lower("name"));
