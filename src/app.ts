@@ -10,7 +10,10 @@ import { sql, type Database } from './db/client.js';
 import { createMailer, type Mailer } from './lib/mailer.js';
 import authRoutes from './modules/auth/routes.js';
 import complianceRoutes from './modules/compliance/routes.js';
+import analyticsRoutes from './modules/analytics/routes.js';
+import conversationRoutes from './modules/conversations/routes.js';
 import healthRoutes from './modules/health/routes.js';
+import notificationRoutes from './modules/notifications/routes.js';
 import organizationRoutes from './modules/organizations/routes.js';
 import workspaceRoutes from './modules/workspaces/routes.js';
 import authPlugin from './plugins/auth.js';
@@ -57,7 +60,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   const mailer = deps.mailer ?? createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, log: app.log });
-  const services = createServices({ config, database, mailer, signAccessToken: (id) => app.issueAccessToken(id) });
+  const services = createServices({ config, database, mailer, signAccessToken: (id) => app.issueAccessToken(id), log: app.log });
   app.decorate('services', services);
   app.decorate('config', config);
   app.decorate('mailer', mailer);
@@ -124,10 +127,17 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       await api.register(complianceRoutes, { service: services.compliance });
       await api.register(organizationRoutes, { service: services.organizations });
       await api.register(workspaceRoutes, { service: services.workspaces });
+      await api.register(conversationRoutes, { service: services.conversations });
+      await api.register(analyticsRoutes, { service: services.analytics });
+      await api.register(notificationRoutes, { service: services.notifications, heartbeatMs: config.notifications.heartbeatMs });
     },
     { prefix: API_PREFIX },
   );
 
+  // Open notification streams end before the server stops accepting (else close() would wait for them).
+  app.addHook('preClose', async () => {
+    await services.notifications.close();
+  });
   app.addHook('onClose', async () => {
     if (!deps.mailer) mailer.close();
   });

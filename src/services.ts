@@ -9,23 +9,46 @@ import { organizationsRepository } from './modules/organizations/repository.js';
 import { organizationsService } from './modules/organizations/service.js';
 import { workspacesRepository } from './modules/workspaces/repository.js';
 import { workspacesService } from './modules/workspaces/service.js';
+import { analyticsRepository } from './modules/analytics/repository.js';
+import { analyticsService } from './modules/analytics/service.js';
+import { conversationsRepository } from './modules/conversations/repository.js';
+import { conversationsService } from './modules/conversations/service.js';
+import { createNotificationBus } from './modules/notifications/bus.js';
+import { notificationsRepository } from './modules/notifications/repository.js';
+import { notificationsService } from './modules/notifications/service.js';
 
 /**
  * The composition root: every service, wired once. Modules reach each other through
  * these services, never through another module's tables.
  */
-export function createServices(deps: { config: Config; database: Database; mailer: Mailer; signAccessToken(userId: string): string }) {
+export interface ServiceLog {
+  error(obj: unknown, msg?: string): void;
+  warn(obj: unknown, msg?: string): void;
+}
+
+export function createServices(deps: { config: Config; database: Database; mailer: Mailer; signAccessToken(userId: string): string; log?: ServiceLog }) {
   const { config, database, mailer } = deps;
   const db = database.db;
   const registerHooks: RegisterHook[] = [];
   const auth = authService({ repo: authRepository(db), mailer, config, signAccessToken: deps.signAccessToken, onRegistered: registerHooks });
   const compliance = complianceService(complianceRepository(db));
-  const organizations = organizationsService({ repo: organizationsRepository(db), users: auth, mailer, config });
+  // Created early so that every other service can notify; a workspace's recipients come
+  // from the workspaces service (resolved when a notification is sent).
+  const notifications = notificationsService({
+    repo: notificationsRepository(db),
+    workspaceMembers: (workspaceId) => workspaces.memberUserIds(workspaceId),
+    createBus: (receive) => createNotificationBus(database, receive, deps.log),
+    maxStreamsPerUser: config.notifications.maxStreamsPerUser,
+    log: deps.log,
+  });
+  const organizations = organizationsService({ repo: organizationsRepository(db), users: auth, mailer, config, notifications });
   // An invited user who registers with the invitation token joins the inviting organization.
   registerHooks.push(async (user, ctx) => {
     await organizations.onRegistered(user, ctx.invitationToken);
   });
-  const workspaces = workspacesService({ repo: workspacesRepository(db), orgs: organizations, users: auth });
-  return { auth, compliance, organizations, workspaces, registerHooks };
+  const workspaces = workspacesService({ repo: workspacesRepository(db), orgs: organizations, users: auth, notifications });
+  const conversations = conversationsService(conversationsRepository(db));
+  const analytics = analyticsService(analyticsRepository(db), { usersByIds: (ids) => auth.usersByIds(ids) });
+  return { auth, compliance, organizations, workspaces, conversations, analytics, notifications, registerHooks };
 }
 export type Services = ReturnType<typeof createServices>;

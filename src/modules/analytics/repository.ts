@@ -1,0 +1,160 @@
+import { and, count, desc, eq, gte, lt, sql, type SQL } from 'drizzle-orm';
+import { queryRows, type Db } from '../../db/client.js';
+import { queryLog } from '../../db/schema/index.js';
+
+export type QueryLogRow = typeof queryLog.$inferSelect;
+export type NewQueryLog = typeof queryLog.$inferInsert;
+
+/** Whose queries: one workspace, optionally one user's only. */
+export interface Scope {
+  workspaceId: string;
+  userId: string | null;
+}
+
+export interface Range {
+  from: Date;
+  /** Exclusive. */
+  to: Date;
+}
+
+const where = (scope: Scope, range: Range): SQL =>
+  and(
+    eq(queryLog.workspaceId, scope.workspaceId),
+    scope.userId ? eq(queryLog.userId, scope.userId) : undefined,
+    gte(queryLog.createdAt, range.from),
+    lt(queryLog.createdAt, range.to),
+  )!;
+
+/** Same filter in raw SQL (for the aggregate queries). */
+const rawWhere = (scope: Scope, range: Range) =>
+  sql`q.workspace_id = ${scope.workspaceId}
+    ${scope.userId ? sql`and q.user_id = ${scope.userId}` : sql``}
+    and q.created_at >= ${range.from.toISOString()}::timestamptz
+    and q.created_at < ${range.to.toISOString()}::timestamptz`;
+
+const num = (v: unknown): number => (v === null || v === undefined ? 0 : Number(v));
+const numOrNull = (v: unknown): number | null => (v === null || v === undefined ? null : Number(v));
+
+/** All SQL of the query log. */
+export function analyticsRepository(db: Db) {
+  return {
+    async insert(row: NewQueryLog): Promise<void> {
+      await db.insert(queryLog).values(row);
+    },
+
+    async list(scope: Scope, range: Range, q: { limit: number; offset: number; status?: string }) {
+      const w = and(where(scope, range), q.status ? eq(queryLog.status, q.status) : undefined);
+      const rows = await db.select().from(queryLog).where(w).orderBy(desc(queryLog.createdAt), desc(queryLog.id)).limit(q.limit).offset(q.offset);
+      const [{ n }] = await db.select({ n: count() }).from(queryLog).where(w);
+      return { rows, total: Number(n) };
+    },
+
+    async totals(scope: Scope, range: Range) {
+      const [r] = await queryRows<Record<string, unknown>>(db, sql`
+        select count(*) as queries,
+          count(*) filter (where q.status = 'answered') as answered,
+          count(*) filter (where q.status = 'failed') as failed,
+          count(*) filter (where q.status = 'aborted') as aborted,
+          count(distinct q.user_id) as users,
+          count(distinct q.conversation_id) as conversations,
+          avg(q.latency_ms) as avg_latency,
+          percentile_cont(0.5) within group (order by q.latency_ms) as p50_latency,
+          percentile_cont(0.95) within group (order by q.latency_ms) as p95_latency,
+          avg(q.first_chunk_ms) as avg_first_chunk,
+          avg(q.confidence) filter (where q.status = 'answered') as avg_confidence,
+          avg(case when q.is_grounded then 1.0 else 0.0 end) filter (where q.status = 'answered') as grounded_rate,
+          avg(case when q.has_hallucinations then 1.0 else 0.0 end) filter (where q.status = 'answered') as hallucination_rate,
+          avg(case when q.is_relevant then 1.0 else 0.0 end) filter (where q.status = 'answered') as relevant_rate,
+          coalesce(sum(q.input_tokens), 0) as input_tokens,
+          coalesce(sum(q.output_tokens), 0) as output_tokens
+        from query_log q where ${rawWhere(scope, range)}`);
+      return {
+        queries: num(r.queries),
+        answered: num(r.answered),
+        failed: num(r.failed),
+        aborted: num(r.aborted),
+        users: num(r.users),
+        conversations: num(r.conversations),
+        avgLatencyMs: numOrNull(r.avg_latency),
+        p50LatencyMs: numOrNull(r.p50_latency),
+        p95LatencyMs: numOrNull(r.p95_latency),
+        avgFirstChunkMs: numOrNull(r.avg_first_chunk),
+        avgConfidence: numOrNull(r.avg_confidence),
+        groundedRate: numOrNull(r.grounded_rate),
+        hallucinationRate: numOrNull(r.hallucination_rate),
+        relevantRate: numOrNull(r.relevant_rate),
+        inputTokens: num(r.input_tokens),
+        outputTokens: num(r.output_tokens),
+      };
+    },
+
+    async byDay(scope: Scope, range: Range) {
+      const rows = await queryRows<Record<string, unknown>>(db, sql`
+        select to_char(date_trunc('day', q.created_at at time zone 'UTC'), 'YYYY-MM-DD') as day,
+          count(*) as queries,
+          count(*) filter (where q.status = 'answered') as answered,
+          count(distinct q.user_id) as users,
+          avg(q.latency_ms) as avg_latency,
+          avg(q.confidence) filter (where q.status = 'answered') as avg_confidence
+        from query_log q where ${rawWhere(scope, range)}
+        group by 1 order by 1`);
+      return rows.map((r) => ({
+        date: String(r.day),
+        queries: num(r.queries),
+        answered: num(r.answered),
+        users: num(r.users),
+        avgLatencyMs: numOrNull(r.avg_latency),
+        avgConfidence: numOrNull(r.avg_confidence),
+      }));
+    },
+
+    async byGroup(scope: Scope, range: Range, column: 'endpoint' | 'generator' | 'user_id') {
+      const col = sql.raw(`q.${column}`);
+      const rows = await queryRows<Record<string, unknown>>(db, sql`
+        select ${col} as key, count(*) as queries, avg(q.latency_ms) as avg_latency
+        from query_log q where ${rawWhere(scope, range)}
+        group by 1 order by 2 desc, 1 limit 100`);
+      return rows.map((r) => ({ key: r.key === null ? null : String(r.key), queries: num(r.queries), avgLatencyMs: numOrNull(r.avg_latency) }));
+    },
+
+    /** Documents behind the retrieved sources, most cited first. */
+    async sources(scope: Scope, range: Range, q: { limit: number; offset: number }) {
+      const base = sql`from query_log q cross join lateral jsonb_array_elements(q.sources) s where ${rawWhere(scope, range)}`;
+      const rows = await queryRows<Record<string, unknown>>(db, sql`
+        select s->>'documentId' as document_id,
+          max(s->>'dataSourceId') as data_source_id,
+          max(s->>'title') as title,
+          max(s->>'url') as url,
+          count(*) as retrieved,
+          count(*) filter (where (s->>'cited')::boolean) as cited,
+          count(distinct q.id) as queries,
+          avg((s->>'score')::float8) as avg_score,
+          max(q.created_at) as last_retrieved_at
+        ${base}
+        group by s->>'documentId'
+        order by cited desc, retrieved desc, document_id
+        limit ${q.limit} offset ${q.offset}`);
+      const [t] = await queryRows<Record<string, unknown>>(db, sql`
+        select count(distinct s->>'documentId') as documents, count(*) as retrievals,
+          count(*) filter (where (s->>'cited')::boolean) as citations
+        ${base}`);
+      return {
+        rows: rows.map((r) => ({
+          documentId: String(r.document_id),
+          dataSourceId: r.data_source_id === null ? null : String(r.data_source_id),
+          title: String(r.title ?? ''),
+          url: String(r.url ?? ''),
+          retrievedCount: num(r.retrieved),
+          citedCount: num(r.cited),
+          queryCount: num(r.queries),
+          avgScore: numOrNull(r.avg_score),
+          lastRetrievedAt: new Date(r.last_retrieved_at as string).toISOString(),
+        })),
+        total: num(t.documents),
+        retrievals: num(t.retrievals),
+        citations: num(t.citations),
+      };
+    },
+  };
+}
+export type AnalyticsRepository = ReturnType<typeof analyticsRepository>;

@@ -1,0 +1,115 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyRequest } from 'fastify';
+import { Type } from 'typebox';
+import { Envelope, errorResponses, ok } from '../../lib/envelope.js';
+import type { AnalyticsService, Viewer } from './service.js';
+
+const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(t: T) => Type.Union([t, Type.Null()]);
+const NumOrNull = Nullable(Type.Number());
+const UserRef = Nullable(Type.Object({ id: Type.String(), name: Type.String(), email: Type.String() }));
+const DateParam = Type.String({ minLength: 10, maxLength: 40, description: 'YYYY-MM-DD (a `to` date includes that day) or an ISO 8601 date-time' });
+const RangeQuery = {
+  from: Type.Optional(DateParam),
+  to: Type.Optional(DateParam),
+  userId: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: 'owners and admins: one member only' })),
+};
+const Paging = {
+  page: Type.Integer({ minimum: 1, default: 1 }),
+  limit: Type.Integer({ minimum: 1, maximum: 100, default: 20 }),
+};
+const Pagination = Type.Object({ page: Type.Number(), limit: Type.Number(), total: Type.Number(), pages: Type.Number() });
+const RangeOut = Type.Object({ from: Type.String(), to: Type.String() });
+const ScopeOut = Type.Enum(['workspace', 'user']);
+
+const QueryRecord = Type.Object({
+  id: Type.String(),
+  user: UserRef,
+  conversationId: Nullable(Type.String()),
+  endpoint: Type.String(),
+  question: Type.String(),
+  status: Type.String(),
+  errorCode: Nullable(Type.String()),
+  generator: Type.String(),
+  model: Nullable(Type.String()),
+  latencyMs: Type.Number(),
+  firstChunkMs: NumOrNull,
+  confidence: NumOrNull,
+  isGrounded: Nullable(Type.Boolean()),
+  hasHallucinations: Nullable(Type.Boolean()),
+  isRelevant: Nullable(Type.Boolean()),
+  sourceCount: Type.Number(),
+  citedCount: Type.Number(),
+  sources: Type.Array(Type.Object({ sourceNumber: Type.Number(), documentId: Type.String(), title: Type.String(), url: Type.String(), score: Type.Number(), cited: Type.Boolean() })),
+  inputTokens: NumOrNull,
+  outputTokens: NumOrNull,
+  createdAt: Type.String(),
+});
+
+const Totals = Type.Object({
+  queries: Type.Number(), answered: Type.Number(), failed: Type.Number(), aborted: Type.Number(),
+  users: Type.Number(), conversations: Type.Number(),
+  avgLatencyMs: NumOrNull, p50LatencyMs: NumOrNull, p95LatencyMs: NumOrNull, avgFirstChunkMs: NumOrNull,
+  avgConfidence: NumOrNull, groundedRate: NumOrNull, hallucinationRate: NumOrNull, relevantRate: NumOrNull,
+  inputTokens: Type.Number(), outputTokens: Type.Number(),
+});
+
+const viewerOf = (request: FastifyRequest): Viewer => ({ workspaceId: request.workspace!.id, userId: request.auth!.id, role: request.workspace!.role });
+const tags = ['analytics'];
+
+/** Query analytics of a workspace (docs/analytics.md). */
+const routes: FastifyPluginAsyncTypebox<{ service: AnalyticsService }> = async (app, { service }) => {
+  app.get('/analytics/queries', {
+    config: { workspace: true },
+    schema: {
+      tags,
+      summary: 'Logged questions, newest first',
+      querystring: Type.Object({ ...RangeQuery, ...Paging, status: Type.Optional(Type.Enum(['answered', 'failed', 'aborted'])) }, { additionalProperties: false }),
+      response: { 200: Envelope(Type.Object({ range: RangeOut, scope: ScopeOut, queries: Type.Array(QueryRecord), pagination: Pagination })), ...errorResponses },
+    },
+  }, async (request) => ok(await service.queries(viewerOf(request), request.query)));
+
+  app.get('/analytics/usage', {
+    config: { workspace: true },
+    schema: {
+      tags,
+      summary: 'Usage statistics: totals, per day, per endpoint, generator and user',
+      querystring: Type.Object(RangeQuery, { additionalProperties: false }),
+      response: {
+        200: Envelope(Type.Object({
+          range: RangeOut,
+          scope: ScopeOut,
+          totals: Totals,
+          daily: Type.Array(Type.Object({ date: Type.String(), queries: Type.Number(), answered: Type.Number(), users: Type.Number(), avgLatencyMs: NumOrNull, avgConfidence: NumOrNull })),
+          byEndpoint: Type.Array(Type.Object({ endpoint: Type.String(), queries: Type.Number(), avgLatencyMs: NumOrNull })),
+          byGenerator: Type.Array(Type.Object({ generator: Type.String(), queries: Type.Number(), avgLatencyMs: NumOrNull })),
+          byUser: Type.Array(Type.Object({ user: UserRef, queries: Type.Number(), avgLatencyMs: NumOrNull })),
+        })),
+        ...errorResponses,
+      },
+    },
+  }, async (request) => ok(await service.usage(viewerOf(request), request.query)));
+
+  app.get('/analytics/sources', {
+    config: { workspace: true },
+    schema: {
+      tags,
+      summary: 'Documents behind retrieved sources: how often retrieved and cited',
+      querystring: Type.Object({ ...RangeQuery, ...Paging }, { additionalProperties: false }),
+      response: {
+        200: Envelope(Type.Object({
+          range: RangeOut,
+          scope: ScopeOut,
+          totals: Type.Object({ documents: Type.Number(), retrievals: Type.Number(), citations: Type.Number() }),
+          sources: Type.Array(Type.Object({
+            documentId: Type.String(), dataSourceId: Nullable(Type.String()), title: Type.String(), url: Type.String(),
+            retrievedCount: Type.Number(), citedCount: Type.Number(), queryCount: Type.Number(), avgScore: NumOrNull, lastRetrievedAt: Type.String(),
+          })),
+          pagination: Pagination,
+        })),
+        ...errorResponses,
+      },
+    },
+  }, async (request) => ok(await service.sources(viewerOf(request), request.query)));
+};
+
+export default routes;

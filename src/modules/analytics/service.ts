@@ -1,0 +1,150 @@
+import { badRequest, forbidden } from '../../lib/errors.js';
+import type { WorkspaceRole } from '../../db/schema/workspaces.js';
+import { round2 } from '../../rag/text.js';
+import type { AnalyticsRepository, NewQueryLog, QueryLogRow, Range, Scope } from './repository.js';
+
+export type QueryLogEntry = Omit<NewQueryLog, 'id' | 'createdAt'>;
+
+/** Who asks for analytics: roles `owner` and `admin` see the whole workspace, others their own queries. */
+export interface Viewer {
+  workspaceId: string;
+  userId: string;
+  role: WorkspaceRole;
+}
+
+export interface RangeQuery {
+  from?: string;
+  to?: string;
+}
+
+export const DEFAULT_RANGE_DAYS = 30;
+const DAY = 24 * 3600 * 1000;
+const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
+
+/** `from`/`to` (YYYY-MM-DD or ISO 8601) -> [from, to); a date-only `to` includes that whole day. */
+export function parseRange(q: RangeQuery, now = new Date()): Range {
+  const parse = (field: 'from' | 'to', v: string) => {
+    const d = new Date(DATE_ONLY.test(v) ? `${v}T00:00:00.000Z` : v);
+    if (Number.isNaN(d.getTime()) || (DATE_ONLY.test(v) && d.toISOString().slice(0, 10) !== v)) {
+      throw badRequest(`${field}: must be a date (YYYY-MM-DD) or an ISO 8601 date-time`, [`${field}: must be a date (YYYY-MM-DD) or an ISO 8601 date-time`]);
+    }
+    return field === 'to' && DATE_ONLY.test(v) ? new Date(d.getTime() + DAY) : d;
+  };
+  const to = q.to ? parse('to', q.to) : now;
+  const from = q.from ? parse('from', q.from) : new Date(to.getTime() - DEFAULT_RANGE_DAYS * DAY);
+  if (from.getTime() >= to.getTime()) throw badRequest('from: must be before to', ['from: must be before to']);
+  return { from, to };
+}
+
+const SEES_ALL: readonly WorkspaceRole[] = ['owner', 'admin'];
+
+/** The scope a viewer may see; asking for another member's queries needs owner or admin. */
+export function scopeOf(viewer: Viewer, userId?: string): Scope {
+  if (SEES_ALL.includes(viewer.role)) return { workspaceId: viewer.workspaceId, userId: userId ?? null };
+  if (userId && userId !== viewer.userId) {
+    throw forbidden("Insufficient permission: only workspace owners and admins see other members' queries", 'INSUFFICIENT_PERMISSION');
+  }
+  return { workspaceId: viewer.workspaceId, userId: viewer.userId };
+}
+
+type UserLookup = (ids: string[]) => Promise<Map<string, { id: string; name: string; email: string }>>;
+
+export function analyticsService(repo: AnalyticsRepository, deps: { usersByIds: UserLookup }) {
+  const rangeView = (r: Range) => ({ from: r.from.toISOString(), to: r.to.toISOString() });
+  const queryView = (r: QueryLogRow, users: Map<string, { id: string; name: string; email: string }>) => {
+    const u = r.userId ? users.get(r.userId) : undefined;
+    return {
+      id: r.id,
+      user: u ? { id: u.id, name: u.name, email: u.email } : null,
+      conversationId: r.conversationId,
+      endpoint: r.endpoint,
+      question: r.question,
+      status: r.status,
+      errorCode: r.errorCode,
+      generator: r.generator,
+      model: r.model,
+      latencyMs: r.latencyMs,
+      firstChunkMs: r.firstChunkMs,
+      confidence: r.confidence === null ? null : round2(r.confidence),
+      isGrounded: r.isGrounded,
+      hasHallucinations: r.hasHallucinations,
+      isRelevant: r.isRelevant,
+      sourceCount: r.sourceCount,
+      citedCount: r.citedCount,
+      sources: r.sources.map((s) => ({ sourceNumber: s.sourceNumber, documentId: s.documentId, title: s.title, url: s.url, score: s.score, cited: s.cited })),
+      inputTokens: r.inputTokens,
+      outputTokens: r.outputTokens,
+      createdAt: r.createdAt.toISOString(),
+    };
+  };
+  const r2 = (v: number | null) => (v === null ? null : round2(v));
+
+  return {
+    /** Records one question (answered, failed or aborted). */
+    async logQuery(entry: QueryLogEntry): Promise<void> {
+      await repo.insert(entry);
+    },
+
+    async queries(viewer: Viewer, q: RangeQuery & { page: number; limit: number; userId?: string; status?: string }) {
+      const range = parseRange(q);
+      const scope = scopeOf(viewer, q.userId);
+      const { rows, total } = await repo.list(scope, range, { limit: q.limit, offset: (q.page - 1) * q.limit, status: q.status });
+      const users = await deps.usersByIds([...new Set(rows.flatMap((r) => (r.userId ? [r.userId] : [])))]);
+      return {
+        range: rangeView(range),
+        scope: scope.userId ? ('user' as const) : ('workspace' as const),
+        queries: rows.map((r) => queryView(r, users)),
+        pagination: { page: q.page, limit: q.limit, total, pages: Math.ceil(total / q.limit) },
+      };
+    },
+
+    async usage(viewer: Viewer, q: RangeQuery & { userId?: string }) {
+      const range = parseRange(q);
+      const scope = scopeOf(viewer, q.userId);
+      const [t, days, endpoints, generators, byUser] = await Promise.all([
+        repo.totals(scope, range),
+        repo.byDay(scope, range),
+        repo.byGroup(scope, range, 'endpoint'),
+        repo.byGroup(scope, range, 'generator'),
+        repo.byGroup(scope, range, 'user_id'),
+      ]);
+      const users = await deps.usersByIds(byUser.flatMap((u) => (u.key ? [u.key] : [])));
+      return {
+        range: rangeView(range),
+        scope: scope.userId ? ('user' as const) : ('workspace' as const),
+        totals: {
+          ...t,
+          avgLatencyMs: r2(t.avgLatencyMs),
+          p50LatencyMs: r2(t.p50LatencyMs),
+          p95LatencyMs: r2(t.p95LatencyMs),
+          avgFirstChunkMs: r2(t.avgFirstChunkMs),
+          avgConfidence: r2(t.avgConfidence),
+          groundedRate: r2(t.groundedRate),
+          hallucinationRate: r2(t.hallucinationRate),
+          relevantRate: r2(t.relevantRate),
+        },
+        daily: days.map((d) => ({ ...d, avgLatencyMs: r2(d.avgLatencyMs), avgConfidence: r2(d.avgConfidence) })),
+        byEndpoint: endpoints.map((e) => ({ endpoint: e.key ?? '', queries: e.queries, avgLatencyMs: r2(e.avgLatencyMs) })),
+        byGenerator: generators.map((e) => ({ generator: e.key ?? '', queries: e.queries, avgLatencyMs: r2(e.avgLatencyMs) })),
+        byUser: byUser.map((e) => {
+          const u = e.key ? users.get(e.key) : undefined;
+          return { user: u ? { id: u.id, name: u.name, email: u.email } : null, queries: e.queries, avgLatencyMs: r2(e.avgLatencyMs) };
+        }),
+      };
+    },
+
+    async sources(viewer: Viewer, q: RangeQuery & { page: number; limit: number; userId?: string }) {
+      const range = parseRange(q);
+      const scope = scopeOf(viewer, q.userId);
+      const out = await repo.sources(scope, range, { limit: q.limit, offset: (q.page - 1) * q.limit });
+      return {
+        range: rangeView(range),
+        scope: scope.userId ? ('user' as const) : ('workspace' as const),
+        totals: { documents: out.total, retrievals: out.retrievals, citations: out.citations },
+        sources: out.rows.map((r) => ({ ...r, avgScore: r2(r.avgScore) })),
+        pagination: { page: q.page, limit: q.limit, total: out.total, pages: Math.ceil(out.total / q.limit) },
+      };
+    },
+  };
+}
+export type AnalyticsService = ReturnType<typeof analyticsService>;

@@ -1,0 +1,173 @@
+import { AppError, badRequest, notFound } from '../../lib/errors.js';
+import type { AssistantMetadata, ConversationStatus } from '../../db/schema/index.js';
+import { internalSourceLink } from '../../rag/links.js';
+import type { HistoryTurn } from '../../rag/types.js';
+import type { ConversationRow, ConversationsRepository, MessageRow, NewMessage, Owner, SortField } from './repository.js';
+
+export type { Owner };
+
+export const DEFAULT_TITLE = 'New Conversation';
+export const TITLE_MAX = 200;
+
+export const conversationNotFound = () => notFound('Conversation not found', 'CONVERSATION_NOT_FOUND');
+
+export function conversationView(c: ConversationRow) {
+  return {
+    id: c.id,
+    title: c.title,
+    messageCount: c.messageCount,
+    lastMessageAt: c.lastMessageAt.toISOString(),
+    status: c.status,
+    createdAt: c.createdAt.toISOString(),
+  };
+}
+export type ConversationView = ReturnType<typeof conversationView>;
+
+export function messageView(m: MessageRow) {
+  return {
+    id: m.id,
+    role: m.role,
+    content: m.content,
+    ...(m.role === 'assistant' && m.metadata ? { metadata: m.metadata } : {}),
+    timestamp: m.createdAt.toISOString(),
+  };
+}
+export type MessageView = ReturnType<typeof messageView>;
+
+/** A title from the first question: its first line, cut at a word boundary. */
+export function titleFromQuestion(question: string, max = 80): string {
+  const line = question.trim().split(/\n/)[0].replace(/\s+/g, ' ').trim();
+  if (line.length <= max) return line || DEFAULT_TITLE;
+  const cut = line.slice(0, max - 1);
+  const at = cut.lastIndexOf(' ');
+  return `${(at > max / 2 ? cut.slice(0, at) : cut).trimEnd()}…`;
+}
+
+const HEADING = /^## (User|Assistant)$/;
+
+/** The Markdown export (docs/conversations.md, "Markdown export"). */
+export function toMarkdown(c: ConversationRow, msgs: MessageRow[]): string {
+  const out: string[] = [`# ${c.title.replace(/\s+/g, ' ')}`, '', `Created: ${c.createdAt.toISOString()}`, ''];
+  for (const m of msgs) {
+    out.push(`## ${m.role === 'user' ? 'User' : 'Assistant'}`, '', `_${m.createdAt.toISOString()}_`, '');
+    // A line of the content that reads like a section heading is escaped, so sections stay unambiguous.
+    out.push(m.content.split('\n').map((l) => (HEADING.test(l) ? `\\${l}` : l)).join('\n'), '');
+    const meta = m.role === 'assistant' ? m.metadata : null;
+    if (meta && meta.sources?.length) {
+      out.push(`Confidence: ${meta.confidence}`, '', 'Sources:', '');
+      for (const s of meta.sources) {
+        const title = s.title.replace(/[[\]]/g, (ch) => `\\${ch}`);
+        out.push(`- [Source ${s.sourceNumber}: ${title}](${internalSourceLink(s)})`);
+      }
+      out.push('');
+    }
+  }
+  return `${out.join('\n').trimEnd()}\n`;
+}
+
+export function conversationsService(repo: ConversationsRepository) {
+  async function owned(owner: Owner, id: string): Promise<ConversationRow> {
+    const c = await repo.find(owner, id);
+    if (!c) throw conversationNotFound();
+    return c;
+  }
+
+  return {
+    async list(owner: Owner, q: { page: number; limit: number; status: ConversationStatus; sort: string }) {
+      const descending = q.sort.startsWith('-');
+      const field = (descending ? q.sort.slice(1) : q.sort) as SortField;
+      const { rows, total } = await repo.list(owner, { status: q.status, sort: field, desc: descending, limit: q.limit, offset: (q.page - 1) * q.limit });
+      return {
+        conversations: rows.map(conversationView),
+        pagination: { page: q.page, limit: q.limit, total, pages: Math.ceil(total / q.limit) },
+      };
+    },
+
+    async create(owner: Owner, title?: string) {
+      const t = title?.trim();
+      if (title !== undefined && !t) throw badRequest('title: must not be blank', ['title: must not be blank']);
+      return conversationView(await repo.insert(owner, t || DEFAULT_TITLE));
+    },
+
+    async get(owner: Owner, id: string, messageLimit: number) {
+      const c = await owned(owner, id);
+      const { rows } = await repo.messages(c.id, { limit: messageLimit, offset: 0, fromEnd: true });
+      return { conversation: conversationView(c), messages: rows.map(messageView) };
+    },
+
+    async update(owner: Owner, id: string, patch: { title?: string; status?: 'active' | 'archived' }) {
+      const title = patch.title?.trim();
+      if (patch.title !== undefined && !title) throw badRequest('title: must not be blank', ['title: must not be blank']);
+      const row = await repo.update(owner, id, { ...(title ? { title } : {}), ...(patch.status ? { status: patch.status } : {}) });
+      if (!row) throw conversationNotFound();
+      return row;
+    },
+
+    async remove(owner: Owner, id: string) {
+      if (!(await repo.delete(owner, id))) throw conversationNotFound();
+    },
+
+    async messages(owner: Owner, id: string, q: { page: number; limit: number; before?: string; after?: string }) {
+      const c = await owned(owner, id);
+      const seqOf = async (field: 'before' | 'after', messageId: string) => {
+        const seq = await repo.messageSeq(c.id, messageId);
+        if (seq === null) throw badRequest(`${field}: no message with this id in the conversation`, [`${field}: no message with this id in the conversation`]);
+        return seq;
+      };
+      const beforeSeq = q.before ? await seqOf('before', q.before) : undefined;
+      const afterSeq = q.after ? await seqOf('after', q.after) : undefined;
+      const fromEnd = beforeSeq !== undefined && afterSeq === undefined;
+      const offset = (q.page - 1) * q.limit;
+      const { rows, total } = await repo.messages(c.id, { beforeSeq, afterSeq, limit: q.limit, offset, fromEnd });
+      return {
+        messages: rows.map(messageView),
+        pagination: { page: q.page, limit: q.limit, total, hasMore: offset + rows.length < total },
+      };
+    },
+
+    async clearMessages(owner: Owner, id: string) {
+      const c = await owned(owner, id);
+      return { deletedCount: await repo.clearMessages(c) };
+    },
+
+    async export(owner: Owner, id: string, format: 'json' | 'markdown') {
+      const c = await owned(owner, id);
+      const msgs = await repo.allMessages(c.id);
+      if (format === 'markdown') return { format, markdown: toMarkdown(c, msgs), conversation: c };
+      return {
+        format,
+        data: { conversation: conversationView(c), messages: msgs.map(messageView), exportedAt: new Date().toISOString() },
+      };
+    },
+
+    // ---- for the answer service ----
+
+    /** The conversation a question continues: the caller's, and not archived. */
+    async forQuestion(owner: Owner, id: string): Promise<ConversationRow> {
+      const c = await owned(owner, id);
+      if (c.status !== 'active') {
+        throw new AppError(409, 'CONVERSATION_ARCHIVED', 'Conversation is archived: set its status to active to continue it');
+      }
+      return c;
+    },
+
+    /** The newest `n` messages, oldest first, as generator context. */
+    async history(conversationId: string, n: number): Promise<HistoryTurn[]> {
+      if (n <= 0) return [];
+      const { rows } = await repo.messages(conversationId, { limit: n, offset: 0, fromEnd: true });
+      return rows.map((m) => ({ role: m.role, content: m.content }));
+    },
+
+    /** Stores a question and its answer once; creates the conversation when none is given. */
+    async saveExchange(owner: Owner, input: { conversationId: string | null; question: string; askedAt: Date; answer: string; answeredAt: Date; metadata: AssistantMetadata }) {
+      const msgs: NewMessage[] = [
+        { role: 'user', content: input.question, metadata: null, createdAt: input.askedAt },
+        { role: 'assistant', content: input.answer, metadata: input.metadata, createdAt: input.answeredAt },
+      ];
+      const saved = await repo.appendExchange(owner, { conversationId: input.conversationId, newTitle: titleFromQuestion(input.question), messages: msgs });
+      if (!saved) throw conversationNotFound();
+      return { conversationId: saved.conversationId, userMessageId: saved.messageIds[0], assistantMessageId: saved.messageIds[1] };
+    },
+  };
+}
+export type ConversationsService = ReturnType<typeof conversationsService>;

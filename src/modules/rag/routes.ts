@@ -1,0 +1,176 @@
+import { PassThrough } from 'node:stream';
+import { performance } from 'node:perf_hooks';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyReply } from 'fastify';
+import { Type } from 'typebox';
+import { Envelope, ErrorEnvelope, errorResponses, ok } from '../../lib/envelope.js';
+import { AppError } from '../../lib/errors.js';
+import { GenerationAborted } from '../../rag/generators/index.js';
+import { CitedSource, IdParams } from '../conversations/schemas.js';
+import { ownerOf } from '../conversations/routes.js';
+import type { AskInput, Endpoint, Prepared, RagService } from './service.js';
+
+const DateString = Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}$', description: 'YYYY-MM-DD' });
+const Filters = Type.Object({
+  page: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'restrict to one page (document page id)' })),
+  section: Type.Optional(Type.String({ minLength: 1, maxLength: 500, description: 'restrict to a section' })),
+  dateRange: Type.Optional(Type.Object({ start: Type.Optional(DateString), end: Type.Optional(DateString) }, { additionalProperties: false })),
+}, { additionalProperties: false });
+const Question = Type.String({ minLength: 1, maxLength: 5000 });
+
+const AskBody = Type.Object({
+  question: Question,
+  conversationId: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
+  filters: Type.Optional(Filters),
+}, { additionalProperties: false });
+const ConversationAskBody = Type.Object({ question: Question, filters: Type.Optional(Filters) }, { additionalProperties: false });
+
+const SourceSchema = Type.Object({
+  id: Type.String(),
+  sourceNumber: Type.Number(),
+  title: Type.String(),
+  content: Type.String(),
+  url: Type.String(),
+  section: Type.String(),
+  score: Type.Number(),
+  documentId: Type.String(),
+  dataSourceId: Type.Union([Type.String(), Type.Null()]),
+  page: Type.Union([Type.String(), Type.Number(), Type.Null()]),
+  workspaceId: Type.Union([Type.String(), Type.Null()]),
+});
+
+const AnswerSchema = Type.Object({
+  answer: Type.String(),
+  formattedAnswer: Type.Object({ text: Type.String(), format: Type.String() }),
+  sources: Type.Array(SourceSchema),
+  citedSources: Type.Array(CitedSource),
+  validation: Type.Object({
+    confidence: Type.Number(),
+    isGrounded: Type.Boolean(),
+    hasHallucinations: Type.Boolean(),
+    isRelevant: Type.Boolean(),
+    issues: Type.Array(Type.String()),
+  }),
+  conversationId: Type.String(),
+  totalTime: Type.Number({ description: 'milliseconds from request to answer' }),
+});
+
+const answerResponses = {
+  200: Envelope(AnswerSchema),
+  ...errorResponses,
+  502: ErrorEnvelope,
+  503: ErrorEnvelope,
+  504: ErrorEnvelope,
+};
+
+/** 499 (client closed request): nobody reads it, but it marks the log line. */
+const CLIENT_CLOSED = new AppError(499, 'CLIENT_CLOSED', 'Client closed the request');
+
+/** Aborts when the client goes away before the response is complete. */
+function abortOnClose(reply: FastifyReply): AbortController {
+  const controller = new AbortController();
+  reply.raw.on('close', () => {
+    if (!reply.raw.writableFinished) controller.abort();
+  });
+  return controller;
+}
+
+/** POST /rag, POST /rag/stream and POST /conversations/:id/ask (docs/rag.md). */
+const routes: FastifyPluginAsyncTypebox<{ service: RagService; heartbeatMs?: number }> = async (app, { service, heartbeatMs = 15_000 }) => {
+  const config = { permission: 'canQuery', rateLimitScope: 'rag' } as const;
+
+  async function answerJson(prepared: Prepared, reply: FastifyReply) {
+    const controller = abortOnClose(reply);
+    try {
+      return ok(await service.answer(prepared, { streamed: false, signal: controller.signal }));
+    } catch (err) {
+      if (err instanceof GenerationAborted) throw CLIENT_CLOSED;
+      throw err;
+    }
+  }
+
+  app.post('/rag', {
+    config,
+    schema: { tags: ['rag'], summary: 'Ask a question over the indexed documents and DORA', body: AskBody, response: answerResponses },
+  }, async (request, reply) => {
+    const startedAt = performance.now();
+    const prepared = await service.prepare(ownerOf(request), 'rag', request.body, startedAt);
+    return answerJson(prepared, reply);
+  });
+
+  app.post('/conversations/:id/ask', {
+    config,
+    schema: { tags: ['rag', 'conversations'], summary: 'Ask a question in a conversation', params: IdParams, body: ConversationAskBody, response: answerResponses },
+  }, async (request, reply) => {
+    const startedAt = performance.now();
+    const input: AskInput = { ...request.body, conversationId: request.params.id };
+    const prepared = await service.prepare(ownerOf(request), 'conversation', input, startedAt);
+    return answerJson(prepared, reply);
+  });
+
+  app.post('/rag/stream', {
+    config,
+    schema: {
+      tags: ['rag'],
+      summary: 'Ask a question; the answer arrives as server-sent events',
+      description: 'Events, in order: status, sources, status, chunk..., metadata, saved, done (or error). Each `data` line is JSON with a `timestamp` (ms since the epoch).',
+      body: AskBody,
+      response: {
+        200: { description: 'text/event-stream', content: { 'text/event-stream': { schema: Type.String() } } },
+        ...errorResponses,
+      },
+    },
+  }, async (request, reply) => {
+    const startedAt = performance.now();
+    // Everything that can fail before the stream starts answers as a plain JSON error.
+    const prepared = await service.prepare(ownerOf(request), 'stream' satisfies Endpoint, request.body, startedAt);
+
+    const stream = new PassThrough();
+    stream.on('error', () => {}); // a write racing a client disconnect must not crash the process
+    const controller = abortOnClose(reply);
+    const send = (event: string, data: Record<string, unknown>) => {
+      if (stream.writableEnded || stream.destroyed || controller.signal.aborted) return;
+      stream.write(`event: ${event}\ndata: ${JSON.stringify({ ...data, timestamp: Date.now() })}\n\n`);
+    };
+    const heartbeat = setInterval(() => {
+      if (!stream.writableEnded && !stream.destroyed) stream.write(': keep-alive\n\n');
+    }, heartbeatMs);
+
+    reply
+      .code(200)
+      .header('content-type', 'text/event-stream; charset=utf-8')
+      .header('cache-control', 'no-cache, no-transform')
+      .header('x-accel-buffering', 'no')
+      .send(stream as unknown as string); // the typed reply knows the schema, not streams
+
+    service
+      .answer(prepared, {
+        streamed: true,
+        signal: controller.signal,
+        hooks: {
+          status: (message) => send('status', { message }),
+          sources: (sources) => send('sources', { sources }),
+          chunk: (text) => send('chunk', { text }),
+          metadata: (m) => send('metadata', m),
+          saved: (s) => send('saved', s),
+        },
+      })
+      .then(() => send('done', { message: 'Stream finished' }))
+      .catch((err: unknown) => {
+        if (err instanceof GenerationAborted) return; // nobody is listening any more
+        if (err instanceof AppError) {
+          send('error', { message: err.message, code: err.code });
+        } else {
+          request.log.error({ err }, 'stream failed');
+          send('error', { message: 'Internal server error', code: 'INTERNAL_ERROR' });
+        }
+      })
+      .finally(() => {
+        clearInterval(heartbeat);
+        stream.end();
+      });
+    return reply;
+  });
+};
+
+export default routes;

@@ -1,0 +1,267 @@
+import { performance } from 'node:perf_hooks';
+import type { Config } from '../../config.js';
+import type { AssistantMetadata, MessageSourceRef, QueryLogSource } from '../../db/schema/index.js';
+import { AppError, badRequest } from '../../lib/errors.js';
+import { GenerationAborted, isAbort } from '../../rag/generators/index.js';
+import { contextualQuestion } from '../../rag/query.js';
+import type { CitedSource, Generator, GenerationResult, HistoryTurn, RetrievalFilters, Retriever, Source, Validation } from '../../rag/types.js';
+import { citedSourcesOf, validateAnswer } from '../../rag/validation.js';
+import { internalSourceLink } from '../../rag/links.js';
+import type { AnalyticsService } from '../analytics/service.js';
+import type { ConversationsService, Owner } from '../conversations/service.js';
+
+/**
+ * Answers questions (docs/rag.md): retrieval -> generation (streamed or not) ->
+ * validation -> the exchange stored once in its conversation -> the query logged.
+ */
+
+export interface AskInput {
+  question: string;
+  conversationId?: string;
+  filters?: RetrievalFilters;
+}
+
+export type Endpoint = 'rag' | 'stream' | 'conversation';
+
+export interface Answer {
+  answer: string;
+  formattedAnswer: { text: string; format: 'markdown' };
+  sources: Source[];
+  citedSources: CitedSource[];
+  validation: Validation;
+  conversationId: string;
+  totalTime: number;
+}
+
+/** A checked question, ready to answer (errors up to here are plain HTTP errors). */
+export interface Prepared {
+  owner: Owner;
+  endpoint: Endpoint;
+  question: string;
+  filters?: RetrievalFilters;
+  conversationId: string | null;
+  /** performance.now() when the request arrived. */
+  startedAt: number;
+  askedAt: Date;
+}
+
+/** What a stream hears, in order. */
+export interface AnswerHooks {
+  status?(message: string): void;
+  sources?(sources: Source[]): void;
+  chunk?(text: string): void;
+  metadata?(m: { confidence: number; citedSources: CitedSource[]; validation: Validation; generator: string; model: string | null; totalTime: number; sourceCount: number }): void;
+  saved?(s: { conversationId: string; messageId: string }): void;
+}
+
+export const STATUS_RETRIEVING = 'Retrieving context';
+export const STATUS_GENERATING = 'Generating answer';
+
+const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
+
+/** Checks the filters beyond their schema: real calendar dates, start not after end. */
+export function checkFilters(filters: RetrievalFilters | undefined): RetrievalFilters | undefined {
+  if (!filters) return undefined;
+  const range = filters.dateRange;
+  if (range) {
+    for (const key of ['start', 'end'] as const) {
+      const v = range[key];
+      if (v === undefined) continue;
+      const d = new Date(`${v}T00:00:00.000Z`);
+      if (!DATE_ONLY.test(v) || Number.isNaN(d.getTime()) || d.toISOString().slice(0, 10) !== v) {
+        throw badRequest(`filters.dateRange.${key}: must be a date (YYYY-MM-DD)`, [`filters.dateRange.${key}: must be a date (YYYY-MM-DD)`]);
+      }
+    }
+    if (range.start && range.end && range.start > range.end) {
+      throw badRequest('filters.dateRange: start must not be after end', ['filters.dateRange: start must not be after end']);
+    }
+  }
+  return filters;
+}
+
+/** The answer as Markdown: markers become links to the sources, then a list of the cited sources. */
+export function formatAnswer(answer: string, sources: Source[], cited: CitedSource[]): string {
+  const byNumber = new Map(sources.map((s) => [s.sourceNumber, s]));
+  const text = answer.replace(/\[Source\s+(\d+)\]/gi, (m, n: string) => {
+    const s = byNumber.get(Number(n));
+    return s ? `[[Source ${s.sourceNumber}]](${internalSourceLink(s)})` : m;
+  });
+  if (!cited.length) return text;
+  const list = cited.map((c) => {
+    const s = byNumber.get(c.sourceNumber)!;
+    return `${c.sourceNumber}. [${s.title.replace(/[[\]]/g, '')}](${internalSourceLink(s)})${s.section ? ` — ${s.section}` : ''}`;
+  });
+  return `${text}\n\n**Sources**\n\n${list.join('\n')}`;
+}
+
+const sourceRef = (s: Source): MessageSourceRef => ({
+  id: s.id,
+  sourceNumber: s.sourceNumber,
+  title: s.title,
+  url: s.url,
+  section: s.section,
+  score: s.score,
+  documentId: s.documentId,
+  dataSourceId: s.dataSourceId,
+  page: s.page === null || s.page === undefined ? null : String(s.page),
+});
+
+export function ragService(deps: {
+  retrieval: Retriever;
+  generator: Generator;
+  conversations: ConversationsService;
+  analytics: AnalyticsService;
+  config: Config['rag'];
+  log?: { error(obj: unknown, msg?: string): void };
+}) {
+  const { retrieval, generator, conversations, analytics, config } = deps;
+  const elapsed = (p: Prepared) => Math.round(performance.now() - p.startedAt);
+
+  async function logQuery(p: Prepared, entry: {
+    status: 'answered' | 'failed' | 'aborted';
+    errorCode?: string | null;
+    conversationId?: string | null;
+    sources?: Source[];
+    cited?: number[];
+    validation?: Validation;
+    result?: GenerationResult;
+    firstChunkMs?: number | null;
+  }) {
+    const sources = entry.sources ?? [];
+    const cited = new Set(entry.cited ?? []);
+    const logged: QueryLogSource[] = sources.map((s) => ({
+      sourceNumber: s.sourceNumber, id: s.id, documentId: s.documentId, dataSourceId: s.dataSourceId,
+      title: s.title, url: s.url, section: s.section, score: s.score, cited: cited.has(s.sourceNumber),
+    }));
+    try {
+      await analytics.logQuery({
+        workspaceId: p.owner.workspaceId,
+        userId: p.owner.userId,
+        conversationId: entry.conversationId ?? p.conversationId,
+        endpoint: p.endpoint,
+        question: p.question,
+        status: entry.status,
+        errorCode: entry.errorCode ?? null,
+        generator: generator.id,
+        model: entry.result?.model ?? generator.model,
+        latencyMs: elapsed(p),
+        firstChunkMs: entry.firstChunkMs ?? null,
+        confidence: entry.validation?.confidence ?? null,
+        isGrounded: entry.validation?.isGrounded ?? null,
+        hasHallucinations: entry.validation?.hasHallucinations ?? null,
+        isRelevant: entry.validation?.isRelevant ?? null,
+        sourceCount: sources.length,
+        citedCount: cited.size,
+        sources: logged,
+        inputTokens: entry.result?.usage?.inputTokens ?? null,
+        outputTokens: entry.result?.usage?.outputTokens ?? null,
+      });
+    } catch (err) {
+      // The answer stands even when analytics cannot be written.
+      deps.log?.error({ err }, 'query log write failed');
+    }
+  }
+
+  return {
+    generatorId: generator.id,
+
+    /** Checks the question and its conversation before any answer (or stream) starts. */
+    async prepare(owner: Owner, endpoint: Endpoint, input: AskInput, startedAt: number): Promise<Prepared> {
+      const question = input.question.trim();
+      if (!question) throw badRequest('question: must not be blank', ['question: must not be blank']);
+      const filters = checkFilters(input.filters);
+      let conversationId: string | null = null;
+      if (input.conversationId !== undefined) {
+        conversationId = (await conversations.forQuestion(owner, input.conversationId)).id;
+      }
+      return { owner, endpoint, question, filters, conversationId, startedAt, askedAt: new Date() };
+    },
+
+    /**
+     * Answers a prepared question. With `streamed`, the generator streams and the hooks
+     * hear every step; `signal` aborts (the exchange is then not stored).
+     */
+    async answer(p: Prepared, opts: { streamed: boolean; signal?: AbortSignal; hooks?: AnswerHooks }): Promise<Answer> {
+      const hooks = opts.hooks ?? {};
+      const signal = opts.signal;
+      let sources: Source[] = [];
+      let firstChunkMs: number | null = null;
+      let result: GenerationResult | undefined;
+      try {
+        hooks.status?.(STATUS_RETRIEVING);
+        const history: HistoryTurn[] = p.conversationId ? await conversations.history(p.conversationId, config.historyMessages) : [];
+        const query = contextualQuestion(p.question, history);
+        const found = await retrieval.search({ workspaceId: p.owner.workspaceId, query, filters: p.filters, limit: config.topK });
+        sources = found.slice(0, config.topK).map((s, i) => ({ ...s, sourceNumber: i + 1 }));
+        if (signal?.aborted) throw new GenerationAborted();
+        hooks.sources?.(sources);
+        hooks.status?.(STATUS_GENERATING);
+
+        const input = { question: p.question, sources, history, signal };
+        if (opts.streamed) {
+          const it = generator.stream(input);
+          for (;;) {
+            const step = await it.next();
+            if (step.done) {
+              result = step.value;
+              break;
+            }
+            if (firstChunkMs === null) firstChunkMs = elapsed(p);
+            hooks.chunk?.(step.value);
+          }
+        } else {
+          result = await generator.generate(input);
+        }
+        if (signal?.aborted) throw new GenerationAborted();
+
+        const text = result.text.trim() ? result.text : 'The answer generator returned no text.';
+        const validation = validateAnswer({ question: query, answer: text, sources, truncated: result.stopReason === 'max_tokens' });
+        const citedSources = citedSourcesOf(text, sources);
+        const totalTime = elapsed(p);
+        hooks.metadata?.({ confidence: validation.confidence, citedSources, validation, generator: generator.id, model: result.model, totalTime, sourceCount: sources.length });
+
+        const metadata: AssistantMetadata = {
+          confidence: validation.confidence,
+          sources: sources.map(sourceRef),
+          citedSources,
+          validation,
+          generator: generator.id,
+          model: result.model,
+          totalTime,
+        };
+        const saved = await conversations.saveExchange(p.owner, {
+          conversationId: p.conversationId,
+          question: p.question,
+          askedAt: p.askedAt,
+          answer: text,
+          answeredAt: new Date(),
+          metadata,
+        });
+        hooks.saved?.({ conversationId: saved.conversationId, messageId: saved.assistantMessageId });
+        await logQuery(p, {
+          status: 'answered', conversationId: saved.conversationId, sources, cited: citedSources.map((c) => c.sourceNumber), validation, result, firstChunkMs,
+        });
+        return {
+          answer: text,
+          formattedAnswer: { text: formatAnswer(text, sources, citedSources), format: 'markdown' },
+          sources,
+          citedSources,
+          validation,
+          conversationId: saved.conversationId,
+          totalTime,
+        };
+      } catch (err) {
+        const aborted = isAbort(err, signal) || signal?.aborted === true;
+        await logQuery(p, {
+          status: aborted ? 'aborted' : 'failed',
+          errorCode: aborted ? 'CLIENT_CLOSED' : err instanceof AppError ? err.code : 'INTERNAL_ERROR',
+          sources,
+          result,
+          firstChunkMs,
+        });
+        throw aborted ? new GenerationAborted() : err;
+      }
+    },
+  };
+}
+export type RagService = ReturnType<typeof ragService>;

@@ -1,0 +1,102 @@
+import { stemmer } from 'stemmer';
+import stopword from 'stopword';
+
+/**
+ * Text analysis shared by the extractive generator and the answer validator:
+ * sentence splitting (Intl.Segmenter), content terms (English stop words removed,
+ * Porter stems) and figures (numbers that must be found in a source verbatim).
+ */
+
+const STOP = new Set<string>([
+  ...stopword.eng,
+  // Question words and fillers that carry no content in a question about documents.
+  'what', 'which', 'who', 'whom', 'whose', 'when', 'where', 'why', 'how', 'does', 'do', 'did', 'can', 'could',
+  'should', 'would', 'shall', 'may', 'might', 'must', 'will', 'tell', 'explain', 'describe', 'please', 'say', 'says',
+  'according', 'regarding', 'about', 'there', 'any', 'also', 'etc', 'e.g', 'i.e', 'often', 'quickly', 'soon', 'much',
+  'many', 'long',
+]);
+
+/** Lower-case word tokens (letters, digits, inner dots/hyphens kept inside numbers like 99.9). */
+export function words(text: string): string[] {
+  return text.toLowerCase().match(/[\p{L}\p{N}]+(?:[.,][\p{N}]+)*/gu) ?? [];
+}
+
+/** Stemmed content terms of a text, in order (duplicates kept). */
+export function terms(text: string): string[] {
+  const out: string[] = [];
+  for (const w of words(text)) {
+    if (STOP.has(w)) continue;
+    if (/^\p{N}/u.test(w)) {
+      out.push(w);
+      continue;
+    }
+    if (w.length < 2) continue;
+    out.push(stemmer(w));
+  }
+  return out;
+}
+
+export function termSet(text: string): Set<string> {
+  return new Set(terms(text));
+}
+
+/**
+ * Figures of a text: numbers with a digit (`72`, `99.9`, `2022`), normalised. Citation
+ * markers and list numbering must be removed from the text before calling this.
+ */
+export function figures(text: string): string[] {
+  const found = text.match(/\d+(?:[.,]\d+)*/g) ?? [];
+  return [...new Set(found.map((f) => f.replace(/,(?=\d{3}\b)/g, '')))];
+}
+
+/** Turns Markdown/HTML/Liquid source text into plain prose before it is split into sentences. */
+export function plainText(text: string): string {
+  return text
+    .replace(/^---\n[\s\S]*?\n---\n/, '') // YAML front matter
+    .replace(/\{%[\s\S]*?%\}|\{\{[\s\S]*?\}\}/g, ' ') // Liquid
+    .replace(/<\/?(br|p|div|li|ul|ol|h\d|tr|td|th|table)\b[^>\n]{0,200}>/gi, '\n\n') // block tags break paragraphs
+    .replace(/<[^>\n]{1,200}>/g, ' ') // other HTML tags
+    .replace(/!\[[^\]]*\]\([^)]*\)/g, ' ') // images
+    .replace(/\[([^\]]+)\]\([^)]*\)/g, '$1') // links -> text
+    .replace(/^\s{0,3}#{1,6}\s+(.*)$/gm, '\n$1.\n') // headings are sentences of their own
+    .replace(/^\s*(?:[-*+•]|\d{1,3}[.)]|\(?[a-z]\))\s+/gm, '\n') // list items start a new paragraph
+    .replace(/^\s*>\s?/gm, '') // quotes
+    .replace(/^\s*\|.*\|\s*$/gm, (row) => `\n${row.replace(/\|/g, ' ').trim()}.\n`) // table rows
+    .replace(/^\s*[-=|: ]{3,}\s*$/gm, '') // rules, table separators
+    .replace(/[ \t]+\|[ \t]+/g, '\n\n') // cells of tables written without outer pipes
+    .replace(/[*_`]{1,3}([^*_`\n]+)[*_`]{1,3}/g, '$1') // emphasis, code
+    .replace(/\.{2,}(?=\s|$)/g, '.')
+    .replace(/[ \t]+/g, ' ');
+}
+
+const segmenter = new Intl.Segmenter('en', { granularity: 'sentence' });
+
+/**
+ * Splits text into sentences. Paragraph breaks always end a sentence; line breaks
+ * inside a paragraph (PDF conversions) do not.
+ */
+export function sentences(text: string): string[] {
+  const out: string[] = [];
+  for (const para of text.split(/\n\s*\n/)) {
+    const flat = para.replace(/\s*\n\s*/g, ' ').trim();
+    if (!flat) continue;
+    for (const seg of segmenter.segment(flat)) {
+      const s = seg.segment.trim();
+      if (s) out.push(s);
+    }
+  }
+  return out;
+}
+
+/** Share of `needles` found in `haystack` (1 when there is nothing to find). */
+export function coverage(needles: Iterable<string>, haystack: Set<string>): number {
+  let n = 0;
+  let hit = 0;
+  for (const t of new Set(needles)) {
+    n += 1;
+    if (haystack.has(t)) hit += 1;
+  }
+  return n === 0 ? 1 : hit / n;
+}
+
+export const round2 = (x: number) => Math.round(x * 100) / 100;

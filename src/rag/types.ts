@@ -1,0 +1,85 @@
+/**
+ * Types shared by retrieval, generation and validation of answers.
+ */
+
+/** One retrieved passage, numbered 1..n in the order given to the generator. */
+export interface Source {
+  id: string;
+  sourceNumber: number;
+  title: string;
+  content: string;
+  url: string;
+  section: string;
+  /** Relevance, 0..1. */
+  score: number;
+  documentId: string;
+  dataSourceId: string | null;
+  page: string | null;
+  /** NULL for the shared DORA corpus. */
+  workspaceId: string | null;
+}
+
+export interface RetrievalFilters {
+  page?: string;
+  section?: string;
+  dateRange?: { start?: string; end?: string };
+}
+
+export interface SearchInput {
+  workspaceId: string;
+  query: string;
+  filters?: RetrievalFilters;
+  limit?: number;
+}
+
+/** What the answer service needs from retrieval (`services.retrieval`). */
+export interface Retriever {
+  search(input: SearchInput): Promise<Source[]>;
+}
+
+/** An earlier turn of the conversation, oldest first. */
+export interface HistoryTurn {
+  role: 'user' | 'assistant';
+  content: string;
+}
+
+export interface GenerateInput {
+  question: string;
+  sources: Source[];
+  history: HistoryTurn[];
+  /** Aborts the generation (client went away). */
+  signal?: AbortSignal;
+}
+
+export interface GenerationResult {
+  text: string;
+  /** `max_tokens` when the model was cut off. */
+  stopReason: string | null;
+  model: string | null;
+  usage?: { inputTokens: number; outputTokens: number };
+}
+
+/**
+ * An answer generator. `stream` yields pieces of the answer text in order and
+ * returns the complete result; `generate` answers in one piece.
+ */
+export interface Generator {
+  readonly id: 'extractive' | 'anthropic';
+  readonly model: string | null;
+  generate(input: GenerateInput): Promise<GenerationResult>;
+  stream(input: GenerateInput): AsyncGenerator<string, GenerationResult, void>;
+}
+
+export interface Validation {
+  confidence: number;
+  isGrounded: boolean;
+  hasHallucinations: boolean;
+  isRelevant: boolean;
+  issues: string[];
+}
+
+export interface CitedSource {
+  sourceNumber: number;
+  title: string;
+  url: string;
+}

@@ -1,0 +1,192 @@
+import { CITATION, NO_ANSWER, looksLikeInstruction } from './prompt.js';
+import { coverage, figures, round2, sentences, termSet, terms } from './text.js';
+import type { CitedSource, Source, Validation } from './types.js';
+
+/**
+ * Answer validation, computed from evidence (docs/rag.md, "Validation"):
+ * - every `[Source n]` marker must point at a returned source;
+ * - every sentence that states something must be supported by the source(s) it cites
+ *   (share of its content terms found in them, and every figure found verbatim);
+ * - the sources must be relevant to the question (share of its content terms in a source).
+ * `confidence` is derived from these measures; every failure is listed in `issues`.
+ */
+
+/** Share of a sentence's content terms that its cited sources must hold to support it. */
+export const SUPPORT_THRESHOLD = 0.5;
+/** Below this share against every source, a sentence is treated as invented. */
+export const INVENTED_THRESHOLD = 0.34;
+/** Share of the question's content terms one source must hold to count as relevant. */
+export const RELEVANCE_THRESHOLD = 0.6;
+/** Sentences with fewer content terms state nothing checkable (`In short:`). */
+const MIN_CLAIM_TERMS = 3;
+
+const ABSTENTION = [
+  new RegExp(NO_ANSWER.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/\\\.$/, ''), 'i'),
+  /\b(sources?|documents?|passages?|context|provided (text|material))\b[^.]{0,80}\b(do(es)? not|don['’]t|doesn['’]t|did not|contain no|provide no|make no|say nothing|is silent|are silent)\b/i,
+  /\b(no|not enough) (information|mention|details?|evidence)\b[^.]{0,60}\b(sources?|documents?|provided|available)\b/i,
+  /\b(is|are) not (mentioned|specified|stated|addressed|covered)\b/i,
+];
+
+export function isAbstention(sentence: string): boolean {
+  return ABSTENTION.some((p) => p.test(sentence));
+}
+
+/** Valid citation numbers of an answer, in order of first appearance. */
+export function citedNumbers(answer: string, sourceCount: number): number[] {
+  const out: number[] = [];
+  for (const m of answer.matchAll(CITATION)) {
+    const n = Number(m[1]);
+    if (n >= 1 && n <= sourceCount && !out.includes(n)) out.push(n);
+  }
+  return out;
+}
+
+export function citedSourcesOf(answer: string, sources: Source[]): CitedSource[] {
+  return citedNumbers(answer, sources.length).flatMap((n) => {
+    const s = sources.find((x) => x.sourceNumber === n);
+    return s ? [{ sourceNumber: n, title: s.title, url: s.url }] : [];
+  });
+}
+
+const quote = (s: string) => {
+  const flat = s.replace(/\s+/g, ' ').trim();
+  return `"${flat.length > 80 ? `${flat.slice(0, 77)}...` : flat}"`;
+};
+
+interface Claim {
+  index: number;
+  text: string;
+  cited: number[];
+  support: number;
+  bestAny: number;
+  missingFigures: string[];
+  unknownFigures: string[];
+  supported: boolean;
+}
+
+export interface ValidationInput {
+  question: string;
+  answer: string;
+  sources: Source[];
+  /** The generator stopped at its token limit. */
+  truncated?: boolean;
+}
+
+export function validateAnswer(input: ValidationInput): Validation {
+  const { question, answer, sources } = input;
+  const issues: string[] = [];
+  const byNumber = new Map(sources.map((s) => [s.sourceNumber, s]));
+  const sourceTerms = new Map(sources.map((s) => [s.sourceNumber, termSet(`${s.title} ${s.section} ${s.content}`)]));
+  const sourceFigures = new Map(sources.map((s) => [s.sourceNumber, new Set(figures(s.content))]));
+  const allFigures = new Set([...sourceFigures.values()].flatMap((f) => [...f]));
+
+  // 1. Citation markers point at returned sources.
+  const markers = [...answer.matchAll(CITATION)].map((m) => Number(m[1]));
+  const invalid = [...new Set(markers.filter((n) => !byNumber.has(n)))];
+  for (const n of invalid) {
+    issues.push(`[Source ${n}] does not refer to a retrieved source (${sources.length} ${sources.length === 1 ? 'source was' : 'sources were'} returned)`);
+  }
+
+  // 2. Per-sentence support by what the sentence cites.
+  const units: { text: string; cited: number[] }[] = [];
+  for (const raw of sentences(answer.replace(/^\s{0,3}#{1,6}\s+/gm, '').replace(/^\s*(?:[-*+]|\d{1,3}[.)])\s+/gm, ''))) {
+    const cited = [...raw.matchAll(CITATION)].map((m) => Number(m[1]));
+    const text = raw.replace(CITATION, ' ').replace(/\s+/g, ' ').trim();
+    if (!/\p{L}/u.test(text) && units.length) {
+      // A sentence made only of markers (`... hours. [Source 2]`) belongs to the previous one.
+      units[units.length - 1].cited.push(...cited);
+      continue;
+    }
+    units.push({ text, cited });
+  }
+  const claims: Claim[] = [];
+  let abstained = false;
+  units.forEach((u, i) => {
+    if (isAbstention(u.text)) {
+      abstained = true;
+      return;
+    }
+    const t = terms(u.text);
+    if (new Set(t).size < MIN_CLAIM_TERMS) return;
+    const cited = [...new Set(u.cited.filter((n) => byNumber.has(n)))];
+    const citedTerms = new Set(cited.flatMap((n) => [...sourceTerms.get(n)!]));
+    const citedFigures = new Set(cited.flatMap((n) => [...sourceFigures.get(n)!]));
+    const support = cited.length ? coverage(t, citedTerms) : 0;
+    const bestAny = Math.max(0, ...[...sourceTerms.values()].map((st) => coverage(t, st)));
+    const figs = figures(u.text);
+    const missingFigures = figs.filter((f) => !citedFigures.has(f));
+    const unknownFigures = figs.filter((f) => !allFigures.has(f));
+    claims.push({
+      index: i + 1,
+      text: u.text,
+      cited,
+      support,
+      bestAny,
+      missingFigures,
+      unknownFigures,
+      supported: cited.length > 0 && support >= SUPPORT_THRESHOLD && missingFigures.length === 0,
+    });
+  });
+
+  for (const c of claims) {
+    if (c.cited.length === 0) {
+      issues.push(c.bestAny >= SUPPORT_THRESHOLD
+        ? `Sentence ${c.index} cites no source: ${quote(c.text)}`
+        : `Sentence ${c.index} cites no source and is not supported by any retrieved source: ${quote(c.text)}`);
+    } else if (!c.supported) {
+      const why = c.missingFigures.length
+        ? `figures not found in the cited source${c.cited.length > 1 ? 's' : ''}: ${c.missingFigures.join(', ')}`
+        : `only ${Math.round(c.support * 100)}% of its terms appear in ${c.cited.map((n) => `[Source ${n}]`).join(', ')}`;
+      issues.push(`Sentence ${c.index} is not supported by the sources it cites (${why}): ${quote(c.text)}`);
+    }
+  }
+
+  // 3. Relevance of the sources to the question.
+  const qTerms = terms(question);
+  const relevanceOf = (n: number) => coverage(qTerms, sourceTerms.get(n)!);
+  const citedAll = [...new Set(claims.flatMap((c) => c.cited))];
+  const considered = citedAll.length ? citedAll : sources.map((s) => s.sourceNumber);
+  const relevance = considered.length ? Math.max(...considered.map(relevanceOf)) : 0;
+  const anyRelevant = sources.some((s) => relevanceOf(s.sourceNumber) >= RELEVANCE_THRESHOLD);
+  const isRelevant = sources.length > 0 && relevance >= RELEVANCE_THRESHOLD;
+
+  if (sources.length === 0) issues.push('No sources were retrieved for this question');
+  else if (!anyRelevant) issues.push('None of the retrieved sources appears relevant to the question');
+  else if (!isRelevant) issues.push('The cited sources do not appear relevant to the question');
+  if (abstained) issues.push('The answer states that the retrieved sources do not answer the question');
+  if (claims.length === 0 && !abstained && sources.length > 0) issues.push('The answer makes no statement that can be checked against the sources');
+  if (input.truncated) issues.push('The answer was cut off at the generation token limit');
+  for (const s of sources) {
+    if (looksLikeInstruction(s.content)) {
+      issues.push(`[Source ${s.sourceNumber}] contains text addressed to the assistant (possible prompt injection); it was treated as data`);
+    }
+  }
+
+  // 4. Verdicts and confidence.
+  const supportedShare = claims.length ? claims.filter((c) => c.supported).length / claims.length : 0;
+  const inventedClaims = claims.filter((c) => c.bestAny < INVENTED_THRESHOLD || c.unknownFigures.length > 0);
+  const hasHallucinations = invalid.length > 0 || inventedClaims.length > 0;
+  const isGrounded = claims.length > 0 && supportedShare >= 0.8 && invalid.length === 0;
+
+  let confidence: number;
+  if (sources.length === 0) {
+    confidence = 0;
+  } else if (claims.length === 0) {
+    // Nothing was answered: the confidence that the question is answered stays low.
+    confidence = 0.2 * relevance;
+  } else {
+    const validity = markers.length ? (markers.length - markers.filter((n) => !byNumber.has(n)).length) / markers.length : 0;
+    const meanScore = citedAll.length ? citedAll.reduce((a, n) => a + Math.min(1, Math.max(0, byNumber.get(n)!.score)), 0) / citedAll.length : 0;
+    confidence = 0.45 * supportedShare + 0.2 * relevance + 0.15 * validity + 0.2 * meanScore;
+    if (hasHallucinations) confidence *= 0.6;
+    if (abstained) confidence *= 0.7;
+  }
+  if (input.truncated) confidence *= 0.9;
+  return {
+    confidence: round2(Math.min(1, Math.max(0, confidence))),
+    isGrounded,
+    hasHallucinations,
+    isRelevant,
+    issues,
+  };
+}
