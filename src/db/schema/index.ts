@@ -5,3 +5,4 @@ export * from './organizations.js';
 export * from './workspaces.js';
 export * from './conversations.js';
 export * from './documents.js';
+export * from './questionnaires.js';
