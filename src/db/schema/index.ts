@@ -6,3 +6,7 @@ export * from './workspaces.js';
 export * from './conversations.js';
 export * from './documents.js';
 export * from './questionnaires.js';
+export * from './notifications.js';
+export * from './assessments.js';
+export * from './mcp.js';
+export * from './syncSchedule.js';

@@ -1,0 +1,90 @@
+import type { Block } from '../ingest/types.js';
+import { sentences, terms } from '../rag/text.js';
+
+/** A document as the gap analysis reads it: the parser's blocks (text under headings). */
+export interface SourceDocument {
+  id: string;
+  filename: string;
+  title?: string | null;
+  blocks: Block[];
+}
+
+/**
+ * One sentence of a document, the unit evidence is matched and quoted in. Its
+ * neighbour in the same block may be joined to it when an element needs two
+ * sentences (`next`).
+ */
+export interface Sentence {
+  index: number;
+  documentId: string;
+  filename: string;
+  title: string | null;
+  /** Heading path, `Security Incident Notification` or `Terms > 3. Termination`. */
+  section: string;
+  page?: number;
+  text: string;
+  /** Index of the next sentence of the same block, if any. */
+  next: number | null;
+  terms: string[];
+}
+
+/** Longest quote kept from one sentence; longer ones are cut around the match. */
+export const MAX_QUOTE_CHARS = 600;
+
+const squash = (s: string) => s.replace(/\s+/g, ' ').trim();
+
+/**
+ * Splits documents into sentences (Intl.Segmenter, paragraph breaks always end a
+ * sentence). Headings are kept as the section of the sentences below them, never as
+ * sentences of their own.
+ */
+export function splitSentences(docs: SourceDocument[]): Sentence[] {
+  const out: Sentence[] = [];
+  for (const doc of docs) {
+    for (const block of doc.blocks) {
+      const section = block.headings.join(' > ');
+      let prev: Sentence | null = null;
+      for (const raw of sentences(block.text)) {
+        const text = squash(raw);
+        // Drop fragments that carry no words (list bullets, table rules, lone numbers).
+        if (text.length < 3 || !/\p{L}{2}/u.test(text)) continue;
+        const s: Sentence = {
+          index: out.length,
+          documentId: doc.id,
+          filename: doc.filename,
+          title: doc.title ?? null,
+          section,
+          page: block.page,
+          text,
+          next: null,
+          terms: terms(`${text}`),
+        };
+        if (prev) prev.next = s.index;
+        out.push(s);
+        prev = s;
+      }
+    }
+  }
+  return out;
+}
+
+/**
+ * The quote for a match: the sentence(s) themselves when short enough, else a window
+ * of whole words around the anchor. Always a verbatim substring of the (whitespace
+ * normalised) document text.
+ */
+export function quoteAround(text: string, anchorAt: number, max = MAX_QUOTE_CHARS): { quote: string; truncated: boolean } {
+  if (text.length <= max) return { quote: text, truncated: false };
+  let start = Math.max(0, anchorAt - Math.floor(max / 3));
+  let end = Math.min(text.length, start + max);
+  start = Math.max(0, end - max);
+  if (start > 0) {
+    const sp = text.indexOf(' ', start);
+    if (sp !== -1 && sp < anchorAt) start = sp + 1;
+  }
+  if (end < text.length) {
+    const sp = text.lastIndexOf(' ', end);
+    if (sp > anchorAt) end = sp;
+  }
+  return { quote: text.slice(start, end).trim(), truncated: true };
+}
