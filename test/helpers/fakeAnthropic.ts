@@ -101,7 +101,9 @@ export async function startFakeAnthropic(opts: { apiKey?: string } = {}): Promis
     }
     const captured: CapturedRequest = { path: req.url, headers: req.headers, body };
     requests.push(captured);
-    if (req.headers['x-api-key'] !== apiKey) {
+    // The SDK sends the key as `x-api-key` or as a Bearer token, depending on its version.
+    const given = req.headers['x-api-key'] ?? req.headers.authorization?.replace(/^Bearer /, '');
+    if (given !== apiKey) {
       completed = true;
       return sendError(res, 401, 'authentication_error', 'invalid x-api-key');
     }
