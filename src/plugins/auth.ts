@@ -15,12 +15,15 @@ export interface AuthUser {
 export interface AccessTokenPayload {
   sub: string;
   typ: 'access';
+  exp?: number;
 }
 
 declare module 'fastify' {
   interface FastifyRequest {
     /** User id from a verified access token (set before rate limiting; no database read). */
     tokenUserId: string | null;
+    /** Expiry of that access token (ms since the epoch), for long-lived responses (SSE). */
+    tokenExpiresAt: number | null;
     /** The authenticated, active user (set on routes that require authentication). */
     auth: AuthUser | null;
   }
@@ -57,6 +60,7 @@ export default fp<AuthPluginOptions>(async function authPlugin(app: FastifyInsta
     verify: { algorithms: ['HS256'] },
   });
   app.decorateRequest('tokenUserId', null);
+  app.decorateRequest('tokenExpiresAt', null);
   app.decorateRequest('auth', null);
 
   app.decorate('issueAccessToken', (userId: string) => app.jwt.sign({ sub: userId, typ: 'access' } satisfies AccessTokenPayload));
@@ -66,7 +70,10 @@ export default fp<AuthPluginOptions>(async function authPlugin(app: FastifyInsta
     if (!token) return;
     try {
       const payload = app.jwt.verify<AccessTokenPayload>(token);
-      if (payload.typ === 'access' && typeof payload.sub === 'string') request.tokenUserId = payload.sub;
+      if (payload.typ === 'access' && typeof payload.sub === 'string') {
+        request.tokenUserId = payload.sub;
+        if (typeof payload.exp === 'number') request.tokenExpiresAt = payload.exp * 1000;
+      }
     } catch {
       // An invalid or expired token identifies nobody; protected routes answer 401.
     }

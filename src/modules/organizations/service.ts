@@ -4,6 +4,7 @@ import { AppError, badRequest, conflict, forbidden, notFound } from '../../lib/e
 import { newSecret, sha256 } from '../../lib/ids.js';
 import type { Mailer } from '../../lib/mailer.js';
 import type { AuthService } from '../auth/service.js';
+import type { NotificationsService } from '../notifications/service.js';
 import { isCountryCode, isValidLei } from '../workspaces/vendorProfile.js';
 import type { OrganizationRow, OrganizationsRepository, OrgMemberRow } from './repository.js';
 
@@ -34,6 +35,8 @@ export function organizationsService(deps: {
   users: Users;
   mailer: Mailer;
   config: Pick<Config, 'invitationTtlSec' | 'publicUrl'>;
+  /** In-app notice to an invited user who already has an account (docs/notifications.md). */
+  notifications?: Pick<NotificationsService, 'notifyQuietly'>;
 }) {
   const { repo, users, mailer, config } = deps;
 
@@ -178,6 +181,15 @@ export function organizationsService(deps: {
           `If you already have one, sign in and send the token to POST /api/v1/organizations/invitations/accept.\n\nInvitation token: ${token}\n\n` +
           `The invitation expires in ${days} day(s) and can be used once.\n`,
       });
+      if (existing) {
+        await deps.notifications?.notifyQuietly({
+          userIds: [existing.id],
+          type: 'invitation',
+          title: `You are invited to join ${org.name}`,
+          body: `${inviter?.name ?? 'A colleague'} invited you to join ${org.name} as ${role}. The invitation link was sent to ${email}.`,
+          data: { kind: 'organization', organizationId: orgId, organizationName: org.name, invitationId: inv.id, role, invitedBy: userId, expiresAt: inv.expiresAt.toISOString() },
+        });
+      }
       return {
         id: inv.id,
         email: inv.email,

@@ -3,6 +3,7 @@ import type { Permissions, SyncSchedule, WorkspaceRole } from '../../db/schema/w
 import { AppError, badRequest, conflict, forbidden, notFound } from '../../lib/errors.js';
 import { newSecret } from '../../lib/ids.js';
 import type { AuthService } from '../auth/service.js';
+import type { NotificationsService } from '../notifications/service.js';
 import type { OrganizationsService } from '../organizations/service.js';
 import {
   defaultPermissions,
@@ -110,7 +111,7 @@ export function effectiveAccess(
 type Users = Pick<AuthService, 'usersByIds' | 'findByEmail'>;
 type Orgs = Pick<OrganizationsService, 'requireMembership' | 'membersOf'>;
 
-export function workspacesService(deps: { repo: WorkspacesRepository; orgs: Orgs; users: Users }) {
+export function workspacesService(deps: { repo: WorkspacesRepository; orgs: Orgs; users: Users; notifications?: Pick<NotificationsService, 'notifyQuietly'> }) {
   const { repo, orgs, users } = deps;
   const statsProviders: StatsProvider[] = [];
   const deletedHooks: WorkspaceDeletedHook[] = [];
@@ -329,6 +330,12 @@ export function workspacesService(deps: { repo: WorkspacesRepository; orgs: Orgs
       await repo.update(workspaceId, { syncStatus });
     },
 
+    /** Ids of everyone with access to a workspace (for notifications); empty when it does not exist. */
+    async memberUserIds(workspaceId: string): Promise<string[]> {
+      const ws = await repo.findByKey(workspaceId);
+      return ws ? (await accessList(ws)).map((m) => m.userId) : [];
+    },
+
     /** Workspace row by id (for other modules, e.g. the register export and the scheduler). */
     async get(workspaceId: string) {
       const row = await repo.findByKey(workspaceId);
@@ -357,6 +364,14 @@ export function workspacesService(deps: { repo: WorkspacesRepository; orgs: Orgs
       const row = await repo.addMember({ workspaceId: ctx.id, userId: user.id, role, permissions, addedBy: callerId });
       if (row === 'exists') throw conflict('This user is already a member of the workspace', 'ALREADY_MEMBER');
       const eff = effectiveAccess({ ownerId: ctx.ownerId }, user.id, om.role, row)!;
+      await deps.notifications?.notifyQuietly({
+        userIds: [user.id],
+        workspaceId: ctx.id,
+        type: 'invitation',
+        title: `You were added to the workspace ${ctx.name}`,
+        body: `You can now work on ${ctx.name} as ${eff.role}.`,
+        data: { kind: 'workspace', workspaceId: ctx.id, workspaceSlug: ctx.workspaceId, workspaceName: ctx.name, role: eff.role, addedBy: callerId },
+      });
       return { user: { id: user.id, name: user.name, email: user.email }, role: eff.role, permissions: eff.permissions, status: row.status, joinedAt: row.joinedAt.toISOString() };
     },
 

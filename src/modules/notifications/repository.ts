@@ -1,0 +1,127 @@
+import { and, count, desc, eq, gt, isNull, sql, type SQL } from 'drizzle-orm';
+import type { Db } from '../../db/client.js';
+import { notifications, type NotificationType } from '../../db/schema/notifications.js';
+
+export type NotificationRow = typeof notifications.$inferSelect;
+export interface NewNotification {
+  userId: string;
+  workspaceId: string | null;
+  type: NotificationType;
+  title: string;
+  body: string;
+  data: Record<string, unknown>;
+}
+
+/** The Postgres LISTEN/NOTIFY channel of the push channel (docs/notifications.md). */
+export const NOTIFY_CHANNEL = 'dora_notifications';
+
+/** What travels through NOTIFY: ids only (the listener reads the row), far below the 8000-byte limit. */
+export type BusMessage = { e: 'new'; id: string; u: string } | { e: 'read'; u: string };
+
+export interface ListFilter {
+  limit: number;
+  offset: number;
+  unread?: boolean;
+  type?: NotificationType;
+  workspaceId?: string;
+}
+
+type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
+
+async function publish(tx: Tx | Db, messages: BusMessage[]) {
+  for (const m of messages) await tx.execute(sql`select pg_notify(${NOTIFY_CHANNEL}, ${JSON.stringify(m)})`);
+}
+
+/** All SQL of notifications. */
+export function notificationsRepository(db: Db) {
+  const where = (userId: string, f: Omit<ListFilter, 'limit' | 'offset'>): SQL => {
+    const parts: SQL[] = [eq(notifications.userId, userId)];
+    if (f.unread) parts.push(isNull(notifications.readAt));
+    if (f.type) parts.push(eq(notifications.type, f.type));
+    if (f.workspaceId) parts.push(eq(notifications.workspaceId, f.workspaceId));
+    return and(...parts)!;
+  };
+
+  return {
+    /**
+     * Stores notifications and announces each one on the NOTIFY channel in the same
+     * transaction: listeners hear of a row only once it is committed.
+     */
+    async insertAndPublish(rows: NewNotification[]): Promise<NotificationRow[]> {
+      if (rows.length === 0) return [];
+      return db.transaction(async (tx) => {
+        const inserted = await tx.insert(notifications).values(rows).returning();
+        await publish(tx, inserted.map((r) => ({ e: 'new' as const, id: r.id, u: r.userId })));
+        return inserted;
+      });
+    },
+
+    async byId(id: string): Promise<NotificationRow | null> {
+      const [row] = await db.select().from(notifications).where(eq(notifications.id, id)).limit(1);
+      return row ?? null;
+    },
+
+    async forUser(userId: string, id: string): Promise<NotificationRow | null> {
+      const [row] = await db.select().from(notifications).where(and(eq(notifications.id, id), eq(notifications.userId, userId))).limit(1);
+      return row ?? null;
+    },
+
+    async unreadCount(userId: string): Promise<number> {
+      const [row] = await db.select({ n: count() }).from(notifications).where(and(eq(notifications.userId, userId), isNull(notifications.readAt)));
+      return Number(row?.n ?? 0);
+    },
+
+    async list(userId: string, f: ListFilter): Promise<{ rows: NotificationRow[]; total: number }> {
+      const cond = where(userId, f);
+      const rows = await db.select().from(notifications).where(cond).orderBy(desc(notifications.seq)).limit(f.limit).offset(f.offset);
+      const [t] = await db.select({ n: count() }).from(notifications).where(cond);
+      return { rows, total: Number(t?.n ?? 0) };
+    },
+
+    /** A user's notifications created after the given one (oldest first), for a resuming stream. */
+    async after(userId: string, afterId: string, limit: number): Promise<NotificationRow[] | null> {
+      const [anchor] = await db
+        .select({ seq: notifications.seq })
+        .from(notifications)
+        .where(and(eq(notifications.id, afterId), eq(notifications.userId, userId)))
+        .limit(1);
+      if (!anchor) return null;
+      return db
+        .select()
+        .from(notifications)
+        .where(and(eq(notifications.userId, userId), gt(notifications.seq, anchor.seq)))
+        .orderBy(notifications.seq)
+        .limit(limit);
+    },
+
+    /**
+     * Marks one notification read (idempotent: the first read time is kept) or unread;
+     * announces the new count when it changed.
+     */
+    async setRead(userId: string, id: string, read: boolean): Promise<NotificationRow | null> {
+      return db.transaction(async (tx) => {
+        const [row] = await tx
+          .update(notifications)
+          .set({ readAt: read ? sql`coalesce(${notifications.readAt}, now())` : null })
+          .where(and(eq(notifications.id, id), eq(notifications.userId, userId)))
+          .returning();
+        if (row) await publish(tx, [{ e: 'read', u: userId }]);
+        return row ?? null;
+      });
+    },
+
+    /** Marks every unread notification of a user read (optionally of one workspace); returns how many. */
+    async markAllRead(userId: string, workspaceId?: string): Promise<number> {
+      return db.transaction(async (tx) => {
+        const rows = await tx
+          .update(notifications)
+          .set({ readAt: sql`now()` })
+          .where(where(userId, { unread: true, workspaceId }))
+          .returning({ id: notifications.id });
+        if (rows.length) await publish(tx, [{ e: 'read', u: userId }]);
+        return rows.length;
+      });
+    },
+  };
+}
+export type NotificationsRepository = ReturnType<typeof notificationsRepository>;

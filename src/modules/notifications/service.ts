@@ -1,0 +1,265 @@
+import { NOTIFICATION_TYPES, type NotificationType } from '../../db/schema/notifications.js';
+import { AppError, notFound } from '../../lib/errors.js';
+import type { BusMessage, NotificationRow, NotificationsRepository } from './repository.js';
+import type { NotificationBus } from './bus.js';
+
+/**
+ * Notifications (docs/notifications.md): stored per user, counted, listed, marked read,
+ * and pushed to open streams of every instance through Postgres LISTEN/NOTIFY.
+ */
+
+export interface NotifyInput {
+  /** Recipients. With `workspaceId` too, only those of them who can access the workspace. */
+  userIds?: string[];
+  /** The workspace the notification is about; without `userIds`, everyone with access to it. */
+  workspaceId?: string | null;
+  /** Users left out (typically the one whose action caused the notification). */
+  excludeUserIds?: string[];
+  type: NotificationType;
+  title: string;
+  body?: string;
+  /** Small JSON object for the client (ids to link to); at most 4 KB serialized. */
+  data?: Record<string, unknown>;
+}
+
+export interface NotificationView {
+  id: string;
+  type: NotificationType;
+  title: string;
+  body: string;
+  data: Record<string, unknown>;
+  workspaceId: string | null;
+  read: boolean;
+  readAt: string | null;
+  createdAt: string;
+}
+
+/** Payload of the `notification:new` event. */
+export interface NewEvent {
+  id: string;
+  type: NotificationType;
+  title: string;
+  body: string;
+  data: Record<string, unknown>;
+  workspaceId: string | null;
+  createdAt: string;
+  unreadCount: number;
+  timestamp: number;
+}
+
+/** What a stream receives. */
+export type StreamEvent = { event: 'notification:new'; id: string; payload: NewEvent } | { event: 'notification:count'; payload: { unreadCount: number; timestamp: number } };
+
+export interface Subscriber {
+  onEvent(e: StreamEvent): void;
+  /** The service is shutting down: end the stream. */
+  onClose(): void;
+}
+
+export interface Subscription {
+  unsubscribe(): void;
+}
+
+export const TITLE_MAX = 200;
+export const BODY_MAX = 2000;
+export const DATA_MAX_BYTES = 4096;
+/** Notifications replayed to a stream that resumes with `Last-Event-ID`. */
+export const REPLAY_MAX = 100;
+
+export const tooManyStreams = (max: number) =>
+  new AppError(429, 'TOO_MANY_STREAMS', `Too many open notification streams (at most ${max} per user); close one first`);
+
+function view(r: NotificationRow): NotificationView {
+  return {
+    id: r.id,
+    type: r.type,
+    title: r.title,
+    body: r.body,
+    data: r.data,
+    workspaceId: r.workspaceId,
+    read: r.readAt !== null,
+    readAt: r.readAt ? r.readAt.toISOString() : null,
+    createdAt: r.createdAt.toISOString(),
+  };
+}
+
+function newEvent(r: NotificationRow, unreadCount: number): StreamEvent {
+  const { read: _r, readAt: _ra, ...rest } = view(r);
+  return { event: 'notification:new', id: r.id, payload: { ...rest, unreadCount, timestamp: Date.now() } };
+}
+
+/** A mistake of the calling module (not of the API client): a plain Error, a 500 if it reaches HTTP. */
+function checkInput(input: NotifyInput) {
+  if (!NOTIFICATION_TYPES.includes(input.type)) throw new Error(`notify: unknown notification type ${String(input.type)}`);
+  if (!input.userIds && !input.workspaceId) throw new Error('notify: userIds or workspaceId is required');
+  const title = input.title.trim();
+  if (!title || title.length > TITLE_MAX) throw new Error(`notify: title must be 1-${TITLE_MAX} characters`);
+  if ((input.body ?? '').length > BODY_MAX) throw new Error(`notify: body must be at most ${BODY_MAX} characters`);
+  const data = input.data ?? {};
+  if (typeof data !== 'object' || data === null || Array.isArray(data)) throw new Error('notify: data must be an object');
+  if (Buffer.byteLength(JSON.stringify(data)) > DATA_MAX_BYTES) throw new Error(`notify: data must be at most ${DATA_MAX_BYTES} bytes`);
+  return { title, body: input.body ?? '', data };
+}
+
+export function notificationsService(deps: {
+  repo: NotificationsRepository;
+  /** Ids of everyone who can access a workspace (the workspaces service). */
+  workspaceMembers(workspaceId: string): Promise<string[]>;
+  /** Builds the LISTEN side of the fan-out, delivering to `receive`. */
+  createBus(receive: (m: BusMessage) => void): NotificationBus;
+  maxStreamsPerUser: number;
+  log?: { error(obj: unknown, msg?: string): void; warn(obj: unknown, msg?: string): void };
+}) {
+  const { repo, maxStreamsPerUser } = deps;
+  const subscribers = new Map<string, Set<Subscriber>>();
+  let closed = false;
+  // Bus messages are handled one after another, so a stream sees events in commit order.
+  let queue: Promise<void> = Promise.resolve();
+
+  async function deliver(m: BusMessage) {
+    const subs = subscribers.get(m.u);
+    if (!subs || subs.size === 0) return;
+    let ev: StreamEvent | null = null;
+    if (m.e === 'new') {
+      const row = await repo.byId(m.id);
+      if (!row || row.userId !== m.u) return;
+      ev = newEvent(row, await repo.unreadCount(m.u));
+    } else if (m.e === 'read') {
+      ev = { event: 'notification:count', payload: { unreadCount: await repo.unreadCount(m.u), timestamp: Date.now() } };
+    }
+    if (!ev) return;
+    for (const s of subscribers.get(m.u) ?? []) {
+      try {
+        s.onEvent(ev);
+      } catch (err) {
+        deps.log?.warn({ err }, 'notifications: a stream failed to take an event');
+      }
+    }
+  }
+
+  const bus = deps.createBus((m) => {
+    queue = queue.then(() => deliver(m)).catch((err) => deps.log?.error({ err }, 'notifications: delivery failed'));
+  });
+
+  async function recipients(input: NotifyInput): Promise<string[]> {
+    let ids: string[];
+    if (input.workspaceId) {
+      const members = await deps.workspaceMembers(input.workspaceId);
+      ids = input.userIds ? input.userIds.filter((u) => members.includes(u)) : members;
+    } else {
+      ids = input.userIds ?? [];
+    }
+    const excluded = new Set(input.excludeUserIds ?? []);
+    return [...new Set(ids)].filter((u) => !excluded.has(u));
+  }
+
+  const service = {
+    /**
+     * Stores a notification for each recipient and pushes it to their open streams on
+     * every instance. Returns the stored notifications (one per recipient).
+     */
+    async notify(input: NotifyInput): Promise<NotificationView[]> {
+      const { title, body, data } = checkInput(input);
+      const users = await recipients(input);
+      const rows = await repo.insertAndPublish(
+        users.map((userId) => ({ userId, workspaceId: input.workspaceId ?? null, type: input.type, title, body, data })),
+      );
+      return rows.map(view);
+    },
+
+    /**
+     * Like notify, for side effects of another action (an invitation, a finished sync):
+     * a failure is logged and never fails that action.
+     */
+    async notifyQuietly(input: NotifyInput): Promise<void> {
+      try {
+        await service.notify(input);
+      } catch (err) {
+        deps.log?.error({ err, type: input.type }, 'notifications: notify failed');
+      }
+    },
+
+    /** The badge count: the caller's unread notifications, across all workspaces. */
+    unreadCount: (userId: string) => repo.unreadCount(userId),
+
+    async list(userId: string, q: { limit: number; offset: number; unread?: boolean; type?: NotificationType; workspaceId?: string }) {
+      const [{ rows, total }, unreadCount] = await Promise.all([repo.list(userId, q), repo.unreadCount(userId)]);
+      return {
+        notifications: rows.map(view),
+        unreadCount,
+        pagination: { total, limit: q.limit, offset: q.offset, hasMore: q.offset + rows.length < total },
+      };
+    },
+
+    /** Marks one of the caller's notifications read (or unread); someone else's is 404 (never revealed). */
+    async setRead(userId: string, id: string, read = true) {
+      const row = await repo.setRead(userId, id, read);
+      if (!row) throw notFound('Notification not found', 'NOTIFICATION_NOT_FOUND');
+      return { notification: view(row), unreadCount: await repo.unreadCount(userId) };
+    },
+
+    async markAllRead(userId: string, workspaceId?: string) {
+      const updated = await repo.markAllRead(userId, workspaceId);
+      return { updated, unreadCount: await repo.unreadCount(userId) };
+    },
+
+    /**
+     * Registers an open stream of `userId` on this instance; starts listening on first use.
+     * 429 TOO_MANY_STREAMS beyond `maxStreamsPerUser` streams of one user on one instance.
+     */
+    async subscribe(userId: string, sub: Subscriber): Promise<Subscription> {
+      if (closed) throw new AppError(503, 'SHUTTING_DOWN', 'The service is shutting down');
+      const set = subscribers.get(userId) ?? new Set<Subscriber>();
+      if (set.size >= maxStreamsPerUser) throw tooManyStreams(maxStreamsPerUser);
+      set.add(sub);
+      subscribers.set(userId, set);
+      const unsubscribe = () => {
+        set.delete(sub);
+        if (set.size === 0 && subscribers.get(userId) === set) subscribers.delete(userId);
+      };
+      try {
+        await bus.start();
+      } catch (err) {
+        unsubscribe();
+        throw err;
+      }
+      return { unsubscribe };
+    },
+
+    /** What a stream shows first: the unread count, then what it missed after `lastEventId`. */
+    async opening(userId: string, lastEventId?: string): Promise<StreamEvent[]> {
+      const unreadCount = await repo.unreadCount(userId);
+      const out: StreamEvent[] = [{ event: 'notification:count', payload: { unreadCount, timestamp: Date.now() } }];
+      if (lastEventId) {
+        const missed = await repo.after(userId, lastEventId, REPLAY_MAX);
+        for (const r of missed ?? []) out.push(newEvent(r, unreadCount));
+      }
+      return out;
+    },
+
+    /** Number of open streams on this instance (for tests and metrics). */
+    openStreams(): number {
+      let n = 0;
+      for (const s of subscribers.values()) n += s.size;
+      return n;
+    },
+
+    /** Ends every open stream and stops listening (app shutdown). */
+    async close() {
+      closed = true;
+      const all = [...subscribers.values()].flatMap((s) => [...s]);
+      subscribers.clear();
+      for (const s of all) {
+        try {
+          s.onClose();
+        } catch {
+          // ending a stream that is already gone
+        }
+      }
+      await bus.close();
+      await queue;
+    },
+  };
+  return service;
+}
+export type NotificationsService = ReturnType<typeof notificationsService>;
