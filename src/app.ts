@@ -8,6 +8,7 @@ import type { Redis } from 'ioredis';
 import type { Config } from './config.js';
 import { sql, type Database } from './db/client.js';
 import { createMailer, type Mailer } from './lib/mailer.js';
+import { requestSerializer } from './lib/redact.js';
 import authRoutes from './modules/auth/routes.js';
 import complianceRoutes from './modules/compliance/routes.js';
 import analyticsRoutes from './modules/analytics/routes.js';
@@ -16,6 +17,7 @@ import healthRoutes from './modules/health/routes.js';
 import notificationRoutes from './modules/notifications/routes.js';
 import organizationRoutes from './modules/organizations/routes.js';
 import workspaceRoutes from './modules/workspaces/routes.js';
+import questionnaireRoutes from './modules/questionnaires/routes.js';
 import authPlugin from './plugins/auth.js';
 import errorsPlugin from './plugins/errors.js';
 import rateLimitPlugin from './plugins/rateLimits.js';
@@ -48,6 +50,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     logger: {
       level: config.logLevel,
       redact: ['req.headers.authorization', 'req.headers.cookie', 'res.headers["set-cookie"]'],
+      // Vendor questionnaire links carry their token in the URL: never log it.
+      serializers: { req: requestSerializer },
     },
     trustProxy: process.env.TRUST_PROXY === 'true',
     requestIdHeader: false,
@@ -55,7 +59,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       const given = req.headers['x-request-id'];
       return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
     },
-    ajv: { customOptions: { allErrors: true, coerceTypes: 'array', removeAdditional: false, useDefaults: true } },
+    ajv: { customOptions: { allErrors: true, coerceTypes: 'array', removeAdditional: false, useDefaults: true, allowUnionTypes: true } },
     bodyLimit: 1024 * 1024,
   }).withTypeProvider<TypeBoxTypeProvider>();
 
@@ -127,6 +131,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       await api.register(complianceRoutes, { service: services.compliance });
       await api.register(organizationRoutes, { service: services.organizations });
       await api.register(workspaceRoutes, { service: services.workspaces });
+      await api.register(questionnaireRoutes, { service: services.questionnaires });
       await api.register(conversationRoutes, { service: services.conversations });
       await api.register(analyticsRoutes, { service: services.analytics });
       await api.register(notificationRoutes, { service: services.notifications, heartbeatMs: config.notifications.heartbeatMs });

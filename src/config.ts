@@ -22,6 +22,8 @@ export const ConfigSchema = Type.Object({
   emailTokenTtlSec: Type.Integer({ minimum: 60 }),
   /** Lifetime of an organization invitation link. */
   invitationTtlSec: Type.Integer({ minimum: 60 }),
+  /** Lifetime of a vendor questionnaire link (docs/questionnaires.md). */
+  questionnaireTokenTtlSec: Type.Integer({ minimum: 60 }),
   cookieSecure: Type.Boolean(),
   corsOrigins: Type.Array(Type.String()),
   publicUrl: Type.String(),
@@ -116,6 +118,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     refreshTokenTtlSec: int(env.REFRESH_TOKEN_TTL_SEC, 7 * 24 * 3600),
     emailTokenTtlSec: int(env.EMAIL_TOKEN_TTL_SEC, 24 * 3600),
     invitationTtlSec: int(env.INVITATION_TTL_SEC, 7 * 24 * 3600),
+    questionnaireTokenTtlSec: int(env.QUESTIONNAIRE_TOKEN_TTL_SEC, 30 * 24 * 3600),
     cookieSecure: bool(env.COOKIE_SECURE, nodeEnv === 'production'),
     corsOrigins: (env.CORS_ORIGINS ?? 'http://localhost:3000,http://localhost:5173')
       .split(',')

@@ -9,6 +9,8 @@ import { organizationsRepository } from './modules/organizations/repository.js';
 import { organizationsService } from './modules/organizations/service.js';
 import { workspacesRepository } from './modules/workspaces/repository.js';
 import { workspacesService } from './modules/workspaces/service.js';
+import { questionnairesRepository } from './modules/questionnaires/repository.js';
+import { questionnairesService } from './modules/questionnaires/service.js';
 import { analyticsRepository } from './modules/analytics/repository.js';
 import { analyticsService } from './modules/analytics/service.js';
 import { conversationsRepository } from './modules/conversations/repository.js';
@@ -49,6 +51,27 @@ export function createServices(deps: { config: Config; database: Database; maile
   const workspaces = workspacesService({ repo: workspacesRepository(db), orgs: organizations, users: auth, notifications });
   const conversations = conversationsService(conversationsRepository(db));
   const analytics = analyticsService(analyticsRepository(db), { usersByIds: (ids) => auth.usersByIds(ids) });
-  return { auth, compliance, organizations, workspaces, conversations, analytics, notifications, registerHooks };
+  // Questionnaires (docs/questionnaires.md); `latestComplete` feeds the register export.
+  const questionnaires = questionnairesService({
+    repo: questionnairesRepository(db),
+    mailer,
+    config,
+    requesterName: async (workspaceId) => {
+      const ws = await workspaces.get(workspaceId);
+      const [member] = ws ? await organizations.membersOf(ws.organizationId) : [];
+      return member ? (await organizations.mine(member.userId)).name : null;
+    },
+  });
+  // A vendor submitted its answers: everyone with access to the workspace hears of it.
+  questionnaires.onSubmitted((e) =>
+    notifications.notifyQuietly({
+      workspaceId: e.workspaceId,
+      type: 'questionnaire_answered',
+      title: `Questionnaire answered: ${e.title}`.slice(0, 200),
+      body: 'The vendor submitted its answers; they are ready for review.',
+      data: { questionnaireId: e.questionnaireId, submittedAt: e.submittedAt.toISOString() },
+    }),
+  );
+  return { auth, compliance, organizations, workspaces, conversations, analytics, notifications, questionnaires, registerHooks };
 }
 export type Services = ReturnType<typeof createServices>;
