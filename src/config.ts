@@ -44,6 +44,22 @@ export const ConfigSchema = Type.Object({
   smtpUrl: Type.Optional(Type.String()),
   mailFrom: Type.String(),
   institutionName: Type.String(),
+  /** The financial entity in the Register of Information xBRL-CSV package (docs/register-of-information.md). */
+  roi: Type.Object({
+    entityLei: Type.Optional(Type.String()),
+    entityCountry: Type.Optional(Type.String()),
+    /** EBA code of the type of entity, e.g. `eba_CT:x12` (credit institution). */
+    entityType: Type.Optional(Type.String()),
+    competentAuthority: Type.Optional(Type.String()),
+    currency: Type.String({ pattern: '^[A-Z]{3}$' }),
+    /** `CON` (consolidated) or `IND` (individual). */
+    scope: Type.Enum(['CON', 'IND']),
+    /** Reference date (YYYY-MM-DD); default: 31 December of the previous year. */
+    referenceDate: Type.Optional(Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}$' })),
+    totalAssets: Type.Optional(Type.Number({ minimum: 0 })),
+    /** EBA code of the licensed activity the vendors' functions support, e.g. `eba_TA:x162`. */
+    licensedActivity: Type.Optional(Type.String()),
+  }),
   workers: Type.Integer({ minimum: 0 }),
   /** Ingestion limits and chunking (docs/data-sources.md). */
   ingest: Type.Object({
@@ -64,6 +80,33 @@ export const ConfigSchema = Type.Object({
   /** pg-boss polling interval of the workers (seconds, at least 0.5). */
   jobsPollIntervalSec: Type.Number({ minimum: 0.5 }),
   openapi: Type.Boolean(),
+  /** Key of the encryption of secrets at rest (AES-256-GCM, src/lib/secrets.ts); previous keys still decrypt. */
+  secretsKey: Type.String({ minLength: 1 }),
+  secretsKeyPrevious: Type.Array(Type.String()),
+  /** MCP sources (docs/mcp-sources.md): outbound network rules, stdio policy, timeouts and sync limits. */
+  mcp: Type.Object({
+    allowPrivateNetworks: Type.Boolean(),
+    allowedHosts: Type.Array(Type.String()),
+    stdioEnabled: Type.Boolean(),
+    stdioCommands: Type.Array(Type.String()),
+    stdioCwd: Type.String(),
+    timeoutMs: Type.Integer({ minimum: 100 }),
+    maxResources: Type.Integer({ minimum: 1 }),
+    maxResourceBytes: Type.Integer({ minimum: 1 }),
+  }),
+  /** Scheduled syncs (docs/sync-schedule.md): how often each instance looks for due workspaces; 0 = never. */
+  syncSchedulerIntervalSec: Type.Integer({ minimum: 0 }),
+  /** Notifications push channel (docs/notifications.md). */
+  notifications: Type.Object({
+    heartbeatMs: Type.Integer({ minimum: 100 }),
+    maxStreamsPerUser: Type.Integer({ minimum: 1, maximum: 100 }),
+  }),
+  /** POST /ragas/evaluate (docs/evaluation.md): an external evaluation service when `url` is set, else built-in metrics. */
+  ragas: Type.Object({
+    url: Type.Optional(Type.String({ pattern: '^https?://' })),
+    apiKey: Type.Optional(Type.String()),
+    timeoutMs: Type.Integer({ minimum: 100 }),
+  }),
   /** Answers (docs/rag.md): generator choice, retrieval depth, conversation context, Anthropic settings. */
   rag: Type.Object({
     generator: Type.Enum(['auto', 'extractive', 'anthropic']),
@@ -83,6 +126,8 @@ export const ConfigSchema = Type.Object({
 export type Config = Static<typeof ConfigSchema>;
 
 export const DEV_JWT_SECRET = 'dev-only-insecure-secret-change-me-0000000000';
+/** Used outside production when SECRETS_KEY is unset; production refuses to start with it. */
+export const DEV_SECRETS_KEY = 'dev-only-insecure-secrets-key-change-me-00000';
 
 const MIN = 60_000;
 const HOUR = 60 * MIN;
@@ -97,6 +142,14 @@ function int(v: string | undefined, fallback: number): number {
 function bool(v: string | undefined, fallback: boolean): boolean {
   if (v === undefined || v === '') return fallback;
   return ['1', 'true', 'yes', 'on'].includes(v.toLowerCase());
+}
+
+/** A comma-separated list (empty entries dropped). */
+function list(v: string | undefined): string[] {
+  return (v ?? '')
+    .split(',')
+    .map((x) => x.trim())
+    .filter(Boolean);
 }
 
 function limit(env: NodeJS.ProcessEnv, name: string, max: number, windowMs: number) {
@@ -142,6 +195,17 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     smtpUrl: env.SMTP_URL || undefined,
     mailFrom: env.MAIL_FROM ?? 'DORA Vendor Service <no-reply@localhost>',
     institutionName: env.INSTITUTION_NAME ?? 'Financial Entity',
+    roi: {
+      entityLei: env.ROI_ENTITY_LEI || undefined,
+      entityCountry: env.ROI_ENTITY_COUNTRY || undefined,
+      entityType: env.ROI_ENTITY_TYPE || undefined,
+      competentAuthority: env.ROI_COMPETENT_AUTHORITY || undefined,
+      currency: env.ROI_CURRENCY || 'EUR',
+      scope: (env.ROI_SCOPE || 'CON') as 'CON' | 'IND',
+      referenceDate: env.ROI_REFERENCE_DATE || undefined,
+      totalAssets: env.ROI_TOTAL_ASSETS ? Number(env.ROI_TOTAL_ASSETS) : undefined,
+      licensedActivity: env.ROI_LICENSED_ACTIVITY || undefined,
+    },
     workers: int(env.WORKERS, 1),
     ingest: {
       chunkSize: int(env.CHUNK_SIZE, 1200),
@@ -159,6 +223,28 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     },
     jobsPollIntervalSec: Number(env.JOBS_POLL_INTERVAL_SEC || 2),
     openapi: bool(env.OPENAPI, true),
+    secretsKey: env.SECRETS_KEY || DEV_SECRETS_KEY,
+    secretsKeyPrevious: list(env.SECRETS_KEY_PREVIOUS),
+    mcp: {
+      allowPrivateNetworks: bool(env.MCP_ALLOW_PRIVATE_NETWORKS, false),
+      allowedHosts: list(env.MCP_ALLOWED_HOSTS),
+      stdioEnabled: bool(env.MCP_STDIO_ENABLED, false),
+      stdioCommands: list(env.MCP_STDIO_COMMANDS),
+      stdioCwd: env.MCP_STDIO_CWD || '.',
+      timeoutMs: int(env.MCP_TIMEOUT_MS, 30_000),
+      maxResources: int(env.MCP_MAX_RESOURCES, 500),
+      maxResourceBytes: int(env.MCP_MAX_RESOURCE_BYTES, 10 * 1024 * 1024),
+    },
+    syncSchedulerIntervalSec: int(env.SYNC_SCHEDULER_INTERVAL_SEC, 300),
+    notifications: {
+      heartbeatMs: int(env.NOTIFICATIONS_HEARTBEAT_MS, 25_000),
+      maxStreamsPerUser: int(env.NOTIFICATIONS_MAX_STREAMS_PER_USER, 10),
+    },
+    ragas: {
+      url: env.RAGAS_URL || undefined,
+      apiKey: env.RAGAS_API_KEY || undefined,
+      timeoutMs: int(env.RAGAS_TIMEOUT_MS, 60_000),
+    },
     rag: {
       generator: (env.RAG_GENERATOR || 'auto') as 'auto' | 'extractive' | 'anthropic',
       topK: int(env.RAG_TOP_K, 5),
@@ -180,6 +266,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
   if (config.env === 'production') {
     if (config.jwtSecret === DEV_JWT_SECRET || config.jwtSecret.length < 32) {
       errors.push('JWT_SECRET must be set to a random secret of at least 32 characters in production');
+    }
+    if (config.secretsKey === DEV_SECRETS_KEY || config.secretsKey.length < 32) {
+      errors.push('SECRETS_KEY must be set to a random secret of at least 32 characters in production (it encrypts stored MCP credentials)');
     }
   }
   if (errors.length) throw new Error(`Invalid configuration:\n  ${errors.join('\n  ')}`);

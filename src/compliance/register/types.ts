@@ -1,0 +1,35 @@
+import type { GapResult } from '../gapAnalysis.js';
+import type { VendorProfile } from '../../modules/workspaces/vendorProfile.js';
+
+/** One vendor (workspace) as the Register of Information reads it. */
+export interface RegisterVendor {
+  /** Opaque workspace id. */
+  workspaceId: string;
+  /** The human-readable second identifier. */
+  workspaceSlug: string;
+  name: string;
+  profile: VendorProfile;
+  /** Latest completed assessment, or null. */
+  assessment: { id: string; name: string; score: number | null; riskRating: string | null; completedAt: Date; results: GapResult[] } | null;
+  /** Latest completed questionnaire, or null. */
+  questionnaire: { id: string; title: string; score: number | null; completedAt: Date } | null;
+}
+
+/** The financial entity maintaining the register (configuration). */
+export interface RegisterEntity {
+  name: string;
+  lei?: string;
+  country?: string;
+  type?: string;
+  competentAuthority?: string;
+  currency: string;
+  scope: 'CON' | 'IND';
+  referenceDate: string;
+  totalAssets?: number;
+  licensedActivity?: string;
+}
+
+/** 31 December of the year before `now` (the usual reference date of the annual submission). */
+export function defaultReferenceDate(now = new Date()): string {
+  return `${now.getUTCFullYear() - 1}-12-31`;
+}

@@ -1,0 +1,154 @@
+import { PassThrough } from 'node:stream';
+import ExcelJS from 'exceljs';
+import { ICT_SERVICE_TYPES, type IctServiceType } from '../../modules/workspaces/vendorProfile.js';
+import type { RegisterVendor } from './types.js';
+
+/** Sheet names and headers of the workbook (docs/register-of-information.md). */
+export const SHEETS = {
+  summary: 'RT.01.01 Summary',
+  providers: 'RT.02.01 ICT Providers',
+  certifications: 'RT.03.01 Certifications',
+  gaps: 'RT.04.01 Gap Summary',
+} as const;
+
+export const PROVIDER_HEADERS = [
+  'Vendor', 'Workspace ID', 'Legal name', 'Identifier type', 'Identifier', 'Country', 'ICT service type', 'Contract references',
+  'Contract start date', 'Contract end date', 'Criticality tier', 'Supports critical function', 'Questionnaire score',
+  'Assessment score', 'Assessment risk', 'Next review date',
+] as const;
+export const CERTIFICATION_HEADERS = ['Vendor', 'Workspace ID', 'Certification type', 'Issuer', 'Valid until', 'Status'] as const;
+export const GAP_HEADERS = ['Vendor', 'Workspace ID', 'Assessment', 'Assessment date', 'Reference', 'Obligation', 'Status', 'Key obligation', 'Evidence not found', 'Assessment risk'] as const;
+export const TIERS = ['critical', 'high', 'medium', 'low'] as const;
+
+/** A YYYY-MM-DD string as an Excel date (UTC midnight), or null. */
+const day = (s: string | null | undefined): Date | null => (s ? new Date(`${s}T00:00:00Z`) : null);
+const cap = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
+
+/** Contract period of a vendor: earliest start; latest end, or none when a contract is open-ended. */
+export function contractPeriod(v: RegisterVendor): { start: string | null; end: string | null; openEnded: boolean } {
+  const contracts = v.profile.contracts ?? [];
+  if (!contracts.length) return { start: null, end: null, openEnded: false };
+  const start = contracts.map((c) => c.startDate).sort()[0]!;
+  const openEnded = contracts.some((c) => !c.endDate);
+  const end = openEnded ? null : contracts.map((c) => c.endDate!).sort().at(-1)!;
+  return { start, end, openEnded };
+}
+
+function serviceType(code: string | undefined) {
+  return code ? `${code} ${ICT_SERVICE_TYPES[code as IctServiceType] ?? ''}`.trim() : null;
+}
+
+function header(ws: ExcelJS.Worksheet, values: readonly string[]) {
+  const row = ws.addRow([...values]);
+  row.font = { bold: true };
+  row.fill = { type: 'pattern', pattern: 'solid', fgColor: { argb: 'FFD9E2F3' } };
+  row.commit();
+}
+
+/**
+ * The DORA Article 28(3) Register of Information workbook, four sheets, written with
+ * exceljs' streaming writer (rows are flushed as they are added). Vendors in name order.
+ */
+export async function buildRegisterWorkbook(input: { institutionName: string; reportDate: string; vendors: RegisterVendor[] }): Promise<Buffer> {
+  const out = new PassThrough();
+  const chunks: Buffer[] = [];
+  out.on('data', (c: Buffer) => chunks.push(c));
+  const done = new Promise<void>((resolve, reject) => {
+    out.on('end', resolve);
+    out.on('error', reject);
+  });
+  const wb = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useStyles: true, useSharedStrings: false });
+  wb.creator = 'DORA Vendor Service';
+  wb.created = new Date();
+  const vendors = [...input.vendors].sort((a, b) => a.name.localeCompare(b.name) || a.workspaceId.localeCompare(b.workspaceId));
+
+  // RT.01.01 Summary
+  const summary = wb.addWorksheet(SHEETS.summary);
+  summary.columns = [{ width: 28 }, { width: 40 }];
+  const title = summary.addRow(['DORA Register of Information (Article 28(3))']);
+  title.font = { bold: true, size: 14 };
+  title.commit();
+  summary.addRow(['Institution name', input.institutionName]).commit();
+  summary.addRow(['Report date', day(input.reportDate)]).commit();
+  summary.addRow(['Vendors', vendors.length]).commit();
+  summary.addRow([]).commit();
+  header(summary, ['Criticality tier', 'Vendors']);
+  for (const tier of TIERS) summary.addRow([cap(tier), vendors.filter((v) => v.profile.criticalityTier === tier).length]).commit();
+  summary.addRow(['Not assessed', vendors.filter((v) => !v.profile.criticalityTier).length]).commit();
+  summary.getColumn(2).numFmt = 'yyyy-mm-dd';
+  await summary.commit();
+
+  // RT.02.01 ICT Providers
+  const providers = wb.addWorksheet(SHEETS.providers, { views: [{ state: 'frozen', ySplit: 1 }] });
+  providers.columns = PROVIDER_HEADERS.map((h) => ({ width: Math.max(14, h.length + 2) }));
+  header(providers, PROVIDER_HEADERS);
+  for (const v of vendors) {
+    const p = v.profile;
+    const period = contractPeriod(v);
+    const row = providers.addRow([
+      v.name,
+      v.workspaceSlug,
+      p.legalName ?? null,
+      p.identifier?.type ?? null,
+      p.identifier?.value ?? null,
+      p.country ?? null,
+      serviceType(p.ictServiceType),
+      (p.contracts ?? []).map((c) => c.reference).join(', ') || null,
+      day(period.start),
+      period.openEnded ? 'open-ended' : day(period.end),
+      p.criticalityTier ? cap(p.criticalityTier) : null,
+      p.supportsCriticalFunction === undefined ? null : p.supportsCriticalFunction ? 'Yes' : 'No',
+      v.questionnaire?.score ?? null,
+      v.assessment?.score ?? null,
+      v.assessment?.riskRating ? cap(v.assessment.riskRating) : null,
+      day(p.nextReviewDate),
+    ]);
+    for (const c of [9, 10, 16]) row.getCell(c).numFmt = 'yyyy-mm-dd';
+    row.commit();
+  }
+  await providers.commit();
+
+  // RT.03.01 Certifications
+  const certs = wb.addWorksheet(SHEETS.certifications, { views: [{ state: 'frozen', ySplit: 1 }] });
+  certs.columns = CERTIFICATION_HEADERS.map((h) => ({ width: Math.max(14, h.length + 4) }));
+  header(certs, CERTIFICATION_HEADERS);
+  for (const v of vendors) {
+    for (const c of v.profile.certifications ?? []) {
+      const row = certs.addRow([v.name, v.workspaceSlug, c.type, c.issuer ?? null, day(c.validUntil), cap(c.status)]);
+      row.getCell(5).numFmt = 'yyyy-mm-dd';
+      row.commit();
+    }
+  }
+  await certs.commit();
+
+  // RT.04.01 Gap Summary: one row per gap (partial or missing) of the latest completed assessment.
+  const gaps = wb.addWorksheet(SHEETS.gaps, { views: [{ state: 'frozen', ySplit: 1 }] });
+  gaps.columns = GAP_HEADERS.map((h) => ({ width: Math.max(14, h.length + 4) }));
+  header(gaps, GAP_HEADERS);
+  for (const v of vendors) {
+    const a = v.assessment;
+    if (!a) continue;
+    for (const r of a.results) {
+      if (r.status === 'covered') continue;
+      const row = gaps.addRow([
+        v.name,
+        v.workspaceSlug,
+        a.name,
+        new Date(Date.UTC(a.completedAt.getUTCFullYear(), a.completedAt.getUTCMonth(), a.completedAt.getUTCDate())),
+        r.ref,
+        r.title,
+        cap(r.status),
+        r.key ? 'Yes' : 'No',
+        r.elements.filter((e) => !e.satisfied).map((e) => e.label).join('; '),
+        a.riskRating ? cap(a.riskRating) : null,
+      ]);
+      row.getCell(4).numFmt = 'yyyy-mm-dd';
+      row.commit();
+    }
+  }
+  await gaps.commit();
+
+  await wb.commit();
+  await done;
+  return Buffer.concat(chunks);
+}

@@ -1,0 +1,116 @@
+import { AlignmentType, BorderStyle, Document, HeadingLevel, Packer, Paragraph, ShadingType, Table, TableCell, TableRow, TextRun, WidthType } from 'docx';
+import type { AssessmentSummary } from '../db/schema/assessments.js';
+import type { GapResult, GapStatus } from './gapAnalysis.js';
+
+export interface ReportInput {
+  assessment: { id: string; name: string; score: number; riskRating: string; summary: AssessmentSummary; results: GapResult[]; completedAt: Date };
+  vendor: { name: string; legalName: string | null; criticalityTier: string | null };
+  documents: { filename: string; title: string | null; format: string }[];
+}
+
+const STATUS_LABEL: Record<GapStatus, string> = { covered: 'Covered', partial: 'Partial', missing: 'Missing' };
+const STATUS_COLOR: Record<GapStatus, string> = { covered: '2E7D32', partial: 'B26A00', missing: 'C62828' };
+const cap = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
+
+function cell(text: string, opts: { bold?: boolean; shade?: string; width?: number } = {}) {
+  return new TableCell({
+    width: opts.width ? { size: opts.width, type: WidthType.PERCENTAGE } : undefined,
+    shading: opts.shade ? { type: ShadingType.CLEAR, color: 'auto', fill: opts.shade } : undefined,
+    children: [new Paragraph({ children: [new TextRun({ text, bold: opts.bold })] })],
+  });
+}
+
+function table(header: string[], rows: string[][], widths?: number[]) {
+  return new Table({
+    width: { size: 100, type: WidthType.PERCENTAGE },
+    rows: [
+      new TableRow({ tableHeader: true, children: header.map((h, i) => cell(h, { bold: true, shade: 'D9E2F3', width: widths?.[i] })) }),
+      ...rows.map((r) => new TableRow({ children: r.map((c, i) => cell(c, { width: widths?.[i] })) })),
+    ],
+  });
+}
+
+const p = (text: string, opts: { bold?: boolean; italics?: boolean; size?: number } = {}) => new Paragraph({ children: [new TextRun({ text, ...opts })] });
+
+/**
+ * The Word report of a completed assessment: summary (score, risk rating and why,
+ * counts, key gaps), findings per article with the requirement, the DORA text, the
+ * evidence elements found and the evidence quotes with their source, the documents
+ * reviewed, and the method.
+ */
+export async function buildAssessmentReport(input: ReportInput): Promise<Buffer> {
+  const { assessment: a, vendor } = input;
+  const s = a.summary;
+  const children: (Paragraph | Table)[] = [];
+
+  children.push(new Paragraph({ heading: HeadingLevel.TITLE, children: [new TextRun(`DORA Gap Assessment: ${vendor.name}`)] }));
+  children.push(p(a.name, { italics: true }));
+  children.push(p(`Completed ${a.completedAt.toISOString().slice(0, 10)} · Assessment ${a.id}`));
+  if (vendor.legalName) children.push(p(`Provider: ${vendor.legalName}${vendor.criticalityTier ? ` (criticality tier: ${vendor.criticalityTier})` : ''}`));
+
+  children.push(new Paragraph({ heading: HeadingLevel.HEADING_1, children: [new TextRun('Summary')] }));
+  children.push(new Paragraph({ children: [new TextRun({ text: 'Overall score: ', bold: true }), new TextRun(`${a.score}/100`)] }));
+  children.push(new Paragraph({ children: [new TextRun({ text: 'Risk rating: ', bold: true }), new TextRun(cap(a.riskRating))] }));
+  for (const reason of s.riskReasons) children.push(new Paragraph({ text: reason, bullet: { level: 0 } }));
+  children.push(table(['Obligations assessed', 'Covered', 'Partial', 'Missing'], [[String(s.obligations), String(s.covered), String(s.partial), String(s.missing)]]));
+  if (s.missingKey.length) {
+    children.push(p(''));
+    children.push(p(`Key obligations without evidence: ${s.missingKey.join(', ')}.`, { bold: true }));
+  }
+  children.push(p(''));
+  children.push(table(
+    ['Reference', 'Obligation', 'Status', 'Evidence elements found'],
+    a.results.map((r) => [r.ref, r.title, STATUS_LABEL[r.status], `${r.elements.filter((e) => e.satisfied).length}/${r.elements.length}`]),
+    [18, 52, 12, 18],
+  ));
+
+  children.push(new Paragraph({ heading: HeadingLevel.HEADING_1, children: [new TextRun('Findings by article')] }));
+  let article = '';
+  for (const r of a.results) {
+    if (r.article !== article) {
+      article = r.article;
+      children.push(new Paragraph({ heading: HeadingLevel.HEADING_2, children: [new TextRun(article)] }));
+    }
+    children.push(new Paragraph({
+      heading: HeadingLevel.HEADING_3,
+      children: [new TextRun(`${r.ref}: ${r.title} `), new TextRun({ text: `[${STATUS_LABEL[r.status]}]`, color: STATUS_COLOR[r.status], bold: true })],
+    }));
+    children.push(new Paragraph({ children: [new TextRun({ text: 'Requirement: ', bold: true }), new TextRun(r.requirement)] }));
+    if (r.doraText) children.push(new Paragraph({ children: [new TextRun({ text: 'DORA text: ', bold: true }), new TextRun({ text: r.doraText, italics: true })] }));
+    children.push(new Paragraph({ children: [new TextRun({ text: 'Finding: ', bold: true }), new TextRun(r.rationale)] }));
+    for (const e of r.elements) children.push(new Paragraph({ text: `${e.satisfied ? '✓' : '✗'} ${e.label}`, bullet: { level: 0 } }));
+    if (r.evidence.length) {
+      children.push(p('Evidence:', { bold: true }));
+      for (const ev of r.evidence) {
+        children.push(new Paragraph({
+          indent: { left: 567 },
+          border: { left: { style: BorderStyle.SINGLE, size: 12, color: '9E9E9E', space: 8 } },
+          children: [new TextRun({ text: `“${ev.truncated ? '…' : ''}${ev.quote}${ev.truncated ? '…' : ''}”`, italics: true })],
+        }));
+        const where = [ev.filename, ev.section, ev.page ? `page ${ev.page}` : ''].filter(Boolean).join(' · ');
+        children.push(new Paragraph({ indent: { left: 567 }, alignment: AlignmentType.LEFT, children: [new TextRun({ text: `— ${where}`, size: 18, color: '616161' })] }));
+      }
+    } else {
+      children.push(p('Evidence: none found in the documents reviewed.', { italics: true }));
+    }
+  }
+
+  children.push(new Paragraph({ heading: HeadingLevel.HEADING_1, children: [new TextRun('Documents reviewed')] }));
+  children.push(table(['File', 'Title', 'Format'], input.documents.map((d) => [d.filename, d.title ?? '', d.format])));
+
+  children.push(new Paragraph({ heading: HeadingLevel.HEADING_1, children: [new TextRun('Method')] }));
+  children.push(p(
+    'Each obligation is broken into evidence elements. A passage (one sentence, or two adjacent sentences of the same paragraph) '
+      + 'evidences an element when it matches the element\'s patterns, is not negated, and is relevant to the obligation '
+      + `(lexical BM25 and embedding similarity${s.embedder ? `, embedder ${s.embedder}` : ''}). Covered: every element found; `
+      + 'partial: some; missing: none. Quotes are verbatim from the documents. The score weights key contractual clauses highest.',
+  ));
+
+  const doc = new Document({
+    creator: 'DORA Vendor Service',
+    title: `DORA Gap Assessment: ${vendor.name}`,
+    description: a.name,
+    sections: [{ children }],
+  });
+  return Packer.toBuffer(doc);
+}

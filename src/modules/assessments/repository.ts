@@ -1,0 +1,144 @@
+import { and, asc, desc, eq, inArray, sql, type SQL } from 'drizzle-orm';
+import type { Db } from '../../db/client.js';
+import { assessmentDocuments, assessments, type AssessmentStatus, type AssessmentSummary, type RiskRating } from '../../db/schema/index.js';
+import type { GapResult } from '../../compliance/gapAnalysis.js';
+import type { Block } from '../../ingest/types.js';
+
+export type AssessmentRow = typeof assessments.$inferSelect;
+export type AssessmentDocumentRow = typeof assessmentDocuments.$inferSelect;
+export type AssessmentListRow = Omit<AssessmentRow, 'results'>;
+export type DocumentMeta = Omit<AssessmentDocumentRow, 'blocks'>;
+
+export interface NewDocument {
+  filename: string;
+  format: string;
+  mimeType: string;
+  sizeBytes: number;
+  sha256: string;
+  title: string | null;
+  pageCount: number;
+  charCount: number;
+  blocks: Block[];
+}
+
+const listColumns = {
+  id: assessments.id,
+  workspaceId: assessments.workspaceId,
+  name: assessments.name,
+  framework: assessments.framework,
+  status: assessments.status,
+  score: assessments.score,
+  riskRating: assessments.riskRating,
+  summary: assessments.summary,
+  errorMessage: assessments.errorMessage,
+  jobId: assessments.jobId,
+  createdBy: assessments.createdBy,
+  createdAt: assessments.createdAt,
+  updatedAt: assessments.updatedAt,
+  startedAt: assessments.startedAt,
+  completedAt: assessments.completedAt,
+};
+
+const documentColumns = {
+  id: assessmentDocuments.id,
+  assessmentId: assessmentDocuments.assessmentId,
+  workspaceId: assessmentDocuments.workspaceId,
+  position: assessmentDocuments.position,
+  filename: assessmentDocuments.filename,
+  format: assessmentDocuments.format,
+  mimeType: assessmentDocuments.mimeType,
+  sizeBytes: assessmentDocuments.sizeBytes,
+  sha256: assessmentDocuments.sha256,
+  title: assessmentDocuments.title,
+  pageCount: assessmentDocuments.pageCount,
+  charCount: assessmentDocuments.charCount,
+  createdAt: assessmentDocuments.createdAt,
+};
+
+export const SORT_FIELDS = { createdAt: assessments.createdAt, completedAt: assessments.completedAt, name: assessments.name, score: assessments.score, status: assessments.status } as const;
+export type SortField = keyof typeof SORT_FIELDS;
+
+/** All SQL of assessments and their documents. Every query is scoped by workspace. */
+export function assessmentsRepository(db: Db) {
+  return {
+    /** The assessment and its documents, in one transaction. */
+    async insert(values: { workspaceId: string; name: string; createdBy: string }, docs: NewDocument[]): Promise<AssessmentRow> {
+      return db.transaction(async (tx) => {
+        const [row] = await tx.insert(assessments).values(values).returning();
+        if (docs.length) {
+          await tx.insert(assessmentDocuments).values(docs.map((d, i) => ({ ...d, assessmentId: row!.id, workspaceId: values.workspaceId, position: i })));
+        }
+        return row!;
+      });
+    },
+
+    async setJob(id: string, jobId: string) {
+      await db.update(assessments).set({ jobId, updatedAt: new Date() }).where(eq(assessments.id, id));
+    },
+
+    async list(workspaceId: string, q: { page: number; limit: number; status?: AssessmentStatus; sort: SortField; desc: boolean }) {
+      const where = and(eq(assessments.workspaceId, workspaceId), q.status ? eq(assessments.status, q.status) : undefined);
+      const col = SORT_FIELDS[q.sort];
+      const order: SQL[] = [q.desc ? sql`${col} desc nulls last` : sql`${col} asc nulls last`, desc(assessments.id)];
+      const rows = await db.select(listColumns).from(assessments).where(where).orderBy(...order).limit(q.limit).offset((q.page - 1) * q.limit);
+      const [count] = await db.select({ n: sql<number>`count(*)::int` }).from(assessments).where(where);
+      return { rows: rows as AssessmentListRow[], total: Number(count?.n ?? 0) };
+    },
+
+    async get(workspaceId: string, id: string): Promise<AssessmentRow | null> {
+      const [row] = await db.select().from(assessments).where(and(eq(assessments.workspaceId, workspaceId), eq(assessments.id, id)));
+      return row ?? null;
+    },
+
+    /** For the job: the assessment without a workspace scope (the job carries the id only). */
+    async byId(id: string): Promise<AssessmentRow | null> {
+      const [row] = await db.select().from(assessments).where(eq(assessments.id, id));
+      return row ?? null;
+    },
+
+    async documents(assessmentId: string): Promise<DocumentMeta[]> {
+      return db.select(documentColumns).from(assessmentDocuments).where(eq(assessmentDocuments.assessmentId, assessmentId)).orderBy(asc(assessmentDocuments.position));
+    },
+
+    async documentsWithText(assessmentId: string): Promise<AssessmentDocumentRow[]> {
+      return db.select().from(assessmentDocuments).where(eq(assessmentDocuments.assessmentId, assessmentId)).orderBy(asc(assessmentDocuments.position));
+    },
+
+    /** pending|failed -> running; false when the assessment is gone or already running/completed. */
+    async markRunning(id: string): Promise<boolean> {
+      const rows = await db
+        .update(assessments)
+        .set({ status: 'running', startedAt: new Date(), updatedAt: new Date(), errorMessage: null })
+        .where(and(eq(assessments.id, id), inArray(assessments.status, ['pending', 'failed', 'running'])))
+        .returning({ id: assessments.id });
+      return rows.length > 0;
+    },
+
+    async complete(id: string, v: { score: number; riskRating: RiskRating; summary: AssessmentSummary; results: GapResult[] }) {
+      await db
+        .update(assessments)
+        .set({ ...v, status: 'completed', completedAt: new Date(), updatedAt: new Date(), errorMessage: null })
+        .where(eq(assessments.id, id));
+    },
+
+    async fail(id: string, message: string) {
+      await db.update(assessments).set({ status: 'failed', errorMessage: message, updatedAt: new Date() }).where(eq(assessments.id, id));
+    },
+
+    async delete(workspaceId: string, id: string): Promise<boolean> {
+      const rows = await db.delete(assessments).where(and(eq(assessments.workspaceId, workspaceId), eq(assessments.id, id))).returning({ id: assessments.id });
+      return rows.length > 0;
+    },
+
+    /** The latest completed assessment of each workspace (one query). */
+    async latestComplete(workspaceIds: string[]): Promise<AssessmentRow[]> {
+      if (!workspaceIds.length) return [];
+      return db
+        .selectDistinctOn([assessments.workspaceId])
+        .from(assessments)
+        .where(and(inArray(assessments.workspaceId, workspaceIds), eq(assessments.status, 'completed')))
+        .orderBy(assessments.workspaceId, desc(assessments.completedAt), desc(assessments.id));
+    },
+  };
+}
+export type AssessmentsRepository = ReturnType<typeof assessmentsRepository>;

@@ -1,0 +1,202 @@
+import multipart from '@fastify/multipart';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyRequest } from 'fastify';
+import { Type } from 'typebox';
+import { GAP_STATUSES } from '../../compliance/gapAnalysis.js';
+import type { Config } from '../../config.js';
+import { ASSESSMENT_STATUSES, RISK_RATINGS } from '../../db/schema/assessments.js';
+import { fileTooLarge } from '../../ingest/errors.js';
+import { AppError, badRequest } from '../../lib/errors.js';
+import { Envelope, ErrorEnvelope, MessageEnvelope, errorResponses, ok, okMessage } from '../../lib/envelope.js';
+import { SORT_FIELDS } from './repository.js';
+import type { AssessmentsService, IncomingFile } from './service.js';
+
+const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(t: T) => Type.Union([t, Type.Null()]);
+
+const Summary = Type.Object({
+  obligations: Type.Integer(),
+  covered: Type.Integer(),
+  partial: Type.Integer(),
+  missing: Type.Integer(),
+  documents: Type.Integer(),
+  sentences: Type.Integer(),
+  missingKey: Type.Array(Type.String()),
+  riskReasons: Type.Array(Type.String()),
+  embedder: Nullable(Type.String()),
+});
+const DocumentOut = Type.Object({
+  id: Type.String(),
+  filename: Type.String(),
+  format: Type.String(),
+  mimeType: Type.String(),
+  sizeBytes: Type.Integer(),
+  pageCount: Type.Integer(),
+  title: Nullable(Type.String()),
+  characters: Type.Integer(),
+});
+const AssessmentBase = {
+  id: Type.String(),
+  workspaceId: Type.String(),
+  name: Type.String(),
+  framework: Type.String(),
+  status: Type.Enum([...ASSESSMENT_STATUSES]),
+  score: Nullable(Type.Integer({ minimum: 0, maximum: 100 })),
+  riskRating: Nullable(Type.Enum([...RISK_RATINGS])),
+  summary: Nullable(Summary),
+  error: Nullable(Type.String()),
+  createdBy: Nullable(Type.String()),
+  createdAt: Type.String(),
+  updatedAt: Type.String(),
+  startedAt: Nullable(Type.String()),
+  completedAt: Nullable(Type.String()),
+};
+const Evidence = Type.Object({
+  documentId: Type.String(),
+  filename: Type.String(),
+  documentTitle: Nullable(Type.String()),
+  section: Type.String(),
+  page: Type.Optional(Type.Integer()),
+  quote: Type.String(),
+  truncated: Type.Boolean(),
+  element: Type.String(),
+  relevance: Type.Number(),
+});
+const GapResultOut = Type.Object({
+  obligationId: Type.String(),
+  article: Type.String(),
+  ref: Type.String(),
+  title: Type.String(),
+  requirement: Type.String(),
+  doraText: Type.String(),
+  status: Type.Enum([...GAP_STATUSES]),
+  coverage: Type.Number(),
+  weight: Type.Integer(),
+  key: Type.Boolean(),
+  elements: Type.Array(Type.Object({ id: Type.String(), label: Type.String(), satisfied: Type.Boolean() })),
+  evidence: Type.Array(Evidence),
+  rationale: Type.String(),
+});
+const AssessmentListItem = Type.Object(AssessmentBase);
+const AssessmentCreated = Type.Object({ ...AssessmentBase, documents: Type.Array(DocumentOut) });
+const AssessmentDetail = Type.Object({ ...AssessmentBase, documents: Type.Array(DocumentOut), results: Type.Array(GapResultOut) });
+const Pagination = Type.Object({ page: Type.Integer(), limit: Type.Integer(), total: Type.Integer(), pages: Type.Integer() });
+const IdParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 100 }) });
+const SORTS = Object.keys(SORT_FIELDS).flatMap((f) => [f, `-${f}`]);
+
+const MultipartBody = Type.Object({
+  name: Type.Optional(Type.String({ maxLength: 200, description: 'Name of the assessment (default: "DORA assessment of <vendor> (<date>)")' })),
+  files: Type.Optional(Type.Array(Type.String({ format: 'binary' }), { description: 'Vendor documents (at least one): PDF, DOCX, XLSX, HTML, Markdown, text or JSON' })),
+});
+
+async function readUpload(request: FastifyRequest, limits: Config['ingest']): Promise<{ name: string | null; files: IncomingFile[] }> {
+  if (!request.isMultipart()) {
+    throw new AppError(415, 'UNSUPPORTED_MEDIA_TYPE', 'Upload the vendor documents as multipart/form-data (fields: files, name)');
+  }
+  const files: IncomingFile[] = [];
+  let name: string | null = null;
+  try {
+    for await (const part of request.parts({ limits: { fileSize: limits.maxFileBytes, files: limits.maxFiles, fields: 5, fieldSize: 10_000, parts: limits.maxFiles + 5 } })) {
+      if (part.type === 'file') {
+        const filename = part.filename || `document-${files.length + 1}`;
+        let content: Buffer;
+        try {
+          content = await part.toBuffer();
+        } catch (err) {
+          if ((err as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') throw fileTooLarge(filename, limits.maxFileBytes);
+          throw err;
+        }
+        files.push({ filename, declaredType: part.mimetype || null, content });
+      } else if (part.fieldname === 'name') {
+        name = String(part.value ?? '').trim() || null;
+      }
+    }
+  } catch (err) {
+    const code = (err as { code?: string }).code;
+    if (code === 'FST_FILES_LIMIT') throw badRequest(`at most ${limits.maxFiles} files per assessment`, [`files: at most ${limits.maxFiles}`]);
+    if (code === 'FST_PARTS_LIMIT' || code === 'FST_FIELDS_LIMIT') throw badRequest('too many form fields', ['body: too many parts']);
+    throw err;
+  }
+  if (name && name.length > 200) throw badRequest('name must have at most 200 characters', ['name: must NOT have more than 200 characters']);
+  return { name, files };
+}
+
+/**
+ * The /assessments group (docs/assessments.md). Workspace-scoped (X-Workspace-Id):
+ * listing needs `canQuery`; the detail and the report quote the vendor's documents and
+ * need `canViewSources`; creating and deleting need `canManageSync`.
+ */
+const routes: FastifyPluginAsyncTypebox<{ service: AssessmentsService; ingest: Config['ingest'] }> = async (app, { service, ingest }) => {
+  await app.register(multipart, { limits: { fileSize: ingest.maxFileBytes, files: ingest.maxFiles }, throwFileSizeLimit: true });
+
+  app.get('/assessments', {
+    config: { permission: 'canQuery' },
+    schema: {
+      tags: ['assessments'],
+      summary: 'Assessments of the workspace (newest first by default)',
+      querystring: Type.Object({
+        page: Type.Integer({ minimum: 1, default: 1 }),
+        limit: Type.Integer({ minimum: 1, maximum: 100, default: 20 }),
+        status: Type.Optional(Type.Enum([...ASSESSMENT_STATUSES])),
+        sort: Type.Enum(SORTS, { default: '-createdAt' }),
+      }, { additionalProperties: false }),
+      response: { 200: Envelope(Type.Object({ assessments: Type.Array(AssessmentListItem), pagination: Pagination })), ...errorResponses },
+    },
+  }, async (request) => ok(await service.list(request.workspace!, request.query)));
+
+  app.post('/assessments', {
+    config: { permission: 'canManageSync' },
+    schema: {
+      tags: ['assessments'],
+      summary: 'Create a DORA gap assessment from uploaded vendor documents (multipart/form-data); the analysis runs as a job',
+      consumes: ['multipart/form-data'],
+      body: { content: { 'multipart/form-data': { schema: MultipartBody } } } as never,
+      response: { 201: Envelope(Type.Object({ assessment: AssessmentCreated })), 413: ErrorEnvelope, 415: ErrorEnvelope, 422: ErrorEnvelope, ...errorResponses },
+    },
+  }, async (request, reply) => {
+    const upload = await readUpload(request, ingest);
+    const assessment = await service.create(request.workspace!, request.auth!.id, upload);
+    return reply.status(201).send(ok({ assessment }, 'Assessment created; the gap analysis is queued'));
+  });
+
+  app.get('/assessments/:id', {
+    config: { permission: 'canViewSources' },
+    schema: {
+      tags: ['assessments'],
+      summary: 'Assessment details with the gap results (status, evidence quotes) per DORA obligation',
+      params: IdParams,
+      response: { 200: Envelope(Type.Object({ assessment: AssessmentDetail })), ...errorResponses },
+    },
+  }, async (request) => ok({ assessment: await service.detail(request.workspace!, request.params.id) }));
+
+  app.delete('/assessments/:id', {
+    config: { permission: 'canManageSync' },
+    schema: {
+      tags: ['assessments'],
+      summary: 'Delete the assessment and its documents',
+      params: IdParams,
+      response: { 200: MessageEnvelope, ...errorResponses },
+    },
+  }, async (request) => {
+    await service.remove(request.workspace!, request.params.id);
+    return okMessage('Assessment deleted');
+  });
+
+  app.get('/assessments/:id/report', {
+    config: { permission: 'canViewSources' },
+    schema: {
+      tags: ['assessments'],
+      summary: 'Download the compliance report of a completed assessment (Word, .docx)',
+      params: IdParams,
+      produces: ['application/vnd.openxmlformats-officedocument.wordprocessingml.document'],
+      response: { 200: Type.Any({ description: 'The .docx file' }), ...errorResponses },
+    },
+  }, async (request, reply) => {
+    const { filename, buffer } = await service.report(request.workspace!, request.params.id);
+    return reply
+      .header('Content-Type', 'application/vnd.openxmlformats-officedocument.wordprocessingml.document')
+      .header('Content-Disposition', `attachment; filename=${filename}`)
+      .send(buffer);
+  });
+};
+
+export default routes;

@@ -1,0 +1,209 @@
+import { createHash } from 'node:crypto';
+import { applicableObligations, type VendorObligation } from '../../compliance/obligations.js';
+import { runGapAnalysis } from '../../compliance/gapAnalysis.js';
+import { buildAssessmentReport } from '../../compliance/report.js';
+import { riskRating } from '../../compliance/risk.js';
+import type { Config } from '../../config.js';
+import type { AssessmentStatus, AssessmentSummary } from '../../db/schema/assessments.js';
+import { parseFile } from '../../ingest/parse.js';
+import { AppError, badRequest, conflict, notFound } from '../../lib/errors.js';
+import type { Embedder } from '../../rag/embedders/types.js';
+import { EmbedderError } from '../../rag/embedders/types.js';
+import type { ComplianceService } from '../compliance/service.js';
+import type { VendorProfile } from '../workspaces/vendorProfile.js';
+import type { WorkspacesService } from '../workspaces/service.js';
+import type { AssessmentListRow, AssessmentRow, AssessmentsRepository, DocumentMeta, NewDocument, SortField } from './repository.js';
+
+export const ANALYSIS_QUEUE = 'assessment-analysis';
+
+/** The part of the job queue (src/jobs/queue.ts) this module uses. */
+export interface AssessmentJobs {
+  define<T>(name: string, handler: (data: T, ctx: { retryCount: number; retryLimit: number }) => Promise<void>, options?: { retryLimit?: number }): void;
+  send<T extends object>(name: string, data: T): Promise<string>;
+}
+
+export interface IncomingFile {
+  filename: string;
+  declaredType: string | null;
+  content: Buffer;
+}
+
+/** Minimal view of the workspace a request acts in (request.workspace). */
+export interface AssessmentScope {
+  id: string;
+  name: string;
+}
+
+type Deps = {
+  repo: AssessmentsRepository;
+  compliance: Pick<ComplianceService, 'isLoaded' | 'articles'>;
+  workspaces: Pick<WorkspacesService, 'get'>;
+  embedder?: Embedder;
+  config: Pick<Config, 'ingest'>;
+  /** Absent: the analysis runs in this process right after the request (tests of pure parts, tools). */
+  jobs?: AssessmentJobs;
+  log?: { error(obj: unknown, msg?: string): void; warn(obj: unknown, msg?: string): void };
+};
+
+const referenceNotLoaded = () =>
+  new AppError(409, 'REFERENCE_DATA_NOT_LOADED', 'The DORA reference data is not loaded; load it first (npm run seed) before running gap analyses');
+const assessmentNotFound = () => notFound('Assessment not found', 'ASSESSMENT_NOT_FOUND');
+
+function shapeDocument(d: DocumentMeta) {
+  return { id: d.id, filename: d.filename, format: d.format, mimeType: d.mimeType, sizeBytes: d.sizeBytes, pageCount: d.pageCount, title: d.title, characters: d.charCount };
+}
+
+function shape(row: AssessmentListRow) {
+  return {
+    id: row.id,
+    workspaceId: row.workspaceId,
+    name: row.name,
+    framework: row.framework,
+    status: row.status,
+    score: row.score,
+    riskRating: row.riskRating,
+    summary: row.summary,
+    error: row.errorMessage,
+    createdBy: row.createdBy,
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
+    startedAt: row.startedAt?.toISOString() ?? null,
+    completedAt: row.completedAt?.toISOString() ?? null,
+  };
+}
+
+const isCritical = (p: VendorProfile | null) => p?.criticalityTier === 'critical' || p?.supportsCriticalFunction === true;
+
+export function assessmentsService(deps: Deps) {
+  const { repo } = deps;
+
+  async function profileOf(workspaceId: string): Promise<{ name: string; profile: VendorProfile | null }> {
+    const ws = await deps.workspaces.get(workspaceId);
+    return { name: ws?.workspaceName ?? '', profile: (ws?.vendorProfile as VendorProfile | undefined) ?? null };
+  }
+
+  /** The gap analysis of one assessment; runs in the job (docs/assessments.md). */
+  async function analyze(id: string): Promise<void> {
+    const row = await repo.byId(id);
+    if (!row || !(await repo.markRunning(id))) return;
+    const docs = await repo.documentsWithText(id);
+    const { profile } = await profileOf(row.workspaceId);
+    const obligations = applicableObligations(profile);
+    const { articles } = await deps.compliance.articles({});
+    const byNumber = new Map(articles.map((a) => [Number(a.article.replace(/\D+/g, '')), a.obligations]));
+    const doraText = (o: VendorObligation) => byNumber.get(o.article)?.find((t) => t.includes(o.dora.match)) ?? '';
+    const { results, sentenceCount } = await runGapAnalysis({
+      obligations,
+      documents: docs.map((d) => ({ id: d.id, filename: d.filename, title: d.title, blocks: d.blocks })),
+      embedder: deps.embedder,
+      doraText,
+    });
+    const risk = riskRating(results, { critical: isCritical(profile) });
+    const summary: AssessmentSummary = {
+      obligations: results.length,
+      covered: results.filter((r) => r.status === 'covered').length,
+      partial: results.filter((r) => r.status === 'partial').length,
+      missing: results.filter((r) => r.status === 'missing').length,
+      documents: docs.length,
+      sentences: sentenceCount,
+      missingKey: results.filter((r) => r.key && r.status === 'missing').map((r) => r.ref),
+      riskReasons: risk.reasons,
+      embedder: deps.embedder?.id ?? null,
+    };
+    await repo.complete(id, { score: risk.score, riskRating: risk.rating, summary, results });
+  }
+
+  async function runJob(data: { assessmentId: string }, ctx: { retryCount: number; retryLimit: number }) {
+    try {
+      await analyze(data.assessmentId);
+    } catch (err) {
+      // A provider hiccup is worth another attempt; anything else will fail the same way again.
+      if (err instanceof EmbedderError && err.transient && ctx.retryCount < ctx.retryLimit) throw err;
+      deps.log?.error({ err, assessmentId: data.assessmentId }, 'gap analysis failed');
+      await repo.fail(data.assessmentId, `Gap analysis failed: ${(err as Error).message ?? String(err)}`.slice(0, 500));
+    }
+  }
+
+  deps.jobs?.define<{ assessmentId: string }>(ANALYSIS_QUEUE, runJob, { retryLimit: 2 });
+
+  return {
+    /** Parses the uploads (4xx for any unusable file, nothing stored), stores them and queues the analysis. */
+    async create(scope: AssessmentScope, userId: string, input: { name?: string | null; files: IncomingFile[] }) {
+      if (!input.files.length) throw badRequest('at least one document is required', ['files: at least one file is required']);
+      if (input.files.length > deps.config.ingest.maxFiles) {
+        throw badRequest(`at most ${deps.config.ingest.maxFiles} files per assessment`, [`files: at most ${deps.config.ingest.maxFiles}`]);
+      }
+      if (!(await deps.compliance.isLoaded())) throw referenceNotLoaded();
+      const docs: NewDocument[] = [];
+      for (const f of input.files) {
+        const parsed = await parseFile(f.content, f.filename, f.declaredType, deps.config.ingest);
+        docs.push({
+          filename: f.filename,
+          format: parsed.sniffed.format,
+          mimeType: parsed.sniffed.mimeType,
+          sizeBytes: f.content.length,
+          sha256: createHash('sha256').update(f.content).digest('hex'),
+          title: parsed.doc.title ?? null,
+          pageCount: parsed.doc.pageCount,
+          charCount: parsed.chars,
+          blocks: parsed.doc.blocks,
+        });
+      }
+      const name = input.name?.trim() || `DORA assessment of ${scope.name} (${new Date().toISOString().slice(0, 10)})`;
+      const row = await repo.insert({ workspaceId: scope.id, name, createdBy: userId }, docs);
+      if (deps.jobs) {
+        const jobId = await deps.jobs.send(ANALYSIS_QUEUE, { assessmentId: row.id });
+        await repo.setJob(row.id, jobId);
+      } else {
+        setImmediate(() => void runJob({ assessmentId: row.id }, { retryCount: 0, retryLimit: 0 }));
+      }
+      return { ...shape(row), documents: (await repo.documents(row.id)).map(shapeDocument) };
+    },
+
+    async list(scope: AssessmentScope, q: { page: number; limit: number; status?: AssessmentStatus; sort: string }) {
+      const desc = q.sort.startsWith('-');
+      const field = (desc ? q.sort.slice(1) : q.sort) as SortField;
+      const { rows, total } = await repo.list(scope.id, { page: q.page, limit: q.limit, status: q.status, sort: field, desc });
+      return { assessments: rows.map((r) => shape(r)), pagination: { page: q.page, limit: q.limit, total, pages: Math.ceil(total / q.limit) } };
+    },
+
+    async detail(scope: AssessmentScope, id: string) {
+      const row = await repo.get(scope.id, id);
+      if (!row) throw assessmentNotFound();
+      return { ...shape(row), documents: (await repo.documents(id)).map(shapeDocument), results: row.results ?? [] };
+    },
+
+    async remove(scope: AssessmentScope, id: string) {
+      if (!(await repo.delete(scope.id, id))) throw assessmentNotFound();
+    },
+
+    /** The Word report of a completed assessment. */
+    async report(scope: AssessmentScope, id: string): Promise<{ filename: string; buffer: Buffer }> {
+      const row = await repo.get(scope.id, id);
+      if (!row) throw assessmentNotFound();
+      if (row.status !== 'completed' || !row.results || !row.summary) {
+        throw conflict(`The assessment is ${row.status}; the report is available once the gap analysis has completed`, 'ASSESSMENT_NOT_COMPLETE');
+      }
+      const { name: vendorName, profile } = await profileOf(scope.id);
+      const documents = await repo.documents(id);
+      const buffer = await buildAssessmentReport({
+        assessment: { id: row.id, name: row.name, score: row.score ?? 0, riskRating: row.riskRating ?? 'critical', summary: row.summary, results: row.results, completedAt: row.completedAt ?? row.updatedAt },
+        vendor: { name: vendorName || scope.name, legalName: profile?.legalName ?? null, criticalityTier: profile?.criticalityTier ?? null },
+        documents: documents.map((d) => ({ filename: d.filename, title: d.title, format: d.format })),
+      });
+      const slug = (vendorName || scope.name).replace(/[^A-Za-z0-9]+/g, '_').replace(/^_|_$/g, '') || 'vendor';
+      const date = (row.completedAt ?? new Date()).toISOString().slice(0, 10);
+      return { filename: `DORA_Gap_Assessment_${slug}_${date}.docx`, buffer };
+    },
+
+    /** Latest completed assessment of each workspace (register of information). */
+    async latestComplete(workspaceIds: string[]): Promise<Map<string, AssessmentRow>> {
+      const rows = await repo.latestComplete(workspaceIds);
+      return new Map(rows.map((r) => [r.workspaceId, r]));
+    },
+
+    /** Runs the analysis now (the job handler; also used by tools and the benchmark). */
+    analyze,
+  };
+}
+export type AssessmentsService = ReturnType<typeof assessmentsService>;
