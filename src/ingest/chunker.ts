@@ -1,0 +1,111 @@
+import type { Block } from './types.js';
+
+export interface ChunkOptions {
+  /** Target maximum characters of a chunk. */
+  size: number;
+  /** Characters of the previous chunk of the same section repeated at the start of the next. */
+  overlap: number;
+}
+
+export interface ChunkDraft {
+  index: number;
+  /** Heading path, `A > B > C` (empty when the text is above any heading). */
+  section: string;
+  content: string;
+  page: number | null;
+  pageEnd: number | null;
+}
+
+interface Unit {
+  text: string;
+  page: number | null;
+}
+
+const sentenceSegmenter = new Intl.Segmenter('en', { granularity: 'sentence' });
+
+/** Splits a text longer than `size` into pieces at sentence, then word boundaries. */
+function splitLong(text: string, size: number): string[] {
+  if (text.length <= size) return [text];
+  const pieces: string[] = [];
+  for (const { segment } of sentenceSegmenter.segment(text)) {
+    const s = segment.trim();
+    if (!s) continue;
+    if (s.length <= size) {
+      pieces.push(s);
+      continue;
+    }
+    let rest = s;
+    while (rest.length > size) {
+      let cut = rest.lastIndexOf(' ', size);
+      if (cut < size * 0.5) cut = size;
+      pieces.push(rest.slice(0, cut).trim());
+      rest = rest.slice(cut).trim();
+    }
+    if (rest) pieces.push(rest);
+  }
+  return pieces;
+}
+
+/** The end of `text`, at most `overlap` characters, starting at a sentence or word boundary. */
+function tail(text: string, overlap: number): string {
+  if (overlap <= 0 || !text) return '';
+  if (text.length <= overlap) return text;
+  const sentences = [...sentenceSegmenter.segment(text)].map((s) => s.segment);
+  let out = '';
+  for (let i = sentences.length - 1; i >= 0; i--) {
+    const next = sentences[i]! + out;
+    if (next.trim().length > overlap) break;
+    out = next;
+  }
+  if (out.trim()) return out.trim();
+  const slice = text.slice(text.length - overlap);
+  const sp = slice.indexOf(' ');
+  return (sp >= 0 ? slice.slice(sp + 1) : slice).trim();
+}
+
+/**
+ * Cuts blocks into chunks. A chunk never spans two sections (heading paths): blocks of
+ * one section are packed together up to `size` characters, a block longer than that is
+ * split at sentence and then word boundaries, and each chunk after the first of a
+ * section starts with the last `overlap` characters (whole sentences where possible)
+ * of the one before. Pages are the first and last page the chunk's own text covers.
+ */
+export function chunkBlocks(blocks: Block[], opts: ChunkOptions): ChunkDraft[] {
+  const size = Math.max(100, opts.size);
+  const overlap = Math.max(0, Math.min(opts.overlap, Math.floor(size / 2)));
+  const out: ChunkDraft[] = [];
+
+  // Consecutive blocks with the same heading path form a section.
+  const sections: { section: string; units: Unit[] }[] = [];
+  for (const b of blocks) {
+    const section = b.headings.join(' > ');
+    const last = sections[sections.length - 1];
+    const units = splitLong(b.text, size - overlap).map((text) => ({ text, page: b.page ?? null }));
+    if (last && last.section === section) last.units.push(...units);
+    else sections.push({ section, units });
+  }
+
+  for (const { section, units } of sections) {
+    let parts: Unit[] = [];
+    let prefix = '';
+    let length = 0;
+    const emit = () => {
+      if (!parts.length) return;
+      const body = parts.map((p) => p.text).join('\n\n');
+      const content = prefix ? `${prefix}\n\n${body}` : body;
+      const pages = parts.map((p) => p.page).filter((p): p is number => p !== null);
+      out.push({ index: out.length, section, content, page: pages.length ? Math.min(...pages) : null, pageEnd: pages.length ? Math.max(...pages) : null });
+      prefix = tail(body, overlap);
+      parts = [];
+      length = prefix.length;
+    };
+    for (const u of units) {
+      const add = u.text.length + (parts.length || prefix ? 2 : 0);
+      if (parts.length && length + add > size) emit();
+      parts.push(u);
+      length += u.text.length + 2;
+    }
+    emit();
+  }
+  return out;
+}

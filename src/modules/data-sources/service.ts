@@ -1,0 +1,310 @@
+import { createHash } from 'node:crypto';
+import path from 'node:path';
+import type { Config } from '../../config.js';
+import type { DataSourceStatus } from '../../db/schema/documents.js';
+import { chunkAndEmbed, indexFingerprint } from '../../ingest/pipeline.js';
+import { fileTooLarge } from '../../ingest/errors.js';
+import { parseFile } from '../../ingest/parse.js';
+import type { JobContext, JobQueue } from '../../jobs/queue.js';
+import { iso } from '../../lib/envelope.js';
+import { AppError, badRequest, notFound } from '../../lib/errors.js';
+import { EmbedderError, type Embedder } from '../../rag/embedders/index.js';
+import { doraCorpusDocuments, DORA_CORPUS, type CorpusArticleSource } from './corpus.js';
+import type { DataSourceRow, DataSourcesRepository, DocumentInsert, DocumentRow, FileMeta, NewFile, SortField } from './repository.js';
+
+export const INGEST_QUEUE = 'data-source-ingest';
+
+export interface IncomingFile {
+  filename: string;
+  /** Content type the client declared (informational: the content is sniffed). */
+  declaredType: string | null;
+  content: Buffer;
+  title?: string | null;
+  url?: string | null;
+  date?: Date | null;
+}
+
+export interface CreateInput {
+  workspaceId: string;
+  userId: string;
+  name?: string | null;
+  description?: string | null;
+  kind: 'upload' | 'json';
+  files: IncomingFile[];
+}
+
+interface IngestJob {
+  dataSourceId: string;
+  generation: number;
+}
+
+export interface Log {
+  error(obj: unknown, msg?: string): void;
+  warn(obj: unknown, msg?: string): void;
+  info?(obj: unknown, msg?: string): void;
+}
+
+export const dataSourceNotFound = () => notFound('Data source not found', 'DATA_SOURCE_NOT_FOUND');
+
+function fileView(f: FileMeta, doc: DocumentRow | undefined, dataSourceId: string) {
+  return {
+    id: f.id,
+    filename: f.filename,
+    format: f.format,
+    mimeType: f.mimeType,
+    sizeBytes: f.sizeBytes,
+    sha256: f.sha256,
+    url: `/api/v1/data-sources/${dataSourceId}/files/${f.id}`,
+    document: doc
+      ? { id: doc.id, title: doc.title, url: doc.url, pageCount: doc.pageCount, chunkCount: doc.chunkCount, charCount: doc.charCount, date: iso(doc.docDate), indexedAt: iso(doc.updatedAt) }
+      : null,
+  };
+}
+
+export function dataSourceView(row: DataSourceRow, files: FileMeta[] = [], docs: DocumentRow[] = []) {
+  const byFile = new Map(docs.map((d) => [d.fileId, d]));
+  return {
+    id: row.id,
+    workspaceId: row.workspaceId,
+    name: row.name,
+    description: row.description,
+    kind: row.kind,
+    status: row.status,
+    error: row.errorCode ? { code: row.errorCode, message: row.errorMessage ?? '' } : null,
+    documentCount: row.documentCount,
+    chunkCount: row.chunkCount,
+    pageCount: row.pageCount,
+    fileCount: files.length,
+    totalBytes: row.totalBytes,
+    attempts: row.attempts,
+    jobId: row.jobId,
+    createdBy: row.createdBy,
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
+    syncRequestedAt: row.syncRequestedAt.toISOString(),
+    lastSyncedAt: iso(row.lastSyncedAt),
+    files: files.map((f) => fileView(f, byFile.get(f.id), row.id)),
+  };
+}
+export type DataSourceView = ReturnType<typeof dataSourceView>;
+
+/** Why an ingestion attempt failed, and whether trying again can help. */
+function classify(err: unknown): { code: string; message: string; transient: boolean } {
+  if (err instanceof AppError) return { code: err.code, message: err.message, transient: false };
+  if (err instanceof EmbedderError) return { code: 'EMBEDDING_FAILED', message: err.message, transient: err.transient };
+  const message = (err as Error)?.message ?? String(err);
+  return { code: 'INGESTION_FAILED', message: message.slice(0, 500), transient: true };
+}
+
+export function dataSourcesService(deps: {
+  repo: DataSourcesRepository;
+  jobs: JobQueue;
+  embedder: Embedder;
+  config: Pick<Config, 'ingest'>;
+  compliance: CorpusArticleSource;
+  log?: Log;
+}) {
+  const { repo, jobs, embedder, config } = deps;
+  const chunking = { size: config.ingest.chunkSize, overlap: config.ingest.chunkOverlap };
+  const limits = { maxTextChars: config.ingest.maxTextChars, maxDecompressedBytes: config.ingest.maxDecompressedBytes };
+
+  /** Queues the ingestion of the current generation; a queue failure is shown on the source. */
+  async function enqueue(row: DataSourceRow): Promise<DataSourceRow> {
+    try {
+      const jobId = await jobs.send<IngestJob>(INGEST_QUEUE, { dataSourceId: row.id, generation: row.generation });
+      await repo.setJob(row.id, row.generation, jobId);
+    } catch (err) {
+      deps.log?.error({ err, dataSourceId: row.id }, 'could not queue ingestion');
+      await repo.markStatus(row.id, row.generation, 'failed', { code: 'QUEUE_UNAVAILABLE', message: 'The ingestion job could not be queued; retry with a sync' });
+    }
+    return (await repo.byId(row.id)) ?? row;
+  }
+
+  async function detail(row: DataSourceRow) {
+    const [files, docs] = await Promise.all([repo.fileMetas([row.id]), repo.documentsOf(row.id)]);
+    return dataSourceView(row, files, docs);
+  }
+
+  /** The job: parse -> sections -> chunks -> embeddings -> one transaction of inserts. */
+  async function ingest(data: IngestJob, ctx: JobContext): Promise<void> {
+    const ds = await repo.byId(data.dataSourceId);
+    if (!ds || ds.deletedAt || ds.generation !== data.generation) return; // deleted or superseded
+    if (!(await repo.markProcessing(ds.id, data.generation))) return;
+    try {
+      const files = await repo.files(ds.id);
+      const docs: DocumentInsert[] = [];
+      for (const f of files) {
+        ctx.signal.throwIfAborted();
+        const parsed = await parseFile(f.content, f.filename, f.declaredType, limits);
+        const title = f.title?.trim() || parsed.doc.title?.trim() || path.parse(f.filename).name || f.filename;
+        const url = f.url || `/api/v1/data-sources/${ds.id}/files/${f.id}`;
+        const indexed = await chunkAndEmbed(parsed.doc, title, { ...chunking, embedder, signal: ctx.signal });
+        docs.push({
+          fileId: f.id,
+          corpus: null,
+          sourceKey: null,
+          title,
+          url,
+          format: parsed.sniffed.format,
+          pageCount: parsed.doc.pageCount,
+          charCount: parsed.chars,
+          contentHash: indexFingerprint(f.content, chunking, embedder.id),
+          docDate: f.docDate ?? parsed.doc.date ?? ds.createdAt,
+          embeddingModel: embedder.id,
+          metadata: { filename: f.filename, sha256: f.sha256 },
+          chunks: indexed,
+        });
+      }
+      ctx.signal.throwIfAborted();
+      await repo.commitIngestion(ds.id, data.generation, docs);
+    } catch (err) {
+      if (ctx.signal.aborted) throw err; // the worker is stopping: pg-boss retries the job later
+      const c = classify(err);
+      const lastTry = ctx.retryCount >= ctx.retryLimit;
+      if (c.transient && !lastTry) {
+        await repo.markStatus(ds.id, data.generation, 'pending', { code: c.code, message: `Attempt ${ctx.retryCount + 1} failed, retrying: ${c.message}` });
+        throw err;
+      }
+      await repo.markStatus(ds.id, data.generation, 'failed', { code: c.code, message: c.message });
+      deps.log?.warn({ err, dataSourceId: ds.id }, 'ingestion failed');
+    }
+  }
+
+  jobs.define<IngestJob>(INGEST_QUEUE, ingest, { retryLimit: 2, retryDelay: 5, retryBackoff: true, expireInSeconds: 30 * 60 });
+
+  return {
+    /**
+     * Checks every file (size, type by content, encryption, archive limits, parse) before
+     * storing anything; then stores the source and its files in one transaction and
+     * queues the ingestion job. Any rejected file rejects the whole request.
+     */
+    async create(input: CreateInput): Promise<DataSourceView> {
+      const { files } = input;
+      if (!files.length) throw badRequest('at least one file or document is required', ['files: at least one is required']);
+      if (files.length > config.ingest.maxFiles) throw badRequest(`at most ${config.ingest.maxFiles} files per data source`, [`files: at most ${config.ingest.maxFiles}`]);
+      const stored: NewFile[] = [];
+      let firstTitle: string | undefined;
+      for (const f of files) {
+        if (f.content.length > config.ingest.maxFileBytes) throw fileTooLarge(f.filename, config.ingest.maxFileBytes);
+        const parsed = await parseFile(f.content, f.filename, f.declaredType, limits);
+        firstTitle ??= f.title?.trim() || parsed.doc.title?.trim();
+        stored.push({
+          filename: f.filename,
+          format: parsed.sniffed.format,
+          mimeType: parsed.sniffed.mimeType,
+          declaredType: f.declaredType,
+          sizeBytes: f.content.length,
+          sha256: createHash('sha256').update(f.content).digest('hex'),
+          title: f.title?.trim() || null,
+          url: f.url ?? null,
+          docDate: f.date ?? null,
+          content: f.content,
+        });
+      }
+      const name = input.name?.trim() || firstTitle || path.parse(files[0]!.filename).name || files[0]!.filename;
+      const row = await repo.create(
+        {
+          workspaceId: input.workspaceId,
+          name: name.slice(0, 200),
+          description: input.description?.trim() || null,
+          kind: input.kind,
+          createdBy: input.userId,
+          totalBytes: stored.reduce((n, f) => n + f.sizeBytes, 0),
+        },
+        stored,
+      );
+      return detail(await enqueue(row));
+    },
+
+    async list(workspaceId: string, q: { page: number; limit: number; status?: DataSourceStatus; sort?: string }) {
+      const sortRaw = q.sort ?? '-createdAt';
+      const descending = sortRaw.startsWith('-');
+      const sort = sortRaw.replace(/^[-+]/, '') as SortField;
+      const { rows, total } = await repo.list(workspaceId, { offset: (q.page - 1) * q.limit, limit: q.limit, status: q.status, sort, descending });
+      const files = await repo.fileMetas(rows.map((r) => r.id));
+      return {
+        dataSources: rows.map((r) => dataSourceView(r, files.filter((f) => f.dataSourceId === r.id))),
+        pagination: { page: q.page, limit: q.limit, total, pages: Math.ceil(total / q.limit) },
+      };
+    },
+
+    async get(workspaceId: string, id: string): Promise<DataSourceView> {
+      const row = await repo.get(workspaceId, id);
+      if (!row) throw dataSourceNotFound();
+      return detail(row);
+    },
+
+    /** The original bytes of one file of a live data source. */
+    async file(workspaceId: string, id: string, fileId: string) {
+      const row = await repo.get(workspaceId, id);
+      if (!row) throw dataSourceNotFound();
+      const f = (await repo.files(id)).find((x) => x.id === fileId);
+      if (!f) throw notFound('File not found', 'FILE_NOT_FOUND');
+      return { filename: f.filename, mimeType: f.mimeType, content: f.content };
+    },
+
+    /** Re-sync: a new generation, parsed again from the stored files; supersedes any sync under way. */
+    async sync(workspaceId: string, id: string): Promise<DataSourceView> {
+      const row = await repo.requestSync(workspaceId, id);
+      if (!row) throw dataSourceNotFound();
+      return detail(await enqueue(row));
+    },
+
+    async remove(workspaceId: string, id: string): Promise<{ id: string; deletedDocuments: number; deletedChunks: number }> {
+      const res = await repo.softDelete(workspaceId, id);
+      if (!res) throw dataSourceNotFound();
+      return { id, deletedDocuments: res.documents, deletedChunks: res.chunks };
+    },
+
+    /** Workspace stats: live documents, their pages, live data sources ("databases"). */
+    async statsFor(workspaceId: string): Promise<{ totalDocuments: number; totalPages: number; totalDatabases: number }> {
+      const s = await repo.stats(workspaceId);
+      return { totalDocuments: s.documents, totalPages: s.pages, totalDatabases: s.dataSources };
+    },
+
+    /** Runs one queued ingestion directly (tests, CLI); the job handler does the same. */
+    ingest,
+
+    /**
+     * Indexes the DORA articles as the shared corpus (workspace_id NULL). Repeatable:
+     * articles whose text, chunking and embedder are unchanged are skipped; `force`
+     * re-indexes all; `articles` limits the corpus to some article numbers (tests).
+     */
+    async indexCorpus(opts: { force?: boolean; articles?: number[] } = {}): Promise<{ documents: number; indexed: number; chunks: number }> {
+      const sources = await doraCorpusDocuments(deps.compliance, opts.articles);
+      const existing = new Map((await repo.corpusDocuments(DORA_CORPUS)).map((d) => [d.sourceKey, d]));
+      const docs: DocumentInsert[] = [];
+      for (const s of sources) {
+        const hash = indexFingerprint(s.text, chunking, embedder.id);
+        if (!opts.force && existing.get(s.sourceKey)?.contentHash === hash) continue;
+        const chunks = await chunkAndEmbed(s.parsed, s.title, { ...chunking, embedder });
+        docs.push({
+          fileId: null,
+          corpus: DORA_CORPUS,
+          sourceKey: s.sourceKey,
+          title: s.title,
+          url: s.url,
+          format: 'text',
+          pageCount: 1,
+          charCount: s.text.length,
+          contentHash: hash,
+          docDate: s.date,
+          embeddingModel: embedder.id,
+          metadata: s.metadata,
+          chunks,
+        });
+      }
+      const keep = opts.articles ? [...existing.keys()].filter((k): k is string => !!k).concat(sources.map((s) => s.sourceKey)) : sources.map((s) => s.sourceKey);
+      if (docs.length || keep.length !== existing.size) await repo.writeCorpus(DORA_CORPUS, docs, keep);
+      return { documents: sources.length, indexed: docs.length, chunks: docs.reduce((n, d) => n + d.chunks.length, 0) };
+    },
+
+    /** Whether the corpus is indexed with the current embedder (all 45 articles). */
+    async corpusStatus(): Promise<{ documents: number; chunks: number; current: boolean }> {
+      const docs = await repo.corpusDocuments(DORA_CORPUS);
+      const chunks = await repo.corpusChunkCount(DORA_CORPUS);
+      return { documents: docs.length, chunks, current: docs.length >= 45 && docs.every((d) => d.embeddingModel === embedder.id) };
+    },
+  };
+}
+export type DataSourcesService = ReturnType<typeof dataSourcesService>;
