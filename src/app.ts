@@ -13,12 +13,17 @@ import authRoutes from './modules/auth/routes.js';
 import complianceRoutes from './modules/compliance/routes.js';
 import analyticsRoutes from './modules/analytics/routes.js';
 import conversationRoutes from './modules/conversations/routes.js';
+import ragRoutes from './modules/rag/routes.js';
 import healthRoutes from './modules/health/routes.js';
 import notificationRoutes from './modules/notifications/routes.js';
+import evaluationRoutes from './modules/evaluation/routes.js';
 import organizationRoutes from './modules/organizations/routes.js';
 import workspaceRoutes from './modules/workspaces/routes.js';
 import dataSourceRoutes from './modules/data-sources/routes.js';
+import mcpSourceRoutes from './modules/mcp-sources/routes.js';
 import questionnaireRoutes from './modules/questionnaires/routes.js';
+import assessmentRoutes from './modules/assessments/routes.js';
+import registerRoutes from './modules/register/routes.js';
 import authPlugin from './plugins/auth.js';
 import errorsPlugin from './plugins/errors.js';
 import rateLimitPlugin from './plugins/rateLimits.js';
@@ -133,10 +138,15 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       await api.register(organizationRoutes, { service: services.organizations });
       await api.register(workspaceRoutes, { service: services.workspaces });
       await api.register(dataSourceRoutes, { service: services.dataSources, ingest: config.ingest });
+      await api.register(mcpSourceRoutes, { service: services.mcpSources });
       await api.register(questionnaireRoutes, { service: services.questionnaires });
+      await api.register(assessmentRoutes, { service: services.assessments, ingest: config.ingest });
+      await api.register(registerRoutes, { service: services.register });
       await api.register(conversationRoutes, { service: services.conversations });
       await api.register(analyticsRoutes, { service: services.analytics });
+      await api.register(ragRoutes, { service: services.rag });
       await api.register(notificationRoutes, { service: services.notifications, heartbeatMs: config.notifications.heartbeatMs });
+      await api.register(evaluationRoutes, { service: services.evaluation });
     },
     { prefix: API_PREFIX },
   );
@@ -153,6 +163,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await services.jobs.start();
   app.addHook('onClose', async () => {
     await services.jobs.stop();
+  });
+  // Scheduled syncs (docs/sync-schedule.md): instances that run workers look for due workspaces.
+  if (config.workers > 0) services.syncSchedule.start(config.syncSchedulerIntervalSec);
+  app.addHook('onClose', async () => {
+    await services.syncSchedule.stop();
+    await services.mcpSources.close();
   });
   return app;
 }

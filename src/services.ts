@@ -15,14 +15,25 @@ import { analyticsRepository } from './modules/analytics/repository.js';
 import { analyticsService } from './modules/analytics/service.js';
 import { conversationsRepository } from './modules/conversations/repository.js';
 import { conversationsService } from './modules/conversations/service.js';
+import { ragService } from './modules/rag/service.js';
+import { createGenerator } from './rag/generators/index.js';
 import { createNotificationBus } from './modules/notifications/bus.js';
 import { dataSourcesRepository } from './modules/data-sources/repository.js';
 import { dataSourcesService } from './modules/data-sources/service.js';
 import { createJobQueue } from './jobs/queue.js';
+import { mcpSourcesRepository } from './modules/mcp-sources/repository.js';
+import { mcpSourcesService } from './modules/mcp-sources/service.js';
+import { syncScheduleRepository } from './modules/sync-schedule/repository.js';
+import { syncScheduleService } from './modules/sync-schedule/service.js';
+import { dataSourcesTarget, mcpSourcesTarget } from './modules/sync-schedule/targets.js';
 import { createEmbedder } from './rag/embedders/index.js';
 import { retrievalService } from './rag/retrieval.js';
 import { notificationsRepository } from './modules/notifications/repository.js';
 import { notificationsService } from './modules/notifications/service.js';
+import { evaluationService } from './modules/evaluation/service.js';
+import { assessmentsRepository } from './modules/assessments/repository.js';
+import { assessmentsService } from './modules/assessments/service.js';
+import { registerService } from './modules/register/service.js';
 
 /**
  * The composition root: every service, wired once. Modules reach each other through
@@ -63,11 +74,25 @@ export function createServices(deps: { config: Config; database: Database; maile
   workspaces.addStatsProvider((workspaceId) => dataSources.statsFor(workspaceId));
   const conversations = conversationsService(conversationsRepository(db));
   const analytics = analyticsService(analyticsRepository(db), { usersByIds: (ids) => auth.usersByIds(ids) });
+  // Answers (docs/rag.md): retrieval -> generator -> validation -> conversation + query log.
+  const rag = ragService({ retrieval, generator: createGenerator(config), conversations, analytics, config: config.rag, log: deps.log });
+  // Evaluation (docs/evaluation.md): the external service when RAGAS_URL is set, else
+  // built-in metrics; `questions` are answered by the answer service exactly as POST /rag.
+  const evaluation = evaluationService({
+    embedder,
+    external: config.ragas.url ? { url: config.ragas.url, apiKey: config.ragas.apiKey, timeoutMs: config.ragas.timeoutMs } : undefined,
+    ask: async (owner, question) => {
+      const prepared = await rag.prepare(owner, 'rag', { question }, performance.now());
+      const a = await rag.answer(prepared, { streamed: false });
+      return { answer: a.answer, contexts: a.sources.map((s) => s.content), conversationId: a.conversationId };
+    },
+  });
   // Questionnaires (docs/questionnaires.md); `latestComplete` feeds the register export.
   const questionnaires = questionnairesService({
     repo: questionnairesRepository(db),
     mailer,
     config,
+    retrieval: () => retrieval,
     requesterName: async (workspaceId) => {
       const ws = await workspaces.get(workspaceId);
       const [member] = ws ? await organizations.membersOf(ws.organizationId) : [];
@@ -84,6 +109,19 @@ export function createServices(deps: { config: Config; database: Database; maile
       data: { questionnaireId: e.questionnaireId, submittedAt: e.submittedAt.toISOString() },
     }),
   );
-  return { auth, compliance, organizations, workspaces, conversations, analytics, notifications, questionnaires, jobs, embedder, retrieval, dataSources, registerHooks };
+  // Assessments (docs/assessments.md): uploaded vendor documents, gap analysis as a job.
+  const assessments = assessmentsService({ repo: assessmentsRepository(db), compliance, workspaces, embedder, config, jobs, log: deps.log });
+  // Register of Information (docs/register-of-information.md): workbook, xBRL-CSV package, pre-flight.
+  const register = registerService({ workspaces, assessments, questionnaires, config });
+  // MCP sources (docs/mcp-sources.md): resources go through the same pipeline and document store as data sources.
+  const mcpSources = mcpSourcesService({ repo: mcpSourcesRepository(db), config, queue: jobs, store: dataSources, embedder, notifications, log: deps.log });
+  // Scheduled syncs (docs/sync-schedule.md): every data source and MCP source of a due workspace, once across instances.
+  const syncSchedule = syncScheduleService({
+    repo: syncScheduleRepository(db),
+    workspaces,
+    targets: () => [dataSourcesTarget(dataSources), mcpSourcesTarget(mcpSources)],
+    log: deps.log,
+  });
+  return { auth, compliance, organizations, workspaces, conversations, analytics, rag, evaluation, notifications, questionnaires, jobs, embedder, retrieval, dataSources, assessments, register, mcpSources, syncSchedule, registerHooks };
 }
 export type Services = ReturnType<typeof createServices>;
