@@ -18,6 +18,19 @@ declare module 'fastify' {
     /** Set on workspace-scoped routes by the workspace plugin: the caller's access. */
     workspace: WorkspaceContext | null;
   }
+  interface FastifyInstance {
+    /** Every workspace-scoped route registered after the plugin (for the authorization matrix test and docs). */
+    workspaceRoutes: readonly WorkspaceRouteInfo[];
+  }
+}
+
+export interface WorkspaceRouteInfo {
+  method: string;
+  url: string;
+  /** The permission flag the route needs, or null (any member). */
+  permission: PermissionFlag | null;
+  /** Path parameter holding the workspace, or null (`X-Workspace-Id`). */
+  workspaceParam: string | null;
 }
 
 export const WORKSPACE_HEADER = 'x-workspace-id';
@@ -43,11 +56,23 @@ function headerError(problem: string) {
 export default fp<{ service: WorkspacesService }>(async function workspacePlugin(app: FastifyInstance, { service }) {
   app.decorateRequest('workspace', null);
 
-  // A typo in a route's permission would silently lock everyone out: fail at start-up.
+  const routes: WorkspaceRouteInfo[] = [];
+  app.decorate('workspaceRoutes', routes);
   app.addHook('onRoute', (route: RouteOptions) => {
-    const perm = (route.config as { permission?: unknown } | undefined)?.permission;
-    if (perm !== undefined && !PERMISSION_FLAGS.includes(perm as PermissionFlag)) {
-      throw new Error(`Route ${route.method} ${route.url}: unknown permission ${String(perm)} (one of ${PERMISSION_FLAGS.join(', ')})`);
+    const cfg = (route.config ?? {}) as { permission?: unknown; workspace?: unknown; workspaceParam?: unknown };
+    // A typo in a route's permission would silently lock everyone out: fail at start-up.
+    if (cfg.permission !== undefined && !PERMISSION_FLAGS.includes(cfg.permission as PermissionFlag)) {
+      throw new Error(`Route ${String(route.method)} ${route.url}: unknown permission ${String(cfg.permission)} (one of ${PERMISSION_FLAGS.join(', ')})`);
+    }
+    if (!cfg.workspace && !cfg.permission) return;
+    for (const method of [route.method].flat()) {
+      if (method === 'HEAD') continue;
+      routes.push({
+        method,
+        url: route.url,
+        permission: (cfg.permission as PermissionFlag | undefined) ?? null,
+        workspaceParam: typeof cfg.workspaceParam === 'string' ? cfg.workspaceParam : null,
+      });
     }
   });
 

@@ -144,7 +144,7 @@ t.test('members: list, change role, revoke', async (t) => {
   const analyst = list.find((m) => m.user.email === 'new.analyst@example.com')!;
   const viewer = list.find((m) => m.user.email === 'existing@example.com')!;
   const viewerSession = await app.inject({ method: 'POST', url: '/api/v1/auth/login', payload: { email: 'existing@example.com', password: 'correct horse battery' } });
-  const vs = { headers: { authorization: `Bearer ${viewerSession.json().data.accessToken}` } } as Session;
+  const vs = { headers: { authorization: `Bearer ${viewerSession.json().data.accessToken}` } } as unknown as Session;
   t.equal((await call('GET', `/organizations/${orgId}/members`, vs)).statusCode, 200, 'any member lists members');
 
   const byViewer = await call('PATCH', `/organizations/${orgId}/members/${analyst.user.id}`, vs, { role: 'viewer' });
@@ -166,7 +166,7 @@ t.test('members: list, change role, revoke', async (t) => {
   // revoke: an owner of workspaces must transfer first
   const ws = (await call('GET', '/workspaces', admin)).json().data.workspaces[0];
   const analystSession = await app.inject({ method: 'POST', url: '/api/v1/auth/login', payload: { email: 'new.analyst@example.com', password: 'correct horse battery' } });
-  const as = { headers: { authorization: `Bearer ${analystSession.json().data.accessToken}` } } as Session;
+  const as = { headers: { authorization: `Bearer ${analystSession.json().data.accessToken}` } } as unknown as Session;
   const own = await createWorkspace(app, as, 'Analyst Owned');
   const owns = await call('DELETE', `/organizations/${orgId}/members/${analyst.user.id}`, admin);
   t.equal(owns.statusCode, 409);

@@ -1,0 +1,215 @@
+/**
+ * The authorization matrix: every workspace-scoped route of the app (collected by the
+ * workspace plugin from route configs, so routes added later are covered) is called by
+ * the owner, an admin, a member, a viewer, a member whose access was removed, and a
+ * user of another organization. Expected statuses follow the role matrix
+ * (src/modules/workspaces/permissions.ts, docs/permissions.md); denied responses must
+ * not carry any data of the workspace. A route without a sample request below fails
+ * the test: add one when you add a workspace-scoped route.
+ */
+import t from 'tap';
+import type { LightMyRequestResponse } from 'fastify';
+import { TEMPLATE_IDS } from '../src/compliance/questionnaire-template.js';
+import { ROLE_PERMISSIONS } from '../src/modules/workspaces/permissions.js';
+import { buildTestApp, registerUser, type Session } from './helpers/app.js';
+import { addOrgMember, createOrg, createWorkspace, sampleVendorProfile } from './helpers/workspaces.js';
+
+const ctx = await buildTestApp();
+t.teardown(ctx.close);
+const { app } = ctx;
+
+type Member = 'owner' | 'admin' | 'member' | 'viewer';
+type Actor = Member | 'removed' | 'outsider';
+const MEMBERS: Member[] = ['owner', 'admin', 'member', 'viewer'];
+const ACTORS: Actor[] = [...MEMBERS, 'removed', 'outsider'];
+const MARKER = 'LEAKMARKER';
+
+// People: the owner founded the organization; admin is an analyst made workspace admin;
+// member (analyst) and viewer (organization viewer) have access through their
+// organization role; spare is a target for member operations; removed was taken off
+// each workspace; outsider belongs to another organization and owns a workspace there.
+const owner = await registerUser(app, { name: 'Owner Person' });
+const orgId = await createOrg(app, owner, 'Victim Bank');
+const people: Record<Exclude<Actor, 'owner' | 'outsider'> | 'spare', Session> = {
+  admin: await addOrgMember(app, owner, orgId, 'analyst', { name: 'Admin Person' }),
+  member: await addOrgMember(app, owner, orgId, 'analyst', { name: 'Member Person' }),
+  viewer: await addOrgMember(app, owner, orgId, 'viewer', { name: 'Viewer Person' }),
+  removed: await addOrgMember(app, owner, orgId, 'analyst', { name: 'Removed Person' }),
+  spare: await addOrgMember(app, owner, orgId, 'analyst', { name: 'Spare Person' }),
+};
+const outsider = await registerUser(app, { name: 'Outsider Person' });
+await createOrg(app, outsider, 'Other Bank');
+const outsiderWs = await createWorkspace(app, outsider, 'Outsider Vendor');
+const session = (a: Actor): Session => (a === 'owner' ? owner : a === 'outsider' ? outsider : people[a]);
+
+interface Ws {
+  id: string;
+  slug: string;
+}
+let counter = 0;
+/** A workspace of the victim organization with the admin made explicit and `removed` removed. */
+async function victimWorkspace(): Promise<Ws> {
+  counter += 1;
+  const ws = await createWorkspace(app, owner, `${MARKER} Vendor ${counter}`, { vendorProfile: sampleVendorProfile({ legalName: `${MARKER} Legal ${counter}`, identifier: undefined }) });
+  const base = `/api/v1/workspaces/${ws.id}/members`;
+  const a = await app.inject({ method: 'POST', url: base, headers: owner.headers, payload: { email: people.admin.email, role: 'admin' } });
+  const r = await app.inject({ method: 'DELETE', url: `${base}/${people.removed.id}`, headers: owner.headers });
+  if (a.statusCode !== 201 || r.statusCode !== 200) throw new Error(`fixture: ${a.body} ${r.body}`);
+  return { id: ws.id, slug: ws.slug };
+}
+
+interface Req {
+  url: string;
+  payload?: unknown;
+}
+interface Sample {
+  /**
+   * Builds the request for `as` on workspace `ws` (path given with /api/v1). It may
+   * create resources first through the API: with the acting member's session, or the
+   * owner's for non-members (their target is the victim's data).
+   */
+  prepare(ws: Ws, as: Actor): Promise<Req> | Req;
+  /** Changes state: a fresh workspace per actor. */
+  destructive?: boolean;
+  /** Expected status per member role when allowed (default: any 2xx). */
+  expect?: Partial<Record<Member, number>>;
+  /** When allowed, only assert that access was granted (not 401/403): the outcome depends on set-up outside this test. */
+  accessOnly?: boolean;
+}
+
+const hdr = (as: Actor, ws: Ws) => ({ ...session(as).headers, 'x-workspace-id': ws.id });
+const creator = (as: Actor): Session => (MEMBERS.includes(as as Member) ? session(as) : owner);
+
+async function conversation(ws: Ws, as: Actor): Promise<string> {
+  const res = await app.inject({ method: 'POST', url: '/api/v1/conversations', headers: hdr(MEMBERS.includes(as as Member) ? as : 'owner', ws), payload: { title: `${MARKER} conversation` } });
+  if (res.statusCode !== 201) throw new Error(`conversation: ${res.body}`);
+  return res.json().data.conversation.id;
+}
+
+async function questionnaire(ws: Ws): Promise<string> {
+  // Created by the owner: writing questionnaires needs canEditSettings (owner only).
+  const res = await app.inject({ method: 'POST', url: '/api/v1/questionnaires', headers: hdr('owner', ws), payload: { title: `${MARKER} questionnaire`, template: TEMPLATE_IDS[0], vendorContact: { email: 'vendor@example.com' } } });
+  if (res.statusCode !== 201) throw new Error(`questionnaire: ${res.body}`);
+  return res.json().data.questionnaire.id;
+}
+
+/**
+ * An MCP source of the workspace, created by the owner without a sync (a public IP
+ * literal passes the network rules without DNS and is never contacted).
+ */
+async function mcpSource(ws: Ws, extra: Record<string, unknown> = {}): Promise<string> {
+  const res = await app.inject({ method: 'POST', url: '/api/v1/mcp-sources', headers: hdr('owner', ws), payload: { name: `${MARKER} MCP`, transport: 'http', url: 'https://93.184.215.14/mcp', headers: { Authorization: `Bearer ${MARKER}` }, sync: false, ...extra } });
+  if (res.statusCode !== 201) throw new Error(`mcp source: ${res.body}`);
+  return res.json().data.mcpSource.id;
+}
+
+/** Sample requests, keyed `METHOD /api/v1/path` exactly as the route is declared. */
+const SAMPLES: Record<string, Sample> = {
+  // workspaces (workspace from :id)
+  'GET /api/v1/workspaces/:id': { prepare: (ws) => ({ url: `/api/v1/workspaces/${ws.id}` }) },
+  'PATCH /api/v1/workspaces/:id': { destructive: true, prepare: (ws) => ({ url: `/api/v1/workspaces/${ws.id}`, payload: { workspaceName: `Renamed ${ws.slug}` } }) },
+  'DELETE /api/v1/workspaces/:id': { destructive: true, prepare: (ws) => ({ url: `/api/v1/workspaces/${ws.id}` }) },
+  'POST /api/v1/workspaces/:id/members': { destructive: true, expect: { owner: 201, admin: 201 }, prepare: (ws) => ({ url: `/api/v1/workspaces/${ws.id}/members`, payload: { email: people.spare.email, role: 'viewer' } }) },
+  'PATCH /api/v1/workspaces/:id/members/:userId': { destructive: true, prepare: (ws) => ({ url: `/api/v1/workspaces/${ws.id}/members/${people.spare.id}`, payload: { role: 'viewer' } }) },
+  'DELETE /api/v1/workspaces/:id/members/:userId': { destructive: true, prepare: (ws) => ({ url: `/api/v1/workspaces/${ws.id}/members/${people.spare.id}` }) },
+  'POST /api/v1/workspaces/:id/leave': { destructive: true, expect: { owner: 400 }, prepare: (ws) => ({ url: `/api/v1/workspaces/${ws.id}/leave` }) },
+  'POST /api/v1/workspaces/:id/transfer': { destructive: true, prepare: (ws) => ({ url: `/api/v1/workspaces/${ws.id}/transfer`, payload: { newOwnerId: people.spare.id } }) },
+  // conversations and RAG (workspace from X-Workspace-Id)
+  'GET /api/v1/conversations': { prepare: () => ({ url: '/api/v1/conversations' }) },
+  'POST /api/v1/conversations': { destructive: true, expect: { owner: 201, admin: 201, member: 201, viewer: 201 }, prepare: () => ({ url: '/api/v1/conversations', payload: { title: 'New' } }) },
+  'GET /api/v1/conversations/:id': { prepare: async (ws, as) => ({ url: `/api/v1/conversations/${await conversation(ws, as)}` }) },
+  'PATCH /api/v1/conversations/:id': { destructive: true, prepare: async (ws, as) => ({ url: `/api/v1/conversations/${await conversation(ws, as)}`, payload: { status: 'archived' } }) },
+  'DELETE /api/v1/conversations/:id': { destructive: true, prepare: async (ws, as) => ({ url: `/api/v1/conversations/${await conversation(ws, as)}` }) },
+  'GET /api/v1/conversations/:id/messages': { prepare: async (ws, as) => ({ url: `/api/v1/conversations/${await conversation(ws, as)}/messages` }) },
+  'DELETE /api/v1/conversations/:id/messages': { destructive: true, prepare: async (ws, as) => ({ url: `/api/v1/conversations/${await conversation(ws, as)}/messages` }) },
+  'GET /api/v1/conversations/:id/export': { prepare: async (ws, as) => ({ url: `/api/v1/conversations/${await conversation(ws, as)}/export?format=markdown` }) },
+  'POST /api/v1/conversations/:id/ask': { destructive: true, prepare: async (ws, as) => ({ url: `/api/v1/conversations/${await conversation(ws, as)}/ask`, payload: { question: 'What must a register of information contain?' } }) },
+  'POST /api/v1/rag': { destructive: true, prepare: () => ({ url: '/api/v1/rag', payload: { question: 'What must a register of information contain?' } }) },
+  'POST /api/v1/rag/stream': { destructive: true, prepare: () => ({ url: '/api/v1/rag/stream', payload: { question: 'What must a register of information contain?' } }) },
+  // questionnaires
+  'GET /api/v1/questionnaires': { prepare: () => ({ url: '/api/v1/questionnaires' }) },
+  'POST /api/v1/questionnaires': { destructive: true, prepare: () => ({ url: '/api/v1/questionnaires', payload: { title: 'Q', template: TEMPLATE_IDS[0] } }) },
+  'GET /api/v1/questionnaires/:id': { prepare: async (ws) => ({ url: `/api/v1/questionnaires/${await questionnaire(ws)}` }) },
+  'PATCH /api/v1/questionnaires/:id': { destructive: true, prepare: async (ws) => ({ url: `/api/v1/questionnaires/${await questionnaire(ws)}`, payload: { title: 'Renamed' } }) },
+  'DELETE /api/v1/questionnaires/:id': { destructive: true, prepare: async (ws) => ({ url: `/api/v1/questionnaires/${await questionnaire(ws)}` }) },
+  'POST /api/v1/questionnaires/:id/send': { destructive: true, prepare: async (ws) => ({ url: `/api/v1/questionnaires/${await questionnaire(ws)}/send` }) },
+  'POST /api/v1/questionnaires/:id/prefill': { destructive: true, accessOnly: true, prepare: async (ws) => ({ url: `/api/v1/questionnaires/${await questionnaire(ws)}/prefill` }) },
+  // MCP sources (no MCP server is contacted: sources are created without a sync; test-connection is refused by the network rules)
+  'GET /api/v1/mcp-sources': { prepare: () => ({ url: '/api/v1/mcp-sources' }) },
+  'POST /api/v1/mcp-sources': { destructive: true, expect: { owner: 201, admin: 201, member: 201 }, prepare: () => ({ url: '/api/v1/mcp-sources', payload: { name: 'Docs', transport: 'http', url: 'https://93.184.215.14/mcp', sync: false } }) },
+  'POST /api/v1/mcp-sources/test-connection': { expect: { owner: 400, admin: 400, member: 400 }, prepare: () => ({ url: '/api/v1/mcp-sources/test-connection', payload: { transport: 'http', url: 'http://127.0.0.1:9/mcp' } }) },
+  'GET /api/v1/mcp-sources/:id': { prepare: async (ws) => ({ url: `/api/v1/mcp-sources/${await mcpSource(ws)}` }) },
+  'PATCH /api/v1/mcp-sources/:id': { destructive: true, prepare: async (ws) => ({ url: `/api/v1/mcp-sources/${await mcpSource(ws)}`, payload: { name: 'Renamed' } }) },
+  'DELETE /api/v1/mcp-sources/:id': { destructive: true, prepare: async (ws) => ({ url: `/api/v1/mcp-sources/${await mcpSource(ws)}` }) },
+  'POST /api/v1/mcp-sources/:id/sync': { destructive: true, expect: { owner: 409, admin: 409, member: 409 }, prepare: async (ws) => ({ url: `/api/v1/mcp-sources/${await mcpSource(ws, { enabled: false })}/sync` }) },
+  'GET /api/v1/mcp-sources/:id/syncs/:syncId': { expect: { owner: 404, admin: 404, member: 404, viewer: 404 }, prepare: async (ws) => ({ url: `/api/v1/mcp-sources/${await mcpSource(ws)}/syncs/00000000-0000-4000-8000-000000000000` }) },
+  'GET /api/v1/mcp-sources/:id/stats': { prepare: async (ws) => ({ url: `/api/v1/mcp-sources/${await mcpSource(ws)}/stats` }) },
+  // analytics
+  'GET /api/v1/analytics/queries': { prepare: () => ({ url: '/api/v1/analytics/queries' }) },
+  'GET /api/v1/analytics/usage': { prepare: () => ({ url: '/api/v1/analytics/usage' }) },
+  'GET /api/v1/analytics/sources': { prepare: () => ({ url: '/api/v1/analytics/sources' }) },
+};
+
+const routes = app.workspaceRoutes.map((r) => ({ ...r, key: `${r.method} ${r.url}` }));
+const methodOf = (key: string) => key.split(' ')[0] as 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
+
+function leaks(res: LightMyRequestResponse, ws: Ws): string | null {
+  const body = res.body;
+  for (const needle of [MARKER, ws.id, ws.slug]) if (body.includes(needle)) return needle;
+  return null;
+}
+
+const shared = await victimWorkspace();
+
+t.test('every workspace-scoped route has a sample request', async (t) => {
+  t.ok(routes.length >= 8, `${routes.length} workspace-scoped routes`);
+  const missing = routes.filter((r) => !SAMPLES[r.key]).map((r) => r.key);
+  t.same(missing, [], 'routes without a sample in test/authz-matrix.test.ts');
+  const stale = Object.keys(SAMPLES).filter((k) => !routes.some((r) => r.key === k));
+  if (stale.length) t.comment(`samples for routes that no longer exist: ${stale.join(', ')}`);
+});
+
+for (const route of routes) {
+  const sample = SAMPLES[route.key];
+  if (!sample) continue;
+  t.test(route.key, async (t) => {
+    for (const as of ACTORS) {
+      const ws = sample.destructive ? await victimWorkspace() : shared;
+      const req = await sample.prepare(ws, as);
+      const res = await app.inject({ method: methodOf(route.key), url: req.url, headers: hdr(as, ws), ...(req.payload !== undefined ? { payload: req.payload as object } : {}) });
+      const where = `${as}: ${res.statusCode} ${res.body.slice(0, 200)}`;
+      if (as === 'removed' || as === 'outsider') {
+        t.equal(res.statusCode, 403, where);
+        t.equal(res.json().message, 'Access denied to this workspace', where);
+        t.equal(res.json().error?.code, 'WORKSPACE_ACCESS_DENIED', where);
+        t.equal(leaks(res, ws), null, `${as} sees no data of the workspace`);
+        continue;
+      }
+      const allowed = route.permission ? ROLE_PERMISSIONS[as][route.permission] : true;
+      if (!allowed) {
+        t.equal(res.statusCode, 403, where);
+        t.equal(res.json().error?.code, 'INSUFFICIENT_PERMISSION', where);
+        t.equal(leaks(res, ws), null, `${as} without ${route.permission} sees no data`);
+        continue;
+      }
+      const expected = sample.expect?.[as];
+      if (expected !== undefined) t.equal(res.statusCode, expected, where);
+      else if (sample.accessOnly) t.ok(res.statusCode !== 401 && res.statusCode !== 403, where);
+      else t.ok(res.statusCode >= 200 && res.statusCode < 300, where);
+    }
+
+    // An outsider who names their own workspace in the header reaches none of the
+    // victim's resources through ids in the path or body.
+    if (!route.workspaceParam) {
+      const req = await sample.prepare(shared, 'outsider');
+      const res = await app.inject({ method: methodOf(route.key), url: req.url, headers: { ...outsider.headers, 'x-workspace-id': outsiderWs.id }, ...(req.payload !== undefined ? { payload: req.payload as object } : {}) });
+      t.ok(res.statusCode < 500, `outsider in own workspace: ${res.statusCode}`);
+      if (route.url.includes('/:')) t.ok(res.statusCode >= 400, `outsider in own workspace cannot reach the victim's resource: ${res.statusCode}`);
+      t.equal(leaks(res, shared), null, 'outsider in own workspace sees no data of the victim workspace');
+
+      const missing = await app.inject({ method: methodOf(route.key), url: req.url, headers: owner.headers, ...(req.payload !== undefined ? { payload: req.payload as object } : {}) });
+      t.equal(missing.statusCode, 400, 'X-Workspace-Id is required');
+      t.equal(missing.json().error?.code, 'VALIDATION_ERROR');
+    }
+  });
+}
