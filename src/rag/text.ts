@@ -13,7 +13,7 @@ const STOP = new Set<string>([
   'what', 'which', 'who', 'whom', 'whose', 'when', 'where', 'why', 'how', 'does', 'do', 'did', 'can', 'could',
   'should', 'would', 'shall', 'may', 'might', 'must', 'will', 'tell', 'explain', 'describe', 'please', 'say', 'says',
   'according', 'regarding', 'about', 'there', 'any', 'also', 'etc', 'e.g', 'i.e', 'often', 'quickly', 'soon', 'much',
-  'many', 'long',
+  'many', 'long', 'apply', 'applies', 'happen', 'happens', 'get', 'gets', 'mean', 'means', 'know',
 ]);
 
 /** Lower-case word tokens (letters, digits, inner dots/hyphens kept inside numbers like 99.9). */

@@ -2,35 +2,9 @@
  * Types shared by retrieval, generation and validation of answers.
  */
 
-/** One retrieved passage, numbered 1..n in the order given to the generator. */
-export interface Source {
-  id: string;
-  sourceNumber: number;
-  title: string;
-  content: string;
-  url: string;
-  section: string;
-  /** Relevance, 0..1. */
-  score: number;
-  documentId: string;
-  dataSourceId: string | null;
-  page: string | null;
-  /** NULL for the shared DORA corpus. */
-  workspaceId: string | null;
-}
-
-export interface RetrievalFilters {
-  page?: string;
-  section?: string;
-  dateRange?: { start?: string; end?: string };
-}
-
-export interface SearchInput {
-  workspaceId: string;
-  query: string;
-  filters?: RetrievalFilters;
-  limit?: number;
-}
+// Source, RetrievalFilters and SearchInput are retrieval's own types (src/rag/retrieval.ts).
+import type { SearchInput, Source } from './retrieval.js';
+export type { RetrievalFilters, SearchInput, Source } from './retrieval.js';
 
 /** What the answer service needs from retrieval (`services.retrieval`). */
 export interface Retriever {

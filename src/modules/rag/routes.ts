@@ -35,7 +35,7 @@ const SourceSchema = Type.Object({
   score: Type.Number(),
   documentId: Type.String(),
   dataSourceId: Type.Union([Type.String(), Type.Null()]),
-  page: Type.Union([Type.String(), Type.Number(), Type.Null()]),
+  page: Type.Union([Type.String(), Type.Null()]),
   workspaceId: Type.Union([Type.String(), Type.Null()]),
 });
 

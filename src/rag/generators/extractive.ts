@@ -51,20 +51,26 @@ const jaccard = (a: Set<string>, b: Set<string>) => {
   return inter / (a.size + b.size - inter || 1);
 };
 
-/** The answer text for a question over sources (deterministic). */
-export function composeExtractiveAnswer(question: string, sources: Source[], opts: ExtractiveOptions = {}): string {
+/**
+ * The answer text for a question over sources (deterministic). `context` (the previous
+ * question of a follow-up) adds its terms at half weight: they steer the choice of
+ * sentences without being required.
+ */
+export function composeExtractiveAnswer(question: string, sources: Source[], opts: ExtractiveOptions = {}, context = ''): string {
   const maxSentences = opts.maxSentences ?? 3;
   const minCoverage = opts.minCoverage ?? 0.5;
-  const qTerms = [...new Set(terms(question))];
+  const own = [...new Set(terms(question))];
+  const qTerms = [...new Set([...own, ...terms(context)])];
+  const weight = new Map(qTerms.map((t) => [t, own.includes(t) ? 1 : 0.5]));
   if (sources.length === 0) return `${NO_ANSWER} No sources were retrieved for it.`;
-  if (qTerms.length === 0) return `${NO_ANSWER} The question names nothing that can be looked up in them.`;
+  if (own.length === 0) return `${NO_ANSWER} The question names nothing that can be looked up in them.`;
 
   const pool = candidatesOf(sources);
   const df = new Map<string, number>();
   for (const c of pool) for (const t of c.terms) df.set(t, (df.get(t) ?? 0) + 1);
   const n = Math.max(1, pool.length);
   // Terms that no sentence holds weigh the most: a question about them is not answered.
-  const idf = new Map(qTerms.map((t) => [t, Math.log(1 + n / ((df.get(t) ?? 0) + 0.5))]));
+  const idf = new Map(qTerms.map((t) => [t, weight.get(t)! * Math.log(1 + n / ((df.get(t) ?? 0) + 0.5))]));
   const total = qTerms.reduce((a, t) => a + idf.get(t)!, 0);
 
   const scored: Candidate[] = pool.map((c) => {
@@ -123,11 +129,11 @@ export function pieces(text: string, size = 32): string[] {
 }
 
 export function extractiveGenerator(opts: ExtractiveOptions = {}): Generator {
-  const result = (input: GenerateInput): GenerationResult => ({
-    text: composeExtractiveAnswer(contextualQuestion(input.question, input.history), input.sources, opts),
-    stopReason: 'end_turn',
-    model: null,
-  });
+  const result = (input: GenerateInput): GenerationResult => {
+    const contextual = contextualQuestion(input.question, input.history);
+    const context = contextual === input.question ? '' : contextual.slice(input.question.trim().length);
+    return { text: composeExtractiveAnswer(input.question, input.sources, opts, context), stopReason: 'end_turn', model: null };
+  };
   return {
     id: 'extractive',
     model: null,
