@@ -65,10 +65,10 @@ t.test('an unknown permission in a route config fails at start-up', async (t) =>
   t.teardown(drop);
   const app = await buildApp({ config: testConfig(), database });
   t.teardown(() => app.close());
-  await t.rejects(
-    app.register(async (api) => {
+  await t.rejects(async () => {
+    await app.register(async (api) => {
       api.get('/typo', { config: { permission: 'canQuerry' } }, async () => ({}));
-    }).ready(),
-    /unknown permission canQuerry/,
-  );
+    });
+    await app.ready();
+  }, /unknown permission canQuerry/);
 });
