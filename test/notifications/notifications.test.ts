@@ -196,3 +196,33 @@ t.test('GET /notifications/count has its own rate limit (120 per hour by default
   t.equal(third.json().error.code, 'RATE_LIMIT_EXCEEDED');
   t.equal((await get('/notifications')).statusCode, 200, 'the list is not under the count limit');
 });
+
+t.test('a vendor submitting a questionnaire notifies everyone with access to the workspace', async (t) => {
+  const before = { owner: await count(owner), analyst: await count(analyst), outsider: await count(outsider) };
+  const created = await app.inject({
+    method: 'POST',
+    url: '/api/v1/questionnaires',
+    headers: github.headers,
+    payload: {
+      title: 'Quick check',
+      vendorContact: { email: 'vendor@github.example' },
+      sections: [{ id: 'a', title: 'A', weight: 1 }],
+      questions: [{ id: 'yn', sectionId: 'a', text: 'Do you have an incident process?', type: 'yes_no', weight: 1, articles: ['Article 30'] }],
+      send: true,
+    },
+  });
+  t.equal(created.statusCode, 201, created.body);
+  const questionnaireId = created.json().data.questionnaire.id;
+  const mail = [...app.mailer.sent].reverse().find((m) => m.to === 'vendor@github.example');
+  const token = new URL(/(https?:\/\/\S+\/vendor-questionnaire\?token=\S+)/.exec(mail!.text)![1]).searchParams.get('token');
+  const draft = await app.inject({ method: 'PUT', url: `/api/v1/vendor-questionnaires/${token}/answers`, payload: { answers: [{ questionId: 'yn', value: 'yes' }] } });
+  t.equal(draft.statusCode, 200, draft.body);
+  t.equal(await count(analyst), before.analyst, 'saving a draft notifies nobody');
+  const submit = await app.inject({ method: 'PUT', url: `/api/v1/vendor-questionnaires/${token}/answers`, payload: { answers: [{ questionId: 'yn', value: 'yes' }], submit: true } });
+  t.equal(submit.statusCode, 200, submit.body);
+  t.equal(await count(owner), before.owner + 1);
+  t.equal(await count(analyst), before.analyst + 1);
+  t.equal(await count(outsider), before.outsider);
+  const [n] = (await call('GET', '/notifications?type=questionnaire_answered&limit=1', analyst)).json().data.notifications;
+  t.match(n, { title: 'Questionnaire answered: Quick check', workspaceId: github.id, data: { questionnaireId } });
+});
