@@ -304,8 +304,14 @@ t.test('transfer: only to a member; old owner becomes admin', async (t) => {
   t.equal(analystLeave.statusCode, 200, 'a former owner who is not org_admin may leave');
 });
 
-t.test('delete: owner only; removes the workspace and its memberships', async (t) => {
+t.test('delete: owner only; removes the workspace and all its data', async (t) => {
+  const fks = await queryRows<{ tbl: string; rule: string }>(ctx.database.db, sql`select conrelid::regclass::text as tbl, confdeltype::text as rule from pg_constraint where contype = 'f' and confrelid = 'workspaces'::regclass`);
+  t.ok(fks.length >= 1);
+  t.same(fks.filter((f) => f.rule !== 'c'), [], 'every table referencing workspaces cascades on delete');
+
   const ws = await createWorkspace(app, owner, 'Doomed Vendor');
+  const conv = await app.inject({ method: 'POST', url: '/api/v1/conversations', headers: { ...owner.headers, 'x-workspace-id': ws.id }, payload: { title: 'About the doomed vendor' } });
+  t.equal(conv.statusCode, 201, 'workspace data of another module');
   await call('POST', `/workspaces/${ws.id}/members`, owner, { email: analyst.email, role: 'admin' });
   const byAdmin = await call('DELETE', `/workspaces/${ws.id}`, analyst);
   t.equal(byAdmin.statusCode, 403);
@@ -318,5 +324,11 @@ t.test('delete: owner only; removes the workspace and its memberships', async (t
   t.equal((await call('GET', `/workspaces/${ws.id}`, owner)).statusCode, 404);
   const rows = await queryRows<{ n: number }>(ctx.database.db, sql`select (select count(*) from workspaces where id = ${ws.id}) + (select count(*) from workspace_members where workspace_id = ${ws.id}) as n`);
   t.equal(Number(rows[0].n), 0);
+  for (const { tbl } of fks) {
+    const left = await queryRows<{ n: number }>(ctx.database.db, sql`select count(*)::int as n from ${sql.identifier(tbl.replace(/"/g, ''))} where workspace_id = ${ws.id}`).catch(() => [{ n: 0 }]);
+    t.equal(left[0].n, 0, `no ${tbl} rows left`);
+  }
+  const convAfter = await app.inject({ method: 'GET', url: `/api/v1/conversations/${conv.json().data.conversation.id}`, headers: { ...owner.headers, 'x-workspace-id': ws.id } });
+  t.equal(convAfter.statusCode, 403, 'the workspace is gone');
   t.equal((await call('DELETE', `/workspaces/${ws.id}`, owner)).statusCode, 404);
 });
