@@ -61,7 +61,19 @@ async function victimWorkspace(): Promise<Ws> {
 interface Req {
   url: string;
   payload?: unknown;
+  headers?: Record<string, string>;
 }
+
+/** A multipart/form-data body with text fields and files. */
+function multipart(fields: Record<string, string>, files: { name: string; filename: string; type: string; content: string }[]): { payload: Buffer; headers: Record<string, string> } {
+  const boundary = `----authz${Math.random().toString(16).slice(2)}`;
+  const parts: string[] = [];
+  for (const [k, v] of Object.entries(fields)) parts.push(`--${boundary}\r\nContent-Disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`);
+  for (const f of files) parts.push(`--${boundary}\r\nContent-Disposition: form-data; name="${f.name}"; filename="${f.filename}"\r\nContent-Type: ${f.type}\r\n\r\n${f.content}\r\n`);
+  parts.push(`--${boundary}--\r\n`);
+  return { payload: Buffer.from(parts.join('')), headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } };
+}
+const NO_SUCH_ID = '00000000-0000-4000-8000-000000000000';
 interface Sample {
   /**
    * Builds the request for `as` on workspace `ws` (path given with /api/v1). It may
@@ -101,6 +113,29 @@ async function mcpSource(ws: Ws, extra: Record<string, unknown> = {}): Promise<s
   const res = await app.inject({ method: 'POST', url: '/api/v1/mcp-sources', headers: hdr('owner', ws), payload: { name: `${MARKER} MCP`, transport: 'http', url: 'https://93.184.215.14/mcp', headers: { Authorization: `Bearer ${MARKER}` }, sync: false, ...extra } });
   if (res.statusCode !== 201) throw new Error(`mcp source: ${res.body}`);
   return res.json().data.mcpSource.id;
+}
+
+/** A data source of the victim workspace (created by the owner); its id and first file id. */
+async function dataSource(ws: Ws): Promise<{ id: string; fileId: string }> {
+  const res = await app.inject({
+    method: 'POST',
+    url: '/api/v1/data-sources',
+    headers: hdr('owner', ws),
+    payload: { name: `${MARKER} source`, documents: [{ filename: 'policy.md', format: 'markdown', content: `# ${MARKER} policy\n\nThe vendor keeps backups for 30 days.` }] },
+  });
+  if (res.statusCode !== 201) throw new Error(`data source: ${res.statusCode} ${res.body}`);
+  const d = res.json().data.dataSource;
+  return { id: d.id, fileId: d.files[0]?.id ?? NO_SUCH_ID };
+}
+
+const assessmentUpload = () =>
+  multipart({ name: `${MARKER} assessment` }, [{ name: 'files', filename: 'soc2.md', type: 'text/markdown', content: `# ${MARKER} security policy\n\nIncidents are reported within 24 hours. An exit plan is tested yearly.` }]);
+
+async function assessment(ws: Ws): Promise<string> {
+  const up = assessmentUpload();
+  const res = await app.inject({ method: 'POST', url: '/api/v1/assessments', headers: { ...hdr('owner', ws), ...up.headers }, payload: up.payload });
+  if (res.statusCode !== 201) throw new Error(`assessment: ${res.statusCode} ${res.body}`);
+  return res.json().data.assessment.id;
 }
 
 /** Sample requests, keyed `METHOD /api/v1/path` exactly as the route is declared. */
@@ -144,6 +179,28 @@ const SAMPLES: Record<string, Sample> = {
   'POST /api/v1/mcp-sources/:id/sync': { destructive: true, expect: { owner: 409, admin: 409, member: 409 }, prepare: async (ws) => ({ url: `/api/v1/mcp-sources/${await mcpSource(ws, { enabled: false })}/sync` }) },
   'GET /api/v1/mcp-sources/:id/syncs/:syncId': { expect: { owner: 404, admin: 404, member: 404, viewer: 404 }, prepare: async (ws) => ({ url: `/api/v1/mcp-sources/${await mcpSource(ws)}/syncs/00000000-0000-4000-8000-000000000000` }) },
   'GET /api/v1/mcp-sources/:id/stats': { prepare: async (ws) => ({ url: `/api/v1/mcp-sources/${await mcpSource(ws)}/stats` }) },
+  // data sources
+  'POST /api/v1/data-sources': {
+    destructive: true,
+    prepare: () => ({ url: '/api/v1/data-sources', payload: { name: 'Policies', documents: [{ filename: 'a.md', format: 'markdown', content: '# A\n\nText.' }] } }),
+  },
+  'GET /api/v1/data-sources': { prepare: () => ({ url: '/api/v1/data-sources' }) },
+  'GET /api/v1/data-sources/:id': { prepare: async (ws) => ({ url: `/api/v1/data-sources/${(await dataSource(ws)).id}` }) },
+  'GET /api/v1/data-sources/:id/files/:fileId': { prepare: async (ws) => { const d = await dataSource(ws); return { url: `/api/v1/data-sources/${d.id}/files/${d.fileId}` }; } },
+  'POST /api/v1/data-sources/:id/sync': { destructive: true, accessOnly: true, prepare: async (ws) => ({ url: `/api/v1/data-sources/${(await dataSource(ws)).id}/sync` }) },
+  'DELETE /api/v1/data-sources/:id': { destructive: true, prepare: async (ws) => ({ url: `/api/v1/data-sources/${(await dataSource(ws)).id}` }) },
+  // assessments
+  'GET /api/v1/assessments': { prepare: () => ({ url: '/api/v1/assessments' }) },
+  'POST /api/v1/assessments': { destructive: true, prepare: () => { const up = assessmentUpload(); return { url: '/api/v1/assessments', payload: up.payload, headers: up.headers }; } },
+  'GET /api/v1/assessments/:id': { prepare: async (ws) => ({ url: `/api/v1/assessments/${await assessment(ws)}` }) },
+  'DELETE /api/v1/assessments/:id': { destructive: true, prepare: async (ws) => ({ url: `/api/v1/assessments/${await assessment(ws)}` }) },
+  // the report needs a finished analysis (a job): only access is asserted here
+  'GET /api/v1/assessments/:id/report': { accessOnly: true, prepare: async (ws) => ({ url: `/api/v1/assessments/${await assessment(ws)}/report` }) },
+  // evaluation (built-in metrics)
+  'POST /api/v1/ragas/evaluate': {
+    destructive: true,
+    prepare: () => ({ url: '/api/v1/ragas/evaluate', payload: { question: 'How long are backups kept?', answer: 'Backups are kept for 30 days.', contexts: ['The vendor keeps backups for 30 days.'], evaluator: 'builtin' } }),
+  },
   // analytics
   'GET /api/v1/analytics/queries': { prepare: () => ({ url: '/api/v1/analytics/queries' }) },
   'GET /api/v1/analytics/usage': { prepare: () => ({ url: '/api/v1/analytics/usage' }) },
@@ -176,7 +233,7 @@ for (const route of routes) {
     for (const as of ACTORS) {
       const ws = sample.destructive ? await victimWorkspace() : shared;
       const req = await sample.prepare(ws, as);
-      const res = await app.inject({ method: methodOf(route.key), url: req.url, headers: hdr(as, ws), ...(req.payload !== undefined ? { payload: req.payload as object } : {}) });
+      const res = await app.inject({ method: methodOf(route.key), url: req.url, headers: { ...hdr(as, ws), ...req.headers }, ...(req.payload !== undefined ? { payload: req.payload as object } : {}) });
       const where = `${as}: ${res.statusCode} ${res.body.slice(0, 200)}`;
       if (as === 'removed' || as === 'outsider') {
         t.equal(res.statusCode, 403, where);
@@ -202,12 +259,12 @@ for (const route of routes) {
     // victim's resources through ids in the path or body.
     if (!route.workspaceParam) {
       const req = await sample.prepare(shared, 'outsider');
-      const res = await app.inject({ method: methodOf(route.key), url: req.url, headers: { ...outsider.headers, 'x-workspace-id': outsiderWs.id }, ...(req.payload !== undefined ? { payload: req.payload as object } : {}) });
+      const res = await app.inject({ method: methodOf(route.key), url: req.url, headers: { ...outsider.headers, 'x-workspace-id': outsiderWs.id, ...req.headers }, ...(req.payload !== undefined ? { payload: req.payload as object } : {}) });
       t.ok(res.statusCode < 500, `outsider in own workspace: ${res.statusCode}`);
       if (route.url.includes('/:')) t.ok(res.statusCode >= 400, `outsider in own workspace cannot reach the victim's resource: ${res.statusCode}`);
       t.equal(leaks(res, shared), null, 'outsider in own workspace sees no data of the victim workspace');
 
-      const missing = await app.inject({ method: methodOf(route.key), url: req.url, headers: owner.headers, ...(req.payload !== undefined ? { payload: req.payload as object } : {}) });
+      const missing = await app.inject({ method: methodOf(route.key), url: req.url, headers: { ...owner.headers, ...req.headers }, ...(req.payload !== undefined ? { payload: req.payload as object } : {}) });
       t.equal(missing.statusCode, 400, 'X-Workspace-Id is required');
       t.equal(missing.json().error?.code, 'VALIDATION_ERROR');
     }

@@ -63,7 +63,7 @@ t.test('HTTP platform', async (t) => {
 t.test('configuration', async (t) => {
   t.throws(() => loadConfig({ NODE_ENV: 'production' }), /JWT_SECRET/, 'production refuses the development secret');
   t.throws(() => loadConfig({ NODE_ENV: 'production', JWT_SECRET: 'short' }), /JWT_SECRET/, 'production refuses a short secret');
-  const prod = loadConfig({ NODE_ENV: 'production', JWT_SECRET: 'x'.repeat(40) });
+  const prod = loadConfig({ NODE_ENV: 'production', JWT_SECRET: 'x'.repeat(40), SECRETS_KEY: 'y'.repeat(40) });
   t.equal(prod.cookieSecure, true, 'cookies are Secure in production');
   t.not(prod.jwtSecret, DEV_JWT_SECRET);
   t.throws(() => loadConfig({ PORT: 'eighty' }), /integer/);

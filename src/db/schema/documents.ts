@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { customType, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex, vector } from 'drizzle-orm/pg-core';
 import { newId } from '../../lib/ids.js';
+import { mcpSources } from './mcp.js';
 import { users } from './users.js';
 import { workspaces } from './workspaces.js';
 
@@ -98,6 +99,8 @@ export const documents = pgTable(
     id: text('id').primaryKey().$defaultFn(newId),
     workspaceId: text('workspace_id').references(() => workspaces.id, { onDelete: 'cascade' }),
     dataSourceId: text('data_source_id').references(() => dataSources.id, { onDelete: 'cascade' }),
+    /** MCP source of the document (one per resource, `source_key` = resource URI); docs/mcp-sources.md. */
+    mcpSourceId: text('mcp_source_id').references(() => mcpSources.id, { onDelete: 'cascade' }),
     fileId: text('file_id').references(() => dataSourceFiles.id, { onDelete: 'cascade' }),
     corpus: text('corpus'),
     sourceKey: text('source_key'),
@@ -118,6 +121,7 @@ export const documents = pgTable(
   (t) => [
     uniqueIndex('documents_file_uidx').on(t.fileId),
     uniqueIndex('documents_corpus_key_uidx').on(t.corpus, t.sourceKey),
+    uniqueIndex('documents_mcp_key_uidx').on(t.mcpSourceId, t.sourceKey),
     index('documents_workspace_idx').on(t.workspaceId),
     index('documents_data_source_idx').on(t.dataSourceId),
   ],

@@ -80,11 +80,12 @@ export function dataSourcesRepository(db: Db) {
   type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 
   /** Replaces the chunks of a document (upserted by file or corpus key) inside `tx`. */
-  async function writeDocument(tx: Tx, scope: { workspaceId: string | null; dataSourceId: string | null }, d: DocumentInsert): Promise<string> {
+  async function writeDocument(tx: Tx, scope: { workspaceId: string | null; dataSourceId: string | null; mcpSourceId?: string | null }, d: DocumentInsert): Promise<string> {
     const now = new Date();
     const values = {
       workspaceId: scope.workspaceId,
       dataSourceId: scope.dataSourceId,
+      mcpSourceId: scope.mcpSourceId ?? null,
       fileId: d.fileId,
       corpus: d.corpus,
       sourceKey: d.sourceKey,
@@ -103,7 +104,9 @@ export function dataSourcesRepository(db: Db) {
     };
     const [existing] = d.fileId
       ? await tx.select({ id: documents.id }).from(documents).where(eq(documents.fileId, d.fileId))
-      : await tx.select({ id: documents.id }).from(documents).where(and(eq(documents.corpus, d.corpus!), eq(documents.sourceKey, d.sourceKey!)));
+      : scope.mcpSourceId
+        ? await tx.select({ id: documents.id }).from(documents).where(and(eq(documents.mcpSourceId, scope.mcpSourceId), eq(documents.sourceKey, d.sourceKey!)))
+        : await tx.select({ id: documents.id }).from(documents).where(and(eq(documents.corpus, d.corpus!), eq(documents.sourceKey, d.sourceKey!)));
     let documentId: string;
     if (existing) {
       documentId = existing.id;
@@ -294,6 +297,42 @@ export function dataSourcesRepository(db: Db) {
         const all = await tx.select({ id: documents.id, key: documents.sourceKey }).from(documents).where(eq(documents.corpus, corpus));
         const gone = all.filter((r) => !r.key || !keepKeys.includes(r.key)).map((r) => r.id);
         if (gone.length) await tx.delete(documents).where(inArray(documents.id, gone));
+      });
+    },
+
+    /**
+     * Writes (replaces, chunks included) the document of one resource of an MCP source,
+     * keyed by the source and `sourceKey` (the resource URI), in one transaction; a
+     * soft-deleted one comes back. Null when the MCP source no longer exists.
+     */
+    async writeMcpDocument(scope: { workspaceId: string; mcpSourceId: string }, d: Omit<DocumentInsert, 'fileId' | 'corpus'> & { sourceKey: string }): Promise<string | null> {
+      try {
+        return await db.transaction((tx) => writeDocument(tx, { workspaceId: scope.workspaceId, dataSourceId: null, mcpSourceId: scope.mcpSourceId }, { ...d, fileId: null, corpus: null }));
+      } catch (err) {
+        for (let e = err as Record<string, unknown> | undefined, i = 0; e && i < 4; e = e.cause as Record<string, unknown> | undefined, i++) {
+          if (String(e.code) === '23503') return null; // the MCP source was deleted meanwhile
+        }
+        throw err;
+      }
+    },
+
+    /** Soft-deletes documents of an MCP source and their chunks, in one transaction. */
+    async softDeleteMcpDocuments(mcpSourceId: string, documentIds: string[]): Promise<number> {
+      if (!documentIds.length) return 0;
+      return db.transaction(async (tx) => {
+        const now = new Date();
+        const docs = await tx
+          .update(documents)
+          .set({ deletedAt: now })
+          .where(and(eq(documents.mcpSourceId, mcpSourceId), inArray(documents.id, documentIds), isNull(documents.deletedAt)))
+          .returning({ id: documents.id });
+        if (docs.length) {
+          await tx
+            .update(chunks)
+            .set({ deletedAt: now })
+            .where(and(inArray(chunks.documentId, docs.map((d) => d.id)), isNull(chunks.deletedAt)));
+        }
+        return docs.length;
       });
     },
 

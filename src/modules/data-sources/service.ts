@@ -262,6 +262,17 @@ export function dataSourcesService(deps: {
       return { totalDocuments: s.documents, totalPages: s.pages, totalDatabases: s.dataSources };
     },
 
+    /**
+     * Documents of MCP sources (docs/mcp-sources.md): the MCP sync parses, chunks and
+     * embeds a resource with the same pipeline, and stores it here, keyed by source and
+     * resource URI (chunks replaced, never added to).
+     */
+    writeMcpDocument: (scope: { workspaceId: string; mcpSourceId: string }, d: Omit<DocumentInsert, 'fileId' | 'corpus' | 'sourceKey'> & { key: string }) => {
+      const { key, ...rest } = d;
+      return repo.writeMcpDocument(scope, { ...rest, sourceKey: key });
+    },
+    softDeleteMcpDocuments: (mcpSourceId: string, documentIds: string[]) => repo.softDeleteMcpDocuments(mcpSourceId, documentIds),
+
     /** Runs one queued ingestion directly (tests, CLI); the job handler does the same. */
     ingest,
 

@@ -61,6 +61,13 @@ export function workspacesRepository(db: Db) {
       const [row] = await db.select({ id: workspaces.id }).from(workspaces).where(eq(workspaces.workspaceId, slug));
       return !!row;
     },
+    /** Workspaces whose sync schedule is enabled (read by the sync scheduler, docs/sync-schedule.md). */
+    async withScheduleEnabled(): Promise<{ id: string; syncSchedule: SyncSchedule; syncStatus: string }[]> {
+      return db
+        .select({ id: workspaces.id, syncSchedule: workspaces.syncSchedule, syncStatus: workspaces.syncStatus })
+        .from(workspaces)
+        .where(sql`(${workspaces.syncSchedule}->>'enabled')::boolean IS TRUE`);
+    },
     async findByKey(key: string): Promise<WorkspaceRow | null> {
       const [row] = await db.select().from(workspaces).where(byKey(key)).limit(1);
       return row ?? null;

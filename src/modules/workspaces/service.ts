@@ -336,6 +336,11 @@ export function workspacesService(deps: { repo: WorkspacesRepository; orgs: Orgs
       return ws ? (await accessList(ws)).map((m) => m.userId) : [];
     },
 
+    /** Workspaces whose sync schedule is enabled: id, schedule and sync status (for the sync scheduler). */
+    async withScheduleEnabled(): Promise<{ id: string; syncSchedule: SyncSchedule; syncStatus: string }[]> {
+      return repo.withScheduleEnabled();
+    },
+
     /** Workspace row by id (for other modules, e.g. the register export and the scheduler). */
     async get(workspaceId: string) {
       const row = await repo.findByKey(workspaceId);
