@@ -86,6 +86,11 @@ async function completeQuestionnaire(app: FastifyInstance, headers: Record<strin
     }
     return [];
   });
+  // The vendor opens the link, saves a draft, then submits.
+  const open = await app.inject({ method: 'GET', url: `${API}/vendor-questionnaires/${token}` });
+  if (open.statusCode !== 200) throw new Error(`open: ${open.statusCode} ${open.body}`);
+  const draft = await app.inject({ method: 'PUT', url: `${API}/vendor-questionnaires/${token}/answers`, payload: { answers: answers.slice(0, 5) } });
+  if (draft.statusCode !== 200) throw new Error(`draft: ${draft.statusCode} ${draft.body}`);
   const submit = await app.inject({ method: 'PUT', url: `${API}/vendor-questionnaires/${token}/answers`, payload: { answers, submit: true } });
   if (submit.statusCode !== 200) throw new Error(`submit: ${submit.statusCode} ${submit.body}`);
   const done = await app.inject({ method: 'PATCH', url: `${API}/questionnaires/${q.id}`, headers, payload: { status: 'complete' } });

@@ -17,6 +17,20 @@ type Deps = {
 
 const today = (now: Date) => now.toISOString().slice(0, 10);
 
+/** `fn` over `items` with at most `limit` calls in flight; results in input order. */
+async function mapLimit<T, R>(items: T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
+  const out = new Array<R>(items.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const i = next++;
+      out[i] = await fn(items[i]!);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return out;
+}
+
 /**
  * The Register of Information over every workspace the caller can access
  * (docs/register-of-information.md): the workbook of the contract, the EBA xBRL-CSV
@@ -45,11 +59,11 @@ export function registerService(deps: Deps) {
     const ids = list.map((w) => w.id);
     const assessments = await deps.assessments.latestComplete(ids);
     const out: RegisterVendor[] = [];
-    for (const w of list) {
-      const ws = await deps.workspaces.get(w.id);
+    // Profiles and questionnaires are read per workspace through their services, a few at a time.
+    const loaded = await mapLimit(list, 8, async (w) => ({ w, ws: await deps.workspaces.get(w.id), q: await deps.questionnaires.latestComplete(w.id) }));
+    for (const { w, ws, q } of loaded) {
       if (!ws) continue; // deleted meanwhile
       const a = assessments.get(w.id);
-      const q = await deps.questionnaires.latestComplete(w.id);
       out.push({
         workspaceId: w.id,
         workspaceSlug: w.workspaceId,
