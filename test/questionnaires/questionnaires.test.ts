@@ -408,6 +408,15 @@ t.test('custom questions: validation and exact scores for every answer type', as
   const clear = await app.inject({ method: 'PATCH', url: `${API}/questionnaires/${q.id}`, headers: H, payload: { reviews: [{ questionId: 'yn', overrideScore: null }] } });
   t.equal(clear.json().data.questionnaire.scoring.total, 59.7);
 
+  // Nullable fields clear (never coerced to 0 or "").
+  const setDue = await app.inject({ method: 'PATCH', url: `${API}/questionnaires/${q.id}`, headers: H, payload: { dueDate: '2031-06-30', description: 'About backups', reviewerNotes: 'n' } });
+  t.match(setDue.json().data.questionnaire, { dueDate: '2031-06-30', description: 'About backups', reviewerNotes: 'n' });
+  const clearDue = await app.inject({ method: 'PATCH', url: `${API}/questionnaires/${q.id}`, headers: H, payload: { dueDate: null, description: null, reviewerNotes: null } });
+  t.match(clearDue.json().data.questionnaire, { dueDate: null, description: null, reviewerNotes: null });
+  const badDue = await app.inject({ method: 'PATCH', url: `${API}/questionnaires/${q.id}`, headers: H, payload: { dueDate: '31/12/2030' } });
+  t.equal(badDue.statusCode, 400);
+  t.equal((await app.inject({ method: 'PATCH', url: `${API}/questionnaires/${q.id}`, headers: H, payload: {} })).statusCode, 400, 'empty PATCH');
+
   // Returning the questionnaire to the vendor makes the same link writable again.
   const back = await app.inject({ method: 'PATCH', url: `${API}/questionnaires/${q.id}`, headers: H, payload: { status: 'in_progress' } });
   t.equal(back.statusCode, 200);

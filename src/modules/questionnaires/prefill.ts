@@ -9,16 +9,20 @@ import type { Source } from '../../rag/types.js';
  * never scored and never submitted until the vendor or a reviewer confirms it.
  *
  * - A passage is *evidence* when it mentions at least `EVIDENCE_SHARE` of the
- *   question's evidence terms (word-prefix match, case- and hyphen-insensitive).
+ *   question's evidence terms (word-prefix match, case- and hyphen-insensitive), and
+ *   *related* (cited, without a proposed value) from `RELATED_SHARE`.
  * - yes_no: `yes` when a passage is evidence; nothing is proposed from the absence
  *   of evidence (never `no`).
- * - number: the figure next to the question's unit (`99.9 %`, `72 hours`, `30 days`)
- *   when the evidence shows exactly one such figure.
+ * - number: a figure with the question's unit (`99.9 %`, `72 hours`, `30 days`)
+ *   standing close to an evidence term in the evidence, when one figure is strictly
+ *   the most frequent.
  * - text: the sentences of the best passage that share the most terms with the
  *   question (at most 2, 600 characters).
  * - date and choice: no value; the citations are given for the person answering.
  */
 export const EVIDENCE_SHARE = 0.6;
+/** A passage is cited at all only when it mentions at least this share of the terms. */
+export const RELATED_SHARE = 0.5;
 export const MAX_CITATIONS = 3;
 const PASSAGE_CHARS = 500;
 
@@ -44,15 +48,38 @@ const UNIT_PATTERNS: Record<string, RegExp> = {
   months: /(\d{1,3})\s?months?\b/g,
 };
 
-function figureFor(q: StoredQuestion, texts: string[]): number | null {
+/** Characters between a figure and an evidence term for the figure to be about it. */
+const FIGURE_WINDOW = 40;
+
+/**
+ * The figure for a number question: the figures followed by the question's unit that
+ * stand within FIGURE_WINDOW characters of an evidence term, counted once per distinct
+ * sentence of the evidence; the most frequent one when it is strictly more frequent
+ * than any other, within min..max.
+ */
+function figureFor(q: StoredQuestion, texts: string[], terms: string[]): number | null {
   const re = q.unit ? UNIT_PATTERNS[q.unit] : undefined;
   if (!re) return null;
-  const found = new Set<number>();
-  for (const t of texts) for (const m of t.matchAll(re)) found.add(Number(m[1]));
-  if (found.size !== 1) return null;
-  const v = [...found][0]!;
-  if ((q.min !== undefined && v < q.min) || (q.max !== undefined && v > q.max)) return null;
-  return v;
+  const counts = new Map<number, number>();
+  const seen = new Set<string>();
+  for (const t of texts) {
+    for (const s of sentences(plainText(t))) {
+      const key = s.replace(/\s+/g, ' ').trim();
+      if (seen.has(key)) continue;
+      seen.add(key);
+      for (const m of key.matchAll(re)) {
+        const v = Number(m[1]);
+        if ((q.min !== undefined && v < q.min) || (q.max !== undefined && v > q.max)) continue;
+        const start = m.index ?? 0;
+        const around = key.slice(Math.max(0, start - FIGURE_WINDOW), start + m[0].length + FIGURE_WINDOW);
+        if (terms.length && evidenceShare(terms, around) === 0) continue;
+        counts.set(v, (counts.get(v) ?? 0) + 1);
+      }
+    }
+  }
+  const ranked = [...counts].sort((a, b) => b[1] - a[1]);
+  if (!ranked.length || (ranked[1] && ranked[1][1] === ranked[0]![1])) return null;
+  return ranked[0]![0];
 }
 
 /** The passage of a source closest to the question: its best window of sentences. */
@@ -108,7 +135,7 @@ export function suggestAnswer(q: StoredQuestion, sources: Source[], workspaceId:
   const terms = termsOf(q);
   const ranked = own
     .map((s) => ({ s, share: evidenceShare(terms, flat(s.content)) }))
-    .filter((x) => x.share > 0)
+    .filter((x) => x.share >= RELATED_SHARE)
     .sort((a, b) => b.share - a.share || b.s.score - a.s.score);
   if (!ranked.length) return null;
   const evidence = ranked.filter((x) => x.share >= EVIDENCE_SHARE);
@@ -124,7 +151,7 @@ export function suggestAnswer(q: StoredQuestion, sources: Source[], workspaceId:
       } else rationale = 'Related passages were found, but none clearly addresses the question; no answer is proposed.';
       break;
     case 'number': {
-      const v = evidence.length ? figureFor(q, citations.map((c) => c.passage)) : null;
+      const v = evidence.length ? figureFor(q, evidence.map((x) => x.s.content), terms) : null;
       value = v;
       rationale = v === null ? 'Related passages were found; no single figure could be read from them.' : `Figure read from the cited passage${citations.length > 1 ? 's' : ''}; confirm it.`;
       break;

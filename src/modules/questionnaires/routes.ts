@@ -15,6 +15,12 @@ import type { QuestionnairesService } from './service.js';
  */
 
 const Nullable = <T extends TSchema>(t: T) => Type.Union([t, Type.Null()]);
+/**
+ * Nullable scalars of request bodies as one multi-type schema: with `anyOf` the
+ * validator would coerce `null` into `0` or `""` in the first branch.
+ */
+const NullableScalar = <T extends string | number>(type: 'string' | 'number', opts: Record<string, unknown> = {}) =>
+  Type.Unsafe<T | null>({ type: [type, 'null'], ...opts });
 const DateOnly = Type.String({ format: 'date', pattern: '^\\d{4}-\\d{2}-\\d{2}$', description: 'YYYY-MM-DD' });
 const Status = Type.Enum([...QUESTIONNAIRE_STATUSES]);
 
@@ -265,17 +271,17 @@ const routes: FastifyPluginAsyncTypebox<QuestionnaireRoutesOptions> = async (app
       params: IdParams,
       body: Type.Object({
         title: Type.Optional(Title),
-        description: Type.Optional(Nullable(Description)),
-        dueDate: Type.Optional(Nullable(DateOnly)),
+        description: Type.Optional(NullableScalar<string>('string', { maxLength: 5000 })),
+        dueDate: Type.Optional(NullableScalar<string>('string', { format: 'date', pattern: '^\\d{4}-\\d{2}-\\d{2}$', description: 'YYYY-MM-DD; null clears' })),
         vendorContact: Type.Optional(Nullable(VendorContact)),
         shareSuggestions: Type.Optional(Type.Boolean()),
-        reviewerNotes: Type.Optional(Nullable(Type.String({ maxLength: 10000 }))),
+        reviewerNotes: Type.Optional(NullableScalar<string>('string', { maxLength: 10000 })),
         ...QuestionsEdit,
         reviews: Type.Optional(Type.Array(Type.Object({
           questionId: Type.String({ minLength: 1, maxLength: 40 }),
           overrideValue: Type.Optional(AnswerValueOrNull),
-          overrideScore: Type.Optional(Nullable(Type.Number({ minimum: 0, maximum: 1, description: 'points 0..1' }))),
-          note: Type.Optional(Nullable(Type.String({ maxLength: MAX_COMMENT }))),
+          overrideScore: Type.Optional(NullableScalar<number>('number', { minimum: 0, maximum: 1, description: 'points 0..1; null clears' })),
+          note: Type.Optional(NullableScalar<string>('string', { maxLength: MAX_COMMENT })),
           acceptSuggestion: Type.Optional(Type.Boolean({ description: 'use the pre-fill suggestion as the override value' })),
         }, { additionalProperties: false }), { minItems: 1, maxItems: MAX_QUESTIONS })),
         status: Type.Optional(Status),
@@ -335,7 +341,7 @@ const routes: FastifyPluginAsyncTypebox<QuestionnaireRoutesOptions> = async (app
         answers: Type.Array(Type.Object({
           questionId: Type.String({ minLength: 1, maxLength: 40 }),
           value: Type.Optional(AnswerValueOrNull),
-          comment: Type.Optional(Nullable(Type.String({ maxLength: MAX_COMMENT }))),
+          comment: Type.Optional(NullableScalar<string>('string', { maxLength: MAX_COMMENT })),
           acceptSuggestion: Type.Optional(Type.Boolean()),
         }, { additionalProperties: false }), { maxItems: MAX_QUESTIONS }),
         submit: Type.Optional(Type.Boolean({ description: 'submit after saving; the link becomes read-only' })),

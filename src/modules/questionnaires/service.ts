@@ -52,6 +52,9 @@ const VENDOR_WRITABLE: readonly QuestionnaireStatus[] = ['sent', 'in_progress'];
 /** Statuses in which the vendor's link opens (read-only once submitted). */
 const VENDOR_VISIBLE: readonly QuestionnaireStatus[] = ['sent', 'in_progress', 'submitted', 'complete'];
 
+/** Passages retrieved per question for pre-fill (the shared DORA corpus competes for them and is dropped). */
+const PREFILL_SEARCH_LIMIT = 8;
+
 const today = (at = new Date()) => at.toISOString().slice(0, 10);
 const iso = (d: Date | null | undefined) => (d ? d.toISOString() : null);
 
@@ -321,7 +324,7 @@ export function questionnairesService(deps: Deps) {
         out.push({ questionId: q.id, suggestion: null });
         continue;
       }
-      const sources = await retriever.search({ workspaceId: scope.id, query: prefillQuery(q), limit: 5 });
+      const sources = await retriever.search({ workspaceId: scope.id, query: prefillQuery(q), limit: PREFILL_SEARCH_LIMIT });
       out.push({ questionId: q.id, suggestion: suggestAnswer(q, sources, scope.id, now) });
     }
     await repo.saveSuggestions(row.id, out, now);
@@ -642,6 +645,12 @@ export function questionnairesService(deps: Deps) {
       const row = await repo.latestComplete(workspaceId);
       if (!row || !row.completedAt) return null;
       return { id: row.id, title: row.title, score: row.score, completedAt: row.completedAt };
+    },
+
+    /** `latestComplete` of many workspaces in one query: workspace id -> questionnaire (register export). */
+    async latestCompleteMany(workspaceIds: string[]): Promise<Map<string, { id: string; title: string; score: number | null; completedAt: Date }>> {
+      const rows = await repo.latestCompleteMany(workspaceIds);
+      return new Map(rows.filter((r) => r.completedAt).map((r) => [r.workspaceId, { id: r.id, title: r.title, score: r.score, completedAt: r.completedAt! }]));
     },
   };
 }
