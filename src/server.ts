@@ -16,6 +16,10 @@ async function main() {
     const { articles } = await app.services.compliance.loadReferenceData();
     app.log.info({ articles }, 'DORA reference data loaded');
   }
+  // The DORA articles as the shared retrieval corpus: indexed on first start, re-indexed
+  // when an article, the chunking or the embedder changed; unchanged articles are skipped.
+  const corpus = await app.services.dataSources.indexCorpus();
+  if (corpus.indexed) app.log.info(corpus, 'DORA retrieval corpus indexed');
   await app.listen({ host: config.host, port: config.port });
   app.log.info({ database: database.kind, ms: Date.now() - started }, 'service started');
 
