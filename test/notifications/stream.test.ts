@@ -69,6 +69,15 @@ t.test('one instance: notification:new reaches an open stream; counts follow rea
     timestamp: Number,
   });
 
+  // A notification too large to travel inline in the NOTIFY payload (8000-byte limit) is read back by id.
+  const big = { body: 'é'.repeat(2000), data: { blob: 'ü'.repeat(1500) } };
+  const [large] = await svc.notify({ userIds: [user.id], type: 'system', title: 'Large', ...big });
+  const largeEv = await sse.next('notification:new', 5000);
+  t.equal(largeEv.id, large.id);
+  t.match(largeEv.data, { title: 'Large', body: big.body, data: big.data, unreadCount: 3 });
+  await ctx.app.inject({ method: 'PATCH', url: `/api/v1/notifications/${large.id}`, headers: user.headers, payload: {} });
+  t.match((await sse.next('notification:count')).data, { unreadCount: 2 });
+
   // Reading (on any tab or instance) lowers the badge on every open stream.
   const read = await ctx.app.inject({ method: 'PATCH', url: `/api/v1/notifications/${created.id}`, headers: user.headers, payload: {} });
   t.equal(read.statusCode, 200);

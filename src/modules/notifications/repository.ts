@@ -15,8 +15,34 @@ export interface NewNotification {
 /** The Postgres LISTEN/NOTIFY channel of the push channel (docs/notifications.md). */
 export const NOTIFY_CHANNEL = 'dora_notifications';
 
-/** What travels through NOTIFY: ids only (the listener reads the row), far below the 8000-byte limit. */
-export type BusMessage = { e: 'new'; id: string; u: string } | { e: 'read'; u: string };
+/** A stored notification as it travels in a NOTIFY payload. */
+export interface BusNotification {
+  id: string;
+  type: NotificationType;
+  title: string;
+  body: string;
+  data: Record<string, unknown>;
+  workspaceId: string | null;
+  createdAt: string;
+}
+
+/**
+ * What travels through NOTIFY. `new` carries the notification itself when the payload stays
+ * under NOTIFY_INLINE_MAX bytes (PostgreSQL's limit is 8000), else only its id and the
+ * listener reads the row.
+ */
+export type BusMessage = { e: 'new'; id: string; u: string; n?: BusNotification } | { e: 'read'; u: string };
+export const NOTIFY_INLINE_MAX = 7000;
+
+export function busNotificationOf(r: NotificationRow): BusNotification {
+  return { id: r.id, type: r.type, title: r.title, body: r.body, data: r.data, workspaceId: r.workspaceId, createdAt: r.createdAt.toISOString() };
+}
+
+export function busMessageOf(r: NotificationRow): BusMessage {
+  const n = busNotificationOf(r);
+  const full: BusMessage = { e: 'new', id: r.id, u: r.userId, n };
+  return Buffer.byteLength(JSON.stringify(full)) <= NOTIFY_INLINE_MAX ? full : { e: 'new', id: r.id, u: r.userId };
+}
 
 export interface ListFilter {
   limit: number;
@@ -51,7 +77,7 @@ export function notificationsRepository(db: Db) {
       if (rows.length === 0) return [];
       return db.transaction(async (tx) => {
         const inserted = await tx.insert(notifications).values(rows).returning();
-        await publish(tx, inserted.map((r) => ({ e: 'new' as const, id: r.id, u: r.userId })));
+        await publish(tx, inserted.map(busMessageOf));
         return inserted;
       });
     },

@@ -1,6 +1,6 @@
 import { NOTIFICATION_TYPES, type NotificationType } from '../../db/schema/notifications.js';
 import { AppError, notFound } from '../../lib/errors.js';
-import type { BusMessage, NotificationRow, NotificationsRepository } from './repository.js';
+import { busNotificationOf, type BusMessage, type NotificationRow, type NotificationsRepository } from './repository.js';
 import type { NotificationBus } from './bus.js';
 
 /**
@@ -84,8 +84,7 @@ function view(r: NotificationRow): NotificationView {
 }
 
 function newEvent(r: NotificationRow, unreadCount: number): StreamEvent {
-  const { read: _r, readAt: _ra, ...rest } = view(r);
-  return { event: 'notification:new', id: r.id, payload: { ...rest, unreadCount, timestamp: Date.now() } };
+  return { event: 'notification:new', id: r.id, payload: { ...busNotificationOf(r), unreadCount, timestamp: Date.now() } };
 }
 
 /** A mistake of the calling module (not of the API client): a plain Error, a 500 if it reaches HTTP. */
@@ -113,17 +112,22 @@ export function notificationsService(deps: {
   const { repo, maxStreamsPerUser } = deps;
   const subscribers = new Map<string, Set<Subscriber>>();
   let closed = false;
-  // Bus messages are handled one after another, so a stream sees events in commit order.
-  let queue: Promise<void> = Promise.resolve();
+  // The messages of one user are handled one after another (their streams see events in
+  // commit order); different users' in parallel.
+  const chains = new Map<string, Promise<void>>();
 
   async function deliver(m: BusMessage) {
     const subs = subscribers.get(m.u);
     if (!subs || subs.size === 0) return;
     let ev: StreamEvent | null = null;
     if (m.e === 'new') {
-      const row = await repo.byId(m.id);
-      if (!row || row.userId !== m.u) return;
-      ev = newEvent(row, await repo.unreadCount(m.u));
+      let n = m.n;
+      if (!n) {
+        const row = await repo.byId(m.id);
+        if (!row || row.userId !== m.u) return;
+        n = busNotificationOf(row);
+      }
+      ev = { event: 'notification:new', id: n.id, payload: { ...n, unreadCount: await repo.unreadCount(m.u), timestamp: Date.now() } };
     } else if (m.e === 'read') {
       ev = { event: 'notification:count', payload: { unreadCount: await repo.unreadCount(m.u), timestamp: Date.now() } };
     }
@@ -138,7 +142,14 @@ export function notificationsService(deps: {
   }
 
   const bus = deps.createBus((m) => {
-    queue = queue.then(() => deliver(m)).catch((err) => deps.log?.error({ err }, 'notifications: delivery failed'));
+    if (!subscribers.has(m.u)) return; // nobody of this user listens on this instance
+    const next = (chains.get(m.u) ?? Promise.resolve())
+      .then(() => deliver(m))
+      .catch((err) => deps.log?.error({ err }, 'notifications: delivery failed'));
+    chains.set(m.u, next);
+    void next.then(() => {
+      if (chains.get(m.u) === next) chains.delete(m.u);
+    });
   });
 
   async function recipients(input: NotifyInput): Promise<string[]> {
@@ -257,7 +268,7 @@ export function notificationsService(deps: {
         }
       }
       await bus.close();
-      await queue;
+      await Promise.all([...chains.values()]);
     },
   };
   return service;
