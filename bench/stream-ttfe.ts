@@ -1,19 +1,16 @@
 /**
  * Time to first event of POST /rag/stream over the demo corpus (the DORA articles plus the
- * GitHub and Basecamp vendor documents of data/vendor-docs, ingested through the API), on a
- * real listening port: per question, the time from sending the request to the first SSE
- * event, to the `sources` event, to the first `chunk` and to `done`. Prints median and p95.
+ * GitHub and Basecamp vendor documents of data/vendor-docs, ingested through the API;
+ * bench/demo-server.ts, in a child process), over a real connection: per question, the time
+ * from sending the request to the first SSE event, to the `sources` event, to the first
+ * `chunk` and to `done`. Prints median and p95.
  *   node --import=tsx bench/stream-ttfe.ts [requests]       (PGlite in memory)
  *   DATABASE_URL=postgres://... node --import=tsx bench/stream-ttfe.ts
  * The generator is the configured one (extractive unless ANTHROPIC_API_KEY is set).
  */
-import { readdirSync, readFileSync } from 'node:fs';
-import path from 'node:path';
-import type { AddressInfo } from 'node:net';
+import { spawn } from 'node:child_process';
+import { createInterface } from 'node:readline';
 import { createParser } from 'eventsource-parser';
-import { buildTestApp, registerUser, testConfig } from '../test/helpers/app.js';
-import { createOrgAndWorkspace, createWorkspace } from '../test/helpers/workspaces.js';
-import { ingest, VENDOR_DOCS } from '../test/helpers/rag.js';
 
 const requests = Number(process.argv[2] ?? 60);
 const QUESTIONS: [vendor: 'github' | 'basecamp', q: string][] = [
@@ -36,28 +33,17 @@ const quantile = (xs: number[], q: number) => {
 const fmt = (name: string, xs: number[]) =>
   `${name.padEnd(22)} median ${quantile(xs, 0.5).toFixed(1).padStart(7)} ms   p95 ${quantile(xs, 0.95).toFixed(1).padStart(7)} ms   max ${Math.max(...xs).toFixed(1).padStart(7)} ms`;
 
-const cfg = testConfig();
-const t0 = performance.now();
-const ctx = await buildTestApp({ rag: { ...cfg.rag, generator: cfg.rag.anthropic.apiKey ? 'anthropic' : 'extractive' } });
-const { app } = ctx;
-const corpus = await app.services.dataSources.indexCorpus();
-const owner = await registerUser(app);
-const gh = await createOrgAndWorkspace(app, owner, 'GitHub');
-const bc = await createWorkspace(app, owner, 'Basecamp');
-let docs = 0;
-for (const [vendor, headers] of [['github', gh.headers], ['basecamp', bc.headers]] as const) {
-  const dir = path.join(VENDOR_DOCS, vendor);
-  const files = readdirSync(dir).sort();
-  docs += files.length;
-  await ingest(app, headers, `${vendor} documents`, files.map((f) => ({
-    title: f.replace(/\.(md|txt)$/, '').replace(/-/g, ' '),
-    content: readFileSync(path.join(dir, f), 'utf8'),
-    format: f.endsWith('.txt') ? ('text' as const) : ('markdown' as const),
-  })), 300_000);
-}
-await app.listen({ port: 0, host: '127.0.0.1' });
-const { port } = app.server.address() as AddressInfo;
-console.log(`corpus: ${corpus.documents} DORA articles + ${docs} vendor documents, ${ctx.database.kind}, generator ${app.services.rag.generatorId}; set-up ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+// The server runs in its own process, so that the client's clock is not held up by the
+// server's work (embedded PGlite runs its queries on the server's event loop).
+const server = spawn(process.execPath, ['--import=tsx', 'bench/demo-server.ts'], { stdio: ['ignore', 'pipe', 'inherit'], env: process.env });
+const info = await new Promise<{ port: number; github: Record<string, string>; basecamp: Record<string, string>; database: string; generator: string; doraArticles: number; vendorDocuments: number; setupMs: number }>((resolve, reject) => {
+  createInterface({ input: server.stdout! }).once('line', (line) => resolve(JSON.parse(line)));
+  server.once('exit', (code) => reject(new Error(`demo server exited with ${code}`)));
+});
+const port = info.port;
+const gh = { headers: info.github };
+const bc = { headers: info.basecamp };
+console.log(`corpus: ${info.doraArticles} DORA articles + ${info.vendorDocuments} vendor documents, ${info.database}, generator ${info.generator}; set-up ${(info.setupMs / 1000).toFixed(1)} s`);
 
 async function once(headers: Record<string, string>, question: string) {
   const started = performance.now();
@@ -101,4 +87,4 @@ console.log(fmt('first event (status)', first));
 console.log(fmt('sources event', sources));
 console.log(fmt('first chunk', chunk));
 console.log(fmt('done', done));
-await ctx.close();
+server.kill('SIGTERM');

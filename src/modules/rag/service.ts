@@ -187,8 +187,12 @@ export function ragService(deps: {
       let sources: Source[] = [];
       let firstChunkMs: number | null = null;
       let result: GenerationResult | undefined;
+      // A stream's first events go out before the work starts, even on embedded PGlite,
+      // whose queries can keep the event loop from reaching its I/O phase.
+      const flush = () => (opts.streamed ? new Promise<void>((resolve) => setImmediate(resolve)) : Promise.resolve());
       try {
         hooks.status?.(STATUS_RETRIEVING);
+        await flush();
         const history: HistoryTurn[] = p.conversationId ? await conversations.history(p.conversationId, config.historyMessages) : [];
         const query = contextualQuestion(p.question, history);
         const found = await retrieval.search({ workspaceId: p.owner.workspaceId, query, filters: p.filters, limit: config.topK });
@@ -196,6 +200,7 @@ export function ragService(deps: {
         if (signal?.aborted) throw new GenerationAborted();
         hooks.sources?.(sources);
         hooks.status?.(STATUS_GENERATING);
+        await flush();
 
         const input = { question: p.question, sources, history, signal };
         if (opts.streamed) {
