@@ -105,17 +105,6 @@ try {
   const gaps = results.filter((r) => r.status !== 'covered').length;
   console.log(`database: ${database.kind}; vendors: ${N}; gaps per vendor: ${gaps}; set-up ${setup.toFixed(1)} s`);
 
-  if (process.env.BENCH_PROFILE) {
-    let s = performance.now();
-    const list = await app.services.workspaces.list(owner.id);
-    console.log('list', (performance.now() - s).toFixed(0)); s = performance.now();
-    for (const w of list) await app.services.workspaces.get(w.id);
-    console.log('get x N', (performance.now() - s).toFixed(0)); s = performance.now();
-    await app.services.assessments.latestComplete(list.map((w) => w.id));
-    console.log('assessments', (performance.now() - s).toFixed(0)); s = performance.now();
-    for (const w of list) await app.services.questionnaires.latestComplete(w.id);
-    console.log('questionnaires x N', (performance.now() - s).toFixed(0)); s = performance.now();
-  }
   for (const [label, url] of [['xlsx workbook', '/api/v1/workspaces/roi-export'], ['xbrl-csv package', '/api/v1/workspaces/roi-export?format=xbrl-csv'], ['pre-flight', '/api/v1/workspaces/roi-preflight']] as const) {
     global.gc?.();
     peakRss = 0;

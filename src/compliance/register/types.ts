@@ -10,7 +10,7 @@ export interface RegisterVendor {
   name: string;
   profile: VendorProfile;
   /** Latest completed assessment, or null. */
-  assessment: { id: string; name: string; score: number | null; riskRating: string | null; completedAt: Date; results: GapResult[] } | null;
+  assessment: { id: string; name: string; score: number | null; riskRating: string | null; completedAt: Date; results: Pick<GapResult, 'ref' | 'title' | 'status' | 'key' | 'elements'>[] } | null;
   /** Latest completed questionnaire, or null. */
   questionnaire: { id: string; title: string; score: number | null; completedAt: Date } | null;
 }

@@ -8,6 +8,8 @@ export type AssessmentRow = typeof assessments.$inferSelect;
 export type AssessmentDocumentRow = typeof assessmentDocuments.$inferSelect;
 export type AssessmentListRow = Omit<AssessmentRow, 'results'>;
 export type DocumentMeta = Omit<AssessmentDocumentRow, 'blocks'>;
+/** A gap as the register reads it. */
+export type RegisterGap = Pick<GapResult, 'ref' | 'title' | 'status' | 'key' | 'elements'>;
 
 export interface NewDocument {
   filename: string;
@@ -130,15 +132,20 @@ export function assessmentsRepository(db: Db) {
       return rows.length > 0;
     },
 
-    /** The latest completed assessment of each workspace (one query). */
-    async latestComplete(workspaceIds: string[]): Promise<AssessmentRow[]> {
+    /**
+     * The latest completed assessment of each workspace with its gaps only (partial or
+     * missing results, without evidence), in one query (register export).
+     */
+    async latestCompleteGaps(workspaceIds: string[]) {
       if (!workspaceIds.length) return [];
+      const gaps = sql<RegisterGap[]>`coalesce((select jsonb_agg(jsonb_build_object('ref', r->'ref', 'title', r->'title', 'status', r->'status', 'key', r->'key', 'elements', r->'elements')) from jsonb_array_elements(${assessments.results}) r where r->>'status' <> 'covered'), '[]'::jsonb)`;
       return db
-        .selectDistinctOn([assessments.workspaceId])
+        .selectDistinctOn([assessments.workspaceId], { id: assessments.id, workspaceId: assessments.workspaceId, name: assessments.name, score: assessments.score, riskRating: assessments.riskRating, completedAt: assessments.completedAt, gaps })
         .from(assessments)
         .where(and(inArray(assessments.workspaceId, workspaceIds), eq(assessments.status, 'completed')))
         .orderBy(assessments.workspaceId, desc(assessments.completedAt), desc(assessments.id));
     },
+
   };
 }
 export type AssessmentsRepository = ReturnType<typeof assessmentsRepository>;

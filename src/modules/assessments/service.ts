@@ -11,8 +11,9 @@ import type { Embedder } from '../../rag/embedders/types.js';
 import { EmbedderError } from '../../rag/embedders/types.js';
 import type { ComplianceService } from '../compliance/service.js';
 import type { VendorProfile } from '../workspaces/vendorProfile.js';
+import type { NotificationsService } from '../notifications/service.js';
 import type { WorkspacesService } from '../workspaces/service.js';
-import type { AssessmentListRow, AssessmentRow, AssessmentsRepository, DocumentMeta, NewDocument, SortField } from './repository.js';
+import type { AssessmentListRow, AssessmentsRepository, DocumentMeta, NewDocument, SortField } from './repository.js';
 
 export const ANALYSIS_QUEUE = 'assessment-analysis';
 
@@ -43,6 +44,8 @@ type Deps = {
   /** Absent: the analysis runs in this process right after the request (tests of pure parts, tools). */
   jobs?: AssessmentJobs;
   log?: { error(obj: unknown, msg?: string): void; warn(obj: unknown, msg?: string): void };
+  /** Tells the one who started an assessment that its analysis finished (docs/notifications.md). */
+  notifications?: Pick<NotificationsService, 'notifyQuietly'>;
 };
 
 const referenceNotLoaded = () =>
@@ -111,6 +114,22 @@ export function assessmentsService(deps: Deps) {
       embedder: deps.embedder?.id ?? null,
     };
     await repo.complete(id, { score: risk.score, riskRating: risk.rating, summary, results });
+    await announce(id, { failed: false, score: risk.score, riskRating: risk.rating });
+  }
+
+  /** The one who started the assessment (else everyone with access to the workspace) hears how it ended. */
+  async function announce(id: string, outcome: { failed: false; score: number; riskRating: string } | { failed: true; error: string }) {
+    if (!deps.notifications) return;
+    const row = await repo.byId(id);
+    if (!row) return;
+    await deps.notifications.notifyQuietly({
+      workspaceId: row.workspaceId,
+      ...(row.createdBy ? { userIds: [row.createdBy] } : {}),
+      type: outcome.failed ? 'assessment_failed' : 'assessment_completed',
+      title: `${outcome.failed ? 'Assessment failed' : 'Assessment complete'}: ${row.name}`.slice(0, 200),
+      body: outcome.failed ? outcome.error : `Score ${outcome.score}, risk rating ${outcome.riskRating}.`,
+      data: outcome.failed ? { assessmentId: id, status: 'failed' } : { assessmentId: id, status: 'completed', score: outcome.score, riskRating: outcome.riskRating },
+    });
   }
 
   async function runJob(data: { assessmentId: string }, ctx: { retryCount: number; retryLimit: number }) {
@@ -121,6 +140,7 @@ export function assessmentsService(deps: Deps) {
       if (err instanceof EmbedderError && err.transient && ctx.retryCount < ctx.retryLimit) throw err;
       deps.log?.error({ err, assessmentId: data.assessmentId }, 'gap analysis failed');
       await repo.fail(data.assessmentId, `Gap analysis failed: ${(err as Error).message ?? String(err)}`.slice(0, 500));
+      await announce(data.assessmentId, { failed: true, error: 'The gap analysis failed; see the assessment for the reason.' });
     }
   }
 
@@ -196,9 +216,9 @@ export function assessmentsService(deps: Deps) {
       return { filename: `DORA_Gap_Assessment_${slug}_${date}.docx`, buffer };
     },
 
-    /** Latest completed assessment of each workspace (register of information). */
-    async latestComplete(workspaceIds: string[]): Promise<Map<string, AssessmentRow>> {
-      const rows = await repo.latestComplete(workspaceIds);
+    /** Latest completed assessment of each workspace with its gaps (register of information). */
+    async latestCompleteGaps(workspaceIds: string[]) {
+      const rows = await repo.latestCompleteGaps(workspaceIds);
       return new Map(rows.map((r) => [r.workspaceId, r]));
     },
 

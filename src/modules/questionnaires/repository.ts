@@ -181,6 +181,16 @@ export function questionnairesRepository(db: Db) {
       await db.delete(questionnaireAnswers).where(where);
     },
 
+    /** The newest `complete` questionnaire of each workspace, in one query (register export). */
+    async latestCompleteMany(workspaceIds: string[]): Promise<Pick<QuestionnaireRow, 'id' | 'workspaceId' | 'title' | 'score' | 'completedAt'>[]> {
+      if (!workspaceIds.length) return [];
+      return db
+        .selectDistinctOn([questionnaires.workspaceId], { id: questionnaires.id, workspaceId: questionnaires.workspaceId, title: questionnaires.title, score: questionnaires.score, completedAt: questionnaires.completedAt })
+        .from(questionnaires)
+        .where(and(inArray(questionnaires.workspaceId, workspaceIds), eq(questionnaires.status, 'complete')))
+        .orderBy(questionnaires.workspaceId, desc(questionnaires.completedAt), desc(questionnaires.id));
+    },
+
     /** The newest `complete` questionnaire of a workspace (for the register export). */
     async latestComplete(workspaceId: string): Promise<Pick<QuestionnaireRow, 'id' | 'title' | 'score' | 'completedAt' | 'sectionScores'> | null> {
       const [row] = await db

@@ -9,27 +9,14 @@ import type { VendorProfile } from '../workspaces/vendorProfile.js';
 import type { WorkspacesService } from '../workspaces/service.js';
 
 type Deps = {
-  workspaces: Pick<WorkspacesService, 'list' | 'get'>;
-  assessments: Pick<AssessmentsService, 'latestComplete'>;
-  questionnaires: Pick<QuestionnairesService, 'latestComplete'>;
+  workspaces: Pick<WorkspacesService, 'list' | 'getMany'>;
+  assessments: Pick<AssessmentsService, 'latestCompleteGaps'>;
+  questionnaires: Pick<QuestionnairesService, 'latestCompleteMany'>;
   config: Pick<Config, 'institutionName' | 'roi'>;
 };
 
 const today = (now: Date) => now.toISOString().slice(0, 10);
 
-/** `fn` over `items` with at most `limit` calls in flight; results in input order. */
-async function mapLimit<T, R>(items: T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
-  const out = new Array<R>(items.length);
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) {
-      const i = next++;
-      out[i] = await fn(items[i]!);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
-  return out;
-}
 
 /**
  * The Register of Information over every workspace the caller can access
@@ -57,19 +44,22 @@ export function registerService(deps: Deps) {
   async function vendors(userId: string): Promise<RegisterVendor[]> {
     const list = await deps.workspaces.list(userId);
     const ids = list.map((w) => w.id);
-    const assessments = await deps.assessments.latestComplete(ids);
+    // One query each: profiles, latest completed assessments (gaps only), latest completed questionnaires.
+    const profiles = new Map((await deps.workspaces.getMany(ids)).map((w) => [w.id, w.vendorProfile]));
+    const assessments = await deps.assessments.latestCompleteGaps(ids);
+    const questionnaires = await deps.questionnaires.latestCompleteMany(ids);
     const out: RegisterVendor[] = [];
-    // Profiles and questionnaires are read per workspace through their services, a few at a time.
-    const loaded = await mapLimit(list, 8, async (w) => ({ w, ws: await deps.workspaces.get(w.id), q: await deps.questionnaires.latestComplete(w.id) }));
-    for (const { w, ws, q } of loaded) {
-      if (!ws) continue; // deleted meanwhile
+    for (const w of list) {
+      const profile = profiles.get(w.id);
+      if (!profile) continue; // deleted meanwhile
       const a = assessments.get(w.id);
+      const q = questionnaires.get(w.id);
       out.push({
         workspaceId: w.id,
         workspaceSlug: w.workspaceId,
         name: w.workspaceName,
-        profile: (ws.vendorProfile ?? {}) as VendorProfile,
-        assessment: a && a.completedAt ? { id: a.id, name: a.name, score: a.score, riskRating: a.riskRating, completedAt: a.completedAt, results: a.results ?? [] } : null,
+        profile: profile as VendorProfile,
+        assessment: a && a.completedAt ? { id: a.id, name: a.name, score: a.score, riskRating: a.riskRating, completedAt: new Date(a.completedAt), results: a.gaps } : null,
         questionnaire: q ? { id: q.id, title: q.title, score: q.score, completedAt: q.completedAt } : null,
       });
     }

@@ -68,6 +68,11 @@ export function workspacesRepository(db: Db) {
         .from(workspaces)
         .where(sql`(${workspaces.syncSchedule}->>'enabled')::boolean IS TRUE`);
     },
+    /** Workspaces by opaque id, in one query (register export). */
+    async findByIds(ids: string[]): Promise<WorkspaceRow[]> {
+      if (!ids.length) return [];
+      return db.select().from(workspaces).where(inArray(workspaces.id, ids));
+    },
     async findByKey(key: string): Promise<WorkspaceRow | null> {
       const [row] = await db.select().from(workspaces).where(byKey(key)).limit(1);
       return row ?? null;

@@ -347,6 +347,11 @@ export function workspacesService(deps: { repo: WorkspacesRepository; orgs: Orgs
       return row && shape(row);
     },
 
+    /** Workspaces (with their vendor profile) by opaque id, in one query; unknown ids are skipped (register export). */
+    async getMany(workspaceIds: string[]) {
+      return (await repo.findByIds(workspaceIds)).map(shape);
+    },
+
     async remove(ctx: WorkspaceContext) {
       if (!(await repo.delete(ctx.id))) throw workspaceNotFound();
       for (const h of deletedHooks) await h({ id: ctx.id, orgId: ctx.orgId });
