@@ -110,7 +110,7 @@ export function createServices(deps: { config: Config; database: Database; maile
     }),
   );
   // Assessments (docs/assessments.md): uploaded vendor documents, gap analysis as a job.
-  const assessments = assessmentsService({ repo: assessmentsRepository(db), compliance, workspaces, embedder, config, jobs, log: deps.log });
+  const assessments = assessmentsService({ repo: assessmentsRepository(db), compliance, workspaces, embedder, config, jobs, log: deps.log, notifications });
   // Register of Information (docs/register-of-information.md): workbook, xBRL-CSV package, pre-flight.
   const register = registerService({ workspaces, assessments, questionnaires, config });
   // MCP sources (docs/mcp-sources.md): resources go through the same pipeline and document store as data sources.

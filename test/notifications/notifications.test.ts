@@ -1,6 +1,7 @@
 import t from 'tap';
 import { queryRows, sql } from '../../src/db/client.js';
 import { buildTestApp, registerUser, testConfig, type Session } from '../helpers/app.js';
+import { createAssessment, waitForAssessment } from '../helpers/assessments.js';
 import { addOrgMember, createOrg, createWorkspace } from '../helpers/workspaces.js';
 
 const ctx = await buildTestApp();
@@ -225,4 +226,17 @@ t.test('a vendor submitting a questionnaire notifies everyone with access to the
   t.equal(await count(outsider), before.outsider);
   const [n] = (await call('GET', '/notifications?type=questionnaire_answered&limit=1', analyst)).json().data.notifications;
   t.match(n, { title: 'Questionnaire answered: Quick check', workspaceId: github.id, data: { questionnaireId } });
+});
+
+t.test('a finished assessment notifies the one who started it', async (t) => {
+  const before = { owner: await count(owner), analyst: await count(analyst) };
+  const started = await createAssessment(app, github.headers, [{ filename: 'sla.md', content: '# SLA\n\nGitHub commits to maintain at least 99.9% Uptime. Security incidents are notified without undue delay.', contentType: 'text/markdown' }], { name: 'Quick gap check' });
+  t.equal(started.statusCode, 201, started.body);
+  const id = started.json().data.assessment.id;
+  const done = await waitForAssessment(app, github.headers, id);
+  t.equal(done.status, 'completed');
+  t.equal(await count(owner), before.owner + 1);
+  t.equal(await count(analyst), before.analyst, 'the others are not disturbed');
+  const [n] = (await call('GET', '/notifications?type=assessment_completed&limit=1', owner)).json().data.notifications;
+  t.match(n, { title: 'Assessment complete: Quick gap check', workspaceId: github.id, data: { assessmentId: id, status: 'completed', score: done.score, riskRating: done.riskRating } });
 });

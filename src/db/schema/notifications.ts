@@ -10,6 +10,7 @@ export const NOTIFICATION_TYPES = [
   'sync_failed',
   'questionnaire_answered',
   'assessment_completed',
+  'assessment_failed',
   'invitation',
   'system',
 ] as const;
