@@ -1,0 +1,260 @@
+/**
+ * Retrieval and ingestion benchmark (docs/retrieval.md).
+ *
+ *   node --import=tsx bench/retrieval.ts [--chunks 10000] [--queries 300] [--workspaces 20]
+ *   DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres node --import=tsx bench/retrieval.ts --chunks 100000
+ *
+ * On a fresh database (PGlite in memory, or a new PostgreSQL database created beside
+ * DATABASE_URL and dropped at the end):
+ * 1. ingestion: the real vendor documents (data/vendor-docs) go through the pipeline
+ *    (parse -> sections -> chunks -> embeddings -> one insert transaction), chunks/s;
+ * 2. load: N chunks spread over W workspaces, written through the same repository
+ *    path (HNSW and GIN indexes maintained on insert), chunks/s; the DORA corpus too;
+ * 3. retrieval: Q calls of `services.retrieval.search` (embedding + the one SQL
+ *    statement) with real questions in random workspaces: p50 / p95 / p99;
+ * 4. the raw SQL of one call and its EXPLAIN ANALYZE plan.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { PgDialect } from 'drizzle-orm/pg-core';
+import postgres from 'postgres';
+import { loadConfig } from '../src/config.js';
+import { createDatabase, queryRows, sql, type Database } from '../src/db/client.js';
+import { runMigrations } from '../src/db/migrate.js';
+import { chunkAndEmbed, indexFingerprint } from '../src/ingest/pipeline.js';
+import { parseFile } from '../src/ingest/parse.js';
+import { newId } from '../src/lib/ids.js';
+import { complianceRepository } from '../src/modules/compliance/repository.js';
+import { complianceService } from '../src/modules/compliance/service.js';
+import { doraCorpusDocuments } from '../src/modules/data-sources/corpus.js';
+import { dataSourcesRepository, type DocumentInsert } from '../src/modules/data-sources/repository.js';
+import { LocalHashEmbedder } from '../src/rag/embedders/local.js';
+import { retrievalService, searchSql, toWebsearch } from '../src/rag/retrieval.js';
+
+const { values } = parseArgs({
+  options: {
+    chunks: { type: 'string', default: '10000' },
+    queries: { type: 'string', default: '300' },
+    workspaces: { type: 'string', default: '20' },
+    'chunks-per-doc': { type: 'string', default: '50' },
+  },
+});
+const N = Number(values.chunks);
+const Q = Number(values.queries);
+const W = Number(values.workspaces);
+const PER_DOC = Number(values['chunks-per-doc']);
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const VENDOR_DOCS = path.join(root, 'data/vendor-docs');
+const config = loadConfig({ ...process.env, LOG_LEVEL: 'silent' });
+const chunking = { size: config.ingest.chunkSize, overlap: config.ingest.chunkOverlap };
+const embedder = new LocalHashEmbedder(384);
+
+/** Deterministic PRNG (mulberry32) so that every run loads the same corpus. */
+function rng(seed: number) {
+  return () => {
+    seed = (seed + 0x6d2b79f5) | 0;
+    let x = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+    x = (x + Math.imul(x ^ (x >>> 7), 61 | x)) ^ x;
+    return ((x ^ (x >>> 14)) >>> 0) / 4294967296;
+  };
+}
+const rand = rng(42);
+const pick = <T>(a: T[]): T => a[Math.floor(rand() * a.length)]!;
+const pct = (xs: number[], p: number) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))]!;
+};
+const ms = (x: number) => `${x.toFixed(1)} ms`;
+
+async function freshDatabase(): Promise<{ database: Database; drop(): Promise<void>; label: string }> {
+  const url = process.env.DATABASE_URL;
+  if (!url) {
+    const database = await createDatabase({ pgliteDataDir: 'memory://' });
+    await runMigrations(database);
+    return { database, drop: () => database.close(), label: 'PGlite (in memory, WASM, single connection)' };
+  }
+  const name = `bench_${newId().replace(/-/g, '').slice(0, 16)}`;
+  const admin = postgres(url, { max: 1, onnotice: () => {} });
+  await admin.unsafe(`CREATE DATABASE "${name}"`);
+  const u = new URL(url);
+  u.pathname = `/${name}`;
+  const database = await createDatabase({ url: u.toString(), max: 4 });
+  await runMigrations(database);
+  const [{ version }] = await admin<{ version: string }[]>`select version()`;
+  return {
+    database,
+    label: `PostgreSQL ${version.split(' ')[1]} (${u.host})`,
+    drop: async () => {
+      await database.close();
+      await admin.unsafe(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+      await admin.end();
+    },
+  };
+}
+
+const { database, drop, label } = await freshDatabase();
+const db = database.db;
+const repo = dataSourcesRepository(db);
+console.log(`# retrieval benchmark — ${label}`);
+console.log(`# ${N} chunks over ${W} workspaces, ${Q} queries, embedder ${embedder.id}, chunk size ${chunking.size}/${chunking.overlap}, node ${process.version}`);
+
+try {
+  // Tenancy rows the chunks belong to (plain inserts: the bench needs no API users).
+  const userId = newId();
+  const orgId = newId();
+  await db.execute(sql`insert into users (id, email, name, password_hash) values (${userId}, ${`bench-${userId}@example.com`}, 'Bench', 'x')`);
+  await db.execute(sql`insert into organizations (id, name) values (${orgId}, 'Bench Bank')`);
+  const workspaces: string[] = [];
+  for (let i = 0; i < W; i++) {
+    const id = newId();
+    await db.execute(sql`insert into workspaces (id, workspace_id, org_id, owner_id, name) values (${id}, ${`bench-${i}-${id.slice(0, 8)}`}, ${orgId}, ${userId}, ${`Vendor ${i}`})`);
+    workspaces.push(id);
+  }
+  const newSource = async (ws: string, name: string) => {
+    const row = await repo.create({ workspaceId: ws, name, description: null, kind: 'upload', createdBy: userId, totalBytes: 0 }, []);
+    return row;
+  };
+
+  // 1. Ingestion of the real vendor documents through the pipeline.
+  const vendorFiles = ['github', 'basecamp'].flatMap((v) => readdirSync(path.join(VENDOR_DOCS, v)).sort().map((f) => path.join(VENDOR_DOCS, v, f)));
+  const ingestSource = await newSource(workspaces[0]!, 'vendor documents');
+  const t0 = performance.now();
+  const docs: DocumentInsert[] = [];
+  let parseMs = 0;
+  let embedMs = 0;
+  for (const file of vendorFiles) {
+    const buf = readFileSync(file);
+    const tp = performance.now();
+    const parsed = await parseFile(buf, path.basename(file), null, config.ingest);
+    parseMs += performance.now() - tp;
+    const te = performance.now();
+    const chunks = await chunkAndEmbed(parsed.doc, parsed.doc.title ?? path.basename(file), { ...chunking, embedder });
+    embedMs += performance.now() - te;
+    const fileRow = newId();
+    await db.execute(sql`insert into data_source_files (id, data_source_id, workspace_id, position, filename, format, mime_type, size_bytes, sha256, content) values (${fileRow}, ${ingestSource.id}, ${workspaces[0]!}, ${docs.length}, ${path.basename(file)}, ${parsed.sniffed.format}, ${parsed.sniffed.mimeType}, ${buf.length}, 'x', ${buf})`);
+    docs.push({ fileId: fileRow, corpus: null, sourceKey: null, title: parsed.doc.title ?? path.basename(file), url: '/bench', format: parsed.sniffed.format, pageCount: parsed.doc.pageCount, charCount: parsed.chars, contentHash: indexFingerprint(buf, chunking, embedder.id), docDate: new Date(), embeddingModel: embedder.id, metadata: {}, chunks });
+  }
+  const ti = performance.now();
+  await repo.commitIngestion(ingestSource.id, ingestSource.generation, docs);
+  const insertMs = performance.now() - ti;
+  const ingestMs = performance.now() - t0;
+  const ingestChunks = docs.reduce((n, d) => n + d.chunks.length, 0);
+  const ingestChars = docs.reduce((n, d) => n + d.charCount, 0);
+  console.log(`\n## ingestion (pipeline: parse -> sections -> chunks -> embeddings -> insert transaction)`);
+  console.log(`${vendorFiles.length} vendor documents, ${(ingestChars / 1024).toFixed(0)} KiB of text -> ${ingestChunks} chunks in ${ms(ingestMs)}: ${(ingestChunks / (ingestMs / 1000)).toFixed(0)} chunks/s`);
+  console.log(`  parse ${ms(parseMs)}, chunk+embed ${ms(embedMs)}, insert ${ms(insertMs)} (${(ingestChunks / (insertMs / 1000)).toFixed(0)} chunks/s into the indexed table)`);
+
+  // 2. The DORA corpus and N synthetic chunks made of real sentences.
+  const compliance = complianceService(complianceRepository(db));
+  await compliance.loadReferenceData();
+  const corpus = await doraCorpusDocuments(compliance);
+  const corpusDocs: DocumentInsert[] = [];
+  for (const c of corpus) {
+    corpusDocs.push({ fileId: null, corpus: 'dora', sourceKey: c.sourceKey, title: c.title, url: c.url, format: 'text', pageCount: 1, charCount: c.text.length, contentHash: 'x', docDate: c.date, embeddingModel: embedder.id, metadata: {}, chunks: await chunkAndEmbed(c.parsed, c.title, { ...chunking, embedder }) });
+  }
+  await repo.writeCorpus('dora', corpusDocs, corpus.map((c) => c.sourceKey));
+  const sentences = [...vendorFiles.map((f) => readFileSync(f, 'utf8')), ...corpus.map((c) => c.text)]
+    .join('\n')
+    .split(/(?<=[.;:])\s+|\n+/)
+    .map((s) => s.replace(/[#*_>|`{}%]+/g, ' ').replace(/\s+/g, ' ').trim())
+    .filter((s) => s.length > 40 && s.length < 400);
+  const sections = ['Definitions', 'Term and termination', 'Data protection', 'Security incidents', 'Audit rights', 'Subprocessors', 'Service levels', 'Exit and transition', 'Liability', 'Governing law'];
+  const loadStart = performance.now();
+  let loaded = 0;
+  let embedLoadMs = 0;
+  let docNo = 0;
+  let lastReport = performance.now();
+  while (loaded < N) {
+    const ws = workspaces[docNo % W]!;
+    const source = await newSource(ws, `synthetic ${docNo}`);
+    const count = Math.min(PER_DOC, N - loaded);
+    const title = `Vendor ${docNo % W} policy ${docNo}`;
+    const texts: { section: string; content: string }[] = [];
+    for (let i = 0; i < count; i++) {
+      let content = '';
+      while (content.length < 700) content += `${pick(sentences)} `;
+      texts.push({ section: `${title} > ${pick(sections)}`, content: content.trim() });
+    }
+    const te = performance.now();
+    const vectors = await embedder.embed(texts.map((x) => `${title}\n${x.section}\n${x.content}`));
+    embedLoadMs += performance.now() - te;
+    const date = new Date(Date.UTC(2019 + (docNo % 6), docNo % 12, 1 + (docNo % 28)));
+    const fileRow = newId();
+    await db.execute(sql`insert into data_source_files (id, data_source_id, workspace_id, position, filename, format, mime_type, size_bytes, sha256, content) values (${fileRow}, ${source.id}, ${ws}, 0, 'synthetic.txt', 'text', 'text/plain', 0, 'x', ${Buffer.alloc(0)})`);
+    await repo.commitIngestion(source.id, source.generation, [{
+      fileId: fileRow, corpus: null, sourceKey: null, title, url: '/bench', format: 'text', pageCount: 1, charCount: 0, contentHash: 'x', docDate: date, embeddingModel: embedder.id, metadata: {},
+      chunks: texts.map((x, i) => ({ chunkIndex: i, section: x.section, page: null, pageEnd: null, content: x.content, embedding: vectors[i]! })),
+    }]);
+    loaded += count;
+    docNo += 1;
+    if (performance.now() - lastReport > 15_000) {
+      lastReport = performance.now();
+      console.error(`  ... ${loaded}/${N} chunks loaded (${(loaded / ((performance.now() - loadStart) / 1000)).toFixed(0)} chunks/s)`);
+    }
+  }
+  const loadMs = performance.now() - loadStart;
+  const [{ total }] = await queryRows<{ total: number }>(db, sql`select count(*)::int as total from chunks where deleted_at is null`);
+  console.log(`\n## load`);
+  console.log(`${N} chunks in ${docNo} documents over ${W} workspaces in ${(loadMs / 1000).toFixed(1)} s: ${(N / (loadMs / 1000)).toFixed(0)} chunks/s (embedding ${(embedLoadMs / 1000).toFixed(1)} s of it); table holds ${total} live chunks (with DORA corpus and vendor documents)`);
+  if (database.kind === 'postgres') await db.execute(sql`ANALYZE chunks`);
+
+  // 3. Retrieval.
+  const retrieval = retrievalService({ db, embedder });
+  const questions = [
+    'What is the notice period for new subprocessors?',
+    'How quickly are security incidents notified to customers?',
+    'Where is customer data stored and processed?',
+    'What uptime does the service level agreement guarantee?',
+    'Can the financial entity audit the provider?',
+    'What happens to our data after termination of the contract?',
+    'Which law governs the agreement?',
+    'How often are backups taken?',
+    'What are the key contractual provisions for ICT services supporting critical functions?',
+    'Does the provider hold an ISO 27001 certification?',
+    'exit strategy transition to another provider',
+    'liability cap and service credits',
+    'government requests for user data',
+    'encryption at rest and in transit',
+    'register of information on contractual arrangements',
+  ];
+  const filtersFor = (i: number) =>
+    i % 5 === 1 ? { section: pick(sections) } : i % 5 === 2 ? { dateRange: { start: '2021-01-01', end: '2022-12-31' } } : i % 5 === 3 ? { page: '1' } : undefined;
+  for (let i = 0; i < 10; i++) await retrieval.search({ workspaceId: pick(workspaces), query: pick(questions) }); // warm-up
+  const timings: number[] = [];
+  const filtered: number[] = [];
+  let returned = 0;
+  for (let i = 0; i < Q; i++) {
+    const filters = filtersFor(i);
+    const t = performance.now();
+    const res = await retrieval.search({ workspaceId: pick(workspaces), query: pick(questions), filters, limit: 5 });
+    const d = performance.now() - t;
+    (filters ? filtered : timings).push(d);
+    returned += res.length;
+  }
+  const all = [...timings, ...filtered];
+  console.log(`\n## retrieval: services.retrieval.search (embed question + one SQL statement), limit 5, ${Q} calls`);
+  console.log(`all       p50 ${ms(pct(all, 50))}  p95 ${ms(pct(all, 95))}  p99 ${ms(pct(all, 99))}  mean ${ms(all.reduce((a, b) => a + b, 0) / all.length)}  (${(returned / Q).toFixed(1)} sources per call)`);
+  console.log(`unfiltered p50 ${ms(pct(timings, 50))}  p95 ${ms(pct(timings, 95))}  (${timings.length} calls)`);
+  console.log(`filtered  p50 ${ms(pct(filtered, 50))}  p95 ${ms(pct(filtered, 95))}  (${filtered.length} calls: section, dateRange, page)`);
+
+  // 4. The statement and its plan.
+  const question = questions[0]!;
+  const [vector] = await embedder.embed([question]);
+  const statement = searchSql({ vector: vector!, embeddingModel: embedder.id, tsQuery: toWebsearch(question), workspaceId: workspaces[1]!, limit: 5, candidates: 40 });
+  const { sql: text, params } = new PgDialect().sqlToQuery(statement);
+  console.log(`\n## the SQL of one call (run after SET LOCAL hnsw.iterative_scan = relaxed_order, hnsw.ef_search = 100)`);
+  console.log(text.trim());
+  console.log(`-- params: $1 = [${(params[0] as string).slice(1, 40)}...] (${embedder.dimensions} numbers), ${params.slice(1).map((p, i) => `$${i + 2} = ${JSON.stringify(p)}`).join(', ')}`);
+  const plan = await db.transaction(async (tx) => {
+    await tx.execute(sql.raw(`SET LOCAL hnsw.iterative_scan = relaxed_order`));
+    await tx.execute(sql.raw(`SET LOCAL hnsw.ef_search = 100`));
+    return queryRows<Record<string, string>>(tx as never, sql`EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY ON) ${statement}`);
+  });
+  console.log(`\n## EXPLAIN ANALYZE`);
+  for (const r of plan) console.log(Object.values(r)[0]);
+} finally {
+  await drop();
+}
