@@ -1,5 +1,8 @@
 import { Type, type TSchema } from 'typebox';
 
+/** A schema that also allows null. */
+export const Nullable = <T extends TSchema>(t: T) => Type.Union([t, Type.Null()]);
+
 /** Success envelope schema around a `data` payload. */
 export function Envelope<T extends TSchema>(data: T) {
   return Type.Object({ status: Type.Literal('success'), message: Type.Optional(Type.String()), data });

@@ -1,10 +1,9 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
-import { Envelope, errorResponses, ok } from '../../lib/envelope.js';
+import { Envelope, Nullable, errorResponses, ok } from '../../lib/envelope.js';
 import type { AnalyticsService, Viewer } from './service.js';
 
-const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(t: T) => Type.Union([t, Type.Null()]);
 const NumOrNull = Nullable(Type.Number());
 const UserRef = Nullable(Type.Object({ id: Type.String(), name: Type.String(), email: Type.String() }));
 const DateParam = Type.String({ minLength: 10, maxLength: 40, description: 'YYYY-MM-DD (a `to` date includes that day) or an ISO 8601 date-time' });

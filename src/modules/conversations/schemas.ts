@@ -1,7 +1,7 @@
 import { Type } from 'typebox';
 import { CONVERSATION_STATUSES } from '../../db/schema/index.js';
+import { Nullable } from '../../lib/envelope.js';
 
-const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(t: T) => Type.Union([t, Type.Null()]);
 
 export const Conversation = Type.Object({
   id: Type.String(),

@@ -10,7 +10,7 @@ import { CitedSource, IdParams } from '../conversations/schemas.js';
 import { ownerOf } from '../conversations/routes.js';
 import type { AskInput, Endpoint, Prepared, RagService } from './service.js';
 
-const DateString = Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}$', description: 'YYYY-MM-DD' });
+const DateString = Type.String({ format: 'date', pattern: '^\\d{4}-\\d{2}-\\d{2}$', description: 'YYYY-MM-DD' });
 const Filters = Type.Object({
   page: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'restrict to one page (document page id)' })),
   section: Type.Optional(Type.String({ minLength: 1, maxLength: 500, description: 'restrict to a section' })),

@@ -57,24 +57,11 @@ export interface AnswerHooks {
 export const STATUS_RETRIEVING = 'Retrieving context';
 export const STATUS_GENERATING = 'Generating answer';
 
-const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
-
-/** Checks the filters beyond their schema: real calendar dates, start not after end. */
+/** Checks what the filter schema cannot: `start` not after `end` (dates are checked by their format). */
 export function checkFilters(filters: RetrievalFilters | undefined): RetrievalFilters | undefined {
-  if (!filters) return undefined;
-  const range = filters.dateRange;
-  if (range) {
-    for (const key of ['start', 'end'] as const) {
-      const v = range[key];
-      if (v === undefined) continue;
-      const d = new Date(`${v}T00:00:00.000Z`);
-      if (!DATE_ONLY.test(v) || Number.isNaN(d.getTime()) || d.toISOString().slice(0, 10) !== v) {
-        throw badRequest(`filters.dateRange.${key}: must be a date (YYYY-MM-DD)`, [`filters.dateRange.${key}: must be a date (YYYY-MM-DD)`]);
-      }
-    }
-    if (range.start && range.end && range.start > range.end) {
-      throw badRequest('filters.dateRange: start must not be after end', ['filters.dateRange: start must not be after end']);
-    }
+  const range = filters?.dateRange;
+  if (range?.start && range.end && range.start > range.end) {
+    throw badRequest('filters.dateRange: start must not be after end', ['filters.dateRange: start must not be after end']);
   }
   return filters;
 }
