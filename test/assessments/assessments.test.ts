@@ -17,7 +17,7 @@ async function corpus(files: { filename: string; content: Buffer | string }[]) {
   return out;
 }
 
-type Result = { obligationId: string; status: string; elements: { id: string; satisfied: boolean }[]; evidence: { filename: string; quote: string; element: string }[] };
+type Result = { obligationId: string; status: string; doraText: string; elements: { id: string; satisfied: boolean }[]; evidence: { filename: string; quote: string; element: string }[] };
 const byId = (results: Result[], id: string) => {
   const r = results.find((x) => x.obligationId === id);
   if (!r) throw new Error(`no result for ${id}`);
@@ -165,6 +165,14 @@ t.test('bad input and permissions', async (t) => {
   t.equal(empty.statusCode, 422);
   const listed = await app.inject({ method: 'GET', url: '/api/v1/assessments', headers: ws.headers });
   t.equal(listed.json().data.pagination.total, 0, 'nothing stored by rejected uploads');
+
+  // Other formats go through the same parsers (PDF, DOCX).
+  const { fixture } = await import('../helpers/dataSources.js');
+  const formats = await createAssessment(app, ws.headers, [{ filename: 'sample.pdf', content: fixture('sample.pdf') }, { filename: 'sample.docx', content: fixture('sample.docx') }]);
+  t.equal(formats.statusCode, 201, formats.body);
+  t.same(formats.json().data.assessment.documents.map((d: { format: string }) => d.format), ['pdf', 'docx']);
+  t.ok(formats.json().data.assessment.documents.every((d: { characters: number }) => d.characters > 0));
+  await app.inject({ method: 'DELETE', url: `/api/v1/assessments/${formats.json().data.assessment.id}`, headers: ws.headers });
 
   // Queued, not run (WORKERS=0): the report is not there yet.
   const ok = await createAssessment(app, ws.headers, [doc]);

@@ -74,7 +74,7 @@ async function completeQuestionnaire(app: FastifyInstance, headers: Record<strin
   const token = mail && new URL(/(https?:\/\/\S+vendor-questionnaire\?token=\S+)/.exec(mail.text)![1]!).searchParams.get('token');
   if (!token) throw new Error('no questionnaire link');
   const daysAgo = (n: number) => new Date(Date.now() - n * 86_400_000).toISOString().slice(0, 10);
-  const answers = DORA_TEMPLATE.questions.flatMap((qq) => {
+  const answers = DORA_TEMPLATE.questions.flatMap((qq): { questionId: string; value: unknown }[] => {
     const q = qq as { id: string; type: string; required?: boolean; options?: { value: string }[] | string[] };
     if (q.type === 'yes_no') return [{ questionId: q.id, value: 'yes' }];
     if (q.type === 'text') return q.required ? [{ questionId: q.id, value: `Answer to ${q.id}` }] : [];
