@@ -26,3 +26,17 @@ t.test('the RAG rate limit applies to the answer endpoints', async (t) => {
   const other = await ctx.app.inject({ method: 'GET', url: `${API}/conversations`, headers: ws.headers });
   t.equal(other.statusCode, 200, 'other routes are not counted in the RAG scope');
 });
+
+t.test('the answer, conversation and analytics routes are in the OpenAPI document', async (t) => {
+  const ctx = await buildTestApp();
+  t.teardown(ctx.close);
+  const doc = (await ctx.app.inject({ method: 'GET', url: '/docs/json' })).json();
+  t.ok(doc.paths['/api/v1/rag'].post.requestBody);
+  t.ok(doc.paths['/api/v1/rag'].post.responses['200']);
+  t.ok(doc.paths['/api/v1/rag/stream'].post.responses['200'].content['text/event-stream']);
+  t.ok(doc.paths['/api/v1/conversations/{id}/ask'].post);
+  t.ok(doc.paths['/api/v1/conversations/{id}/export'].get.responses['200'].content['text/markdown']);
+  for (const p of ['/api/v1/conversations', '/api/v1/conversations/{id}', '/api/v1/conversations/{id}/messages', '/api/v1/analytics/queries', '/api/v1/analytics/usage', '/api/v1/analytics/sources']) {
+    t.ok(doc.paths[p], p);
+  }
+});
