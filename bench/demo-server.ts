@@ -9,13 +9,14 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
-import { buildTestApp, registerUser, testConfig } from '../test/helpers/app.js';
+import { loadConfig } from '../src/config.js';
+import { buildTestApp, registerUser } from '../test/helpers/app.js';
 import { createOrgAndWorkspace, createWorkspace } from '../test/helpers/workspaces.js';
 import { ingest, VENDOR_DOCS } from '../test/helpers/rag.js';
 
 const t0 = performance.now();
-const cfg = testConfig();
-const ctx = await buildTestApp({ rag: { ...cfg.rag, generator: cfg.rag.anthropic.apiKey ? 'anthropic' : 'extractive' } });
+// The answer settings of the environment (RAG_GENERATOR, ANTHROPIC_*): extractive unless a key is set.
+const ctx = await buildTestApp({ rag: loadConfig(process.env).rag });
 const { app } = ctx;
 const corpus = await app.services.dataSources.indexCorpus();
 const owner = await registerUser(app);

@@ -17,7 +17,8 @@ export interface TestContext {
 
 /** Test configuration: rate limits off unless a test turns them on. */
 export function testConfig(overrides: Partial<Config> = {}): Config {
-  const base = loadConfig({ ...process.env, NODE_ENV: 'test', LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent', PGLITE_DATA_DIR: 'memory://', REDIS_URL: '', SMTP_URL: '' });
+  // Tests never reach the real Messages API: the anthropic generator is tested against a local fake.
+  const base = loadConfig({ ...process.env, NODE_ENV: 'test', LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent', PGLITE_DATA_DIR: 'memory://', REDIS_URL: '', SMTP_URL: '', ANTHROPIC_API_KEY: '', ANTHROPIC_BASE_URL: '', RAG_GENERATOR: '' });
   return { ...base, rateLimits: { ...base.rateLimits, enabled: false }, ...overrides };
 }
 
