@@ -119,6 +119,20 @@ function toError(err: unknown, spec: McpConnectionSpec, what: string): McpError 
   return new McpError(`${what}: ${detail}`, classify(`${detail}`));
 }
 
+/** A dropped connection (e.g. a keep-alive socket the server closed meanwhile) is worth one more try of an idempotent request. */
+const TRANSIENT = /ECONNRESET|EPIPE|socket hang up|other side closed|UND_ERR_SOCKET/i;
+
+async function retryOnce<T>(fn: () => Promise<T>): Promise<T> {
+  try {
+    return await fn();
+  } catch (e) {
+    const text = `${(e as Error)?.message ?? ''} ${((e as { cause?: Error })?.cause?.message) ?? ''} ${((e as { cause?: { code?: string } })?.cause?.code) ?? ''}`;
+    if (!TRANSIENT.test(text)) throw e;
+    await new Promise((r) => setTimeout(r, 100));
+    return fn();
+  }
+}
+
 export interface McpClient {
   connect(spec: McpConnectionSpec): Promise<McpSession>;
 }
@@ -184,7 +198,7 @@ export function createMcpClient(opts: McpClientOptions): McpClient {
           const seen = new Set<string>();
           try {
             do {
-              const page = await client.listResources(cursor ? { cursor } : {}, requestOpts);
+              const page = await retryOnce(() => client.listResources(cursor ? { cursor } : {}, requestOpts));
               for (const r of page.resources) {
                 if (seen.has(r.uri)) continue;
                 seen.add(r.uri);
@@ -209,7 +223,7 @@ export function createMcpClient(opts: McpClientOptions): McpClient {
         },
         async readResource(uri) {
           try {
-            const res = await client.readResource({ uri }, requestOpts);
+            const res = await retryOnce(() => client.readResource({ uri }, requestOpts));
             return res.contents.map((c) => {
               const base = { uri: c.uri, ...(c.mimeType ? { mimeType: c.mimeType } : {}) };
               if ('text' in c && typeof c.text === 'string') return { ...base, text: c.text };
@@ -226,7 +240,7 @@ export function createMcpClient(opts: McpClientOptions): McpClient {
           let cursor: string | undefined;
           try {
             do {
-              const page = await client.listTools(cursor ? { cursor } : {}, requestOpts);
+              const page = await retryOnce(() => client.listTools(cursor ? { cursor } : {}, requestOpts));
               for (const t of page.tools) {
                 if (out.length >= max) return out;
                 out.push({ name: t.name, ...(t.title ? { title: t.title } : {}), ...(t.description ? { description: t.description.slice(0, 1000) } : {}) });

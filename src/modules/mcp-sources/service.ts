@@ -5,7 +5,7 @@ import { parseFile } from '../../ingest/parse.js';
 import { chunkAndEmbed, indexFingerprint } from '../../ingest/pipeline.js';
 import type { JobQueue } from '../../jobs/queue.js';
 import { AppError, badRequest, conflict, notFound } from '../../lib/errors.js';
-import { createSecretBox, type SecretBox } from '../../lib/secrets.js';
+import { createSecretBox, SecretsError, type SecretBox } from '../../lib/secrets.js';
 import { createMcpClient, McpError, stdioRefusal, type McpClient, type McpConnectionSpec, type McpResourceInfo, type McpServerInfo } from '../../mcp/client.js';
 import { createNetworkGuard, UrlNotAllowedError, type NetworkGuard } from '../../mcp/ssrf.js';
 import type { Embedder } from '../../rag/embedders/index.js';
@@ -311,9 +311,17 @@ export function mcpSourcesService(deps: McpSourcesDeps) {
   async function enqueue(source: McpSourceRow, trigger: McpSyncTrigger, requestedBy: string | null): Promise<{ run: McpSyncRunRow; created: boolean }> {
     const { run, created } = await repo.queueRun({ sourceId: source.id, workspaceId: source.workspaceId, trigger, requestedBy });
     if (!created) return { run, created };
-    const jobId = await queue.send(MCP_SYNC_QUEUE, { runId: run.id });
-    await repo.setRunJob(run.id, jobId);
-    return { run: { ...run, jobId }, created };
+    try {
+      const jobId = await queue.send(MCP_SYNC_QUEUE, { runId: run.id });
+      await repo.setRunJob(run.id, jobId);
+      return { run: { ...run, jobId }, created };
+    } catch (err) {
+      // The run must not stay `queued` without a job (it would block the next trigger).
+      deps.log?.error({ err, mcpSourceId: source.id }, 'could not queue an MCP sync');
+      const counts: RunCounts = { resourcesListed: 0, resourcesAdded: 0, resourcesUpdated: 0, resourcesUnchanged: 0, resourcesRemoved: 0, resourcesFailed: 0, chunksIndexed: 0 };
+      await repo.finishRun(run.id, { status: 'failed', durationMs: 0, counts, error: 'The sync job could not be queued; try again', errors: [] });
+      return { run: (await repo.run(run.id)) ?? run, created };
+    }
   }
 
   // --- the sync job ---
@@ -581,7 +589,21 @@ export function mcpSourcesService(deps: McpSourcesDeps) {
       if (input.description !== undefined) values.description = input.description?.trim() || null;
       if (input.enabled !== undefined) values.enabled = input.enabled;
       if (connectionChanged) {
-        const current = open(row);
+        let current: Secrets;
+        try {
+          current = open(row);
+        } catch (e) {
+          if (!(e instanceof SecretsError)) throw e;
+          // Sealed with a key that is no longer configured: the caller must restate them.
+          const restated = row.transport === 'http' ? input.headers !== undefined : input.env !== undefined;
+          if (!restated) {
+            throw conflict(
+              `Stored credentials of this MCP source cannot be decrypted with the configured SECRETS_KEY; send ${row.transport === 'http' ? 'headers' : 'env'} again to replace them`,
+              'SECRETS_UNREADABLE',
+            );
+          }
+          current = { headers: {}, env: {} };
+        }
         const headers = mergeMap(current.headers, input.headers);
         const env = mergeMap(current.env, input.env);
         const next = {
