@@ -25,13 +25,18 @@ const until = async (cond: () => boolean, timeoutMs = 5000) => {
   }
 };
 
+// One app for the single-instance tests (building an app is the slow part); the last test closes it.
+const ctx = await buildTestApp({ notifications: { heartbeatMs: 150, maxStreamsPerUser: 2 } }, { seed: false });
+const url = await listen(ctx.app);
+let closed = false;
+t.teardown(async () => {
+  if (!closed) await ctx.close();
+});
+
 t.test('one instance: notification:new reaches an open stream; counts follow reads', async (t) => {
-  const ctx = await buildTestApp({ notifications: { heartbeatMs: 150, maxStreamsPerUser: 3 } }, { seed: false });
-  const url = await listen(ctx.app);
   const clients: SseClient[] = [];
-  t.teardown(async () => {
+  t.teardown(() => {
     for (const c of clients) c.close();
-    await ctx.close();
   });
   const user = await registerUser(ctx.app);
   const other = await registerUser(ctx.app);
@@ -93,15 +98,13 @@ t.test('one instance: notification:new reaches an open stream; counts follow rea
 });
 
 t.test('cookie auth, 401 without a token, stream limit, disconnects and Last-Event-ID', async (t) => {
-  const ctx = await buildTestApp({ notifications: { heartbeatMs: 25_000, maxStreamsPerUser: 2 } }, { seed: false });
-  const url = await listen(ctx.app);
   const clients: SseClient[] = [];
-  t.teardown(async () => {
+  t.teardown(() => {
     for (const c of clients) c.close();
-    await ctx.close();
   });
   const user = await registerUser(ctx.app);
   const svc = ctx.app.services.notifications;
+  await until(() => svc.openStreams() === 0); // the previous test's streams are gone
 
   const anon = await connectSse(url);
   t.equal(anon.status, 401);
@@ -125,6 +128,10 @@ t.test('cookie auth, 401 without a token, stream limit, disconnects and Last-Eve
   second.close();
   await until(() => svc.openStreams() === 1);
   t.pass('the closed stream was unsubscribed');
+  const head = await fetch(url, { method: 'HEAD', headers: user.headers });
+  t.equal(head.status, 200);
+  await until(() => svc.openStreams() === 1);
+  t.pass('a HEAD request leaves no subscription behind');
 
   // Resume: a client that reconnects with Last-Event-ID gets what it missed, in order.
   const first = await svc.notify({ userIds: [user.id], type: 'system', title: 'Seen' });
@@ -145,23 +152,7 @@ t.test('cookie auth, 401 without a token, stream limit, disconnects and Last-Eve
   t.equal(unknown.events.filter((e) => e.event === 'notification:new').length, 0, 'an unknown Last-Event-ID replays nothing');
 });
 
-t.test('closing the app ends open streams promptly', async (t) => {
-  const ctx = await buildTestApp({}, { seed: false });
-  const url = await listen(ctx.app);
-  const user = await registerUser(ctx.app);
-  const sse = await connectSse(url, user.headers);
-  await sse.next('notification:count');
-  const started = Date.now();
-  await ctx.close();
-  await sse.ended;
-  t.comment(`app.close() with an open stream took ${Date.now() - started} ms`);
-  t.pass('the stream ended and the app closed');
-});
-
 t.test('the stream ends when the access token expires', async (t) => {
-  const ctx = await buildTestApp({ accessTokenTtlSec: 30 }, { seed: false });
-  const url = await listen(ctx.app);
-  t.teardown(ctx.close);
   const user = await registerUser(ctx.app);
   // A token that expires in one second (signed by the app, as at login).
   const token = ctx.app.jwt.sign({ sub: user.id, typ: 'access' }, { expiresIn: 1 });
@@ -170,6 +161,19 @@ t.test('the stream ends when the access token expires', async (t) => {
   await sse.next('notification:count');
   await Promise.race([sse.ended, new Promise((_, reject) => setTimeout(() => reject(new Error('stream still open')), 5000))]);
   t.pass('the server ended the stream at token expiry');
+  await until(() => ctx.app.services.notifications.openStreams() === 0);
+});
+
+t.test('closing the app ends open streams promptly', async (t) => {
+  const user = await registerUser(ctx.app);
+  const sse = await connectSse(url, user.headers);
+  await sse.next('notification:count');
+  const started = Date.now();
+  closed = true;
+  const ended = sse.ended.then(() => Date.now() - started);
+  await ctx.close();
+  t.comment(`the open stream ended ${await ended} ms after app.close() was called; closing the app and its database took ${Date.now() - started} ms`);
+  t.pass('the stream ended and the app closed');
 });
 
 const postgresUrl = process.env.DATABASE_URL;
