@@ -13,6 +13,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { fileURLToPath } from 'node:url';
 import { buildApp } from '../src/app.js';
 import { applicableObligations } from '../src/compliance/obligations.js';
 import { runGapAnalysis } from '../src/compliance/gapAnalysis.js';
@@ -56,7 +57,7 @@ try {
   await createOrg(app, owner, 'Bench Bank');
 
   // One real analysis; its results are stored for every vendor.
-  const dir = path.resolve(process.cwd(), '../shared/data/vendor-docs/github');
+  const dir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../data/vendor-docs/github');
   const docs = [];
   for (const f of ['github-enterprise-service-level-agreement.md', 'github-sirt-description-rfc-2350.md']) {
     const { doc } = await parseFile(readFileSync(path.join(dir, f)), f, null, config.ingest);

@@ -1,11 +1,12 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import yauzl from 'yauzl';
 import { multipartBody, type UploadPart } from './dataSources.js';
 
-/** The real vendor documents of ../shared/data/vendor-docs/<vendor> (optionally only some files). */
-export const VENDOR_DOCS = path.resolve(process.cwd(), '../shared/data/vendor-docs');
+/** The real vendor documents of data/vendor-docs/<vendor> (optionally only some files). */
+export const VENDOR_DOCS = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../data/vendor-docs');
 export function vendorDocs(vendor: 'github' | 'basecamp', only?: string[]): UploadPart[] {
   const dir = path.join(VENDOR_DOCS, vendor);
   return readdirSync(dir)
