@@ -63,7 +63,11 @@ t.test('analytics of the questions asked in a workspace', async (t) => {
     t.equal(q.sourceCount, first.sources.length);
     t.equal(q.citedCount, first.citedSources.length);
     t.same(q.sources.map((s: { documentId: string }) => s.documentId), first.sources.map((s: { documentId: string }) => s.documentId));
-    t.same(q.sources.filter((s: { cited: boolean }) => s.cited).map((s: { sourceNumber: number }) => s.sourceNumber), first.citedSources.map((c: { sourceNumber: number }) => c.sourceNumber));
+    t.same(
+      q.sources.filter((s: { cited: boolean }) => s.cited).map((s: { sourceNumber: number }) => s.sourceNumber),
+      first.citedSources.map((c: { sourceNumber: number }) => c.sourceNumber).sort((x: number, y: number) => x - y),
+      'the cited flags mark the cited sources',
+    );
 
     const p1 = (await get('/analytics/queries?limit=3')).json().data;
     const p2 = (await get('/analytics/queries?limit=3&page=2')).json().data;
