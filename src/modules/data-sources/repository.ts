@@ -187,8 +187,9 @@ export function dataSourcesRepository(db: Db) {
       return db.select(fileMetaColumns).from(dataSourceFiles).where(inArray(dataSourceFiles.dataSourceId, dataSourceIds)).orderBy(asc(dataSourceFiles.position));
     },
 
-    async documentsOf(dataSourceId: string): Promise<DocumentRow[]> {
-      return db.select().from(documents).where(and(eq(documents.dataSourceId, dataSourceId), isNull(documents.deletedAt)));
+    async documentsOf(dataSourceIds: string[]): Promise<DocumentRow[]> {
+      if (!dataSourceIds.length) return [];
+      return db.select().from(documents).where(and(inArray(documents.dataSourceId, dataSourceIds), isNull(documents.deletedAt)));
     },
 
     /** Starts a new sync generation: the data source goes back to `pending`. */

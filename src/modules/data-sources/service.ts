@@ -121,7 +121,7 @@ export function dataSourcesService(deps: {
   }
 
   async function detail(row: DataSourceRow) {
-    const [files, docs] = await Promise.all([repo.fileMetas([row.id]), repo.documentsOf(row.id)]);
+    const [files, docs] = await Promise.all([repo.fileMetas([row.id]), repo.documentsOf([row.id])]);
     return dataSourceView(row, files, docs);
   }
 
@@ -221,9 +221,10 @@ export function dataSourcesService(deps: {
       const descending = sortRaw.startsWith('-');
       const sort = sortRaw.replace(/^[-+]/, '') as SortField;
       const { rows, total } = await repo.list(workspaceId, { offset: (q.page - 1) * q.limit, limit: q.limit, status: q.status, sort, descending });
-      const files = await repo.fileMetas(rows.map((r) => r.id));
+      const ids = rows.map((r) => r.id);
+      const [files, docs] = await Promise.all([repo.fileMetas(ids), repo.documentsOf(ids)]);
       return {
-        dataSources: rows.map((r) => dataSourceView(r, files.filter((f) => f.dataSourceId === r.id))),
+        dataSources: rows.map((r) => dataSourceView(r, files.filter((f) => f.dataSourceId === r.id), docs.filter((d) => d.dataSourceId === r.id))),
         pagination: { page: q.page, limit: q.limit, total, pages: Math.ceil(total / q.limit) },
       };
     },
