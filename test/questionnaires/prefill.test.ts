@@ -1,5 +1,6 @@
 import t from 'tap';
 import { buildTestApp, registerUser } from '../helpers/app.js';
+import { tokenFromMail } from '../helpers/questionnaires.js';
 import { ingest, vendorDoc } from '../helpers/rag.js';
 import { createOrgAndWorkspace } from '../helpers/workspaces.js';
 
@@ -47,9 +48,9 @@ t.test('pre-fill: answers proposed from the vendor workspace documents, with cit
   t.equal(q.status, 'sent', 'pre-filled and sent; nothing submitted');
 
   // Suggestions are not shared with the vendor unless the analyst says so.
-  const mail = app.mailer.sent.at(-1)!;
-  const token = new URL(/(https?:\/\/\S+)/.exec(mail.text)![1]!).searchParams.get('token')!;
+  const token = tokenFromMail(app, 'security@vendor.example');
   const hidden = await app.inject({ method: 'GET', url: `${API}/vendor-questionnaires/${token}` });
+  t.equal(hidden.statusCode, 200, hidden.body);
   t.ok(hidden.json().data.questionnaire.questions.every((x: { suggestion: unknown }) => x.suggestion === null));
   const noSug = await app.inject({ method: 'PUT', url: `${API}/vendor-questionnaires/${token}/answers`, payload: { answers: [{ questionId: 'ICT-03', acceptSuggestion: true }] } });
   t.equal(noSug.statusCode, 400);

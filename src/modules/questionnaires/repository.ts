@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, inArray, sql, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, inArray, notInArray, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { questionnaireAnswers, questionnaires } from '../../db/schema/index.js';
 import type { AnswerValue, QuestionnaireStatus, SectionScore, Suggestion } from '../../db/schema/questionnaires.js';
@@ -84,7 +84,7 @@ export function questionnairesRepository(db: Db) {
     async markOpened(id: string, at: Date): Promise<void> {
       await db
         .update(questionnaires)
-        .set({ firstOpenedAt: sql`coalesce(${questionnaires.firstOpenedAt}, ${at})`, lastVendorActivityAt: at })
+        .set({ firstOpenedAt: sql`coalesce(${questionnaires.firstOpenedAt}, ${at.toISOString()}::timestamptz)`, lastVendorActivityAt: at })
         .where(eq(questionnaires.id, id));
     },
 
@@ -108,7 +108,7 @@ export function questionnairesRepository(db: Db) {
           .set({
             status: input.status,
             lastVendorActivityAt: input.at,
-            firstOpenedAt: sql`coalesce(${questionnaires.firstOpenedAt}, ${input.at})`,
+            firstOpenedAt: sql`coalesce(${questionnaires.firstOpenedAt}, ${input.at.toISOString()}::timestamptz)`,
             updatedAt: input.at,
             ...(input.submitted ? { submittedAt: input.at } : {}),
           })
@@ -176,7 +176,7 @@ export function questionnairesRepository(db: Db) {
     /** Drops answer rows of questions that no longer exist (questions edited while draft). */
     async pruneAnswers(questionnaireId: string, keepQuestionIds: string[]): Promise<void> {
       const where = keepQuestionIds.length
-        ? and(eq(questionnaireAnswers.questionnaireId, questionnaireId), sql`${questionnaireAnswers.questionId} <> all(${sql.param(keepQuestionIds)}::text[])`)
+        ? and(eq(questionnaireAnswers.questionnaireId, questionnaireId), notInArray(questionnaireAnswers.questionId, keepQuestionIds))
         : eq(questionnaireAnswers.questionnaireId, questionnaireId);
       await db.delete(questionnaireAnswers).where(where);
     },
