@@ -111,6 +111,9 @@ t.test('the service starts with `npm start` on PGlite and shuts down gracefully'
     env: { ...process.env, DATABASE_URL: '', PGLITE_DATA_DIR: 'memory://', PORT: '0', LOG_LEVEL: 'info', NODE_ENV: 'development' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  t.teardown(() => {
+    if (child.exitCode === null) child.kill('SIGKILL');
+  });
   let out = '';
   child.stderr.on('data', (c) => (out += c));
   const address = await new Promise<string>((resolve, reject) => {
