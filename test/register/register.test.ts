@@ -129,8 +129,8 @@ t.test('register workbook and xBRL-CSV package of the demo vendors', async (t) =
   await setProfile(app, owner, gh.workspaceId, githubProfile);
   await setProfile(app, owner, bc.id, basecampProfile);
 
-  const ghA = await createAssessment(app, gh.headers, vendorDocs('github', ['github-data-protection-agreement.md', 'github-enterprise-service-level-agreement.md']));
-  const bcA = await createAssessment(app, bc.headers, vendorDocs('basecamp', ['security-overview-whitepaper.txt', 'data-processing-addendum.txt']));
+  const ghA = await createAssessment(app, gh.headers, vendorDocs('github', ['github-enterprise-service-level-agreement.md', 'github-sirt-description-rfc-2350.md']));
+  const bcA = await createAssessment(app, bc.headers, vendorDocs('basecamp', ['security-overview.md', 'basecamp-big-sla.md']));
   const ghDone = await waitForAssessment(app, gh.headers, ghA.json().data.assessment.id);
   const bcDone = await waitForAssessment(app, bc.headers, bcA.json().data.assessment.id);
   t.equal(ghDone.status, 'completed');
