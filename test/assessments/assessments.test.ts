@@ -1,5 +1,6 @@
 import t from 'tap';
 import { parseFile } from '../../src/ingest/parse.js';
+import { queryRows, sql } from '../../src/db/client.js';
 import { buildTestApp, registerUser } from '../helpers/app.js';
 import { createAssessment, docxText, vendorDocs, waitForAssessment } from '../helpers/assessments.js';
 import { addOrgMember, createOrgAndWorkspace, createWorkspace, wsHeaders } from '../helpers/workspaces.js';
@@ -210,5 +211,12 @@ t.test('bad input and permissions', async (t) => {
   t.equal(unloaded.json().error.code, 'REFERENCE_DATA_NOT_LOADED');
   await app.services.compliance.loadReferenceData();
   t.equal((await createAssessment(app, ws.headers, [doc])).statusCode, 201);
+
+  // Deleting the workspace deletes its assessments and their documents.
+  const count = async (table: string) => (await queryRows<{ n: number }>(ctx.database.db, sql`select count(*)::int as n from ${sql.raw(table)} where workspace_id = ${ws.workspaceId}`))[0]!.n;
+  t.ok((await count('assessments')) >= 2);
+  t.equal((await app.inject({ method: 'DELETE', url: `/api/v1/workspaces/${ws.workspaceId}`, headers: owner.headers })).statusCode, 200);
+  t.equal(await count('assessments'), 0);
+  t.equal(await count('assessment_documents'), 0);
 });
 
