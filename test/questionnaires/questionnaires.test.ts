@@ -157,6 +157,11 @@ t.test('questionnaire lifecycle: template -> send -> vendor answers through the 
   t.equal(submit.json().data.questionnaire.readOnly, true);
   t.notOk(submit.body.includes('"score"'));
 
+  // The owner is notified that the vendor answered.
+  const notes = await app.inject({ method: 'GET', url: `${API}/notifications?type=questionnaire_answered`, headers: owner.headers });
+  t.equal(notes.statusCode, 200);
+  t.match(notes.json().data.notifications, [{ type: 'questionnaire_answered', workspaceId: ws.workspaceId, data: { questionnaireId: q.id } }]);
+
   // Submitting twice: 409, the link stays readable (read-only).
   const again = await app.inject({ method: 'PUT', url: `${API}/vendor-questionnaires/${token}/answers`, payload: { answers: [], submit: true } });
   t.equal(again.statusCode, 409);
@@ -200,6 +205,9 @@ t.test('questionnaire lifecycle: template -> send -> vendor answers through the 
   const latest = await app.services.questionnaires.latestComplete(ws.workspaceId);
   t.match(latest, { id: q.id, title: DORA_TEMPLATE.title, score: 95.7 });
   t.ok(latest!.completedAt instanceof Date);
+  const many = await app.services.questionnaires.latestCompleteMany([ws.workspaceId, 'no-such-workspace']);
+  t.same([...many.keys()], [ws.workspaceId]);
+  t.match(many.get(ws.workspaceId), { id: q.id, score: 95.7 });
 
   // The vendor never sees reviewer notes or overrides.
   const vendorAfter = await app.inject({ method: 'GET', url: `${API}/vendor-questionnaires/${token}` });

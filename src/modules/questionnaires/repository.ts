@@ -115,12 +115,22 @@ export function questionnairesRepository(db: Db) {
           .where(and(eq(questionnaires.id, input.id), eq(questionnaires.tokenHash, input.tokenHash), inArray(questionnaires.status, [...input.fromStatuses])))
           .returning();
         if (!row) return null;
-        for (const a of input.answers) {
-          const values = { value: a.value, comment: a.comment, answeredAt: a.value === null && a.comment === null ? null : input.at, updatedAt: input.at };
+        if (input.answers.length) {
+          // One multi-row upsert; `excluded` is the row that was proposed for insertion.
           await tx
             .insert(questionnaireAnswers)
-            .values({ questionnaireId: input.id, questionId: a.questionId, ...values })
-            .onConflictDoUpdate({ target: [questionnaireAnswers.questionnaireId, questionnaireAnswers.questionId], set: values });
+            .values(input.answers.map((a) => ({
+              questionnaireId: input.id,
+              questionId: a.questionId,
+              value: a.value,
+              comment: a.comment,
+              answeredAt: a.value === null && a.comment === null ? null : input.at,
+              updatedAt: input.at,
+            })))
+            .onConflictDoUpdate({
+              target: [questionnaireAnswers.questionnaireId, questionnaireAnswers.questionId],
+              set: { value: sql`excluded.value`, comment: sql`excluded.comment`, answeredAt: sql`excluded.answered_at`, updatedAt: sql`excluded.updated_at` },
+            });
         }
         return row;
       });
@@ -129,14 +139,13 @@ export function questionnairesRepository(db: Db) {
     /** Stores pre-fill suggestions (replacing earlier ones of the same questions). */
     async saveSuggestions(questionnaireId: string, suggestions: { questionId: string; suggestion: Suggestion | null }[], at: Date): Promise<void> {
       if (!suggestions.length) return;
-      await db.transaction(async (tx) => {
-        for (const s of suggestions) {
-          await tx
-            .insert(questionnaireAnswers)
-            .values({ questionnaireId, questionId: s.questionId, suggestion: s.suggestion, updatedAt: at })
-            .onConflictDoUpdate({ target: [questionnaireAnswers.questionnaireId, questionnaireAnswers.questionId], set: { suggestion: s.suggestion, updatedAt: at } });
-        }
-      });
+      await db
+        .insert(questionnaireAnswers)
+        .values(suggestions.map((s) => ({ questionnaireId, questionId: s.questionId, suggestion: s.suggestion, updatedAt: at })))
+        .onConflictDoUpdate({
+          target: [questionnaireAnswers.questionnaireId, questionnaireAnswers.questionId],
+          set: { suggestion: sql`excluded.suggestion`, updatedAt: sql`excluded.updated_at` },
+        });
     },
 
     /**

@@ -54,6 +54,7 @@ const VENDOR_VISIBLE: readonly QuestionnaireStatus[] = ['sent', 'in_progress', '
 
 /** Passages retrieved per question for pre-fill (the shared DORA corpus competes for them and is dropped). */
 const PREFILL_SEARCH_LIMIT = 8;
+const PREFILL_CONCURRENCY = 4;
 
 const today = (at = new Date()) => at.toISOString().slice(0, 10);
 const iso = (d: Date | null | undefined) => (d ? d.toISOString() : null);
@@ -318,15 +319,21 @@ export function questionnairesService(deps: Deps) {
     const retriever = deps.retrieval?.();
     if (!retriever) throw new AppError(503, 'PREFILL_UNAVAILABLE', 'Pre-fill is not available: document retrieval is not configured');
     const now = new Date();
-    const out: { questionId: string; suggestion: Suggestion | null }[] = [];
-    for (const q of row.questions) {
-      if (q.type !== 'text' && !q.evidenceTerms?.length && !q.prefillQuery && q.type !== 'yes_no' && q.type !== 'number') {
-        out.push({ questionId: q.id, suggestion: null });
-        continue;
+    const out: { questionId: string; suggestion: Suggestion | null }[] = new Array(row.questions.length);
+    // A few searches at a time (PostgreSQL runs them on pooled connections; PGlite queues them).
+    let next = 0;
+    const worker = async () => {
+      for (let i = next++; i < row.questions.length; i = next++) {
+        const q = row.questions[i]!;
+        if (q.type !== 'text' && q.type !== 'yes_no' && q.type !== 'number' && !q.prefillQuery) {
+          out[i] = { questionId: q.id, suggestion: null };
+          continue;
+        }
+        const sources = await retriever.search({ workspaceId: scope.id, query: prefillQuery(q), limit: PREFILL_SEARCH_LIMIT });
+        out[i] = { questionId: q.id, suggestion: suggestAnswer(q, sources, scope.id, now) };
       }
-      const sources = await retriever.search({ workspaceId: scope.id, query: prefillQuery(q), limit: PREFILL_SEARCH_LIMIT });
-      out.push({ questionId: q.id, suggestion: suggestAnswer(q, sources, scope.id, now) });
-    }
+    };
+    await Promise.all(Array.from({ length: PREFILL_CONCURRENCY }, worker));
     await repo.saveSuggestions(row.id, out, now);
     return {
       questions: row.questions.length,
