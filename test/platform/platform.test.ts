@@ -117,7 +117,7 @@ t.test('the service starts with `npm start` on PGlite and shuts down gracefully'
   let out = '';
   child.stderr.on('data', (c) => (out += c));
   const address = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not start:\n${out}`)), 60_000);
+    const timer = setTimeout(() => reject(new Error(`server did not start:\n${out}`)), 240_000);
     child.stdout.on('data', (c) => {
       out += c;
       const m = /Server listening at (http:\/\/127\.0\.0\.1:\d+)/.exec(out);
