@@ -235,6 +235,9 @@ t.test('a finished assessment notifies the one who started it', async (t) => {
   const id = started.json().data.assessment.id;
   const done = await waitForAssessment(app, github.headers, id);
   t.equal(done.status, 'completed');
+  // The notification follows the stored result (the job announces after it has saved it).
+  const deadline = Date.now() + 10_000;
+  while ((await count(owner)) === before.owner && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
   t.equal(await count(owner), before.owner + 1);
   t.equal(await count(analyst), before.analyst, 'the others are not disturbed');
   const [n] = (await call('GET', '/notifications?type=assessment_completed&limit=1', owner)).json().data.notifications;
