@@ -70,7 +70,7 @@ export function createServices(deps: { config: Config; database: Database; maile
   const jobs = createJobQueue({ database, workers: config.workers, pollIntervalSec: config.jobsPollIntervalSec, log: deps.log });
   const embedder = createEmbedder(config.embeddings);
   const retrieval = retrievalService({ db, embedder });
-  const dataSources = dataSourcesService({ repo: dataSourcesRepository(db), jobs, embedder, config, compliance, log: deps.log });
+  const dataSources = dataSourcesService({ repo: dataSourcesRepository(db), jobs, embedder, config, compliance, notifications, log: deps.log });
   workspaces.addStatsProvider((workspaceId) => dataSources.statsFor(workspaceId));
   const conversations = conversationsService(conversationsRepository(db));
   const analytics = analyticsService(analyticsRepository(db), { usersByIds: (ids) => auth.usersByIds(ids) });

@@ -58,7 +58,7 @@ export async function loadDemo(services: DemoServices, opts: { vendorDocsDir?: s
       log(`uploaded ${files.length} ${v.workspaceName} documents`);
     } else {
       dsId = current.id;
-      if (opts.resync || current.status === 'failed') await services.dataSources.sync(wsId, dsId);
+      if (opts.resync || current.status === 'failed') await services.dataSources.sync(wsId, dsId, null);
     }
     const deadline = Date.now() + (opts.timeoutMs ?? 10 * 60_000);
     let ds = await services.dataSources.get(wsId, dsId);

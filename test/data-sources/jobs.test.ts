@@ -1,32 +1,12 @@
-import { createServer, type IncomingMessage, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import t from 'tap';
-import { LocalHashEmbedder } from '../../src/rag/embedders/local.js';
 import { buildTestApp, registerUser } from '../helpers/app.js';
+import { fakeEmbeddings } from '../helpers/fakeEmbeddings.js';
 import { fixture, upload, waitForDataSource } from '../helpers/dataSources.js';
 import { createOrgAndWorkspace } from '../helpers/workspaces.js';
 
-/** An OpenAI-compatible embeddings server on 127.0.0.1: answers with the local embedder's vectors, or fails on demand. */
-async function fakeEmbeddings(): Promise<{ server: Server; url: string; mode: { fail: number | null }; requests: { auth?: string; body: { model: string; input: string[]; dimensions: number } }[] }> {
-  const local = new LocalHashEmbedder(384);
-  const mode = { fail: null as number | null };
-  const requests: { auth?: string; body: { model: string; input: string[]; dimensions: number } }[] = [];
-  const read = (req: IncomingMessage) => new Promise<string>((r) => { let s = ''; req.on('data', (c) => (s += c)); req.on('end', () => r(s)); });
-  const server = createServer(async (req, res) => {
-    const body = JSON.parse(await read(req));
-    requests.push({ auth: req.headers.authorization, body });
-    if (req.url !== '/v1/embeddings') return void res.writeHead(404).end();
-    if (mode.fail) return void res.writeHead(mode.fail, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: 'model not available' } }));
-    const vectors = await local.embed(body.input);
-    res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ object: 'list', data: vectors.map((embedding, index) => ({ object: 'embedding', index, embedding })) }));
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`, mode, requests };
-}
-
 t.test('a failed ingestion shows its reason and can be retried with a sync', async (t) => {
   const fake = await fakeEmbeddings();
-  t.teardown(() => new Promise<void>((r) => fake.server.close(() => r())));
+  t.teardown(fake.close);
   const ctx = await buildTestApp({ embeddings: { provider: 'openai', apiUrl: fake.url, apiKey: 'sk-test', model: 'fake-embed' } });
   t.teardown(ctx.close);
   const { app } = ctx;
@@ -73,5 +53,5 @@ t.test('WORKERS=0 queues ingestion without running it', async (t) => {
   t.ok(ds.jobId);
   const job = await app.services.jobs.getJob('data-source-ingest', ds.jobId);
   t.equal(job?.state, 'created', 'the job waits in the queue for a worker instance');
-  t.same(job?.data, { dataSourceId: ds.id, generation: 1 });
+  t.same(job?.data, { dataSourceId: ds.id, generation: 1, requestedBy: owner.id }, 'the job names who uploaded (they hear of the outcome)');
 });

@@ -216,11 +216,14 @@ export function dataSourcesRepository(db: Db) {
       return rows.length > 0;
     },
 
-    async markStatus(id: string, generation: number, status: DataSourceStatus, error: { code: string; message: string } | null): Promise<void> {
-      await db
+    /** Sets the status of the given generation; false when it is stale or the source deleted. */
+    async markStatus(id: string, generation: number, status: DataSourceStatus, error: { code: string; message: string } | null): Promise<boolean> {
+      const rows = await db
         .update(dataSources)
         .set({ status, errorCode: error?.code ?? null, errorMessage: error?.message ?? null, updatedAt: new Date() })
-        .where(and(eq(dataSources.id, id), eq(dataSources.generation, generation), isNull(dataSources.deletedAt)));
+        .where(and(eq(dataSources.id, id), eq(dataSources.generation, generation), isNull(dataSources.deletedAt)))
+        .returning({ id: dataSources.id });
+      return rows.length > 0;
     },
 
     /**

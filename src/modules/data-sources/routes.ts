@@ -239,7 +239,7 @@ const routes: FastifyPluginAsyncTypebox<{ service: DataSourcesService; ingest: C
       params: Type.Object({ id: Id }),
       response: { 200: Envelope(Type.Object({ dataSource: DataSourceSchema })), ...errorResponses },
     },
-  }, async (request) => ok({ dataSource: await service.sync(request.workspace!.id, request.params.id) }, 'Sync started'));
+  }, async (request) => ok({ dataSource: await service.sync(request.workspace!.id, request.params.id, request.auth!.id) }, 'Sync started'));
 
   app.delete('/data-sources/:id', {
     config: { permission: 'canManageSync' },

@@ -36,6 +36,17 @@ export interface CreateInput {
 interface IngestJob {
   dataSourceId: string;
   generation: number;
+  /**
+   * The user who uploaded the files or asked for the sync; null for a scheduled sync.
+   * Decides who hears of the outcome (docs/notifications.md). Absent on jobs queued
+   * before this field existed: treated as scheduled.
+   */
+  requestedBy?: string | null;
+}
+
+/** The part of the notifications service that ingestion uses (sync outcomes). */
+export interface SyncNotifier {
+  notifyQuietly(input: { userIds?: string[]; workspaceId?: string | null; type: 'sync_completed' | 'sync_failed'; title: string; body?: string; data?: Record<string, unknown> }): Promise<void>;
 }
 
 export interface Log {
@@ -102,6 +113,7 @@ export function dataSourcesService(deps: {
   embedder: Embedder;
   config: Pick<Config, 'ingest'>;
   compliance: CorpusArticleSource;
+  notifications?: SyncNotifier;
   log?: Log;
 }) {
   const { repo, jobs, embedder, config } = deps;
@@ -109,9 +121,9 @@ export function dataSourcesService(deps: {
   const limits = { maxTextChars: config.ingest.maxTextChars, maxDecompressedBytes: config.ingest.maxDecompressedBytes };
 
   /** Queues the ingestion of the current generation; a queue failure is shown on the source. */
-  async function enqueue(row: DataSourceRow): Promise<DataSourceRow> {
+  async function enqueue(row: DataSourceRow, requestedBy: string | null): Promise<DataSourceRow> {
     try {
-      const jobId = await jobs.send<IngestJob>(INGEST_QUEUE, { dataSourceId: row.id, generation: row.generation });
+      const jobId = await jobs.send<IngestJob>(INGEST_QUEUE, { dataSourceId: row.id, generation: row.generation, requestedBy });
       await repo.setJob(row.id, row.generation, jobId);
     } catch (err) {
       deps.log?.error({ err, dataSourceId: row.id }, 'could not queue ingestion');
@@ -123,6 +135,28 @@ export function dataSourcesService(deps: {
   async function detail(row: DataSourceRow) {
     const [files, docs] = await Promise.all([repo.fileMetas([row.id]), repo.documentsOf([row.id])]);
     return dataSourceView(row, files, docs);
+  }
+
+  /**
+   * Tells of a finished ingestion, as for MCP syncs (docs/notifications.md): an upload or a
+   * manual sync tells the user who asked, whatever the outcome; a scheduled sync tells
+   * everyone with access to the workspace, and only when it failed.
+   */
+  async function notifyOutcome(ds: DataSourceRow, data: IngestJob, outcome: { ok: true; documents: number; chunks: number } | { ok: false; code: string; message: string }) {
+    if (!deps.notifications) return;
+    const requestedBy = data.requestedBy ?? null;
+    if (!requestedBy && outcome.ok) return;
+    const name = ds.name.length > 120 ? `${ds.name.slice(0, 119)}…` : ds.name;
+    await deps.notifications.notifyQuietly({
+      ...(requestedBy ? { userIds: [requestedBy] } : {}),
+      workspaceId: ds.workspaceId,
+      type: outcome.ok ? 'sync_completed' : 'sync_failed',
+      title: outcome.ok ? `Sync of data source ${name} finished` : `Sync of data source ${name} failed`,
+      body: outcome.ok
+        ? `${outcome.documents} ${outcome.documents === 1 ? 'document' : 'documents'} indexed in ${outcome.chunks} ${outcome.chunks === 1 ? 'chunk' : 'chunks'}`
+        : `${outcome.code}: ${outcome.message}`.slice(0, 500),
+      data: { dataSourceId: ds.id, generation: data.generation, status: outcome.ok ? 'ready' : 'failed', trigger: requestedBy ? 'manual' : 'schedule' },
+    });
   }
 
   /** The job: parse -> sections -> chunks -> embeddings -> one transaction of inserts. */
@@ -156,7 +190,10 @@ export function dataSourcesService(deps: {
         });
       }
       ctx.signal.throwIfAborted();
-      await repo.commitIngestion(ds.id, data.generation, docs);
+      // false: deleted or superseded meanwhile (the newer sync tells of its own outcome)
+      if (await repo.commitIngestion(ds.id, data.generation, docs)) {
+        await notifyOutcome(ds, data, { ok: true, documents: docs.length, chunks: docs.reduce((n, d) => n + d.chunks.length, 0) });
+      }
     } catch (err) {
       if (ctx.signal.aborted) throw err; // the worker is stopping: pg-boss retries the job later
       const c = classify(err);
@@ -165,8 +202,9 @@ export function dataSourcesService(deps: {
         await repo.markStatus(ds.id, data.generation, 'pending', { code: c.code, message: `Attempt ${ctx.retryCount + 1} failed, retrying: ${c.message}` });
         throw err;
       }
-      await repo.markStatus(ds.id, data.generation, 'failed', { code: c.code, message: c.message });
+      const current = await repo.markStatus(ds.id, data.generation, 'failed', { code: c.code, message: c.message });
       deps.log?.warn({ err, dataSourceId: ds.id }, 'ingestion failed');
+      if (current) await notifyOutcome(ds, data, { ok: false, code: c.code, message: c.message });
     }
   }
 
@@ -213,7 +251,7 @@ export function dataSourcesService(deps: {
         },
         stored,
       );
-      return detail(await enqueue(row));
+      return detail(await enqueue(row, input.userId));
     },
 
     async list(workspaceId: string, q: { page: number; limit: number; status?: DataSourceStatus; sort?: string }) {
@@ -244,11 +282,14 @@ export function dataSourcesService(deps: {
       return { filename: f.filename, mimeType: f.mimeType, content: f.content };
     },
 
-    /** Re-sync: a new generation, parsed again from the stored files; supersedes any sync under way. */
-    async sync(workspaceId: string, id: string): Promise<DataSourceView> {
+    /**
+     * Re-sync: a new generation, parsed again from the stored files; supersedes any sync
+     * under way. `requestedBy` is the user who asked (null: the scheduler).
+     */
+    async sync(workspaceId: string, id: string, requestedBy: string | null): Promise<DataSourceView> {
       const row = await repo.requestSync(workspaceId, id);
       if (!row) throw dataSourceNotFound();
-      return detail(await enqueue(row));
+      return detail(await enqueue(row, requestedBy));
     },
 
     async remove(workspaceId: string, id: string): Promise<{ id: string; deletedDocuments: number; deletedChunks: number }> {

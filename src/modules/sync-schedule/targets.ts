@@ -21,7 +21,7 @@ export function dataSourcesTarget(dataSources: Pick<DataSourcesService, 'list' |
             continue;
           }
           try {
-            await dataSources.sync(workspaceId, ds.id);
+            await dataSources.sync(workspaceId, ds.id, null);
             queued += 1;
           } catch (err) {
             errors.push(`data source ${ds.id}: ${(err as Error).message}`);
