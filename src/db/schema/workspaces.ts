@@ -29,8 +29,6 @@ export const workspaces = pgTable(
     orgId: text('org_id').notNull().references(() => organizations.id, { onDelete: 'cascade' }),
     ownerId: text('owner_id').notNull().references(() => users.id, { onDelete: 'restrict' }),
     name: text('name').notNull(),
-    /** `active` or `paused` (docs/organizations-and-workspaces.md). */
-    syncStatus: text('sync_status').notNull().default('active'),
     syncSchedule: jsonb('sync_schedule').$type<SyncSchedule>().notNull().default({ enabled: false, intervalHours: 24 }),
     /** The vendor profile (shape: VendorProfile in src/modules/workspaces/vendorProfile.ts). */
     vendorProfile: jsonb('vendor_profile').$type<Record<string, unknown>>().notNull().default({}),

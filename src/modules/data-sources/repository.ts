@@ -286,6 +286,21 @@ export function dataSourcesRepository(db: Db) {
       return { documents: Number(d?.n ?? 0), pages: Number(d?.pages ?? 0), dataSources: Number(s?.n ?? 0) };
     },
 
+    /** Per workspace: live data sources whose ingestion is queued or running, and those whose last one failed. */
+    async syncCounts(workspaceIds: string[]): Promise<Map<string, { syncing: number; failed: number }>> {
+      if (!workspaceIds.length) return new Map();
+      const rows = await db
+        .select({
+          workspaceId: dataSources.workspaceId,
+          syncing: sql<number>`count(*) FILTER (WHERE ${dataSources.status} IN ('pending', 'processing'))::int`,
+          failed: sql<number>`count(*) FILTER (WHERE ${dataSources.status} = 'failed')::int`,
+        })
+        .from(dataSources)
+        .where(and(inArray(dataSources.workspaceId, workspaceIds), isNull(dataSources.deletedAt)))
+        .groupBy(dataSources.workspaceId);
+      return new Map(rows.map((r) => [r.workspaceId, { syncing: Number(r.syncing), failed: Number(r.failed) }]));
+    },
+
     /** Corpus documents with their content hash and embedder. */
     async corpusDocuments(corpus: string): Promise<{ id: string; sourceKey: string | null; contentHash: string; embeddingModel: string }[]> {
       return db

@@ -304,6 +304,9 @@ export function dataSourcesService(deps: {
       return { totalDocuments: s.documents, totalPages: s.pages, totalDatabases: s.dataSources };
     },
 
+    /** Sync state for the workspace `syncStatus`: sources being ingested, sources whose ingestion failed. */
+    syncCounts: (workspaceIds: string[]) => repo.syncCounts(workspaceIds),
+
     /**
      * Documents of MCP sources (docs/mcp-sources.md): the MCP sync parses, chunks and
      * embeds a resource with the same pipeline, and stores it here, keyed by source and

@@ -182,6 +182,28 @@ export function mcpSourcesRepository(db: Db) {
       return new Map(rows.map((r) => [r.sourceId, r]));
     },
 
+    /**
+     * Per workspace: sources with a sync queued or running, and enabled sources whose
+     * latest finished sync failed (the workspace `syncStatus`).
+     */
+    async syncCounts(workspaceIds: string[]): Promise<Map<string, { syncing: number; failed: number }>> {
+      if (!workspaceIds.length) return new Map();
+      const rows = await queryRows<{ workspace_id: string; syncing: number; failed: number }>(
+        db,
+        sql`SELECT ${mcpSources.workspaceId} AS workspace_id,
+                   count(*) FILTER (WHERE EXISTS (
+                     SELECT 1 FROM ${mcpSyncRuns} r WHERE r.source_id = ${mcpSources.id} AND r.status IN ('queued', 'running')))::int AS syncing,
+                   count(*) FILTER (WHERE ${mcpSources.enabled} AND (
+                     SELECT r.status FROM ${mcpSyncRuns} r
+                     WHERE r.source_id = ${mcpSources.id} AND r.status IN ('succeeded', 'partial', 'failed')
+                     ORDER BY r.queued_at DESC, r.id DESC LIMIT 1) = 'failed')::int AS failed
+            FROM ${mcpSources}
+            WHERE ${inArray(mcpSources.workspaceId, workspaceIds)}
+            GROUP BY ${mcpSources.workspaceId}`,
+      );
+      return new Map(rows.map((r) => [r.workspace_id, { syncing: Number(r.syncing), failed: Number(r.failed) }]));
+    },
+
     /** The latest finished run of a source with status succeeded or partial. */
     async lastSuccessfulRun(sourceId: string): Promise<McpSyncRunRow | null> {
       const [row] = await db

@@ -704,6 +704,12 @@ export function mcpSourcesService(deps: McpSourcesDeps) {
       return { queued, errors };
     },
 
+    /** Runs one queued sync run directly (tests, CLI); the job handler does the same. */
+    runSync: (runId: string, signal: AbortSignal = new AbortController().signal) => runSync(runId, signal),
+
+    /** Sync state for the workspace `syncStatus`: sources syncing, enabled sources whose last sync failed. */
+    syncCounts: (workspaceIds: string[]) => repo.syncCounts(workspaceIds),
+
     async stats(workspaceId: string, id: string) {
       const row = await repo.get(workspaceId, id);
       if (!row) throw mcpSourceNotFound();

@@ -27,7 +27,7 @@ export interface TickResult {
 
 export function syncScheduleService(deps: {
   repo: SyncScheduleRepository;
-  workspaces: { withScheduleEnabled(): Promise<{ id: string; syncSchedule: SyncSchedule; syncStatus: string }[]> };
+  workspaces: { withScheduleEnabled(): Promise<{ id: string; syncSchedule: SyncSchedule }[]> };
   targets: () => SyncTarget[];
   log?: { error(obj: unknown, msg?: string): void; info?(obj: unknown, msg?: string): void };
 }) {
@@ -36,7 +36,7 @@ export function syncScheduleService(deps: {
   let running: Promise<TickResult> | null = null;
 
   async function tick(): Promise<TickResult> {
-    const scheduled = (await deps.workspaces.withScheduleEnabled()).filter((w) => w.syncSchedule.enabled && w.syncStatus !== 'paused');
+    const scheduled = (await deps.workspaces.withScheduleEnabled()).filter((w) => w.syncSchedule.enabled);
     const claimed = await repo.claimDue(scheduled.map((w) => ({ workspaceId: w.id, intervalHours: w.syncSchedule.intervalHours })));
     let queued = 0;
     const errors: string[] = [];

@@ -62,9 +62,9 @@ export function workspacesRepository(db: Db) {
       return !!row;
     },
     /** Workspaces whose sync schedule is enabled (read by the sync scheduler, docs/sync-schedule.md). */
-    async withScheduleEnabled(): Promise<{ id: string; syncSchedule: SyncSchedule; syncStatus: string }[]> {
+    async withScheduleEnabled(): Promise<{ id: string; syncSchedule: SyncSchedule }[]> {
       return db
-        .select({ id: workspaces.id, syncSchedule: workspaces.syncSchedule, syncStatus: workspaces.syncStatus })
+        .select({ id: workspaces.id, syncSchedule: workspaces.syncSchedule })
         .from(workspaces)
         .where(sql`(${workspaces.syncSchedule}->>'enabled')::boolean IS TRUE`);
     },
@@ -125,7 +125,7 @@ export function workspacesRepository(db: Db) {
      */
     async update(
       id: string,
-      values: Partial<Pick<WorkspaceRow, 'name' | 'syncSchedule' | 'syncStatus'>>,
+      values: Partial<Pick<WorkspaceRow, 'name' | 'syncSchedule'>>,
       profile?: (current: Record<string, unknown>) => Record<string, unknown>,
     ): Promise<WorkspaceRow | null | 'name_taken'> {
       try {

@@ -3,7 +3,7 @@ import { Type } from 'typebox';
 import { WORKSPACE_ROLES } from '../../db/schema/workspaces.js';
 import { Envelope, MessageEnvelope, errorResponses, ok, okMessage } from '../../lib/envelope.js';
 import { PERMISSION_FLAGS } from './permissions.js';
-import { SLUG_PATTERN, type WorkspacesService } from './service.js';
+import { SLUG_PATTERN, SYNC_STATUSES, type WorkspacesService } from './service.js';
 import { VendorProfilePatchSchema, VendorProfileSchema } from './vendorProfile.js';
 
 const flag = Type.Boolean();
@@ -33,7 +33,7 @@ const WorkspaceBase = {
   workspaceName: Type.String(),
   workspaceId: Type.String(),
   organizationId: Type.String(),
-  syncStatus: Type.String(),
+  syncStatus: Type.Enum([...SYNC_STATUSES]),
   syncSchedule: SyncScheduleSchema,
   vendorProfile: VendorProfileSchema,
   createdAt: Type.String(),
@@ -43,7 +43,7 @@ const WorkspaceListItem = Type.Object({
   id: Type.String(),
   workspaceName: Type.String(),
   workspaceId: Type.String(),
-  syncStatus: Type.String(),
+  syncStatus: Type.Enum([...SYNC_STATUSES]),
   myRole: Role,
   permissions: PermissionsSchema,
   memberCount: Type.Number(),

@@ -41,6 +41,22 @@ export interface WorkspaceStats {
 }
 /** Other modules (data sources, documents) feed the workspace stats through providers. */
 export type StatsProvider = (workspaceId: string) => Promise<Partial<WorkspaceStats>>;
+
+/** What a module that syncs reports per workspace: items with a sync under way, items whose last sync failed. */
+export interface SyncCounts {
+  syncing: number;
+  failed: number;
+}
+/** Modules that sync (data sources, MCP sources) report their counts for many workspaces in one call. */
+export type SyncStateProvider = (workspaceIds: string[]) => Promise<Map<string, SyncCounts>>;
+
+/**
+ * A workspace's `syncStatus` (docs/organizations-and-workspaces.md), derived on read from
+ * its sources: `syncing` while any sync is queued or running, else `error` while the last
+ * sync of any source failed, else `active`.
+ */
+export const SYNC_STATUSES = ['active', 'syncing', 'error'] as const;
+export type WorkspaceSyncStatus = (typeof SYNC_STATUSES)[number];
 /** Called after a workspace was deleted (its rows are gone through ON DELETE CASCADE). */
 export type WorkspaceDeletedHook = (workspace: { id: string; orgId: string }) => Promise<void>;
 
@@ -114,6 +130,7 @@ type Orgs = Pick<OrganizationsService, 'requireMembership' | 'membersOf'>;
 export function workspacesService(deps: { repo: WorkspacesRepository; orgs: Orgs; users: Users; notifications?: Pick<NotificationsService, 'notifyQuietly'> }) {
   const { repo, orgs, users } = deps;
   const statsProviders: StatsProvider[] = [];
+  const syncStateProviders: SyncStateProvider[] = [];
   const deletedHooks: WorkspaceDeletedHook[] = [];
 
   async function uniqueSlug(base: string): Promise<string> {
@@ -162,6 +179,22 @@ export function workspacesService(deps: { repo: WorkspacesRepository; orgs: Orgs
     return total;
   }
 
+  async function syncStatuses(workspaceIds: string[]): Promise<Map<string, WorkspaceSyncStatus>> {
+    const totals = new Map<string, SyncCounts>(workspaceIds.map((id) => [id, { syncing: 0, failed: 0 }]));
+    if (workspaceIds.length) {
+      for (const counts of await Promise.all(syncStateProviders.map((p) => p(workspaceIds)))) {
+        for (const [id, c] of counts) {
+          const t = totals.get(id);
+          if (!t) continue;
+          t.syncing += c.syncing;
+          t.failed += c.failed;
+        }
+      }
+    }
+    return new Map([...totals].map(([id, t]) => [id, t.syncing > 0 ? 'syncing' : t.failed > 0 ? 'error' : 'active']));
+  }
+  const syncStatusOf = async (workspaceId: string) => (await syncStatuses([workspaceId])).get(workspaceId) ?? 'active';
+
   /** A user who has access to the workspace, or 404. */
   async function accessOf(ws: WorkspaceRow, userId: string) {
     const list = await accessList(ws);
@@ -197,6 +230,11 @@ export function workspacesService(deps: { repo: WorkspacesRepository; orgs: Orgs
     addStatsProvider(p: StatsProvider) {
       statsProviders.push(p);
     },
+    /** Registers a source of sync state (what `syncStatus` is derived from). */
+    addSyncStateProvider(p: SyncStateProvider) {
+      syncStateProviders.push(p);
+    },
+    syncStatuses,
     /** Registers a hook run after a workspace is deleted. */
     onDeleted(h: WorkspaceDeletedHook) {
       deletedHooks.push(h);
@@ -221,7 +259,7 @@ export function workspacesService(deps: { repo: WorkspacesRepository; orgs: Orgs
       const org = await orgs.requireMembership(userId);
       const rows = await repo.listForOrg(org.orgId, userId);
       const orgMembers = await orgs.membersOf(org.orgId);
-      const withdrawn = await repo.withdrawn(rows.map((r) => r.workspace.id));
+      const [withdrawn, statuses] = await Promise.all([repo.withdrawn(rows.map((r) => r.workspace.id)), syncStatuses(rows.map((r) => r.workspace.id))]);
       const orgRoleOf = new Map(orgMembers.map((m) => [m.userId, m.role]));
       return rows.flatMap(({ workspace: ws, member }) => {
         const eff = effectiveAccess(ws, userId, org.role, member);
@@ -231,7 +269,7 @@ export function workspacesService(deps: { repo: WorkspacesRepository; orgs: Orgs
           id: ws.id,
           workspaceName: ws.name,
           workspaceId: ws.workspaceId,
-          syncStatus: ws.syncStatus,
+          syncStatus: statuses.get(ws.id) ?? 'active',
           myRole: eff.role,
           permissions: eff.permissions,
           memberCount: orgMembers.length - out,
@@ -270,7 +308,7 @@ export function workspacesService(deps: { repo: WorkspacesRepository; orgs: Orgs
       });
       if (row === 'slug_taken') throw conflict(`workspaceId ${slug} is already taken`, 'WORKSPACE_ID_TAKEN');
       if (row === 'name_taken') throw nameTaken();
-      return { ...shape(row), myRole: 'owner' as const, permissions: defaultPermissions('owner') };
+      return { ...shape(row, 'active'), myRole: 'owner' as const, permissions: defaultPermissions('owner') };
     },
 
     /** Detail: owner, members (everyone with access), stats. */
@@ -281,7 +319,7 @@ export function workspacesService(deps: { repo: WorkspacesRepository; orgs: Orgs
       const byId = await users.usersByIds([ws.ownerId, ...list.map((m) => m.userId)]);
       const owner = byId.get(ws.ownerId);
       return {
-        ...shape(ws),
+        ...shape(ws, await syncStatusOf(ws.id)),
         myRole: ctx.role,
         permissions: ctx.permissions,
         memberCount: list.length,
@@ -322,12 +360,7 @@ export function workspacesService(deps: { repo: WorkspacesRepository; orgs: Orgs
       );
       if (row === 'name_taken') throw nameTaken();
       if (!row) throw workspaceNotFound();
-      return shape(row);
-    },
-
-    /** Sets the sync status (for the sync engine): `active`, `syncing`, `error` or `paused`. */
-    async setSyncStatus(workspaceId: string, syncStatus: 'active' | 'syncing' | 'error' | 'paused') {
-      await repo.update(workspaceId, { syncStatus });
+      return shape(row, await syncStatusOf(row.id));
     },
 
     /** Ids of everyone with access to a workspace (for notifications); empty when it does not exist. */
@@ -336,20 +369,22 @@ export function workspacesService(deps: { repo: WorkspacesRepository; orgs: Orgs
       return ws ? (await accessList(ws)).map((m) => m.userId) : [];
     },
 
-    /** Workspaces whose sync schedule is enabled: id, schedule and sync status (for the sync scheduler). */
-    async withScheduleEnabled(): Promise<{ id: string; syncSchedule: SyncSchedule; syncStatus: string }[]> {
+    /** Workspaces whose sync schedule is enabled: id and schedule (for the sync scheduler). */
+    async withScheduleEnabled(): Promise<{ id: string; syncSchedule: SyncSchedule }[]> {
       return repo.withScheduleEnabled();
     },
 
     /** Workspace row by id (for other modules, e.g. the register export and the scheduler). */
     async get(workspaceId: string) {
       const row = await repo.findByKey(workspaceId);
-      return row && shape(row);
+      return row && shape(row, await syncStatusOf(row.id));
     },
 
     /** Workspaces (with their vendor profile) by opaque id, in one query; unknown ids are skipped (register export). */
     async getMany(workspaceIds: string[]) {
-      return (await repo.findByIds(workspaceIds)).map(shape);
+      const rows = await repo.findByIds(workspaceIds);
+      const statuses = await syncStatuses(rows.map((r) => r.id));
+      return rows.map((r) => shape(r, statuses.get(r.id) ?? 'active'));
     },
 
     async remove(ctx: WorkspaceContext) {
@@ -452,13 +487,13 @@ export function workspacesService(deps: { repo: WorkspacesRepository; orgs: Orgs
   };
 }
 
-function shape(ws: WorkspaceRow) {
+function shape(ws: WorkspaceRow, syncStatus: WorkspaceSyncStatus) {
   return {
     id: ws.id,
     workspaceName: ws.name,
     workspaceId: ws.workspaceId,
     organizationId: ws.orgId,
-    syncStatus: ws.syncStatus,
+    syncStatus,
     syncSchedule: ws.syncSchedule,
     vendorProfile: readVendorProfile(ws.vendorProfile),
     createdAt: ws.createdAt.toISOString(),
