@@ -99,7 +99,7 @@ async function conversation(ws: Ws, as: Actor): Promise<string> {
 }
 
 async function questionnaire(ws: Ws): Promise<string> {
-  // Created by the owner: writing questionnaires needs canEditSettings (owner only).
+  // Created by the owner (writing questionnaires needs canManageSync, which viewers lack).
   const res = await app.inject({ method: 'POST', url: '/api/v1/questionnaires', headers: hdr('owner', ws), payload: { title: `${MARKER} questionnaire`, template: TEMPLATE_IDS[0], vendorContact: { email: 'vendor@example.com' } } });
   if (res.statusCode !== 201) throw new Error(`questionnaire: ${res.body}`);
   return res.json().data.questionnaire.id;

@@ -37,20 +37,42 @@ t.test('questionnaire access: workspace scoping and permissions', async (t) => {
   t.equal((await app.inject({ method: 'GET', url: `${API}/questionnaires` })).statusCode, 401);
   t.equal((await app.inject({ method: 'GET', url: `${API}/questionnaires`, headers: owner.headers })).statusCode, 400);
 
-  // An analyst (workspace member) reads but cannot create, send, change or delete.
-  const analyst = await addOrgMember(app, owner, ws.orgId, 'analyst');
-  const AH = wsHeaders(analyst, ws.workspaceId);
-  t.equal((await app.inject({ method: 'GET', url: `${API}/questionnaires`, headers: AH })).statusCode, 200);
-  t.equal((await app.inject({ method: 'GET', url: `${API}/questionnaires/${q.id}`, headers: AH })).statusCode, 200);
-  for (const [method, url, payload] of [
-    ['POST', '/questionnaires', { template: 'dora-ict-tpp' }],
-    ['PATCH', `/questionnaires/${q.id}`, { title: 'x' }],
-    ['DELETE', `/questionnaires/${q.id}`, undefined],
-    ['POST', `/questionnaires/${q.id}/send`, undefined],
-  ] as const) {
-    const res = await app.inject({ method, url: `${API}${url}`, headers: AH, ...(payload ? { payload } : {}) });
-    t.equal(res.statusCode, 403, `${method} ${url} needs canEditSettings`);
-    t.equal(res.json().error.code, 'INSUFFICIENT_PERMISSION');
+  // A viewer reads but cannot create, send, change or delete; nor can an analyst whose
+  // canManageSync was withdrawn in this workspace.
+  const viewer = await addOrgMember(app, owner, ws.orgId, 'viewer');
+  const restricted = await addOrgMember(app, owner, ws.orgId, 'analyst');
+  const withdraw = await app.inject({ method: 'PATCH', url: `${API}/workspaces/${ws.workspaceId}/members/${restricted.id}`, headers: owner.headers, payload: { permissions: { canManageSync: false } } });
+  t.equal(withdraw.statusCode, 200, withdraw.body);
+  for (const reader of [viewer, restricted]) {
+    const H = wsHeaders(reader, ws.workspaceId);
+    t.equal((await app.inject({ method: 'GET', url: `${API}/questionnaires`, headers: H })).statusCode, 200);
+    t.equal((await app.inject({ method: 'GET', url: `${API}/questionnaires/${q.id}`, headers: H })).statusCode, 200);
+    for (const [method, url, payload] of [
+      ['POST', '/questionnaires', { template: 'dora-ict-tpp' }],
+      ['PATCH', `/questionnaires/${q.id}`, { title: 'x' }],
+      ['DELETE', `/questionnaires/${q.id}`, undefined],
+      ['POST', `/questionnaires/${q.id}/send`, undefined],
+      ['POST', `/questionnaires/${q.id}/prefill`, undefined],
+    ] as const) {
+      const res = await app.inject({ method, url: `${API}${url}`, headers: H, ...(payload ? { payload } : {}) });
+      t.equal(res.statusCode, 403, `${method} ${url} needs canManageSync`);
+      t.equal(res.json().error.code, 'INSUFFICIENT_PERMISSION');
+      t.equal(res.json().message, 'Insufficient permission: this action requires canManageSync');
+    }
   }
   t.equal((await app.inject({ method: 'GET', url: `${API}/questionnaires/${q.id}`, headers: ws.headers })).json().data.questionnaire.title, DORA_TEMPLATE.title, 'unchanged');
+
+  // Analysts and organization admins (not the workspace owner) run the vendor's questionnaires.
+  const analyst = await addOrgMember(app, owner, ws.orgId, 'analyst');
+  const orgAdmin = await addOrgMember(app, owner, ws.orgId, 'org_admin');
+  for (const [who, session] of [['analyst', analyst], ['org_admin', orgAdmin]] as const) {
+    const H = wsHeaders(session, ws.workspaceId);
+    const mine = await app.inject({ method: 'POST', url: `${API}/questionnaires`, headers: H, payload: { title: `By the ${who}`, template: 'dora-ict-tpp', templateSections: ['contract'] } });
+    t.equal(mine.statusCode, 201, `${who} creates`);
+    const id = mine.json().data.questionnaire.id;
+    const renamed = await app.inject({ method: 'PATCH', url: `${API}/questionnaires/${id}`, headers: H, payload: { title: `Renamed by the ${who}` } });
+    t.equal(renamed.statusCode, 200, `${who} updates`);
+    t.equal(renamed.json().data.questionnaire.title, `Renamed by the ${who}`);
+    t.equal((await app.inject({ method: 'DELETE', url: `${API}/questionnaires/${id}`, headers: H })).statusCode, 200, `${who} deletes`);
+  }
 });

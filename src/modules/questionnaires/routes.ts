@@ -10,7 +10,7 @@ import type { QuestionnairesService } from './service.js';
 /**
  * Questionnaires (docs/questionnaires.md). Analyst routes are workspace-scoped
  * (`X-Workspace-Id`): reading needs `canQuery`, anything that changes a questionnaire
- * or contacts the vendor needs `canEditSettings`. Vendor routes are public and
+ * or contacts the vendor needs `canManageSync`. Vendor routes are public and
  * authorised by the link token alone.
  */
 
@@ -189,7 +189,7 @@ const QuestionsEdit = {
   questions: Type.Optional(Type.Array(QuestionInputSchema, { maxItems: MAX_QUESTIONS })),
 };
 
-const writeConfig = { permission: 'canEditSettings' } as const;
+const writeConfig = { permission: 'canManageSync' } as const;
 const readConfig = { permission: 'canQuery' } as const;
 const tags = ['questionnaires'];
 const vendorTags = ['vendor questionnaires'];
