@@ -72,7 +72,7 @@ export interface McpResourceContent {
 export class McpError extends Error {
   constructor(
     message: string,
-    public readonly code: 'MCP_CONNECTION_FAILED' | 'MCP_PROTOCOL_ERROR' | 'MCP_TIMEOUT' | 'MCP_NOT_ALLOWED',
+    public readonly code: 'MCP_CONNECTION_FAILED' | 'MCP_PROTOCOL_ERROR' | 'MCP_TIMEOUT' | 'MCP_NOT_ALLOWED' | 'MCP_RESPONSE_TOO_LARGE',
   ) {
     super(message);
     this.name = 'McpError';
@@ -137,11 +137,49 @@ export interface McpClient {
   connect(spec: McpConnectionSpec): Promise<McpSession>;
 }
 
+type FetchLike = (url: string | URL, init?: RequestInit) => Promise<Response>;
+
+export const responseTooLarge = (maxBytes: number) => new McpError(`the MCP server's response is larger than ${maxBytes} bytes`, 'MCP_RESPONSE_TOO_LARGE');
+
+/**
+ * A fetch whose response bodies are limited to `maxBytes` (the SDK reads a JSON response
+ * whole): a declared Content-Length above it is refused before reading, and a body that
+ * grows past it (chunked, or a server-sent event stream) is cut off. `onTooLarge` hears
+ * of it, so that the request waiting for that body fails at once rather than at its
+ * timeout (the SDK only reports a broken event stream to `onerror`).
+ */
+export function cappedFetch(inner: FetchLike, maxBytes: number, onTooLarge: (err: McpError) => void): FetchLike {
+  return async (url, init) => {
+    const res = await inner(url, init);
+    const declared = Number(res.headers.get('content-length') ?? '');
+    if (Number.isFinite(declared) && declared > maxBytes) {
+      await res.body?.cancel().catch(() => {});
+      const err = responseTooLarge(maxBytes);
+      onTooLarge(err);
+      throw err;
+    }
+    if (!res.body) return res;
+    let seen = 0;
+    const limited = res.body.pipeThrough(
+      new TransformStream<Uint8Array, Uint8Array>({
+        transform(chunk, ctl) {
+          seen += chunk.byteLength;
+          if (seen <= maxBytes) return ctl.enqueue(chunk);
+          const err = responseTooLarge(maxBytes);
+          onTooLarge(err);
+          ctl.error(err);
+        },
+      }),
+    );
+    return new Response(limited, { status: res.status, statusText: res.statusText, headers: res.headers });
+  };
+}
+
 export function createMcpClient(opts: McpClientOptions): McpClient {
   const { guard, stdio, timeoutMs } = opts;
   const requestOpts = { timeout: timeoutMs };
 
-  async function makeTransport(spec: McpConnectionSpec): Promise<Transport> {
+  async function makeTransport(spec: McpConnectionSpec, onTooLarge: (err: McpError) => void): Promise<Transport> {
     if (spec.transport === 'http') {
       let url: URL;
       try {
@@ -151,7 +189,7 @@ export function createMcpClient(opts: McpClientOptions): McpClient {
       }
       return new StreamableHTTPClientTransport(url, {
         requestInit: { headers: spec.headers },
-        fetch: guard.fetch,
+        fetch: cappedFetch(guard.fetch, opts.maxMessageBytes, onTooLarge),
         reconnectionOptions: { maxReconnectionDelay: 1000, initialReconnectionDelay: 200, reconnectionDelayGrowFactor: 1.5, maxRetries: 0 },
       });
     }
@@ -171,10 +209,16 @@ export function createMcpClient(opts: McpClientOptions): McpClient {
 
   return {
     async connect(spec) {
-      const transport = await makeTransport(spec);
+      // One request at a time per session: an oversized response aborts the request under way.
+      let current = new AbortController();
+      const transport = await makeTransport(spec, (err) => current.abort(err));
+      const reqOpts = () => {
+        if (current.signal.aborted) current = new AbortController();
+        return { ...requestOpts, signal: current.signal };
+      };
       const client = new Client({ name: 'dora-vendor-service', version: '1.0.0' }, { capabilities: {} });
       try {
-        await client.connect(transport, requestOpts);
+        await client.connect(transport, reqOpts());
       } catch (e) {
         await client.close().catch(() => {});
         throw toError(e, spec, 'could not connect to the MCP server');
@@ -198,7 +242,7 @@ export function createMcpClient(opts: McpClientOptions): McpClient {
           const seen = new Set<string>();
           try {
             do {
-              const page = await retryOnce(() => client.listResources(cursor ? { cursor } : {}, requestOpts));
+              const page = await retryOnce(() => client.listResources(cursor ? { cursor } : {}, reqOpts()));
               for (const r of page.resources) {
                 if (seen.has(r.uri)) continue;
                 seen.add(r.uri);
@@ -223,7 +267,7 @@ export function createMcpClient(opts: McpClientOptions): McpClient {
         },
         async readResource(uri) {
           try {
-            const res = await retryOnce(() => client.readResource({ uri }, requestOpts));
+            const res = await retryOnce(() => client.readResource({ uri }, reqOpts()));
             return res.contents.map((c) => {
               const base = { uri: c.uri, ...(c.mimeType ? { mimeType: c.mimeType } : {}) };
               if ('text' in c && typeof c.text === 'string') return { ...base, text: c.text };
@@ -240,7 +284,7 @@ export function createMcpClient(opts: McpClientOptions): McpClient {
           let cursor: string | undefined;
           try {
             do {
-              const page = await retryOnce(() => client.listTools(cursor ? { cursor } : {}, requestOpts));
+              const page = await retryOnce(() => client.listTools(cursor ? { cursor } : {}, reqOpts()));
               for (const t of page.tools) {
                 if (out.length >= max) return out;
                 out.push({ name: t.name, ...(t.title ? { title: t.title } : {}), ...(t.description ? { description: t.description.slice(0, 1000) } : {}) });

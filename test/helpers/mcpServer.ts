@@ -94,9 +94,10 @@ async function readBody(req: IncomingMessage): Promise<unknown> {
 
 /**
  * A stateless Streamable HTTP MCP server on 127.0.0.1:<random port> at `/mcp`. When
- * `requireBearer` is set, requests without `Authorization: Bearer <it>` get 401.
+ * `requireBearer` is set, requests without `Authorization: Bearer <it>` get 401. Responses
+ * are JSON (with a Content-Length), or server-sent event streams with `sse`.
  */
-export async function startHttpMcpServer(opts: { resources?: FixtureResource[]; requireBearer?: string } = {}): Promise<HttpMcpFixture> {
+export async function startHttpMcpServer(opts: { resources?: FixtureResource[]; requireBearer?: string; sse?: boolean } = {}): Promise<HttpMcpFixture> {
   const fixture = {
     resources: structuredClone(opts.resources ?? DEFAULT_RESOURCES),
     requests: [] as HttpMcpFixture['requests'],
@@ -118,7 +119,7 @@ export async function startHttpMcpServer(opts: { resources?: FixtureResource[]; 
       }
       const body = await readBody(req);
       const server = buildMcpServer(() => fixture.resources);
-      const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+      const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: !opts.sse });
       res.on('close', () => {
         void transport.close();
         void server.close();
