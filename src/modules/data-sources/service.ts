@@ -9,6 +9,7 @@ import type { JobContext, JobQueue } from '../../jobs/queue.js';
 import { iso } from '../../lib/envelope.js';
 import { AppError, badRequest, notFound } from '../../lib/errors.js';
 import { EmbedderError, type Embedder } from '../../rag/embedders/index.js';
+import type { NotificationsService } from '../notifications/service.js';
 import { doraCorpusDocuments, DORA_CORPUS, type CorpusArticleSource } from './corpus.js';
 import type { DataSourceRow, DataSourcesRepository, DocumentInsert, DocumentRow, FileMeta, NewFile, SortField } from './repository.js';
 
@@ -42,11 +43,6 @@ interface IngestJob {
    * before this field existed: treated as scheduled.
    */
   requestedBy?: string | null;
-}
-
-/** The part of the notifications service that ingestion uses (sync outcomes). */
-export interface SyncNotifier {
-  notifyQuietly(input: { userIds?: string[]; workspaceId?: string | null; type: 'sync_completed' | 'sync_failed'; title: string; body?: string; data?: Record<string, unknown> }): Promise<void>;
 }
 
 export interface Log {
@@ -113,7 +109,8 @@ export function dataSourcesService(deps: {
   embedder: Embedder;
   config: Pick<Config, 'ingest'>;
   compliance: CorpusArticleSource;
-  notifications?: SyncNotifier;
+  /** Tells of finished ingestions (docs/notifications.md). */
+  notifications?: Pick<NotificationsService, 'notifyQuietly'>;
   log?: Log;
 }) {
   const { repo, jobs, embedder, config } = deps;
