@@ -209,11 +209,12 @@ export function createMcpClient(opts: McpClientOptions): McpClient {
 
   return {
     async connect(spec) {
-      // One request at a time per session: an oversized response aborts the request under way.
+      // One request at a time per session: an oversized response aborts the request under
+      // way. A signal of its own per request (the SDK leaves its listener on the signal).
       let current = new AbortController();
       const transport = await makeTransport(spec, (err) => current.abort(err));
       const reqOpts = () => {
-        if (current.signal.aborted) current = new AbortController();
+        current = new AbortController();
         return { ...requestOpts, signal: current.signal };
       };
       const client = new Client({ name: 'dora-vendor-service', version: '1.0.0' }, { capabilities: {} });
