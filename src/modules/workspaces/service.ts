@@ -308,7 +308,7 @@ export function workspacesService(deps: { repo: WorkspacesRepository; orgs: Orgs
       });
       if (row === 'slug_taken') throw conflict(`workspaceId ${slug} is already taken`, 'WORKSPACE_ID_TAKEN');
       if (row === 'name_taken') throw nameTaken();
-      return { ...shape(row, 'active'), myRole: 'owner' as const, permissions: defaultPermissions('owner') };
+      return { ...shape(row), syncStatus: 'active' as const, myRole: 'owner' as const, permissions: defaultPermissions('owner') };
     },
 
     /** Detail: owner, members (everyone with access), stats. */
@@ -319,7 +319,8 @@ export function workspacesService(deps: { repo: WorkspacesRepository; orgs: Orgs
       const byId = await users.usersByIds([ws.ownerId, ...list.map((m) => m.userId)]);
       const owner = byId.get(ws.ownerId);
       return {
-        ...shape(ws, await syncStatusOf(ws.id)),
+        ...shape(ws),
+        syncStatus: await syncStatusOf(ws.id),
         myRole: ctx.role,
         permissions: ctx.permissions,
         memberCount: list.length,
@@ -360,7 +361,7 @@ export function workspacesService(deps: { repo: WorkspacesRepository; orgs: Orgs
       );
       if (row === 'name_taken') throw nameTaken();
       if (!row) throw workspaceNotFound();
-      return shape(row, await syncStatusOf(row.id));
+      return { ...shape(row), syncStatus: await syncStatusOf(row.id) };
     },
 
     /** Ids of everyone with access to a workspace (for notifications); empty when it does not exist. */
@@ -377,14 +378,12 @@ export function workspacesService(deps: { repo: WorkspacesRepository; orgs: Orgs
     /** Workspace row by id (for other modules, e.g. the register export and the scheduler). */
     async get(workspaceId: string) {
       const row = await repo.findByKey(workspaceId);
-      return row && shape(row, await syncStatusOf(row.id));
+      return row && shape(row);
     },
 
     /** Workspaces (with their vendor profile) by opaque id, in one query; unknown ids are skipped (register export). */
     async getMany(workspaceIds: string[]) {
-      const rows = await repo.findByIds(workspaceIds);
-      const statuses = await syncStatuses(rows.map((r) => r.id));
-      return rows.map((r) => shape(r, statuses.get(r.id) ?? 'active'));
+      return (await repo.findByIds(workspaceIds)).map(shape);
     },
 
     async remove(ctx: WorkspaceContext) {
@@ -487,13 +486,13 @@ export function workspacesService(deps: { repo: WorkspacesRepository; orgs: Orgs
   };
 }
 
-function shape(ws: WorkspaceRow, syncStatus: WorkspaceSyncStatus) {
+/** The stored fields; API responses add the derived `syncStatus`, other modules do not need it. */
+function shape(ws: WorkspaceRow) {
   return {
     id: ws.id,
     workspaceName: ws.name,
     workspaceId: ws.workspaceId,
     organizationId: ws.orgId,
-    syncStatus,
     syncSchedule: ws.syncSchedule,
     vendorProfile: readVendorProfile(ws.vendorProfile),
     createdAt: ws.createdAt.toISOString(),
