@@ -1,0 +1,247 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { ArrowLeft, Check, FileDown, Trash2, X } from 'lucide-react';
+import { useEffect, useMemo, useRef, useState } from 'react';
+import { Link, useNavigate, useOutletContext, useParams } from 'react-router';
+import { del } from '../api/client';
+import { downloadApiFile } from '../api/download';
+import { ErrorMessage } from '../ui/Alert';
+import { Button } from '../ui/Button';
+import { Dialog } from '../ui/Dialog';
+import { formatDateTime } from '../ui/format';
+import { ProgressBar } from '../ui/ProgressBar';
+import { Loading, Spinner } from '../ui/Spinner';
+import { useToast } from '../ui/Toasts';
+import type { VendorOutletContext } from '../vendors/VendorPage';
+import { assessmentsKey, useAssessment, useAssessmentDocument, type Evidence, type GapResult } from './api';
+import { GapBadge, RiskBadge, StatusBadge } from './badges';
+import styles from './Assessments.module.css';
+
+const squash = (s: string) => s.replace(/\s+/g, ' ').trim().toLowerCase();
+
+/** One assessment: live state while it runs, then the score, rating and results by DORA article. */
+export default function AssessmentPage() {
+  const { vendor } = useOutletContext<VendorOutletContext>();
+  const { assessmentId = '' } = useParams();
+  const ws = vendor.workspaceId;
+  const q = useAssessment(ws, assessmentId);
+  const toast = useToast();
+  const qc = useQueryClient();
+  const navigate = useNavigate();
+  const [open, setOpen] = useState<Evidence | null>(null);
+  const report = useMutation({
+    mutationFn: () => downloadApiFile(`/assessments/${encodeURIComponent(assessmentId)}/report`, { workspace: ws }, 'assessment.docx'),
+    onSuccess: ({ filename }) => toast.show(`Downloaded ${filename}`, 'success'),
+  });
+  const remove = useMutation({
+    mutationFn: () => del(`/assessments/${encodeURIComponent(assessmentId)}`, { workspace: ws }),
+    onSuccess: async () => {
+      await qc.invalidateQueries({ queryKey: assessmentsKey(ws) });
+      toast.show('Assessment deleted', 'success');
+      navigate('..', { relative: 'path' });
+    },
+  });
+  const byArticle = useMemo(() => {
+    const m = new Map<string, GapResult[]>();
+    for (const r of q.data?.results ?? []) m.set(r.article, [...(m.get(r.article) ?? []), r]);
+    return [...m.entries()];
+  }, [q.data]);
+
+  if (q.isPending) return <Loading label="Loading the assessment…" />;
+  if (q.isError) return <ErrorMessage error={q.error} title="The assessment could not be loaded" onRetry={() => q.refetch()} />;
+  const a = q.data;
+  const busy = a.status === 'pending' || a.status === 'running';
+  return (
+    <div>
+      <p className="breadcrumb">
+        <Link to=".." relative="path">
+          <ArrowLeft size={14} aria-hidden="true" /> All assessments
+        </Link>
+      </p>
+      <div className="page-header" style={{ marginBottom: 12 }}>
+        <div>
+          <h2>{a.name}</h2>
+          <p className="page-sub">
+            <StatusBadge status={a.status} /> Started {formatDateTime(a.createdAt)}
+            {a.completedAt && <> · completed {formatDateTime(a.completedAt)}</>} · {a.documents.length} document{a.documents.length === 1 ? '' : 's'}
+          </p>
+        </div>
+        <div style={{ display: 'flex', gap: 8 }}>
+          {a.status === 'completed' && (
+            <Button variant="primary" icon={<FileDown size={16} aria-hidden="true" />} busy={report.isPending} onClick={() => report.mutate()}>
+              Download the Word report
+            </Button>
+          )}
+          {vendor.permissions.canManageSync && (
+            <Button variant="danger" icon={<Trash2 size={16} aria-hidden="true" />} busy={remove.isPending} onClick={() => window.confirm(`Delete "${a.name}" and its documents?`) && remove.mutate()}>
+              Delete
+            </Button>
+          )}
+        </div>
+      </div>
+      {report.isError && <ErrorMessage error={report.error} title="The report could not be downloaded" />}
+      {remove.isError && <ErrorMessage error={remove.error} title="The assessment was not deleted" />}
+
+      {busy && (
+        <div className="card" role="status" aria-live="polite">
+          <ol className={styles.steps} aria-label="Progress of the gap analysis">
+            <li className={styles.stepDone}>
+              <Check size={16} aria-hidden="true" /> {a.documents.length} document{a.documents.length === 1 ? '' : 's'} read ({a.documents.reduce((n, d) => n + d.characters, 0).toLocaleString()} characters)
+            </li>
+            <li className={a.status === 'running' ? styles.stepDone : styles.stepNow}>
+              {a.status === 'running' ? <Check size={16} aria-hidden="true" /> : <Spinner size={16} />} {a.status === 'running' ? 'Taken up by a worker' : 'Queued: waiting for a worker…'}
+            </li>
+            <li className={a.status === 'running' ? styles.stepNow : styles.stepTodo}>
+              {a.status === 'running' ? <Spinner size={16} /> : <span className={styles.stepDot} aria-hidden="true" />} Matching the documents against the DORA obligations{a.status === 'running' ? '…' : ''}
+            </li>
+          </ol>
+          <p className="muted small" style={{ marginTop: 8 }}>
+            This page updates by itself when the analysis ends; you can leave it meanwhile (you get a notification).
+          </p>
+        </div>
+      )}
+      {a.status === 'failed' && <ErrorMessage error={new Error(a.error ?? 'The analysis failed')} title="The gap analysis failed" />}
+
+      {a.status === 'completed' && a.summary && (
+        <>
+          <section className={`card ${styles.scoreCard}`} aria-label="Overall result">
+            <div>
+              <div className="muted small">Overall score</div>
+              <div className={styles.score} data-testid="assessment-score">
+                {a.score}
+                <small>/100</small>
+              </div>
+            </div>
+            <div>
+              <div className="muted small">Risk rating</div>
+              {a.riskRating && <RiskBadge rating={a.riskRating} />}
+            </div>
+            <dl className={styles.stats}>
+              <div>
+                <dt>Covered</dt>
+                <dd>{a.summary.covered}</dd>
+              </div>
+              <div>
+                <dt>Partial</dt>
+                <dd>{a.summary.partial}</dd>
+              </div>
+              <div>
+                <dt>Missing</dt>
+                <dd>{a.summary.missing}</dd>
+              </div>
+            </dl>
+            {a.summary.riskReasons.length > 0 && (
+              <ul className={styles.reasons}>
+                {a.summary.riskReasons.map((r) => (
+                  <li key={r}>{r}</li>
+                ))}
+              </ul>
+            )}
+          </section>
+          {byArticle.map(([article, results]) => (
+            <section key={article} aria-labelledby={`art-${article}`}>
+              <h3 id={`art-${article}`} className={styles.article}>
+                {article}
+              </h3>
+              <div className="table-wrap">
+                <table className="table">
+                  <caption className="visually-hidden">Results for {article}</caption>
+                  <thead>
+                    <tr>
+                      <th scope="col">Obligation</th>
+                      <th scope="col">Status</th>
+                      <th scope="col">Coverage</th>
+                      <th scope="col">Evidence</th>
+                    </tr>
+                  </thead>
+                  <tbody>
+                    {results.map((r) => (
+                      <tr key={r.obligationId} data-obligation={r.obligationId}>
+                        <td style={{ maxWidth: 340 }}>
+                          <strong>{r.ref}</strong> {r.title}
+                          {r.key && <span className="badge badge-muted" style={{ marginLeft: 6 }}>Key clause</span>}
+                          <ul className={styles.elements} aria-label="What the documents must show">
+                            {r.elements.map((e) => (
+                              <li key={e.id}>
+                                {e.satisfied ? <Check size={14} className={styles.yes} aria-label="found" /> : <X size={14} className={styles.no} aria-label="not found" />}
+                                {e.label}
+                              </li>
+                            ))}
+                          </ul>
+                        </td>
+                        <td>
+                          <GapBadge status={r.status} />
+                        </td>
+                        <td className={styles.coverage}>
+                          <ProgressBar value={r.coverage * 100} label={`Coverage of ${r.ref}`} tone={r.status === 'covered' ? 'done' : undefined} />
+                        </td>
+                        <td>
+                          {r.evidence.length === 0 ? (
+                            <span className="muted small">{r.rationale}</span>
+                          ) : (
+                            r.evidence.map((e, i) => (
+                              <button key={i} type="button" className={styles.quote} onClick={() => setOpen(e)}>
+                                <span className="visually-hidden">Open the document at the passage: </span>“{e.quote.length > 220 ? `${e.quote.slice(0, 220)}…` : e.quote}”
+                                <span className={styles.quoteMeta}>
+                                  {e.documentTitle ?? e.filename}
+                                  {e.section ? ` · ${e.section}` : ''}
+                                  {e.page ? ` · page ${e.page}` : ''}
+                                </span>
+                              </button>
+                            ))
+                          )}
+                        </td>
+                      </tr>
+                    ))}
+                  </tbody>
+                </table>
+              </div>
+            </section>
+          ))}
+        </>
+      )}
+      <DocumentDialog ws={ws} assessmentId={a.id} evidence={open} onClose={() => setOpen(null)} />
+    </div>
+  );
+}
+
+/** A document of the assessment as text, scrolled to the quoted passage, which is highlighted. */
+function DocumentDialog({ ws, assessmentId, evidence, onClose }: { ws: string; assessmentId: string; evidence: Evidence | null; onClose: () => void }) {
+  const doc = useAssessmentDocument(ws, assessmentId, evidence?.documentId ?? null);
+  const hitRef = useRef<HTMLDivElement>(null);
+  const needle = evidence ? squash(evidence.quote).slice(0, 60) : '';
+  const hit = doc.data ? doc.data.blocks.findIndex((b) => squash(b.text).includes(needle)) : -1;
+  useEffect(() => {
+    if (hit >= 0) hitRef.current?.scrollIntoView({ block: 'center' });
+  }, [hit, doc.data]);
+  return (
+    <Dialog open={!!evidence} onClose={onClose} title={evidence ? evidence.documentTitle ?? evidence.filename : 'Document'} wide>
+      {doc.isPending ? (
+        <Loading label="Opening the document…" />
+      ) : doc.isError ? (
+        <ErrorMessage error={doc.error} />
+      ) : (
+        <>
+          <p className="muted small">
+            {doc.data.filename}
+            {evidence?.section ? ` · ${evidence.section}` : ''}
+            {evidence?.page ? ` · page ${evidence.page}` : ''}. The quoted passage is highlighted.
+          </p>
+          <div className={styles.docScroll} tabIndex={0} aria-label="Document text">
+            {doc.data.blocks.map((b, i) => {
+              const heading = b.headings.at(-1);
+              const prev = doc.data.blocks[i - 1]?.headings.at(-1);
+              return (
+                <div key={i}>
+                  {heading && heading !== prev && <p className={styles.docHeading}>{b.headings.join(' › ')}</p>}
+                  <div ref={i === hit ? hitRef : undefined} className={`${styles.docBlock}${i === hit ? ` ${styles.hit}` : ''}`} data-hit={i === hit || undefined}>
+                    {i === hit ? <mark>{b.text}</mark> : b.text}
+                  </div>
+                </div>
+              );
+            })}
+          </div>
+        </>
+      )}
+    </Dialog>
+  );
+}

@@ -1,0 +1,232 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { ArrowLeft, CheckCircle2, FileSearch, Send, Sparkles } from 'lucide-react';
+import { useState } from 'react';
+import { Link, useOutletContext, useParams } from 'react-router';
+import { patch, post } from '../api/client';
+import { ErrorMessage } from '../ui/Alert';
+import { Button } from '../ui/Button';
+import { Field } from '../ui/Field';
+import { formatDateTime } from '../ui/format';
+import { Loading } from '../ui/Spinner';
+import { useToast } from '../ui/Toasts';
+import type { VendorOutletContext } from '../vendors/VendorPage';
+import { answerText, questionnairesKey, useQuestionnaire, type AnalystQuestion, type QuestionnaireDetail } from './api';
+import { QStatusBadge } from './QStatusBadge';
+import styles from './Questionnaires.module.css';
+
+const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
+
+/** One questionnaire for the analyst: pre-fill, send, follow, review answers and scores, complete. */
+export default function QuestionnairePage() {
+  const { vendor } = useOutletContext<VendorOutletContext>();
+  const { questionnaireId = '' } = useParams();
+  const ws = vendor.workspaceId;
+  const q = useQuestionnaire(ws, questionnaireId);
+  const qc = useQueryClient();
+  const toast = useToast();
+  const canWrite = vendor.permissions.canManageSync;
+  const [email, setEmail] = useState('');
+  const path = `/questionnaires/${encodeURIComponent(questionnaireId)}`;
+  const act = useMutation({
+    mutationFn: async (a: { kind: 'prefill' | 'send' | 'status' | 'contact' | 'accept'; status?: string; questionId?: string }) => {
+      if (a.kind === 'prefill') return (await post<{ questionnaire: QuestionnaireDetail }>(`${path}/prefill`, undefined, { workspace: ws })).questionnaire;
+      if (a.kind === 'send') return (await post<{ questionnaire: QuestionnaireDetail }>(`${path}/send`, undefined, { workspace: ws })).questionnaire;
+      if (a.kind === 'contact') return (await patch<{ questionnaire: QuestionnaireDetail }>(path, { vendorContact: { email: email.trim() } }, { workspace: ws })).questionnaire;
+      if (a.kind === 'accept') return (await patch<{ questionnaire: QuestionnaireDetail }>(path, { reviews: [{ questionId: a.questionId, acceptSuggestion: true }] }, { workspace: ws })).questionnaire;
+      return (await patch<{ questionnaire: QuestionnaireDetail }>(path, { status: a.status }, { workspace: ws })).questionnaire;
+    },
+    onSuccess: (data, a) => {
+      qc.setQueryData([...questionnairesKey(ws), questionnaireId], data);
+      void qc.invalidateQueries({ queryKey: questionnairesKey(ws) });
+      const words = { prefill: 'Answers proposed from the documents', send: `Link sent to ${data.vendorContact?.email}`, contact: 'Contact saved', accept: 'Proposed answer accepted', status: 'Status changed' };
+      toast.show(words[a.kind], 'success');
+    },
+  });
+
+  if (q.isPending) return <Loading label="Loading the questionnaire…" />;
+  if (q.isError) return <ErrorMessage error={q.error} title="The questionnaire could not be loaded" onRetry={() => q.refetch()} />;
+  const d = q.data;
+  const prefilled = d.questions.filter((x) => x.suggestion?.value !== null && x.suggestion?.value !== undefined).length;
+  const sendable = ['draft', 'sent', 'in_progress'].includes(d.status);
+  return (
+    <div>
+      <p className="breadcrumb">
+        <Link to=".." relative="path">
+          <ArrowLeft size={14} aria-hidden="true" /> All questionnaires
+        </Link>
+      </p>
+      <div className="page-header" style={{ marginBottom: 12 }}>
+        <div>
+          <h2>{d.title}</h2>
+          <p className="page-sub">
+            <QStatusBadge status={d.status} /> {d.progress.answered} of {d.progress.questions} answered
+            {d.vendorContact && <> · vendor contact {d.vendorContact.email}</>}
+            {d.dueDate && <> · due {d.dueDate}</>}
+          </p>
+        </div>
+        <div className={styles.actions}>
+          {canWrite && ['draft', 'sent', 'in_progress'].includes(d.status) && (
+            <Button icon={<Sparkles size={16} aria-hidden="true" />} busy={act.isPending && act.variables?.kind === 'prefill'} onClick={() => act.mutate({ kind: 'prefill' })}>
+              {prefilled ? 'Pre-fill again' : 'Pre-fill from documents'}
+            </Button>
+          )}
+          {canWrite && sendable && d.vendorContact && (
+            <Button variant="primary" icon={<Send size={16} aria-hidden="true" />} busy={act.isPending && act.variables?.kind === 'send'} onClick={() => act.mutate({ kind: 'send' })}>
+              {d.status === 'draft' ? 'Send to the vendor' : 'Send a new link'}
+            </Button>
+          )}
+          {canWrite && d.status === 'submitted' && (
+            <>
+              <Button onClick={() => act.mutate({ kind: 'status', status: 'in_progress' })}>Return to the vendor</Button>
+              <Button variant="primary" icon={<CheckCircle2 size={16} aria-hidden="true" />} busy={act.isPending && act.variables?.kind === 'status'} onClick={() => act.mutate({ kind: 'status', status: 'complete' })}>
+                Accept and complete
+              </Button>
+            </>
+          )}
+          {canWrite && d.status === 'complete' && <Button onClick={() => act.mutate({ kind: 'status', status: 'submitted' })}>Reopen the review</Button>}
+        </div>
+      </div>
+      {act.isError && <ErrorMessage error={act.error} title="That did not work" />}
+
+      {canWrite && sendable && !d.vendorContact && (
+        <form
+          className={`card ${styles.contact}`}
+          onSubmit={(e) => {
+            e.preventDefault();
+            act.mutate({ kind: 'contact' });
+          }}
+        >
+          <Field label="Vendor contact e-mail" type="email" required value={email} onChange={(e) => setEmail(e.target.value)} hint="The link to answer is e-mailed there." />
+          <Button type="submit" busy={act.isPending && act.variables?.kind === 'contact'}>
+            Save the contact
+          </Button>
+        </form>
+      )}
+
+      <section className={`card ${styles.scoreCard}`} aria-label="Score">
+        <div>
+          <div className="muted small">{d.scoring.final ? 'Final score' : 'Score so far (provisional)'}</div>
+          <div className={styles.score} data-testid="questionnaire-score">
+            {d.scoring.total ?? '—'}
+            {d.scoring.total !== null && <small>/100</small>}
+          </div>
+        </div>
+        <div className="table-wrap" style={{ flex: 1, minWidth: 280 }}>
+          <table className="table">
+            <caption className="visually-hidden">Scores per section</caption>
+            <thead>
+              <tr>
+                <th scope="col">Section</th>
+                <th scope="col" className="num">Answered</th>
+                <th scope="col" className="num">Score</th>
+              </tr>
+            </thead>
+            <tbody>
+              {d.scoring.sections.map((s) => (
+                <tr key={s.sectionId}>
+                  <td>{s.title}</td>
+                  <td className="num">
+                    {s.answered}/{s.questions}
+                  </td>
+                  <td className="num">{s.score ?? '—'}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+        <dl className={styles.link}>
+          <div>
+            <dt>Link</dt>
+            <dd>{d.link.active ? (d.link.writable ? 'Open for answers' : 'Read-only') : 'Not sent'}</dd>
+          </div>
+          <div>
+            <dt>Sent</dt>
+            <dd>{d.link.sentAt ? `${formatDateTime(d.link.sentAt)} (${d.link.sendCount}×)` : '—'}</dd>
+          </div>
+          <div>
+            <dt>Vendor last active</dt>
+            <dd>{formatDateTime(d.link.lastVendorActivityAt)}</dd>
+          </div>
+          <div>
+            <dt>Pre-filled</dt>
+            <dd>
+              {prefilled} of {d.questions.length} questions
+            </dd>
+          </div>
+        </dl>
+      </section>
+
+      {d.sections.map((s) => {
+        const qs = d.questions.filter((x) => x.sectionId === s.id);
+        if (!qs.length) return null;
+        return (
+          <section key={s.id} aria-labelledby={`sec-${s.id}`}>
+            <h3 id={`sec-${s.id}`} className={styles.section}>
+              {s.title}
+            </h3>
+            <ol className={styles.questions}>
+              {qs.map((x) => (
+                <QuestionReview key={x.id} q={x} canAccept={canWrite && d.status === 'submitted'} onAccept={() => act.mutate({ kind: 'accept', questionId: x.id })} />
+              ))}
+            </ol>
+          </section>
+        );
+      })}
+    </div>
+  );
+}
+
+function QuestionReview({ q, canAccept, onAccept }: { q: AnalystQuestion; canAccept: boolean; onAccept: () => void }) {
+  const s = q.suggestion;
+  const hasValue = s && s.value !== null && s.value !== undefined;
+  const vendorValue = q.answer?.value ?? null;
+  return (
+    <li className={styles.question} data-question={q.id}>
+      <div className={styles.qHead}>
+        <span className="muted small">{q.id}</span>
+        <span className={styles.qText}>{q.text}</span>
+        <span className="muted small">{q.articles.join(', ')}</span>
+      </div>
+      <div className={styles.answerRow}>
+        <div>
+          <div className="muted small">Vendor's answer</div>
+          <strong>{answerText(q, vendorValue)}</strong>
+          {q.answer?.comment && <p className="small">“{q.answer.comment}”</p>}
+          {hasValue && vendorValue !== null && <p className="small muted">{same(vendorValue, s.value) ? 'Same as the pre-filled answer.' : 'Differs from the pre-filled answer.'}</p>}
+          {q.review?.overrideValue != null && <p className="small">Reviewer's value: {answerText(q, q.review.overrideValue)}</p>}
+        </div>
+        <div>
+          <div className="muted small">Points</div>
+          <strong>{q.points === null ? (q.weight === 0 ? 'Not scored' : '—') : `${Math.round(q.points * 100)}%`}</strong>
+        </div>
+      </div>
+      {s && (
+        <div className={styles.prefill}>
+          <p className={styles.prefillHead}>
+            <FileSearch size={14} aria-hidden="true" /> <strong>Pre-filled from the vendor's documents:</strong>
+            <span>{hasValue ? answerText(q, s.value) : 'no answer found'}</span>
+          </p>
+          <p className="small">{s.rationale}</p>
+          {s.citations.length > 0 && (
+            <ul className={styles.citations} aria-label="Sources of the proposed answer">
+              {s.citations.map((c, i) => (
+                <li key={i}>
+                  <span className={styles.citeTitle}>
+                    {c.title}
+                    {c.section ? ` · ${c.section}` : ''}
+                  </span>
+                  <span className={styles.citePassage}>“{c.passage.length > 260 ? `${c.passage.slice(0, 260)}…` : c.passage}”</span>
+                </li>
+              ))}
+            </ul>
+          )}
+          {canAccept && hasValue && !same(vendorValue, s.value) && (
+            <Button size="sm" onClick={onAccept}>
+              Use the pre-filled answer for scoring
+            </Button>
+          )}
+        </div>
+      )}
+    </li>
+  );
+}

@@ -1,0 +1,73 @@
+import { ClipboardCheck, FileText, IdCard, ListChecks, MessageSquareText, Settings, type LucideIcon } from 'lucide-react';
+import { Suspense } from 'react';
+import { NavLink, Outlet, useParams } from 'react-router';
+import type { Workspace } from '../api/types';
+import { useTitle } from '../lib/useTitle';
+import { ErrorMessage } from '../ui/Alert';
+import { plural } from '../ui/format';
+import { Loading } from '../ui/Spinner';
+import { useVendor } from './api';
+import { SyncStatusBadge } from './SyncStatusBadge';
+
+/**
+ * The tabs of a vendor. A new vendor screen (profile, assessments, questionnaires...) is one
+ * entry here plus a child route of `/vendors/:slug` in app/App.tsx (docs/dashboard.md).
+ */
+export interface VendorTab {
+  to: string;
+  label: string;
+  icon: LucideIcon;
+  /** Shown only to members holding this permission. */
+  permission?: keyof Workspace['permissions'];
+}
+export const VENDOR_TABS: VendorTab[] = [
+  { to: 'documents', label: 'Documents', icon: FileText, permission: 'canViewSources' },
+  { to: 'ask', label: 'Ask', icon: MessageSquareText, permission: 'canQuery' },
+  { to: 'profile', label: 'Profile', icon: IdCard },
+  { to: 'assessments', label: 'Assessments', icon: ClipboardCheck, permission: 'canQuery' },
+  { to: 'questionnaires', label: 'Questionnaires', icon: ListChecks, permission: 'canQuery' },
+  { to: 'settings', label: 'Settings', icon: Settings },
+];
+
+/** What a vendor tab receives through the router outlet. */
+export interface VendorOutletContext {
+  vendor: Workspace;
+}
+
+/** One vendor workspace: its header and its tabs. */
+export default function VendorPage() {
+  const { slug = '' } = useParams();
+  const vendor = useVendor(slug);
+  useTitle(vendor.data?.workspaceName ?? 'Vendor');
+  if (vendor.isPending) return <Loading label="Loading the vendor…" />;
+  if (vendor.isError) return <ErrorMessage error={vendor.error} title="This vendor could not be opened" onRetry={() => vendor.refetch()} />;
+  const w = vendor.data;
+  const tabs = VENDOR_TABS.filter((t) => !t.permission || w.permissions[t.permission]);
+  return (
+    <div className="page">
+      <header className="page-header vendor-header">
+        <div>
+          <div className="breadcrumb">
+            <NavLink to="/vendors">Vendors</NavLink> / {w.workspaceId}
+          </div>
+          <h1>{w.workspaceName}</h1>
+          <p className="page-sub">
+            {plural(w.stats.totalDocuments, 'document')} · {plural(w.stats.totalDatabases, 'data source')} · your role: {w.myRole}
+          </p>
+        </div>
+        <SyncStatusBadge status={w.syncStatus} />
+      </header>
+      <nav className="tabs" aria-label={`${w.workspaceName} sections`}>
+        {tabs.map((t) => (
+          <NavLink key={t.to} to={t.to} className={({ isActive }) => `tab${isActive ? ' active' : ''}`}>
+            <t.icon size={16} aria-hidden="true" />
+            {t.label}
+          </NavLink>
+        ))}
+      </nav>
+      <Suspense fallback={<Loading label="Loading…" />}>
+        <Outlet context={{ vendor: w } satisfies VendorOutletContext} />
+      </Suspense>
+    </div>
+  );
+}
