@@ -14,6 +14,7 @@
  *    statement) with real questions in random workspaces: p50 / p95 / p99;
  * 4. the raw SQL of one call and its EXPLAIN ANALYZE plan.
  */
+import './lib/load.js';
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -31,7 +32,9 @@ import { complianceService } from '../src/modules/compliance/service.js';
 import { doraCorpusDocuments } from '../src/modules/data-sources/corpus.js';
 import { dataSourcesRepository, type DocumentInsert } from '../src/modules/data-sources/repository.js';
 import { LocalHashEmbedder } from '../src/rag/embedders/local.js';
-import { retrievalService, searchSql, toWebsearch } from '../src/rag/retrieval.js';
+import { analyseQuestion, conceptQueries, embeddingQuery } from '../src/rag/concepts.js';
+import * as retrievalModule from '../src/rag/retrieval.js';
+import { CANDIDATES, POOL, TEXT_CANDIDATES, isWebsearchSyntax, retrievalService, searchSql, type SearchSqlParams } from '../src/rag/retrieval.js';
 
 const { values } = parseArgs({
   options: {
@@ -43,6 +46,10 @@ const { values } = parseArgs({
     // operator does for a large initial import). Without it every chunk goes through
     // the ingestion repository with the indexes maintained row by row.
     bulk: { type: 'boolean', default: false },
+    // PostgreSQL: keep the bench database (its name is printed) instead of dropping it, or
+    // measure again on a database kept by an earlier run (no ingestion, no load).
+    keep: { type: 'boolean', default: false },
+    reuse: { type: 'string' },
   },
 });
 const N = Number(values.chunks);
@@ -80,9 +87,9 @@ async function freshDatabase(): Promise<{ database: Database; drop(): Promise<vo
     await runMigrations(database);
     return { database, drop: () => database.close(), label: 'PGlite (in memory, WASM, single connection)' };
   }
-  const name = `bench_${newId().replace(/-/g, '').slice(0, 16)}`;
+  const name = values.reuse ?? `bench_${newId().replace(/-/g, '').slice(0, 16)}`;
   const admin = postgres(url, { max: 1, onnotice: () => {} });
-  await admin.unsafe(`CREATE DATABASE "${name}"`);
+  if (!values.reuse) await admin.unsafe(`CREATE DATABASE "${name}"`);
   const u = new URL(url);
   u.pathname = `/${name}`;
   const database = await createDatabase({ url: u.toString(), max: 4 });
@@ -90,10 +97,10 @@ async function freshDatabase(): Promise<{ database: Database; drop(): Promise<vo
   const [{ version }] = await admin<{ version: string }[]>`select version()`;
   return {
     database,
-    label: `PostgreSQL ${version.split(' ')[1]} (${u.host})`,
+    label: `PostgreSQL ${version.split(' ')[1]} (${u.host}, database ${name})`,
     drop: async () => {
       await database.close();
-      await admin.unsafe(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+      if (!values.keep && !values.reuse) await admin.unsafe(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
       await admin.end();
     },
   };
@@ -103,123 +110,123 @@ const { database, drop, label } = await freshDatabase();
 const db = database.db;
 const repo = dataSourcesRepository(db);
 console.log(`# retrieval benchmark — ${label}`);
-console.log(`# ${N} chunks over ${W} workspaces, ${Q} queries, embedder ${embedder.id}, chunk size ${chunking.size}/${chunking.overlap}, node ${process.version}`);
+console.log(`# ${values.reuse ? 'reused database' : `${N} chunks over ${W} workspaces`}, ${Q} queries, embedder ${embedder.id}, chunk size ${chunking.size}/${chunking.overlap}, node ${process.version}`);
 
 try {
-  // Tenancy rows the chunks belong to (plain inserts: the bench needs no API users).
-  const userId = newId();
-  const orgId = newId();
-  await db.execute(sql`insert into users (id, email, name, password_hash) values (${userId}, ${`bench-${userId}@example.com`}, 'Bench', 'x')`);
-  await db.execute(sql`insert into organizations (id, name) values (${orgId}, 'Bench Bank')`);
-  const workspaces: string[] = [];
-  for (let i = 0; i < W; i++) {
-    const id = newId();
-    await db.execute(sql`insert into workspaces (id, workspace_id, org_id, owner_id, name) values (${id}, ${`bench-${i}-${id.slice(0, 8)}`}, ${orgId}, ${userId}, ${`Vendor ${i}`})`);
-    workspaces.push(id);
-  }
-  const newSource = async (ws: string, name: string) => {
-    const row = await repo.create({ workspaceId: ws, name, description: null, kind: 'upload', createdBy: userId, totalBytes: 0 }, []);
-    return row;
-  };
-
-  // 1. Ingestion of the real vendor documents through the pipeline.
-  const vendorFiles = ['github', 'basecamp'].flatMap((v) => readdirSync(path.join(VENDOR_DOCS, v)).sort().map((f) => path.join(VENDOR_DOCS, v, f)));
-  const ingestSource = await newSource(workspaces[0]!, 'vendor documents');
-  const t0 = performance.now();
-  const docs: DocumentInsert[] = [];
-  let parseMs = 0;
-  let embedMs = 0;
-  for (const file of vendorFiles) {
-    const buf = readFileSync(file);
-    const tp = performance.now();
-    const parsed = await parseFile(buf, path.basename(file), null, config.ingest);
-    parseMs += performance.now() - tp;
-    const te = performance.now();
-    const chunks = await chunkAndEmbed(parsed.doc, parsed.doc.title ?? path.basename(file), { ...chunking, embedder });
-    embedMs += performance.now() - te;
-    const fileRow = newId();
-    await db.execute(sql`insert into data_source_files (id, data_source_id, workspace_id, position, filename, format, mime_type, size_bytes, sha256, content) values (${fileRow}, ${ingestSource.id}, ${workspaces[0]!}, ${docs.length}, ${path.basename(file)}, ${parsed.sniffed.format}, ${parsed.sniffed.mimeType}, ${buf.length}, 'x', ${buf})`);
-    docs.push({ fileId: fileRow, corpus: null, sourceKey: null, title: parsed.doc.title ?? path.basename(file), url: '/bench', format: parsed.sniffed.format, pageCount: parsed.doc.pageCount, charCount: parsed.chars, contentHash: indexFingerprint(buf, chunking, embedder.id), docDate: new Date(), embeddingModel: embedder.id, metadata: {}, chunks });
-  }
-  const ti = performance.now();
-  await repo.commitIngestion(ingestSource.id, ingestSource.generation, docs);
-  const insertMs = performance.now() - ti;
-  const ingestMs = performance.now() - t0;
-  const ingestChunks = docs.reduce((n, d) => n + d.chunks.length, 0);
-  const ingestChars = docs.reduce((n, d) => n + d.charCount, 0);
-  console.log(`\n## ingestion (pipeline: parse -> sections -> chunks -> embeddings -> insert transaction)`);
-  console.log(`${vendorFiles.length} vendor documents, ${(ingestChars / 1024).toFixed(0)} KiB of text -> ${ingestChunks} chunks in ${ms(ingestMs)}: ${(ingestChunks / (ingestMs / 1000)).toFixed(0)} chunks/s`);
-  console.log(`  parse ${ms(parseMs)}, chunk+embed ${ms(embedMs)}, insert ${ms(insertMs)} (${(ingestChunks / (insertMs / 1000)).toFixed(0)} chunks/s into the indexed table)`);
-
-  // 2. The DORA corpus and N synthetic chunks made of real sentences.
-  const compliance = complianceService(complianceRepository(db));
-  await compliance.loadReferenceData();
-  const corpus = await doraCorpusDocuments(compliance);
-  const corpusDocs: DocumentInsert[] = [];
-  for (const c of corpus) {
-    corpusDocs.push({ fileId: null, corpus: 'dora', sourceKey: c.sourceKey, title: c.title, url: c.url, format: 'text', pageCount: 1, charCount: c.text.length, contentHash: 'x', docDate: c.date, embeddingModel: embedder.id, metadata: {}, chunks: await chunkAndEmbed(c.parsed, c.title, { ...chunking, embedder }) });
-  }
-  await repo.writeCorpus('dora', corpusDocs, corpus.map((c) => c.sourceKey));
-  const sentences = [...vendorFiles.map((f) => readFileSync(f, 'utf8')), ...corpus.map((c) => c.text)]
-    .join('\n')
-    .split(/(?<=[.;:])\s+|\n+/)
-    .map((s) => s.replace(/[#*_>|`{}%]+/g, ' ').replace(/\s+/g, ' ').trim())
-    .filter((s) => s.length > 40 && s.length < 400);
   const sections = ['Definitions', 'Term and termination', 'Data protection', 'Security incidents', 'Audit rights', 'Subprocessors', 'Service levels', 'Exit and transition', 'Liability', 'Governing law'];
-  const INDEXES = [
-    `CREATE INDEX "chunks_embedding_hnsw_idx" ON "chunks" USING hnsw ("embedding" vector_cosine_ops) WHERE "deleted_at" IS NULL`,
-    `CREATE INDEX "chunks_tsv_gin_idx" ON "chunks" USING gin ("tsv") WHERE "deleted_at" IS NULL`,
-  ];
-  if (values.bulk) {
-    await db.execute(sql.raw(`DROP INDEX "chunks_embedding_hnsw_idx"`));
-    await db.execute(sql.raw(`DROP INDEX "chunks_tsv_gin_idx"`));
-  }
-  const loadStart = performance.now();
-  let loaded = 0;
-  let embedLoadMs = 0;
-  let docNo = 0;
-  let lastReport = performance.now();
-  while (loaded < N) {
-    const ws = workspaces[docNo % W]!;
-    const source = await newSource(ws, `synthetic ${docNo}`);
-    const count = Math.min(PER_DOC, N - loaded);
-    const title = `Vendor ${docNo % W} policy ${docNo}`;
-    const texts: { section: string; content: string }[] = [];
-    for (let i = 0; i < count; i++) {
-      let content = '';
-      while (content.length < 700) content += `${pick(sentences)} `;
-      texts.push({ section: `${title} > ${pick(sections)}`, content: content.trim() });
+  const workspaces: string[] = [];
+  if (values.reuse) {
+    for (const r of await queryRows<{ id: string }>(db, sql`select id from workspaces where name like 'Vendor %' order by name`)) workspaces.push(r.id);
+    console.log(`reusing ${values.reuse}: ${workspaces.length} workspaces`);
+  } else {
+    // Tenancy rows the chunks belong to (plain inserts: the bench needs no API users).
+    const userId = newId();
+    const orgId = newId();
+    await db.execute(sql`insert into users (id, email, name, password_hash) values (${userId}, ${`bench-${userId}@example.com`}, 'Bench', 'x')`);
+    await db.execute(sql`insert into organizations (id, name) values (${orgId}, 'Bench Bank')`);
+    for (let i = 0; i < W; i++) {
+      const id = newId();
+      await db.execute(sql`insert into workspaces (id, workspace_id, org_id, owner_id, name) values (${id}, ${`bench-${i}-${id.slice(0, 8)}`}, ${orgId}, ${userId}, ${`Vendor ${i}`})`);
+      workspaces.push(id);
     }
-    const te = performance.now();
-    const vectors = await embedder.embed(texts.map((x) => `${title}\n${x.section}\n${x.content}`));
-    embedLoadMs += performance.now() - te;
-    const date = new Date(Date.UTC(2019 + (docNo % 6), docNo % 12, 1 + (docNo % 28)));
-    const fileRow = newId();
-    await db.execute(sql`insert into data_source_files (id, data_source_id, workspace_id, position, filename, format, mime_type, size_bytes, sha256, content) values (${fileRow}, ${source.id}, ${ws}, 0, 'synthetic.txt', 'text', 'text/plain', 0, 'x', ${Buffer.alloc(0)})`);
-    await repo.commitIngestion(source.id, source.generation, [{
-      fileId: fileRow, corpus: null, sourceKey: null, title, url: '/bench', format: 'text', pageCount: 1, charCount: 0, contentHash: 'x', docDate: date, embeddingModel: embedder.id, metadata: {},
-      chunks: texts.map((x, i) => ({ chunkIndex: i, section: x.section, page: null, pageEnd: null, content: x.content, embedding: vectors[i]! })),
-    }]);
-    loaded += count;
-    docNo += 1;
-    if (performance.now() - lastReport > 15_000) {
-      lastReport = performance.now();
-      console.error(`  ... ${loaded}/${N} chunks loaded (${(loaded / ((performance.now() - loadStart) / 1000)).toFixed(0)} chunks/s)`);
+    const newSource = async (ws: string, name: string) => {
+      const row = await repo.create({ workspaceId: ws, name, description: null, kind: 'upload', createdBy: userId, totalBytes: 0 }, []);
+      return row;
+    };
+
+    // 1. Ingestion of the real vendor documents through the pipeline.
+    const vendorFiles = ['github', 'basecamp'].flatMap((v) => readdirSync(path.join(VENDOR_DOCS, v)).sort().map((f) => path.join(VENDOR_DOCS, v, f)));
+    const ingestSource = await newSource(workspaces[0]!, 'vendor documents');
+    const t0 = performance.now();
+    const docs: DocumentInsert[] = [];
+    let parseMs = 0;
+    let embedMs = 0;
+    for (const file of vendorFiles) {
+      const buf = readFileSync(file);
+      const tp = performance.now();
+      const parsed = await parseFile(buf, path.basename(file), null, config.ingest);
+      parseMs += performance.now() - tp;
+      const te = performance.now();
+      const chunks = await chunkAndEmbed(parsed.doc, parsed.doc.title ?? path.basename(file), { ...chunking, embedder });
+      embedMs += performance.now() - te;
+      const fileRow = newId();
+      await db.execute(sql`insert into data_source_files (id, data_source_id, workspace_id, position, filename, format, mime_type, size_bytes, sha256, content) values (${fileRow}, ${ingestSource.id}, ${workspaces[0]!}, ${docs.length}, ${path.basename(file)}, ${parsed.sniffed.format}, ${parsed.sniffed.mimeType}, ${buf.length}, 'x', ${buf})`);
+      docs.push({ fileId: fileRow, corpus: null, sourceKey: null, title: parsed.doc.title ?? path.basename(file), url: '/bench', format: parsed.sniffed.format, pageCount: parsed.doc.pageCount, charCount: parsed.chars, contentHash: indexFingerprint(buf, chunking, embedder.id), docDate: new Date(), embeddingModel: embedder.id, metadata: {}, chunks });
     }
-  }
-  let indexMs = 0;
-  if (values.bulk) {
     const ti = performance.now();
-    await db.transaction(async (tx) => {
-      if (database.kind === 'postgres') await tx.execute(sql.raw(`SET LOCAL maintenance_work_mem = '1GB'`));
-      for (const ddl of INDEXES) await tx.execute(sql.raw(ddl));
-    });
-    indexMs = performance.now() - ti;
+    await repo.commitIngestion(ingestSource.id, ingestSource.generation, docs);
+    const insertMs = performance.now() - ti;
+    const ingestMs = performance.now() - t0;
+    const ingestChunks = docs.reduce((n, d) => n + d.chunks.length, 0);
+    const ingestChars = docs.reduce((n, d) => n + d.charCount, 0);
+    console.log(`\n## ingestion (pipeline: parse -> sections -> chunks -> embeddings -> insert transaction)`);
+    console.log(`${vendorFiles.length} vendor documents, ${(ingestChars / 1024).toFixed(0)} KiB of text -> ${ingestChunks} chunks in ${ms(ingestMs)}: ${(ingestChunks / (ingestMs / 1000)).toFixed(0)} chunks/s`);
+    console.log(`  parse ${ms(parseMs)}, chunk+embed ${ms(embedMs)}, insert ${ms(insertMs)} (${(ingestChunks / (insertMs / 1000)).toFixed(0)} chunks/s into the indexed table)`);
+
+    // 2. The DORA corpus and N synthetic chunks made of real sentences.
+    const compliance = complianceService(complianceRepository(db));
+    await compliance.loadReferenceData();
+    const corpus = await doraCorpusDocuments(compliance);
+    const corpusDocs: DocumentInsert[] = [];
+    for (const c of corpus) {
+      corpusDocs.push({ fileId: null, corpus: 'dora', sourceKey: c.sourceKey, title: c.title, url: c.url, format: 'text', pageCount: 1, charCount: c.text.length, contentHash: 'x', docDate: c.date, embeddingModel: embedder.id, metadata: {}, chunks: await chunkAndEmbed(c.parsed, c.title, { ...chunking, embedder }) });
+    }
+    await repo.writeCorpus('dora', corpusDocs, corpus.map((c) => c.sourceKey));
+    const sentences = [...vendorFiles.map((f) => readFileSync(f, 'utf8')), ...corpus.map((c) => c.text)]
+      .join('\n')
+      .split(/(?<=[.;:])\s+|\n+/)
+      .map((s) => s.replace(/[#*_>|`{}%]+/g, ' ').replace(/\s+/g, ' ').trim())
+      .filter((s) => s.length > 40 && s.length < 400);
+    // The HNSW and GIN indexes of chunks as the migrations made them, dropped for a bulk load and built again after it.
+    const INDEXES = values.bulk ? (await queryRows<{ name: string; ddl: string }>(db, sql`select indexname as name, indexdef as ddl from pg_indexes where tablename = 'chunks' and (indexdef like '%USING hnsw%' or indexdef like '%USING gin%')`)) : [];
+    for (const { name } of INDEXES) await db.execute(sql.raw(`DROP INDEX "${name}"`));
+    const loadStart = performance.now();
+    let loaded = 0;
+    let embedLoadMs = 0;
+    let docNo = 0;
+    let lastReport = performance.now();
+    while (loaded < N) {
+      const ws = workspaces[docNo % W]!;
+      const source = await newSource(ws, `synthetic ${docNo}`);
+      const count = Math.min(PER_DOC, N - loaded);
+      const title = `Vendor ${docNo % W} policy ${docNo}`;
+      const texts: { section: string; content: string }[] = [];
+      for (let i = 0; i < count; i++) {
+        let content = '';
+        while (content.length < 700) content += `${pick(sentences)} `;
+        texts.push({ section: `${title} > ${pick(sections)}`, content: content.trim() });
+      }
+      const te = performance.now();
+      const vectors = await embedder.embed(texts.map((x) => `${title}\n${x.section}\n${x.content}`));
+      embedLoadMs += performance.now() - te;
+      const date = new Date(Date.UTC(2019 + (docNo % 6), docNo % 12, 1 + (docNo % 28)));
+      const fileRow = newId();
+      await db.execute(sql`insert into data_source_files (id, data_source_id, workspace_id, position, filename, format, mime_type, size_bytes, sha256, content) values (${fileRow}, ${source.id}, ${ws}, 0, 'synthetic.txt', 'text', 'text/plain', 0, 'x', ${Buffer.alloc(0)})`);
+      await repo.commitIngestion(source.id, source.generation, [{
+        fileId: fileRow, corpus: null, sourceKey: null, title, url: '/bench', format: 'text', pageCount: 1, charCount: 0, contentHash: 'x', docDate: date, embeddingModel: embedder.id, metadata: {},
+        chunks: texts.map((x, i) => ({ chunkIndex: i, section: x.section, page: null, pageEnd: null, content: x.content, embedding: vectors[i]! })),
+      }]);
+      loaded += count;
+      docNo += 1;
+      if (performance.now() - lastReport > 15_000) {
+        lastReport = performance.now();
+        console.error(`  ... ${loaded}/${N} chunks loaded (${(loaded / ((performance.now() - loadStart) / 1000)).toFixed(0)} chunks/s)`);
+      }
+    }
+    let indexMs = 0;
+    if (values.bulk) {
+      const ti = performance.now();
+      await db.transaction(async (tx) => {
+        if (database.kind === 'postgres') await tx.execute(sql.raw(`SET LOCAL maintenance_work_mem = '1GB'`));
+        for (const { ddl } of INDEXES) await tx.execute(sql.raw(ddl));
+      });
+      indexMs = performance.now() - ti;
+    }
+    const loadMs = performance.now() - loadStart;
+    const [{ total }] = await queryRows<{ total: number }>(db, sql`select count(*)::int as total from chunks where deleted_at is null`);
+    console.log(`\n## load`);
+    console.log(`${N} chunks in ${docNo} documents over ${W} workspaces in ${(loadMs / 1000).toFixed(1)} s: ${(N / (loadMs / 1000)).toFixed(0)} chunks/s (embedding ${(embedLoadMs / 1000).toFixed(1)} s of it${values.bulk ? `; bulk: inserted without the HNSW/GIN indexes, which were then built in ${(indexMs / 1000).toFixed(1)} s` : '; HNSW and GIN indexes maintained on every insert'}); table holds ${total} live chunks (with DORA corpus and vendor documents)`);
   }
-  const loadMs = performance.now() - loadStart;
-  const [{ total }] = await queryRows<{ total: number }>(db, sql`select count(*)::int as total from chunks where deleted_at is null`);
-  console.log(`\n## load`);
-  console.log(`${N} chunks in ${docNo} documents over ${W} workspaces in ${(loadMs / 1000).toFixed(1)} s: ${(N / (loadMs / 1000)).toFixed(0)} chunks/s (embedding ${(embedLoadMs / 1000).toFixed(1)} s of it${values.bulk ? `; bulk: inserted without the HNSW/GIN indexes, which were then built in ${(indexMs / 1000).toFixed(1)} s` : '; HNSW and GIN indexes maintained on every insert'}); table holds ${total} live chunks (with DORA corpus and vendor documents)`);
   if (database.kind === 'postgres') await db.execute(sql`ANALYZE chunks`);
 
   // 3. Retrieval.
@@ -261,10 +268,91 @@ try {
   console.log(`unfiltered p50 ${ms(pct(timings, 50))}  p95 ${ms(pct(timings, 95))}  (${timings.length} calls)`);
   console.log(`filtered  p50 ${ms(pct(filtered, 50))}  p95 ${ms(pct(filtered, 95))}  (${filtered.length} calls: section, dateRange, page)`);
 
+  // 3b. The statement alone (what the service runs for one call, without embedding and
+  // rerank), on the same kind of calls; and the HNSW index's recall@10 against exact kNN
+  // for a workspace-filtered search (the kNN arm of a workspace above EXACT_KNN_MAX).
+  type Runner = (db: Database['db'], p: SearchSqlParams) => Promise<unknown[]>;
+  const settings = async (tx: Database['db']) => {
+    await tx.execute(sql.raw(`SET LOCAL hnsw.iterative_scan = relaxed_order`));
+    await tx.execute(sql.raw(`SET LOCAL hnsw.ef_search = 100`));
+  };
+  const runStatement: Runner = (retrievalModule as { searchRows?: Runner }).searchRows
+    ?? ((d, p) => d.transaction(async (tx) => { await settings(tx as never); return queryRows(tx as never, searchSql(p)); }));
+  const paramsFor = async (workspaceId: string, question: string, filters?: ReturnType<typeof filtersFor>): Promise<SearchSqlParams> => {
+    const analysis = analyseQuestion(question);
+    const [vector] = await embedder.embed([embeddingQuery(analysis)]);
+    return { vector: vector!, embeddingModel: embedder.id, textQueries: isWebsearchSyntax(question) ? [question] : conceptQueries(analysis), workspaceId, filters, candidates: CANDIDATES, textCandidates: TEXT_CANDIDATES, pool: POOL };
+  };
+  const stmt: number[] = [];
+  const stmtUnfiltered: number[] = [];
+  for (let i = 0; i < Q; i++) {
+    const filters = filtersFor(i);
+    const p = await paramsFor(pick(workspaces), pick(questions), filters);
+    const t = performance.now();
+    await runStatement(db, p);
+    const d = performance.now() - t;
+    stmt.push(d);
+    if (!filters) stmtUnfiltered.push(d);
+  }
+  console.log(`\n## the retrieval statement alone (one transaction: settings + statement), ${Q} calls`);
+  console.log(`all       p50 ${ms(pct(stmt, 50))}  p95 ${ms(pct(stmt, 95))}  p99 ${ms(pct(stmt, 99))}`);
+  console.log(`unfiltered p50 ${ms(pct(stmtUnfiltered, 50))}  p95 ${ms(pct(stmtUnfiltered, 95))}`);
+  const exactMax = (retrievalModule as { EXACT_KNN_MAX?: number }).EXACT_KNN_MAX;
+  console.log(exactMax === undefined ? 'workspace kNN arm: HNSW index, iterative scan' : `workspace kNN arm: exact up to ${exactMax} live chunks in the workspace (recall 1), HNSW above`);
+  const knn10 = async (workspaceId: string, vector: number[], mode: 'hnsw' | 'exact') =>
+    db.transaction(async (tx) => {
+      await settings(tx as never);
+      if (mode === 'hnsw') await tx.execute(sql.raw(`SET LOCAL enable_sort = off`));
+      else await tx.execute(sql.raw(`SET LOCAL enable_indexscan = off`));
+      const v = `[${vector.join(',')}]`;
+      return (await queryRows<{ id: string }>(tx as never, sql`select id from chunks where deleted_at is null and workspace_id = ${workspaceId} order by embedding <=> ${v}::vector limit 10`)).map((r) => r.id);
+    });
+  let found = 0;
+  let wanted = 0;
+  const RECALL_QUERIES = 30;
+  for (let i = 0; i < RECALL_QUERIES; i++) {
+    const ws = pick(workspaces);
+    const [vector] = await embedder.embed([embeddingQuery(analyseQuestion(pick(questions)))]);
+    const truth = await knn10(ws, vector!, 'exact');
+    const approx = new Set(await knn10(ws, vector!, 'hnsw'));
+    wanted += truth.length;
+    found += truth.filter((id) => approx.has(id)).length;
+  }
+  console.log(`HNSW index recall@10 against exact kNN, workspace-filtered, iterative scan, ef_search 100: ${(found / wanted).toFixed(3)} (${RECALL_QUERIES} queries)`);
+
+  // 3c. POST /api/v1/rag in process (app.inject: routing, auth, workspace access, retrieval,
+  // the extractive answer, the query log), same kind of calls, against the statement alone.
+  {
+    const { buildApp } = await import('../src/app.js');
+    const { registerUser, testConfig } = await import('../test/helpers/app.js');
+    const app = await buildApp({ config: testConfig({ workers: 0 }), database });
+    await app.ready();
+    try {
+      const user = await registerUser(app);
+      const [{ org_id: orgOf }] = await queryRows<{ org_id: string }>(db, sql`select org_id from workspaces where id = ${workspaces[0]!}`);
+      await db.execute(sql`insert into organization_members (org_id, user_id, role) values (${orgOf}, ${user.id}, 'org_admin')`);
+      const ask = async (i: number) => {
+        const res = await app.inject({ method: 'POST', url: '/api/v1/rag', headers: { ...user.headers, 'x-workspace-id': pick(workspaces) }, payload: { question: pick(questions), filters: filtersFor(i) } });
+        if (res.statusCode !== 200) throw new Error(`POST /rag answered ${res.statusCode}: ${res.body.slice(0, 300)}`);
+      };
+      for (let i = 0; i < 10; i++) await ask(i);
+      const rag: number[] = [];
+      for (let i = 0; i < Q; i++) {
+        const t = performance.now();
+        await ask(i);
+        rag.push(performance.now() - t);
+      }
+      console.log(`\n## POST /api/v1/rag (in process, extractive answer), ${Q} calls`);
+      console.log(`all       p50 ${ms(pct(rag, 50))}  p95 ${ms(pct(rag, 95))}  = ${(pct(rag, 50) / pct(stmt, 50)).toFixed(2)}x the statement's p50`);
+    } finally {
+      await app.close();
+    }
+  }
+
   // 4. The statement and its plan.
   const question = questions[0]!;
   const [vector] = await embedder.embed([question]);
-  const statement = searchSql({ vector: vector!, embeddingModel: embedder.id, tsQuery: toWebsearch(question), workspaceId: workspaces[1]!, limit: 5, candidates: 40 });
+  const statement = searchSql({ vector: vector!, embeddingModel: embedder.id, textQueries: conceptQueries(analyseQuestion(question)), workspaceId: workspaces[1]!, candidates: CANDIDATES, textCandidates: TEXT_CANDIDATES, pool: POOL });
   const { sql: text, params } = new PgDialect().sqlToQuery(statement);
   console.log(`\n## the SQL of one call (run after SET LOCAL hnsw.iterative_scan = relaxed_order, hnsw.ef_search = 100)`);
   console.log(text.trim());

@@ -1,13 +1,17 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { queryRows, type Db } from '../db/client.js';
 import { badRequest } from '../lib/errors.js';
+import { analyseQuestion, conceptQueries, embeddingQuery, type QuestionAnalysis } from './concepts.js';
 import type { Embedder } from './embedders/index.js';
+import { rerank, select, type Candidate, type ConceptWeights, type Named, type Scope } from './rerank.js';
 
 /**
- * Hybrid retrieval (docs/retrieval.md): one SQL statement that runs an HNSW cosine kNN
- * over `chunks.embedding` and a full-text search over `chunks.tsv`, both scoped to the
- * caller's workspace plus the shared DORA corpus and to the request filters, and fuses
- * the two rankings by reciprocal rank fusion.
+ * Hybrid retrieval (docs/retrieval.md). One SQL statement runs, for each scope (the
+ * caller's workspace, and the shared DORA corpus), an HNSW cosine kNN over
+ * `chunks.embedding` and a full-text search over `chunks.tsv`, both restricted to the
+ * request filters, and fuses the two rankings of each scope by reciprocal rank fusion.
+ * The best candidates of each scope are then reranked on the question's concepts
+ * (src/rag/rerank.ts) and chosen with per-document diversity.
  */
 
 /** One retrieved passage (shape shared with src/rag/types.ts `Source`). */
@@ -19,7 +23,7 @@ export interface Source {
   content: string;
   url: string;
   section: string;
-  /** Relevance 0..1: RRF score divided by its maximum (first in both rankings = 1). */
+  /** Relevance 0..1: weighted share of the question's concepts the passage holds, blended with its fusion rank. */
   score: number;
   documentId: string;
   dataSourceId: string | null;
@@ -48,10 +52,25 @@ export interface SearchInput {
 
 /** RRF constant k (Cormack et al. 2009). */
 export const RRF_K = 60;
+/** Candidates taken from the kNN ranking of each scope before fusion (at least). */
+export const CANDIDATES = 30;
+/** Candidates taken from the full-text ranking of each scope (at least). */
+export const TEXT_CANDIDATES = 30;
+/** Fused candidates of each scope that are reranked (at least). */
+export const POOL = 15;
+/** The best of each ranking are reranked too, even when the other ranking missed them. */
+export const ARM_TOP = 5;
 export const DEFAULT_LIMIT = 5;
 export const MAX_LIMIT = 50;
 /** HNSW search breadth; iterative scans keep going until enough rows pass the filters. */
 export const EF_SEARCH = 100;
+/**
+ * A workspace with at most this many live chunks is searched by exact kNN (cost
+ * proportional to the workspace, recall 1); a larger one walks the HNSW graph with the
+ * workspace as an iterative-scan filter (docs/performance.md, "Retrieval"). The shared
+ * corpus is always searched exactly.
+ */
+export const EXACT_KNN_MAX = 20_000;
 
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
 function checkDate(v: string | undefined, field: string): string | undefined {
@@ -66,25 +85,29 @@ function checkDate(v: string | undefined, field: string): string | undefined {
 const escapeRegex = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /**
- * The text of `websearch_to_tsquery`: a plain question becomes its words joined by
- * `or` (a passage needs only some of them; ts_rank_cd ranks those with more first);
- * a query already using websearch syntax (quotes, `or`, `-word`) is kept as written.
+ * A query already written in websearch syntax (quotes, `OR` in capitals, `-word`) is
+ * searched as written; a lower-case "or" is part of a question ("critical or important").
  */
-export function toWebsearch(query: string): string {
-  if (/["]|\bor\b|(^|\s)-\p{L}/iu.test(query)) return query;
-  const words = query.match(/[\p{L}\p{N}]+(?:['’.][\p{L}\p{N}]+)*/gu) ?? [];
-  return words.slice(0, 64).join(' or ');
-}
+export const isWebsearchSyntax = (query: string) => /["]|\bOR\b|(^|\s)-\p{L}/u.test(query);
 
 export interface SearchSqlParams {
   vector: number[];
   embeddingModel: string;
-  tsQuery: string;
+  /**
+   * Full-text queries (websearch syntax), one per concept of the question; a passage's
+   * text score sums the rarity of the concepts it holds.
+   */
+  textQueries: string[];
   workspaceId: string;
   filters?: RetrievalFilters;
-  limit: number;
-  /** Candidates taken from each ranking before fusion. */
+  /** Candidates taken from the kNN ranking of each scope. */
   candidates: number;
+  /** Candidates taken from the full-text ranking of each scope. */
+  textCandidates: number;
+  /** Fused candidates returned per scope. */
+  pool: number;
+  /** Largest workspace (live chunks) searched by exact kNN; default EXACT_KNN_MAX. */
+  exactKnnMax?: number;
 }
 
 /** Filter predicates on `c` (chunks), validated. */
@@ -114,47 +137,113 @@ function filterSql(filters: RetrievalFilters | undefined): SQL {
 }
 
 /**
- * The retrieval statement. Both arms read the same rows (live chunks of the workspace
- * or of the corpus, passing the filters); each keeps its best `candidates`; the fused
- * score is sum over arms of 1 / (k + rank), normalised by its maximum 2 / (k + 1).
+ * The retrieval statement. For each scope (the workspace's chunks, the corpus's) a kNN
+ * ranking (its best `candidates`) and a full-text ranking by the rarity-weighted concepts
+ * a passage holds (its best `textCandidates`), both over live chunks passing the
+ * filters; within each scope the two rankings are fused (sum of 1 / (k + rank)), and the
+ * best `pool` of each scope, plus the best ARM_TOP of each ranking, are returned with
+ * their text.
  */
 export function searchSql(p: SearchSqlParams): SQL {
   const vec = `[${p.vector.join(',')}]`;
+  const exactMax = p.exactKnnMax ?? EXACT_KNN_MAX;
   const filters = filterSql(p.filters);
-  const hasText = p.tsQuery.trim() !== '';
-  const scope = sql`c.deleted_at IS NULL AND (c.workspace_id = ${p.workspaceId} OR c.workspace_id IS NULL)`;
+  const live = sql`c.deleted_at IS NULL`;
+  const workspace = sql`c.workspace_id = ${p.workspaceId}`;
+  const corpus = sql`c.workspace_id IS NULL`;
+  const queries = p.textQueries.length ? sql`ARRAY[${sql.join(p.textQueries.map((t) => sql`${t}`), sql`, `)}]::text[]` : sql`ARRAY[]::text[]`;
+  const q = sql`(SELECT v FROM q)`;
+  const where = (scope: SQL) => sql`${live} AND ${scope} AND c.embedding_model = ${p.embeddingModel} ${filters}`;
+  // Exact kNN: every row of the scope (found through chunks_workspace_idx), distances
+  // sorted; OFFSET 0 keeps the planner from reading the HNSW index instead. Cost grows
+  // with the scope, never with the rest of the table; recall 1.
+  const exact = (scope: SQL) => sql`
+  SELECT id, dist FROM (SELECT c.id, c.embedding <=> ${q} AS dist FROM chunks c WHERE ${where(scope)} OFFSET 0) e
+  ORDER BY dist, id
+  LIMIT ${p.candidates}`;
+  // HNSW kNN over the whole table's graph, the scope as a filter (iterative scan).
+  const hnsw = (scope: SQL) => sql`
+  SELECT c.id, c.embedding <=> ${q} AS dist
+  FROM chunks c
+  WHERE ${where(scope)}
+  ORDER BY c.embedding <=> ${q}
+  LIMIT ${p.candidates}`;
+  // Every (passage, concept) match of the scope; a passage's text score is the sum, over the
+  // concepts it holds, of ln(1 + N / (df + 0.5)): df = passages holding the concept, N =
+  // all matches. A rare concept counts more than a frequent one (the vendor's name).
+  const hits = (scope: SQL) => sql`
+  SELECT c.id, t.n
+  FROM terms t JOIN chunks c ON c.tsv @@ t.tq
+  WHERE ${live} AND ${scope} ${filters}`;
+  const fulltext = (hitsTable: string) => sql`
+  SELECT id, sum(ln(1 + total::float8 / (df + 0.5))) AS weight
+  FROM (SELECT id, count(*) OVER (PARTITION BY n) AS df, count(*) OVER () AS total FROM ${sql.raw(hitsTable)}) h
+  GROUP BY id
+  ORDER BY weight DESC, id
+  LIMIT ${p.textCandidates}`;
   return sql`
 WITH q AS MATERIALIZED (
-  SELECT ${vec}::vector AS v, websearch_to_tsquery('english', ${p.tsQuery}) AS tq
+  SELECT ${vec}::vector AS v
 ),
-vec AS MATERIALIZED (
-  SELECT c.id, c.embedding <=> (SELECT v FROM q) AS dist
-  FROM chunks c
-  WHERE ${scope} AND c.embedding_model = ${p.embeddingModel} ${filters}
-  ORDER BY c.embedding <=> (SELECT v FROM q)
-  LIMIT ${p.candidates}
+terms AS MATERIALIZED (
+  SELECT k.n, websearch_to_tsquery('english', k.query) AS tq
+  FROM unnest(${queries}) WITH ORDINALITY AS k(query, n)
+  WHERE numnode(websearch_to_tsquery('english', k.query)) > 0
 ),
-txt AS MATERIALIZED (
-  SELECT c.id, ts_rank_cd(c.tsv, (SELECT tq FROM q), 32) AS rank
-  FROM chunks c
-  WHERE ${hasText ? sql`TRUE` : sql`FALSE`} AND ${scope} AND c.tsv @@ (SELECT tq FROM q) ${filters}
-  ORDER BY rank DESC, c.id
-  LIMIT ${p.candidates}
+ws_size AS MATERIALIZED (
+  SELECT count(*) AS n FROM (SELECT 1 FROM chunks c WHERE ${live} AND ${workspace} LIMIT ${exactMax + 1}) s
+),
+ws_vec AS MATERIALIZED (
+  SELECT * FROM (${exact(workspace)}) e WHERE (SELECT n FROM ws_size) <= ${exactMax}
+  UNION ALL
+  SELECT * FROM (${hnsw(workspace)}) h WHERE (SELECT n FROM ws_size) > ${exactMax}
+),
+ws_hits AS MATERIALIZED (${hits(workspace)}
+),
+ws_txt AS MATERIALIZED (${fulltext('ws_hits')}
+),
+corpus_vec AS MATERIALIZED (${exact(corpus)}
+),
+corpus_hits AS MATERIALIZED (${hits(corpus)}
+),
+corpus_txt AS MATERIALIZED (${fulltext('corpus_hits')}
+),
+ranks AS (
+  SELECT id, 'workspace' AS scope, row_number() OVER (ORDER BY dist, id) AS vr, NULL::bigint AS tr, dist FROM ws_vec
+  UNION ALL SELECT id, 'workspace', NULL, row_number() OVER (ORDER BY weight DESC, id), NULL FROM ws_txt
+  UNION ALL SELECT id, 'corpus', row_number() OVER (ORDER BY dist, id), NULL, dist FROM corpus_vec
+  UNION ALL SELECT id, 'corpus', NULL, row_number() OVER (ORDER BY weight DESC, id), NULL FROM corpus_txt
 ),
 fused AS (
-  SELECT coalesce(v.id, t.id) AS id, v.dist, v.r AS vr, t.r AS tr,
-         coalesce(1.0 / (${RRF_K} + v.r), 0) + coalesce(1.0 / (${RRF_K} + t.r), 0) AS rrf
-  FROM (SELECT id, dist, row_number() OVER (ORDER BY dist, id) AS r FROM vec) v
-  FULL OUTER JOIN (SELECT id, row_number() OVER (ORDER BY rank DESC, id) AS r FROM txt) t ON t.id = v.id
+  SELECT id, scope, min(vr) AS vr, min(tr) AS tr, min(dist) AS dist,
+         coalesce(1.0 / (${RRF_K} + min(vr)), 0) + coalesce(1.0 / (${RRF_K} + min(tr)), 0) AS rrf
+  FROM ranks GROUP BY id, scope
+),
+pool AS (
+  SELECT *, row_number() OVER (PARTITION BY scope ORDER BY rrf DESC, dist ASC NULLS LAST, id) AS pr FROM fused
 )
 SELECT c.id, c.title, c.content, c.url, c.section, c.page, c.document_id, c.data_source_id, c.workspace_id,
-       round((f.rrf * ${(RRF_K + 1) / 2})::numeric, 4)::float8 AS score, f.vr, f.tr, f.dist
-FROM fused f JOIN chunks c ON c.id = f.id
-ORDER BY f.rrf DESC, f.dist ASC NULLS LAST, c.id
-LIMIT ${p.limit}`;
+       p.scope, p.rrf::float8 AS rrf, p.vr, p.tr, p.dist
+FROM pool p JOIN chunks c ON c.id = p.id
+WHERE p.pr <= ${p.pool} OR p.vr <= ${ARM_TOP} OR p.tr <= ${ARM_TOP}
+ORDER BY p.scope, p.pr`;
 }
 
-interface Row {
+/**
+ * Runs the retrieval statement with HNSW iterative scans on (filters never starve the kNN
+ * arm of a large workspace), in a transaction of its own so the settings stay local.
+ */
+export async function searchRows(db: Db, params: SearchSqlParams): Promise<SearchRow[]> {
+  const query = searchSql(params);
+  return db.transaction(async (tx) => {
+    await tx.execute(sql.raw(`SET LOCAL hnsw.iterative_scan = relaxed_order`));
+    await tx.execute(sql.raw(`SET LOCAL hnsw.ef_search = ${EF_SEARCH}`));
+    return queryRows<SearchRow>(tx as unknown as Db, query);
+  });
+}
+
+/** One candidate row of the retrieval statement. */
+export interface SearchRow {
   id: string;
   title: string;
   content: string;
@@ -164,52 +253,75 @@ interface Row {
   document_id: string;
   data_source_id: string | null;
   workspace_id: string | null;
-  score: number | string;
+  scope: Scope;
+  rrf: number | string;
+  /** Rank in the kNN and full-text rankings of its scope (null: not among that ranking's candidates), cosine distance. */
+  vr: number | string | null;
+  tr: number | string | null;
+  dist: number | null;
+}
+
+
+/** What retrieval found out about a question, for the answer (answerability) and for diagnosis. */
+export interface RetrievalResult {
+  sources: Source[];
+  analysis: QuestionAnalysis;
+  /** Concept weights over the reranked candidates. */
+  weights: ConceptWeights;
+  /** Scopes the question names. */
+  named: Named;
+  /** Weighted concept coverage of each returned source, by chunk id. */
+  coverage: Map<string, number>;
 }
 
 export function retrievalService(deps: { db: Db; embedder: Embedder }) {
   const { db, embedder } = deps;
 
-  /** Runs the statement with HNSW iterative scans on (filters never starve the kNN arm). */
-  async function run(query: SQL): Promise<Row[]> {
-    return db.transaction(async (tx) => {
-      await tx.execute(sql.raw(`SET LOCAL hnsw.iterative_scan = relaxed_order`));
-      await tx.execute(sql.raw(`SET LOCAL hnsw.ef_search = ${EF_SEARCH}`));
-      return queryRows<Row>(tx as unknown as Db, query);
+  async function retrieve(input: SearchInput): Promise<RetrievalResult> {
+    const limit = Math.min(Math.max(1, Math.floor(input.limit ?? DEFAULT_LIMIT)), MAX_LIMIT);
+    const query = input.query.trim();
+    const analysis = analyseQuestion(query);
+    const empty = { sources: [], analysis, weights: { weights: new Map(), missing: new Set<string>(), poolSize: 0 }, named: { dora: false, vendor: false }, coverage: new Map() };
+    if (!query) return empty;
+    const [vector] = await embedder.embed([embeddingQuery(analysis)], { kind: 'query' });
+    const rows = await searchRows(db, {
+      vector: vector!,
+      embeddingModel: embedder.id,
+      textQueries: isWebsearchSyntax(query) ? [query] : conceptQueries(analysis),
+      workspaceId: input.workspaceId,
+      filters: input.filters,
+      candidates: Math.max(limit * 4, CANDIDATES),
+      textCandidates: Math.max(limit * 4, TEXT_CANDIDATES),
+      pool: Math.max(limit * 3, POOL),
     });
+    const candidates: (Candidate & { row: SearchRow })[] = rows.map((r) => ({
+      id: r.id, documentId: r.document_id, scope: r.scope, title: r.title, section: r.section, content: r.content, rrf: Number(r.rrf), row: r,
+    }));
+    const { scored, weights, named } = rerank(analysis, candidates);
+    const chosen = select(scored, named, limit);
+    const sources = chosen.map(({ candidate: { row: r }, score }, i) => ({
+      id: r.id,
+      sourceNumber: i + 1,
+      title: r.title,
+      content: r.content,
+      url: r.url,
+      section: r.section,
+      score: Math.round(Math.min(1, Math.max(0, score)) * 10_000) / 10_000,
+      documentId: r.document_id,
+      dataSourceId: r.data_source_id,
+      page: r.page === null || r.page === undefined ? null : String(r.page),
+      workspaceId: r.workspace_id,
+    }));
+    return { sources, analysis, weights, named, coverage: new Map(chosen.map((c) => [c.candidate.id, c.coverage])) };
   }
 
   return {
     embedder,
+    /** Hybrid search for `query` in the workspace plus the DORA corpus, with what it found out. */
+    retrieve,
     /** Hybrid search for `query` in the workspace plus the DORA corpus. */
     async search(input: SearchInput): Promise<Source[]> {
-      const limit = Math.min(Math.max(1, Math.floor(input.limit ?? DEFAULT_LIMIT)), MAX_LIMIT);
-      const query = input.query.trim();
-      if (!query) return [];
-      const [vector] = await embedder.embed([query], { kind: 'query' });
-      const statement = searchSql({
-        vector: vector!,
-        embeddingModel: embedder.id,
-        tsQuery: toWebsearch(query),
-        workspaceId: input.workspaceId,
-        filters: input.filters,
-        limit,
-        candidates: Math.max(limit * 4, 40),
-      });
-      const rows = await run(statement);
-      return rows.map((r, i) => ({
-        id: r.id,
-        sourceNumber: i + 1,
-        title: r.title,
-        content: r.content,
-        url: r.url,
-        section: r.section,
-        score: Math.min(1, Math.max(0, Number(r.score))),
-        documentId: r.document_id,
-        dataSourceId: r.data_source_id,
-        page: r.page === null || r.page === undefined ? null : String(r.page),
-        workspaceId: r.workspace_id,
-      }));
+      return (await retrieve(input)).sources;
     },
   };
 }

@@ -77,7 +77,8 @@ export function validateAnswer(input: ValidationInput): Validation {
   const issues: string[] = [];
   const byNumber = new Map(sources.map((s) => [s.sourceNumber, s]));
   const sourceTerms = new Map(sources.map((s) => [s.sourceNumber, termSet(`${s.title} ${s.section} ${s.content}`)]));
-  const sourceFigures = new Map(sources.map((s) => [s.sourceNumber, new Set(figures(s.content))]));
+  // A figure of a source's title or headings (`DORA Article 30`) is the source's too.
+  const sourceFigures = new Map(sources.map((s) => [s.sourceNumber, new Set(figures(`${s.title} ${s.section} ${s.content}`))]));
   const allFigures = new Set([...sourceFigures.values()].flatMap((f) => [...f]));
 
   // 1. Citation markers point at returned sources.

@@ -1,12 +1,4 @@
-import Anthropic, {
-  APIConnectionError,
-  APIConnectionTimeoutError,
-  APIError,
-  APIUserAbortError,
-  AuthenticationError,
-  PermissionDeniedError,
-  RateLimitError,
-} from '@anthropic-ai/sdk';
+import type Anthropic from '@anthropic-ai/sdk';
 import { AppError } from '../../lib/errors.js';
 import { buildPrompt } from '../prompt.js';
 import type { GenerateInput, GenerationResult, Generator } from '../types.js';
@@ -27,6 +19,23 @@ export interface AnthropicOptions {
   maxRetries: number;
 }
 
+type Sdk = typeof import('@anthropic-ai/sdk');
+/**
+ * The SDK is loaded when the first answer is generated, not at start (it is large and
+ * most deployments answer with the extractive generator). Its error classes are only
+ * needed for errors it threw, so after it was loaded.
+ */
+let sdk: Sdk | null = null;
+let loading: Promise<Sdk> | null = null;
+const loadSdk = (): Promise<Sdk> =>
+  (loading ??= import('@anthropic-ai/sdk').then(
+    (m) => (sdk = m),
+    (err) => {
+      loading = null;
+      throw err;
+    },
+  ));
+
 /** Thrown when the caller aborted the generation (the client went away). */
 export class GenerationAborted extends Error {
   constructor() {
@@ -36,11 +45,14 @@ export class GenerationAborted extends Error {
 }
 
 export function isAbort(err: unknown, signal?: AbortSignal): boolean {
-  return err instanceof GenerationAborted || err instanceof APIUserAbortError || (signal?.aborted === true && (err as Error)?.name === 'AbortError');
+  return err instanceof GenerationAborted || (!!sdk && err instanceof sdk.APIUserAbortError) || (signal?.aborted === true && (err as Error)?.name === 'AbortError');
 }
 
 /** Maps an SDK error to what the API client sees. */
 export function generatorError(err: unknown): Error {
+  if (err instanceof GenerationAborted) return new GenerationAborted();
+  if (!sdk) return err instanceof Error ? err : new Error(String(err));
+  const { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError, AuthenticationError, PermissionDeniedError, RateLimitError } = sdk;
   if (err instanceof GenerationAborted || err instanceof APIUserAbortError) return new GenerationAborted();
   if (err instanceof APIConnectionTimeoutError) {
     return new AppError(504, 'GENERATOR_TIMEOUT', 'Answer generation timed out: the language model service did not answer in time');
@@ -64,12 +76,14 @@ export function generatorError(err: unknown): Error {
 }
 
 export function anthropicGenerator(opts: AnthropicOptions): Generator {
-  const client = new Anthropic({
-    apiKey: opts.apiKey,
-    ...(opts.baseURL ? { baseURL: opts.baseURL } : {}),
-    timeout: opts.timeoutMs,
-    maxRetries: opts.maxRetries,
-  });
+  let client: Anthropic | null = null;
+  const getClient = async () =>
+    (client ??= new (await loadSdk()).default({
+      apiKey: opts.apiKey,
+      ...(opts.baseURL ? { baseURL: opts.baseURL } : {}),
+      timeout: opts.timeoutMs,
+      maxRetries: opts.maxRetries,
+    }));
   const params = (input: GenerateInput) => {
     const prompt = buildPrompt(input);
     return { model: opts.model, max_tokens: opts.maxTokens, temperature: 0, system: prompt.system, messages: prompt.messages };
@@ -80,7 +94,7 @@ export function anthropicGenerator(opts: AnthropicOptions): Generator {
     model: opts.model,
     async generate(input) {
       try {
-        const msg = await client.messages.create(params(input), { signal: input.signal });
+        const msg = await (await getClient()).messages.create(params(input), { signal: input.signal });
         const text = msg.content.flatMap((b) => (b.type === 'text' ? [b.text] : [])).join('');
         return {
           text,
@@ -96,7 +110,7 @@ export function anthropicGenerator(opts: AnthropicOptions): Generator {
       let text = '';
       const result: GenerationResult = { text: '', stopReason: null, model: opts.model, usage: { inputTokens: 0, outputTokens: 0 } };
       try {
-        const events = await client.messages.create({ ...params(input), stream: true }, { signal: input.signal });
+        const events = await (await getClient()).messages.create({ ...params(input), stream: true }, { signal: input.signal });
         for await (const ev of events) {
           if (ev.type === 'message_start') {
             result.model = ev.message.model;

@@ -1,6 +1,6 @@
-import { NO_ANSWER, looksLikeInstruction } from '../prompt.js';
+import { holdsExpected, isSpecific, readQuestion, weighEvidence, type Evidence, type Scored, type Unit } from '../evidence.js';
+import { NO_ANSWER } from '../prompt.js';
 import { contextualQuestion } from '../query.js';
-import { plainText, sentences, terms, words } from '../text.js';
 import type { GenerateInput, GenerationResult, Generator, Source } from '../types.js';
 
 /**
@@ -11,39 +11,18 @@ import type { GenerateInput, GenerationResult, Generator, Source } from '../type
  */
 
 export interface ExtractiveOptions {
-  /** At most this many sentences in an answer. */
+  /** At most this many sentences in an answer (the points of a list excepted). */
   maxSentences?: number;
-  /** Minimum share of the question's (idf-weighted) terms a sentence must cover. */
+  /** Minimum weighted share of the question's concepts a sentence must hold to answer it. */
   minCoverage?: number;
 }
 
-interface Candidate {
-  source: Source;
-  text: string;
-  terms: Set<string>;
-  coverage: number;
-  score: number;
-}
-
-const MIN_CHARS = 25;
-const MAX_CHARS = 700;
-
-function candidatesOf(sources: Source[]) {
-  const out: { source: Source; text: string; terms: Set<string>; context: Set<string> }[] = [];
-  for (const source of sources) {
-    const context = new Set(terms(`${source.title} ${source.section}`));
-    for (const s of sentences(plainText(source.content))) {
-      const text = s.replace(/\s+/g, ' ').trim();
-      if (text.length < MIN_CHARS || text.length > MAX_CHARS) continue;
-      if (/[:?]$/.test(text)) continue; // lead-ins and questions answer nothing
-      if (looksLikeInstruction(text)) continue; // text addressed to an assistant is never repeated
-      const t = new Set(terms(text));
-      if (t.size < 4 || words(text).length < 6) continue; // headings and fragments state nothing
-      out.push({ source, text, terms: t, context });
-    }
-  }
-  return out;
-}
+/** At most this many points of a list are quoted. */
+const MAX_ITEMS = 8;
+/** A comparison side answers with a lower share: the other side's concepts are not its to hold. */
+const SIDE_COVERAGE = 0.4;
+/** Further sentences must score at least this share of the best one. */
+const FOLLOW_SHARE = 0.75;
 
 const jaccard = (a: Set<string>, b: Set<string>) => {
   let inter = 0;
@@ -51,66 +30,167 @@ const jaccard = (a: Set<string>, b: Set<string>) => {
   return inter / (a.size + b.size - inter || 1);
 };
 
+/** A quoted sentence, cleaned, with its marker: `Text [Source n].` */
+function cite(text: string, n: number): string {
+  // Numbering of the source (`(36)`, `2.3.7`, `(a)`) is not part of the quote.
+  const body = text.replace(/^(?:\(\d{1,3}\)|\d{1,2}(?:\.\d{1,2})+\.?|\([a-z]{1,4}\))\s+/, '').replace(/[\s.;,:]+$/, '').replace(/\s+(and|or)$/, '');
+  const end = /[!?]$/.test(body) ? '' : '.';
+  const start = body.startsWith('…') ? body : `${body.charAt(0).toUpperCase()}${body.slice(1)}`;
+  return `${start} [Source ${n}]${end}`;
+}
+
+const quote = (s: string) => `"${s}"`;
+/** A source's title and its last heading, without numbering or full stops (it is quoted inside one sentence). */
+function titleOf(s: Source): string {
+  const heading = (s.section.split(' > ').pop() ?? '').replace(/^[\dA-Z]{0,3}(?:\.\d+)*\.?\s+/, '');
+  const title = s.title.replace(/[.\s]+$/, '');
+  const text = heading && !title.endsWith(heading) ? `${title} (${heading})` : title;
+  return text.replace(/\.(\s|$)/g, '$1');
+}
+
+/** The sources' topics, for a refusal that says what they do cover. */
+function covered(sources: Source[]): string {
+  const seen = new Set<string>();
+  const out: string[] = [];
+  for (const s of sources) {
+    const t = titleOf(s);
+    if (seen.has(s.documentId) || out.length >= 3) continue;
+    seen.add(s.documentId);
+    out.push(t);
+  }
+  return out.join('; ');
+}
+
+interface Pick {
+  chosen: Scored[];
+  /** Lead-in -> its items. */
+  items: Map<Scored, Unit[]>;
+}
+
+/** The best sentences among `pool` (already in order): the best, then close seconds that add something. */
+function pick(ev: Evidence, pool: Scored[], max: number, min: number): Pick {
+  const chosen: Scored[] = [];
+  const items = new Map<Scored, Unit[]>();
+  for (const c of pool) {
+    if (chosen.length >= max) break;
+    if (c.coverage < min) break;
+    if (chosen.length && c.score < FOLLOW_SHARE * chosen[0]!.score) break;
+    if (chosen.some((x) => x.unit.text === c.unit.text || jaccard(x.unit.index.stems, c.unit.index.stems) > 0.6)) continue;
+    // An item of a list already quoted with its lead-in adds nothing.
+    if ([...items.values()].some((list) => list.includes(c.unit))) continue;
+    chosen.push(c);
+    if (c.unit.leadIn) {
+      const list = ev.units.filter((u) => u.source === c.unit.source && u.itemOf === c.unit.position);
+      if (list.length) items.set(c, list);
+    }
+    if (items.size) break; // a list is an answer of its own
+  }
+  return { chosen, items };
+}
+
+/**
+ * Quotes the chosen sentences, each with its marker; a lead-in with the points of its list
+ * under it, and a point of a list under its lead-in (an exclusion reads as one only with
+ * its "This Regulation shall not apply to:").
+ */
+function render(p: Pick, label?: (s: Source) => string): string {
+  const out: string[] = [];
+  const grouped = new Map<string, string[]>();
+  for (const c of p.chosen) {
+    const n = c.unit.source.sourceNumber;
+    const lead = label ? `${label(c.unit.source)}: ` : '';
+    const list = p.items.get(c);
+    if (list) {
+      const shown = list.slice(0, MAX_ITEMS).map((u) => `- ${cite(u.text, n)}`);
+      const more = list.length > MAX_ITEMS ? [`- (${list.length - MAX_ITEMS} more points in [Source ${n}].)`] : [];
+      out.push([`${lead}${cite(c.unit.text, n).replace(/\.$/, ':')}`, ...shown, ...more].join('\n'));
+    } else if (c.unit.lead !== null && c.unit.itemOf !== null) {
+      const key = `${n}:${c.unit.itemOf}`;
+      const group = grouped.get(key);
+      if (group) {
+        group.push(`- ${cite(c.unit.text, n)}`);
+      } else {
+        const lines = [`${lead}${cite(c.unit.lead, n).replace(/\.$/, ':')}`, `- ${cite(c.unit.text, n)}`];
+        grouped.set(key, lines);
+        out.push(key);
+      }
+    } else {
+      out.push(`${lead}${cite(c.unit.text, n)}`);
+    }
+  }
+  const parts = out.map((o) => grouped.get(o)?.join('\n') ?? o);
+  const structured = p.items.size > 0 || grouped.size > 0;
+  return label || structured ? parts.join('\n\n') : parts.join(' ');
+}
+
+function refusal(ev: Evidence, sources: Source[], why: string): string {
+  return `${NO_ANSWER} ${why.replace(/\.$/, '')}; the passages retrieved are about ${covered(sources)}.`;
+}
+
 /**
  * The answer text for a question over sources (deterministic). `context` (the previous
- * question of a follow-up) adds its terms at half weight: they steer the choice of
+ * question of a follow-up) adds its concepts at half weight: they steer the choice of
  * sentences without being required.
  */
 export function composeExtractiveAnswer(question: string, sources: Source[], opts: ExtractiveOptions = {}, context = ''): string {
   const maxSentences = opts.maxSentences ?? 3;
   const minCoverage = opts.minCoverage ?? 0.5;
-  const own = [...new Set(terms(question))];
-  const qTerms = [...new Set([...own, ...terms(context)])];
-  const weight = new Map(qTerms.map((t) => [t, own.includes(t) ? 1 : 0.5]));
   if (sources.length === 0) return `${NO_ANSWER} No sources were retrieved for it.`;
-  if (own.length === 0) return `${NO_ANSWER} The question names nothing that can be looked up in them.`;
+  const reading = readQuestion(question, context);
+  if (!reading.concepts.some((c) => c.role !== 'history')) return `${NO_ANSWER} The question names nothing that can be looked up in them.`;
+  const ev = weighEvidence(reading, sources);
+  const isWs = (s: Scored) => s.unit.source.workspaceId !== null;
+  const fits = (s: Scored) => holdsExpected(s.unit.text, reading.expects) || (s.unit.leadIn && reading.asksList);
+  const hasWs = sources.some((s) => s.workspaceId !== null);
+  const hasCorpus = sources.some((s) => s.workspaceId === null);
 
-  const pool = candidatesOf(sources);
-  const df = new Map<string, number>();
-  for (const c of pool) for (const t of c.terms) df.set(t, (df.get(t) ?? 0) + 1);
-  const n = Math.max(1, pool.length);
-  // Terms that no sentence holds weigh the most: a question about them is not answered.
-  const idf = new Map(qTerms.map((t) => [t, weight.get(t)! * Math.log(1 + n / ((df.get(t) ?? 0) + 0.5))]));
-  const total = qTerms.reduce((a, t) => a + idf.get(t)!, 0);
-
-  const scored: Candidate[] = pool.map((c) => {
-    let got = 0;
-    for (const t of qTerms) {
-      if (c.terms.has(t)) got += idf.get(t)!;
-      else if (c.context.has(t)) got += 0.5 * idf.get(t)!;
+  // A comparison: each side with its own citation.
+  if (reading.namesDora && reading.namesVendor && hasWs && hasCorpus) {
+    const side = (ws: boolean) => {
+      // The corpus is not the vendor's: its side is measured without the vendor's names.
+      const total = ev.total - (ws ? 0 : ev.vendorWeight);
+      const pool = ev.scored
+        .filter((s) => isWs(s) === ws && fits(s))
+        .map((s) => ({ ...s, coverage: total > 0 ? (s.got - (ws ? 0 : 0)) / total : 0 }));
+      return pick(ev, pool, Math.max(1, Math.min(2, maxSentences - 1)), SIDE_COVERAGE);
+    };
+    const dora = side(false);
+    const vendor = side(true);
+    if (dora.chosen.length || vendor.chosen.length) {
+      const parts: string[] = [];
+      if (dora.chosen.length) parts.push(render(dora, (s) => s.title.replace(/:.*$/, '')));
+      else parts.push('The retrieved DORA passages do not address this part of the question.');
+      if (vendor.chosen.length) parts.push(render(vendor, (s) => s.title));
+      else parts.push('The retrieved vendor documents do not address this part of the question.');
+      return parts.join('\n\n');
     }
-    const cov = total ? got / total : 0;
-    return { source: c.source, text: c.text, terms: c.terms, coverage: cov, score: cov * (0.85 + 0.15 * Math.min(1, Math.max(0, c.source.score))) };
-  });
-  scored.sort((a, b) => b.score - a.score || a.source.sourceNumber - b.source.sourceNumber);
-
-  const chosen: Candidate[] = [];
-  for (const c of scored) {
-    if (chosen.length >= maxSentences) break;
-    if (c.coverage < minCoverage) break;
-    if (chosen.length && c.score < 0.6 * chosen[0].score) break;
-    if (chosen.some((x) => x.text === c.text || jaccard(x.terms, c.terms) > 0.6)) continue;
-    chosen.push(c);
   }
 
-  if (chosen.length === 0) {
-    const everywhere = new Set(pool.flatMap((c) => [...c.terms, ...c.context]));
-    const missing = [...new Set(words(question).filter((w) => {
-      const [t] = terms(w);
-      return t !== undefined && !everywhere.has(t);
-    }))];
-    const why = missing.length
-      ? `The retrieved passages do not mention ${missing.slice(0, 5).map((w) => `"${w}"`).join(', ')}.`
-      : 'The retrieved passages do not state it: they mention its terms only separately.';
-    return `${NO_ANSWER} ${why}`;
+  // A question naming the vendor (and not DORA) is answered from the vendor's documents;
+  // one naming DORA (and not the vendor) from the regulation.
+  const inScope = (s: Scored) =>
+    reading.vendorByName && !reading.namesDora ? isWs(s) : reading.namesDora && !reading.namesVendor && hasCorpus ? !isWs(s) : true;
+  const pool = ev.scored.filter((s) => inScope(s) && fits(s));
+  // A concept of the domain that no passage holds (the RPO, an ISO certificate) is what is
+  // asked: sentences about the rest of the question do not answer it.
+  const absent = ev.missing.filter(isSpecific);
+  if (absent.length) {
+    return refusal(ev, sources, `The retrieved passages do not mention ${absent.slice(0, 5).map((c) => quote(c.label.split(' / ')[0]!)).join(', ')}`);
   }
-  return chosen
-    .map((c) => {
-      const body = c.text.replace(/[\s.;,]+$/, '');
-      const end = /[!?]$/.test(body) ? '' : '.';
-      return `${body.charAt(0).toUpperCase()}${body.slice(1)} [Source ${c.source.sourceNumber}]${end}`;
-    })
-    .join(' ');
+  const p = pick(ev, pool, maxSentences, minCoverage);
+  if (p.chosen.length) return render(p);
+
+  if (ev.missing.length) {
+    return refusal(ev, sources, `The retrieved passages do not mention ${ev.missing.slice(0, 5).map((c) => quote(c.label.split(' / ')[0]!)).join(', ')}`);
+  }
+  const near = ev.scored.find(inScope);
+  if (reading.expects && near && near.coverage >= minCoverage) {
+    return refusal(ev, sources, `The retrieved passages do not give the ${reading.expects === 'figure' ? 'figure' : reading.expects} asked for`);
+  }
+  if (ev.scored.some((s) => !inScope(s) && s.coverage >= minCoverage)) {
+    return refusal(ev, sources, reading.vendorByName ? 'The retrieved passages of the vendor\'s documents do not state it, only the regulation\'s' : 'The retrieved DORA passages do not state it, only the vendor\'s documents');
+  }
+  return refusal(ev, sources, 'The retrieved passages do not state it: they mention its terms only separately');
 }
 
 /** Splits text into stream pieces of a few words, in order (concatenation gives the text back). */

@@ -1,0 +1,269 @@
+import { analyseQuestion, conceptIn, defines, indexPassage, type Concept, type PassageIndex, type QuestionAnalysis } from './concepts.js';
+import { looksLikeInstruction } from './prompt.js';
+import { passageIndexOf } from './rerank.js';
+import { plainText, sentences, words } from './text.js';
+import type { Source } from './types.js';
+
+/**
+ * The evidence an extractive answer stands on (docs/rag.md, "Extractive generator"): the
+ * question read as concepts (the domain vocabulary, src/rag/vocabulary.json), the part
+ * of it that asks and the part that only sets the scene, the scope it names (DORA, the
+ * vendor, or both: a comparison), the kind of answer it expects (a figure, a date), and
+ * every sentence of the sources scored by the weighted share of the question's concepts
+ * it holds. Whether the sources answer is decided from these, never from one missing word.
+ */
+
+/** How a question's concept counts. */
+export type Role = 'ask' | 'context' | 'frame' | 'vendor' | 'history';
+
+export interface Reading {
+  analysis: QuestionAnalysis;
+  concepts: { concept: Concept; role: Role }[];
+  /** The vendor is named by one of its own names (`GitHub`, `37signals`), not only as "the vendor". */
+  vendorByName: boolean;
+  namesDora: boolean;
+  /** The question points at the workspace's vendor, by name or as "the vendor". */
+  namesVendor: boolean;
+  /** What the answer must contain: a figure (`how much`, `how many`, `maximum`), a date (`from what date`). */
+  expects: 'figure' | 'date' | 'frequency' | null;
+  /** The question asks for the points of a list (what a contract must include, which elements). */
+  asksList: boolean;
+}
+
+export interface Unit {
+  source: Source;
+  /** Position of the sentence in its source. */
+  position: number;
+  text: string;
+  /** A lead-in that introduces a list (`... shall include the following:`). */
+  leadIn: boolean;
+  /** The sentence is an item of a list that follows a lead-in (its position). */
+  itemOf: number | null;
+  /** The lead-in of that list, as written (an item means little without it). */
+  lead: string | null;
+  index: PassageIndex;
+}
+
+export interface Scored {
+  unit: Unit;
+  /** Weighted share of the question's concepts the sentence holds (0..1). */
+  coverage: number;
+  /** Order of preference: coverage with the source's retrieval score as a small prior. */
+  score: number;
+  /** Concept keys the sentence holds. */
+  held: Set<string>;
+  /** Weighted credit of the concepts it holds, and of those that name the vendor. */
+  got: number;
+}
+
+export interface Evidence {
+  reading: Reading;
+  units: Unit[];
+  scored: Scored[];
+  weights: Map<string, number>;
+  /** Asked concepts that no retrieved passage holds. */
+  missing: Concept[];
+  /** Sum of all concept weights, and of the weights of the concepts naming the vendor. */
+  total: number;
+  vendorWeight: number;
+}
+
+/** Weight of a concept only in the statements before the question ("We are a bank with 30 staff."). */
+const CONTEXT_WEIGHT = 0.3;
+/** Weight of a word that frames the question ("DORA", "require"), relative to the mean. */
+const FRAME_WEIGHT = 0.2;
+/** A concept of the domain, a figure or an abbreviation weighs this much more than a plain word. */
+const SPECIFIC_WEIGHT = 2;
+/** Weight of a concept of the previous question of a follow-up. */
+const HISTORY_WEIGHT = 0.5;
+/** Credit for a concept held only in the source's title or headings, or elsewhere in its passage. */
+const META_CREDIT = 0.6;
+const PASSAGE_CREDIT = 0.25;
+/** Added to the order of a sentence that defines what a "what is" question asks about. */
+const DEFINITION_BONUS = 0.15;
+
+const MIN_CHARS = 25;
+const MAX_CHARS = 700;
+
+const FREQUENCY_QUESTION = /\bhow\s+(often|frequently|long)\b/i;
+const FIGURE_QUESTION = /\b(how\s+(much|many)|what\s+(percentage|proportion|share|amount|number)|(maximum|minimum|highest|lowest)\b(?!\s+(notice|number of)))/i;
+const DATE_QUESTION = /\b((from|on|by|since|as of|until)\s+(what|which)\s+(date|day|year)|what\s+(date|year)\b|(from|since)\s+when\b)/i;
+const LIST_QUESTION =
+  /\b(what|which)\b.{0,60}\b(include|includes|contain|contains|cover|covers|elements?|clauses?|provisions?|points?|items?|list|requirements?|obligations?)\b|\b(list|enumerate)\b/i;
+
+const MONTH = /\b(January|February|March|April|May|June|July|August|September|October|November|December)\b/;
+const NUMBER_WORD = /\b(one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|forty|fifty|hundred|thousand|million|billion|percent|per cent|half|once|twice)\b/i;
+const FREQUENCY = /\b(daily|weekly|monthly|quarterly|yearly|annual|annually|regular|regularly|periodic|periodically|every|at least|within|hours?|days?|weeks?|months?|years?)\b/i;
+
+/** A concept of the domain (vocabulary), a figure, an abbreviation or a proper name: it names exactly what is asked. */
+export const isSpecific = (c: Concept) => c.entry !== undefined || c.figure || /^\p{Lu}/u.test(c.label);
+
+/** Concept keys of a text's analysis. */
+const keysOf = (a: QuestionAnalysis) => new Set(a.concepts.map((c) => c.key));
+
+/** The part of a question that asks: its sentences ending in `?` (all of it when none does). */
+function askPart(question: string): string {
+  const parts = sentences(question);
+  const asks = parts.filter((s) => /\?\s*$/.test(s));
+  return asks.length && asks.length < parts.length ? asks.join(' ') : question;
+}
+
+/** Reads a question (and, for a follow-up, the previous question it continues). */
+export function readQuestion(question: string, history = ''): Reading {
+  const analysis = analyseQuestion(question);
+  const asked = askPart(question);
+  const askKeys = asked === question ? null : keysOf(analyseQuestion(asked));
+  const concepts: Reading['concepts'] = analysis.concepts.map((concept) => ({
+    concept,
+    role: concept.frame ? 'frame' : concept.vendor ? 'vendor' : askKeys && !askKeys.has(concept.key) ? 'context' : 'ask',
+  }));
+  // "We are a small broker. Do we have to comply?": when the question itself names nothing,
+  // the statements before it say what it is about.
+  if (!concepts.some((c) => c.role === 'ask')) for (const c of concepts) if (c.role === 'context' && !c.concept.figure) c.role = 'ask';
+  if (history.trim()) {
+    const own = keysOf(analysis);
+    for (const c of analyseQuestion(history).concepts) if (!own.has(c.key) && !c.frame) concepts.push({ concept: c, role: 'history' });
+  }
+  return {
+    analysis,
+    concepts,
+    vendorByName: false,
+    namesDora: analysis.namesDora,
+    namesVendor: analysis.namesVendor,
+    expects: DATE_QUESTION.test(asked) ? 'date' : FIGURE_QUESTION.test(asked) ? 'figure' : FREQUENCY_QUESTION.test(asked) ? 'frequency' : null,
+    asksList: LIST_QUESTION.test(asked),
+  };
+}
+
+/** A sentence holds what the question expects: a figure or a date. */
+export function holdsExpected(text: string, expects: Reading['expects']): boolean {
+  if (!expects) return true;
+  // Regulation numbers (`No 1093/2010`, `2022/2554`) and article references are not answers.
+  const plain = text.replace(/\b(No\s+)?\d+\/\d+\b|\bArticles?\s+\d+(\(\d+\))*(\([a-z]\))?/gi, ' ');
+  if (expects === 'date') return MONTH.test(plain) || /\b(19|20)\d{2}\b/.test(plain);
+  if (expects === 'frequency' && FREQUENCY.test(plain)) return true;
+  return /\d/.test(plain) || NUMBER_WORD.test(plain);
+}
+
+interface Sentence {
+  position: number;
+  text: string;
+  leadIn: boolean;
+  itemOf: number | null;
+  lead: string | null;
+  index: PassageIndex;
+}
+
+const sentenceCache = new Map<string, Sentence[]>();
+const CACHE_MAX = 5_000;
+
+/** The quotable sentences of a passage, cached by chunk id (a chunk's text never changes under its id). */
+function sentencesOf(source: Source): Sentence[] {
+  const key = `${source.id}:${source.content.length}:${source.title}:${source.section}`;
+  const hit = sentenceCache.get(key);
+  if (hit) return hit;
+  const out: Sentence[] = [];
+  let lead: number | null = null;
+  let leadText: string | null = null;
+  sentences(plainText(source.content)).forEach((s, position) => {
+    const text = s.replace(/\s+/g, ' ').trim();
+    const leadIn = /:$/.test(text);
+    const itemOf = lead;
+    const itemLead = leadText;
+    if (leadIn) {
+      lead = position;
+      leadText = text;
+    } else if (!/[;,]$|\b(and|or)$/.test(text)) {
+      lead = null; // a list ends with its first full stop
+      leadText = null;
+    }
+    if (text.length < MIN_CHARS || text.length > MAX_CHARS) return;
+    if (/\?$/.test(text) || looksLikeInstruction(text)) return;
+    if (words(text).length < 6) return;
+    // A passage cut in the middle of a sentence starts with its lower-case tail: quoted as such (`…is to be processed`).
+    const cut = position === 0 && /^\p{Ll}/u.test(text) && !/^\s*(\(?[a-z0-9]{1,4}\)|[-*•]|\d{1,3}\.)\s/.test(source.content);
+    out.push({ position, text: cut ? `…${text}` : text, leadIn, itemOf: leadIn ? null : itemOf, lead: leadIn ? null : itemLead, index: indexPassage(source.title, source.section, text) });
+  });
+  if (sentenceCache.size >= CACHE_MAX) sentenceCache.delete(sentenceCache.keys().next().value!);
+  sentenceCache.set(key, out);
+  return out;
+}
+
+/** The sentences of the sources that can be quoted: statements of at least 6 words, nothing addressed to an assistant. */
+export function unitsOf(sources: Source[]): Unit[] {
+  return sources.flatMap((source) => sentencesOf(source).map((s) => ({ source, ...s })));
+}
+
+const isWorkspace = (s: Source) => s.workspaceId !== null;
+
+/** Scores every sentence of the sources against the question's concepts. */
+export function weighEvidence(reading: Reading, sources: Source[]): Evidence {
+  const units = unitsOf(sources);
+  const passages = new Map(sources.map((s) => [s.sourceNumber, passageIndexOf(s)]));
+  const cs = reading.concepts;
+  // The vendor's own names: proper names of the question that the workspace's sources hold and the corpus's do not.
+  for (const entry of cs) {
+    const c = entry.concept;
+    if (entry.role !== 'ask' || c.entry || c.figure || !/^(\p{Lu}|\p{N}+\p{L})/u.test(c.label)) continue;
+    const inScope = (ws: boolean) => sources.some((s) => isWorkspace(s) === ws && conceptIn(c, passages.get(s.sourceNumber)!));
+    if (inScope(true) && !inScope(false)) {
+      entry.role = 'vendor';
+      reading.vendorByName = true;
+      reading.namesVendor = true;
+    }
+  }
+  const heldIn = (u: Unit, k: number): number => {
+    const { concept, role } = cs[k]!;
+    if (role === 'vendor' && isWorkspace(u.source)) return 1;
+    const here = conceptIn(concept, u.index);
+    if (here === 'text') return 1;
+    if (here === 'meta') return META_CREDIT;
+    return conceptIn(concept, passages.get(u.source.sourceNumber)!) ? PASSAGE_CREDIT : 0;
+  };
+  const held = units.map((u) => cs.map((_, k) => heldIn(u, k)));
+  const n = Math.max(1, units.length);
+  const idf = new Map<string, number>();
+  const missing: Concept[] = [];
+  cs.forEach(({ concept, role }, k) => {
+    const df = held.reduce((a, row) => a + (row[k]! >= 1 ? 1 : 0), 0);
+    const anywhere = held.some((row) => row[k]! > 0);
+    if (df > 0) idf.set(concept.key, Math.log(1 + n / (df + 0.5)));
+    else if (!anywhere && role === 'ask') missing.push(concept);
+  });
+  const asked = cs.filter((c) => c.role === 'ask' && idf.has(c.concept.key)).map((c) => idf.get(c.concept.key)!);
+  const mean = asked.length ? asked.reduce((a, b) => a + b, 0) / asked.length : Math.log(1 + n / 1.5);
+  const weights = new Map<string, number>();
+  const vendorNames = cs.filter((c) => c.role === 'vendor').length;
+  for (const { concept, role } of cs) {
+    // A concept of the domain (vocabulary), a figure or an abbreviation names exactly what is
+    // asked: a passage without it does not answer. A plain word may be a way of asking.
+    const specific = isSpecific(concept);
+    const base = (specific ? SPECIFIC_WEIGHT : 1) * Math.min(idf.get(concept.key) ?? mean, 1.5 * mean);
+    const w = role === 'frame' ? FRAME_WEIGHT * mean
+      : role === 'vendor' ? (FRAME_WEIGHT * mean) / vendorNames
+      : role === 'context' ? CONTEXT_WEIGHT * base
+      : role === 'history' ? HISTORY_WEIGHT * base
+      : base;
+    weights.set(concept.key, Math.max(w, weights.get(concept.key) ?? 0));
+  }
+  const listed = new Set(units.filter((u) => u.itemOf !== null).map((u) => `${u.source.sourceNumber}:${u.itemOf}`));
+  const total = cs.reduce((a, { concept }) => a + weights.get(concept.key)!, 0);
+  const scored = units.map((unit, i) => {
+    let got = 0;
+    const keys = new Set<string>();
+    cs.forEach(({ concept }, k) => {
+      const credit = held[i]![k]!;
+      if (!credit) return;
+      keys.add(concept.key);
+      got += credit * weights.get(concept.key)!;
+    });
+    const coverage = total ? got / total : 0;
+    const definition = reading.analysis.asksDefinition && cs.some(({ concept, role }) => role === 'ask' && defines(concept, unit.index));
+    // A question asking for the points of a list is answered by the lead-in that introduces them.
+    const bonus = definition || (reading.asksList && unit.leadIn && listed.has(`${unit.source.sourceNumber}:${unit.position}`)) ? DEFINITION_BONUS : 0;
+    return { unit, coverage, held: keys, got, score: bonus + coverage * (0.85 + 0.15 * Math.min(1, Math.max(0, unit.source.score))) };
+  });
+  scored.sort((a, b) => b.score - a.score || a.unit.source.sourceNumber - b.unit.source.sourceNumber || a.unit.position - b.unit.position);
+  const vendorWeight = cs.filter((c) => c.role === 'vendor').reduce((a, { concept }) => a + weights.get(concept.key)!, 0);
+  return { reading, units, scored, weights, missing, total, vendorWeight };
+}

@@ -1,0 +1,80 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import t from 'tap';
+import { queryRows, sql, type Db } from '../../src/db/client.js';
+import { analyseQuestion, conceptQueries, embeddingQuery } from '../../src/rag/concepts.js';
+import { CANDIDATES, EF_SEARCH, POOL, TEXT_CANDIDATES, searchRows, searchSql, type RetrievalFilters, type SearchRow, type SearchSqlParams } from '../../src/rag/retrieval.js';
+import { buildTestApp, registerUser } from '../helpers/app.js';
+import { createTextSource } from '../helpers/dataSources.js';
+import { createOrgAndWorkspace, createWorkspace } from '../helpers/workspaces.js';
+
+// The retrieval statement reads each scope through its own indexes (exact kNN over a small
+// workspace's rows, full text through (workspace_id, tsv) and the corpus's partial index;
+// docs/performance.md, "Retrieval"). Whatever the plan, it must return what an exact search
+// returns: the same candidate rows, ranks and order as the same statement run with every
+// index scan turned off (sequential scans, exact distances).
+
+const VENDOR_DOCS = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../data/vendor-docs');
+const doc = (vendor: string, file: string) => ({ title: file.replace(/\.\w+$/, ''), format: file.endsWith('.md') ? 'markdown' : 'text', content: readFileSync(path.join(VENDOR_DOCS, vendor, file), 'utf8') });
+
+const key = (rows: SearchRow[]) => rows.map((r) => `${r.scope} ${r.id} vr=${r.vr ?? '-'} tr=${r.tr ?? '-'} rrf=${Number(r.rrf).toFixed(12)}`);
+
+t.test('the retrieval statement returns what an exact search returns', async (t) => {
+  const ctx = await buildTestApp();
+  t.teardown(ctx.close);
+  const { app } = ctx;
+  const db = ctx.database.db;
+  await app.services.dataSources.indexCorpus({ articles: [5, 17, 19, 28, 30] });
+  const owner = await registerUser(app);
+  const gh = await createOrgAndWorkspace(app, owner, 'GitHub');
+  const bc = await createWorkspace(app, owner, 'Basecamp');
+  const empty = await createWorkspace(app, owner, 'Nothing yet');
+  await createTextSource(app, gh.headers, ['github-data-protection-agreement.md', 'github-enterprise-service-level-agreement.md', 'github-subprocessors.md'].map((f) => doc('github', f)));
+  await createTextSource(app, bc.headers, ['data-processing-addendum.txt', 'basecamp-big-sla.md', 'basecamp-subprocessors.md'].map((f) => doc('basecamp', f)));
+  const embedder = app.services.retrieval.embedder;
+
+  const params = async (workspaceId: string, question: string, filters?: RetrievalFilters): Promise<SearchSqlParams> => {
+    const analysis = analyseQuestion(question);
+    const [vector] = await embedder.embed([embeddingQuery(analysis)], { kind: 'query' });
+    return { vector: vector!, embeddingModel: embedder.id, textQueries: conceptQueries(analysis), workspaceId, filters, candidates: CANDIDATES, textCandidates: TEXT_CANDIDATES, pool: POOL };
+  };
+  const exact = (p: SearchSqlParams) =>
+    db.transaction(async (tx) => {
+      for (const s of ['enable_indexscan', 'enable_bitmapscan', 'enable_indexonlyscan']) await tx.execute(sql.raw(`SET LOCAL ${s} = off`));
+      return queryRows<SearchRow>(tx as unknown as Db, searchSql(p));
+    });
+
+  const questions = ['What is the notice period for new subprocessors?', 'How quickly are security incidents notified?', 'What uptime does the service level agreement guarantee?', 'exit strategy and termination rights'];
+  const filters: (RetrievalFilters | undefined)[] = [undefined, { section: 'subprocessors' }, { dateRange: { start: '2000-01-01' } }];
+  let compared = 0;
+  for (const ws of [gh.workspaceId, bc.id, empty.id]) {
+    for (const q of questions) {
+      for (const f of filters) {
+        const p = await params(ws, q, f);
+        const got = await searchRows(db, p);
+        const want = await exact(p);
+        t.same(key(got), key(want), `${q} ${JSON.stringify(f ?? {})}: same rows, ranks and order as exact search`);
+        compared += got.length;
+      }
+    }
+  }
+  t.ok(compared > 100, `${compared} candidate rows compared`);
+
+  // A workspace above the exact-kNN threshold walks the HNSW graph with its id as a filter:
+  // on a corpus this small the graph search finds the exact neighbours too.
+  let found = 0;
+  let wanted = 0;
+  for (const q of questions) {
+    const p = await params(gh.workspaceId, q);
+    const want = (await exact(p)).filter((r) => r.scope === 'workspace' && r.vr !== null).map((r) => r.id);
+    const viaGraph = new Set((await searchRows(db, { ...p, exactKnnMax: 0 })).filter((r) => r.scope === 'workspace' && r.vr !== null).map((r) => r.id));
+    wanted += want.length;
+    found += want.filter((id) => viaGraph.has(id)).length;
+  }
+  t.ok(wanted > 0 && found / wanted >= 0.9, `HNSW arm (ef_search ${EF_SEARCH}, iterative scan) finds ${found} of the ${wanted} exact kNN candidates`);
+
+  // Scoped: no candidate of another workspace, whatever arm.
+  const rows = await searchRows(db, await params(bc.id, 'GitHub subprocessors'));
+  t.ok(rows.every((r) => r.workspace_id === bc.id || r.workspace_id === null), 'only the workspace and the corpus');
+});
