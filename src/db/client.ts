@@ -1,11 +1,8 @@
 import { mkdirSync } from 'node:fs';
-import { PGlite } from '@electric-sql/pglite';
-import { vector } from '@electric-sql/pglite-pgvector';
+import type { PGlite } from '@electric-sql/pglite';
 import { sql, type SQL } from 'drizzle-orm';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
-import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
-import { drizzle as drizzlePostgres } from 'drizzle-orm/postgres-js';
-import postgres from 'postgres';
+import type postgres from 'postgres';
 import * as schema from './schema/index.js';
 
 /** One drizzle type serves both drivers. */
@@ -28,18 +25,81 @@ export interface DatabaseOptions {
   pgliteDataDir?: string;
   /** Pool size for postgres-js. */
   max?: number;
+  /**
+   * PostgreSQL: run short statements as named prepared statements (default true); false
+   * behind a pooler in transaction mode that cannot keep them (e.g. PgBouncer < 1.21).
+   */
+  prepare?: boolean;
 }
 
+/**
+ * Statements prepared per connection: drizzle runs every query unnamed, for which
+ * postgres-js first asks the server for the parameter types (one more round trip) and
+ * the server plans the statement again each time. Drizzle prepared queries (`.prepare()`,
+ * the request path) and short statements with few parameters (everyday reads and writes)
+ * are prepared once per connection instead. Long statements stay unnamed: multi-row
+ * inserts, whose text varies with the row count (the per-connection statement cache stays
+ * small), and statements such as retrieval whose best plan depends on the values (a
+ * prepared statement may switch to one generic plan after five executions).
+ */
+const PREPARE_MAX_PARAMS = 64;
+const PREPARE_MAX_CHARS = 1024;
+
+/** A postgres-js client whose `unsafe` (what drizzle calls) prepares short statements. */
+function preparing(client: postgres.Sql): postgres.Sql {
+  const wrapped = new Proxy(client, {
+    get(target, prop, receiver) {
+      if (prop === 'unsafe') {
+        return (query: string, params?: unknown[], options?: { prepare?: boolean }) =>
+          target.unsafe(query, params as never, {
+            ...options,
+            prepare: options?.prepare === true || ((params?.length ?? 0) <= PREPARE_MAX_PARAMS && query.length <= PREPARE_MAX_CHARS),
+          });
+      }
+      if (prop === 'begin') {
+        // Transactions: drizzle runs the statements on the transaction's client.
+        return (...args: unknown[]) => {
+          const fn = args.pop() as (tx: postgres.Sql) => unknown;
+          return (target.begin as (...a: unknown[]) => unknown)(...args, (tx: postgres.Sql) => fn(preparing(tx)));
+        };
+      }
+      if (prop === 'savepoint') {
+        return (...args: unknown[]) => {
+          const fn = args.pop() as (tx: postgres.Sql) => unknown;
+          return ((target as unknown as { savepoint: (...a: unknown[]) => unknown }).savepoint)(...args, (tx: postgres.Sql) => fn(preparing(tx)));
+        };
+      }
+      const value = Reflect.get(target, prop, receiver);
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
+  });
+  return wrapped;
+}
+
+/**
+ * The database for `url` (PostgreSQL through postgres-js) or else PGlite in
+ * `pgliteDataDir` (`memory://` by default). Each driver is loaded only when used, so a
+ * PostgreSQL process never loads PGlite's WebAssembly build and vice versa.
+ */
 export async function createDatabase(opts: DatabaseOptions): Promise<Database> {
   if (opts.url) {
-    const pg = postgres(opts.url, { max: opts.max ?? 10, onnotice: () => {} });
-    const db = drizzlePostgres(pg, { schema }) as unknown as Db;
+    const [{ default: postgres }, { drizzle }] = await Promise.all([import('postgres'), import('drizzle-orm/postgres-js')]);
+    // A request never waits more than 5 s for a connection to a server that does not answer.
+    const pg = postgres(opts.url, { max: opts.max ?? 10, connect_timeout: 5, onnotice: () => {} });
+    const client = opts.prepare === false ? pg : preparing(pg);
+    const db = drizzle(client, { schema }) as unknown as Db;
     return { kind: 'postgres', db, pg, url: opts.url, close: () => pg.end({ timeout: 5 }) };
   }
+  const [{ PGlite }, { vector }, { btree_gin }, { drizzle }] = await Promise.all([
+    import('@electric-sql/pglite'),
+    import('@electric-sql/pglite-pgvector'),
+    import('@electric-sql/pglite/contrib/btree_gin'),
+    import('drizzle-orm/pglite'),
+  ]);
   const dataDir = opts.pgliteDataDir ?? 'memory://';
   if (dataDir !== 'memory://') mkdirSync(dataDir, { recursive: true });
-  const pglite = await PGlite.create(dataDir === 'memory://' ? undefined : dataDir, { extensions: { vector } });
-  const db = drizzlePglite(pglite, { schema }) as unknown as Db;
+  const pglite = await PGlite.create(dataDir === 'memory://' ? undefined : dataDir, { extensions: { vector, btree_gin } });
+  const db = drizzle(pglite, { schema }) as unknown as Db;
   return { kind: 'pglite', db, pglite, close: () => pglite.close() };
 }
 

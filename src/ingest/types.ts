@@ -29,3 +29,11 @@ export interface ParseLimits {
   /** Most bytes an Office file (zip) may expand to. */
   maxDecompressedBytes: number;
 }
+
+/** Thrown by a parser whose text passes the character limit while it is being produced. */
+export class TextLimitError extends Error {
+  constructor(limit: number) {
+    super(`more than ${limit} characters of text`);
+    this.name = 'TextLimitError';
+  }
+}

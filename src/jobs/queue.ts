@@ -115,12 +115,19 @@ export function createJobQueue(deps: JobQueueDeps) {
       if (!boss) return null;
       return boss.getJobById(name, id);
     },
-    async stop() {
+    /**
+     * Stops taking jobs. Running jobs get `graceMs` to finish (a draining shutdown); then
+     * their abort signal fires, they give up at their next step and pg-boss retries them
+     * later. 0 (tests) aborts at once.
+     */
+    async stop(graceMs = 0) {
       if (starting) await starting.catch(() => {});
       const b = boss;
       boss = null;
+      const giveUp = setTimeout(() => abort.abort(), graceMs);
+      if (b) await b.stop({ graceful: true, wait: true, timeout: graceMs + 10_000, close: true });
+      clearTimeout(giveUp);
       abort.abort();
-      if (b) await b.stop({ graceful: true, wait: true, timeout: 10_000, close: true });
       await adapter?.close();
     },
   };

@@ -34,6 +34,8 @@ export interface MessageSourceRef {
   documentId: string;
   dataSourceId: string | null;
   page: string | null;
+  /** The passage text as it was retrieved (absent on messages stored before it was kept). */
+  content?: string;
 }
 
 /** Metadata of an assistant message. */

@@ -57,6 +57,9 @@ export const dataSources = pgTable(
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
     syncRequestedAt: timestamp('sync_requested_at', { withTimezone: true }).notNull().defaultNow(),
+    /** When the current attempt started processing, and how many of its files are done (GET /sync-status). */
+    processingStartedAt: timestamp('processing_started_at', { withTimezone: true }),
+    filesDone: integer('files_done').notNull().default(0),
     lastSyncedAt: timestamp('last_synced_at', { withTimezone: true }),
     deletedAt: timestamp('deleted_at', { withTimezone: true }),
   },
@@ -160,7 +163,10 @@ export const chunks = pgTable(
   (t) => [
     uniqueIndex('chunks_document_position_uidx').on(t.documentId, t.chunkIndex),
     index('chunks_embedding_hnsw_idx').using('hnsw', t.embedding.op('vector_cosine_ops')).where(sql`"deleted_at" IS NULL`),
-    index('chunks_tsv_gin_idx').using('gin', t.tsv).where(sql`"deleted_at" IS NULL`),
+    // Full text by scope (docs/performance.md, "Retrieval"): a workspace's postings are
+    // found through its id (btree_gin), the shared corpus has an index of its own.
+    index('chunks_workspace_tsv_gin_idx').using('gin', t.workspaceId, t.tsv).where(sql`"deleted_at" IS NULL AND "workspace_id" IS NOT NULL`),
+    index('chunks_corpus_tsv_gin_idx').using('gin', t.tsv).where(sql`"deleted_at" IS NULL AND "workspace_id" IS NULL`),
     index('chunks_workspace_idx').on(t.workspaceId).where(sql`"deleted_at" IS NULL`),
     index('chunks_data_source_idx').on(t.dataSourceId),
   ],

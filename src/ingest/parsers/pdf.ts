@@ -1,4 +1,4 @@
-import type { Block, ParsedDocument } from '../types.js';
+import { TextLimitError, type Block, type ParsedDocument } from '../types.js';
 import { parseDate } from './html.js';
 
 type PdfJs = typeof import('pdfjs-dist/legacy/build/pdf.mjs');
@@ -15,8 +15,12 @@ async function pdfjs(): Promise<PdfJs> {
   return pdfjsPromise;
 }
 
-export class PdfPasswordError extends Error {}
-export class PdfTooLargeError extends Error {}
+export class PdfPasswordError extends Error {
+  override name = 'PdfPasswordError';
+}
+export class PdfTooLargeError extends Error {
+  override name = 'PdfTooLargeError';
+}
 
 interface Line {
   page: number;
@@ -47,9 +51,10 @@ const PAGE_NUMBER = /^(page\s+)?\d{1,4}(\s*(\/|of)\s*\d{1,4})?$/i;
  * clearly larger than the body text (at least 1.15x the most common size) are headings,
  * ranked by size into levels; other lines are joined into paragraphs, split where the
  * vertical gap exceeds 1.6 line heights. Bare page numbers are dropped. Encrypted PDFs
- * (a user password) throw PdfPasswordError.
+ * (a user password) throw PdfPasswordError; text beyond `maxChars` stops the reading at
+ * that page (TextLimitError).
  */
-export async function parsePdf(buf: Buffer, opts: { maxPages: number }): Promise<ParsedDocument> {
+export async function parsePdf(buf: Buffer, opts: { maxPages: number; maxChars?: number }): Promise<ParsedDocument> {
   const lib = await pdfjs();
   const task = lib.getDocument({
     data: new Uint8Array(buf),
@@ -70,6 +75,7 @@ export async function parsePdf(buf: Buffer, opts: { maxPages: number }): Promise
   try {
     if (doc.numPages > opts.maxPages) throw new PdfTooLargeError(`${doc.numPages} pages (limit ${opts.maxPages})`);
     const lines: Line[] = [];
+    let chars = 0;
     for (let p = 1; p <= doc.numPages; p++) {
       const page = await doc.getPage(p);
       const content = await page.getTextContent();
@@ -77,7 +83,10 @@ export async function parsePdf(buf: Buffer, opts: { maxPages: number }): Promise
       const end = () => {
         if (cur) {
           const text = cur.parts.join('').normalize('NFKC').replace(/\s+/g, ' ').trim();
-          if (text && !PAGE_NUMBER.test(text)) lines.push({ page: p, y: cur.y, size: cur.size, text });
+          if (text && !PAGE_NUMBER.test(text)) {
+            lines.push({ page: p, y: cur.y, size: cur.size, text });
+            chars += text.length + 1;
+          }
         }
         cur = null;
       };
@@ -95,6 +104,7 @@ export async function parsePdf(buf: Buffer, opts: { maxPages: number }): Promise
       }
       end();
       page.cleanup();
+      if (opts.maxChars !== undefined && chars > opts.maxChars) throw new TextLimitError(opts.maxChars);
     }
 
     // Body size: the size carrying the most characters.

@@ -1,5 +1,5 @@
 import ExcelJS from 'exceljs';
-import type { Block, ParsedDocument } from '../types.js';
+import { TextLimitError, type Block, type ParsedDocument } from '../types.js';
 import { parseDate } from './html.js';
 
 const cellText = (c: ExcelJS.Cell): string => {
@@ -13,13 +13,15 @@ const cellText = (c: ExcelJS.Cell): string => {
 /**
  * XLSX with exceljs: each worksheet is a section (and a "page", numbered from 1); each
  * row is a block. When the first non-empty row is all text it is read as the header
- * row and later rows read `Header: value; ...`.
+ * row and later rows read `Header: value; ...`. Text beyond `maxChars` stops the reading
+ * (TextLimitError) before the remaining rows are turned into text.
  */
-export async function parseXlsx(buf: Buffer): Promise<ParsedDocument> {
+export async function parseXlsx(buf: Buffer, opts: { maxChars?: number } = {}): Promise<ParsedDocument> {
   const wb = new ExcelJS.Workbook();
   await wb.xlsx.load(buf as unknown as ArrayBuffer);
   const blocks: Block[] = [];
   let sheetNo = 0;
+  let chars = 0;
   wb.eachSheet((ws) => {
     sheetNo += 1;
     const page = sheetNo;
@@ -42,7 +44,11 @@ export async function parseXlsx(buf: Buffer): Promise<ParsedDocument> {
       const text = header
         ? cells.map((v, i) => (v ? (header![i] ? `${header![i]}: ${v}` : v) : '')).filter(Boolean).join('; ')
         : cells.filter(Boolean).join(' | ');
-      if (text) blocks.push({ text, headings: [ws.name], page });
+      if (text) {
+        blocks.push({ text, headings: [ws.name], page });
+        chars += text.length;
+        if (opts.maxChars !== undefined && chars > opts.maxChars) throw new TextLimitError(opts.maxChars);
+      }
     });
   });
   return {
