@@ -6,6 +6,7 @@
  *   node --import=tsx bench/mcp-sync.ts            (PGlite in memory)
  *   DATABASE_URL=postgres://... node --import=tsx bench/mcp-sync.ts
  */
+import './lib/load.js';
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { buildTestApp, registerUser, testConfig } from '../test/helpers/app.js';

@@ -8,6 +8,7 @@
  *     PostgreSQL: two app instances on one database (streams on A, notify on B, LISTEN/NOTIFY).
  * `streams` open streams of different users on A all receive each (workspace) notification.
  */
+import './lib/load.js';
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../src/app.js';

@@ -7,6 +7,7 @@
  *   npx tsx bench/questionnaire.ts [rounds]              embedded PGlite (in memory)
  *   DATABASE_URL=postgres://... npx tsx bench/questionnaire.ts   a fresh PostgreSQL database
  */
+import './lib/load.js';
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';

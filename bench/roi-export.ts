@@ -10,6 +10,7 @@
  * security team description, its results stored per vendor) and one completed
  * questionnaire each.
  */
+import './lib/load.js';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';

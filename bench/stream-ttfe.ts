@@ -8,6 +8,7 @@
  *   DATABASE_URL=postgres://... node --import=tsx bench/stream-ttfe.ts
  * The generator is the configured one (extractive unless ANTHROPIC_API_KEY is set).
  */
+import './lib/load.js';
 import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { createParser } from 'eventsource-parser';

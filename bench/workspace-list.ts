@@ -9,6 +9,7 @@
  *
  * WORKERS=0: data sources stay `pending` (counted as syncing), nothing is ingested.
  */
+import './lib/load.js';
 import { performance } from 'node:perf_hooks';
 import { buildApp } from '../src/app.js';
 import { freshDatabase, registerUser, testConfig } from '../test/helpers/app.js';

@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import cors from '@fastify/cors';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
@@ -7,8 +7,9 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import type { Redis } from 'ioredis';
 import type { Config } from './config.js';
 import { sql, type Database } from './db/client.js';
+import { AppError } from './lib/errors.js';
 import { createMailer, type Mailer } from './lib/mailer.js';
-import { requestSerializer } from './lib/redact.js';
+import { errorSerializer, requestSerializer } from './lib/redact.js';
 import authRoutes from './modules/auth/routes.js';
 import complianceRoutes from './modules/compliance/routes.js';
 import analyticsRoutes from './modules/analytics/routes.js';
@@ -25,17 +26,23 @@ import questionnaireRoutes from './modules/questionnaires/routes.js';
 import assessmentRoutes from './modules/assessments/routes.js';
 import registerRoutes from './modules/register/routes.js';
 import authPlugin from './plugins/auth.js';
+import csrfPlugin from './plugins/csrf.js';
+import dashboardPlugin from './plugins/dashboard.js';
 import errorsPlugin from './plugins/errors.js';
+import multipartPlugin from './plugins/multipart.js';
 import rateLimitPlugin from './plugins/rateLimits.js';
 import routeGuards, { API_PREFIX } from './plugins/routeGuards.js';
 import workspacePlugin from './plugins/workspace.js';
 import { createServices, type Services } from './services.js';
+import syncStatusRoutes from './modules/sync-status/routes.js';
 
 export interface AppDeps {
   config: Config;
   database: Database;
   mailer?: Mailer;
   redis?: Redis;
+  /** Where the log goes (default stdout); tests read it. */
+  logStream?: { write(line: string): void };
 }
 
 declare module 'fastify' {
@@ -56,8 +63,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     logger: {
       level: config.logLevel,
       redact: ['req.headers.authorization', 'req.headers.cookie', 'res.headers["set-cookie"]'],
-      // Vendor questionnaire links carry their token in the URL: never log it.
-      serializers: { req: requestSerializer },
+      // Vendor questionnaire links carry their token in the URL: never log it. Errors of
+      // failed statements are logged without their parameters (docs/reliability.md).
+      serializers: { req: requestSerializer, err: errorSerializer },
+      ...(deps.logStream ? { stream: deps.logStream } : {}),
     },
     trustProxy: process.env.TRUST_PROXY === 'true',
     requestIdHeader: false,
@@ -76,10 +85,34 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.decorate('mailer', mailer);
   app.decorate('database', database);
 
+  // An empty body sent with `Content-Type: application/json` is no body (clients that set
+  // the header on every call must be able to log out, refresh, delete...); anything else
+  // goes through Fastify's own JSON parser (prototype-poisoning checks included).
+  const parseJson = app.getDefaultJsonParser('error', 'error');
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    if ((body as string).trim() === '') return done(null, undefined);
+    parseJson(request, body as string, done);
+  });
   // A request without a body is validated as an empty object, so that a missing
   // required field is reported by name ("question: is required").
   app.addHook('preValidation', async (request) => {
     if (request.body === undefined && request.routeOptions.schema?.body) request.body = {};
+  });
+  // Ajv coerces a query value such as `1e309` to Infinity and then skips `minimum` and
+  // `maximum`: refuse non-finite numbers in the query string and path, naming the field.
+  app.addHook('preHandler', async (request) => {
+    const schema = request.routeOptions.schema as { querystring?: { properties?: Record<string, { maximum?: number }> } } | undefined;
+    const details: string[] = [];
+    for (const part of [request.query, request.params]) {
+      if (!part || typeof part !== 'object') continue;
+      for (const [field, value] of Object.entries(part as Record<string, unknown>)) {
+        if (typeof value !== 'number' || Number.isFinite(value)) continue;
+        const max = schema?.querystring?.properties?.[field]?.maximum;
+        details.push(`${field}: ${max !== undefined && value > 0 ? `must be <= ${max}` : 'must be a finite number'}`);
+      }
+    }
+    if (details.length) throw new AppError(400, 'VALIDATION_ERROR', `Validation failed: ${details.join('; ')}`, details);
   });
   app.addHook('onSend', async (request, reply) => {
     reply.header('X-Request-Id', request.id);
@@ -90,19 +123,24 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     origin: config.corsOrigins,
     credentials: true,
     methods: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'],
-    allowedHeaders: ['Content-Type', 'Authorization', 'X-Workspace-Id'],
+    allowedHeaders: ['Content-Type', 'Authorization', 'X-Workspace-Id', 'X-Requested-With', 'Last-Event-ID'],
     exposedHeaders: ['X-Request-Id', 'X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'Retry-After', 'Content-Disposition'],
   });
   await app.register(authPlugin, {
-    secret: config.jwtSecret,
+    // Without a configured secret (tests, tools) every app signs with a random one of its own.
+    secret: config.jwtSecret ?? randomBytes(48).toString('base64url'),
     accessTokenTtlSec: config.accessTokenTtlSec,
+    // An unknown user identifies nobody (401); a database error is not a verdict on the
+    // token and goes to the error handler (503 when the database is unreachable).
     loadUser: async (id) => {
-      const u = await services.auth.getUser(id).catch(() => null);
+      const u = await services.auth.requestUser(id);
       return u && { id: u.id, email: u.email, name: u.name, role: u.role, status: u.status };
     },
   });
+  await app.register(csrfPlugin, { trustedOrigins: [...config.corsOrigins, config.publicUrl] });
   await app.register(rateLimitPlugin, { limits: config.rateLimits, redis: deps.redis });
   await app.register(routeGuards);
+  await app.register(multipartPlugin, { maxFileBytes: config.ingest.maxFileBytes, maxFiles: config.ingest.maxFiles });
   await app.register(workspacePlugin, { service: services.workspaces });
 
   if (config.openapi) {
@@ -139,11 +177,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       await api.register(workspaceRoutes, { service: services.workspaces });
       await api.register(dataSourceRoutes, { service: services.dataSources, ingest: config.ingest });
       await api.register(mcpSourceRoutes, { service: services.mcpSources });
+      await api.register(syncStatusRoutes, { service: services.syncStatus });
       await api.register(questionnaireRoutes, { service: services.questionnaires });
       await api.register(assessmentRoutes, { service: services.assessments, ingest: config.ingest });
       await api.register(registerRoutes, { service: services.register });
       await api.register(conversationRoutes, { service: services.conversations });
-      await api.register(analyticsRoutes, { service: services.analytics });
+      await api.register(analyticsRoutes, { service: services.analytics, portfolio: services.portfolio });
       await api.register(ragRoutes, { service: services.rag });
       await api.register(notificationRoutes, { service: services.notifications, heartbeatMs: config.notifications.heartbeatMs });
       await api.register(evaluationRoutes, { service: services.evaluation });
@@ -151,24 +190,32 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     { prefix: API_PREFIX },
   );
 
+  // The browser dashboard (web/, built to static files) at `/` (docs/dashboard.md).
+  if (config.dashboardDir) await app.register(dashboardPlugin, { dir: config.dashboardDir });
+
   // Open notification streams end before the server stops accepting (else close() would wait for them).
   app.addHook('preClose', async () => {
     await services.notifications.close();
   });
   app.addHook('onClose', async () => {
+    await services.auth.settled();
     if (!deps.mailer) mailer.close();
   });
   // Background jobs (pg-boss): started with the app, stopped when it closes (running
   // jobs finish or are retried later); WORKERS=0 queues jobs without running them.
   await services.jobs.start();
   app.addHook('onClose', async () => {
-    await services.jobs.stop();
+    await services.jobs.stop(config.shutdownGraceMs);
   });
   // Scheduled syncs (docs/sync-schedule.md): instances that run workers look for due workspaces.
   if (config.workers > 0) services.syncSchedule.start(config.syncSchedulerIntervalSec);
+  // Ingestions whose worker died are taken over (docs/data-sources.md, "Interrupted ingestion").
+  if (config.workers > 0) services.dataSources.startRecovery();
   app.addHook('onClose', async () => {
     await services.syncSchedule.stop();
+    await services.dataSources.stopRecovery();
     await services.mcpSources.close();
+    await services.parser.close();
   });
   return app;
 }

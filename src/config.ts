@@ -1,3 +1,4 @@
+import { fileURLToPath } from 'node:url';
 import { Type, type Static } from 'typebox';
 import { Value } from 'typebox/value';
 
@@ -16,7 +17,8 @@ export const ConfigSchema = Type.Object({
   databaseUrl: Type.Optional(Type.String()),
   /** PGlite data directory (`memory://` keeps it in memory). */
   pgliteDataDir: Type.String(),
-  jwtSecret: Type.String({ minLength: 1 }),
+  /** Signs access tokens; unset outside production: a random secret per data directory (src/lib/devSecret.ts). */
+  jwtSecret: Type.Optional(Type.String({ minLength: 1 })),
   accessTokenTtlSec: Type.Integer({ minimum: 30 }),
   refreshTokenTtlSec: Type.Integer({ minimum: 60 }),
   emailTokenTtlSec: Type.Integer({ minimum: 60 }),
@@ -69,6 +71,12 @@ export const ConfigSchema = Type.Object({
     maxFiles: Type.Integer({ minimum: 1, maximum: 100 }),
     maxDecompressedBytes: Type.Integer({ minimum: 1 }),
     maxTextChars: Type.Integer({ minimum: 1000 }),
+    /** Parse workers (threads) per process, and each file's time and memory budget (docs/data-sources.md). */
+    parseWorkers: Type.Integer({ minimum: 1, maximum: 16 }),
+    parseTimeoutMs: Type.Integer({ minimum: 100 }),
+    parseMemoryMb: Type.Integer({ minimum: 64 }),
+    /** A running ingestion marks its source every this many seconds; three missed beats and another worker takes it over. */
+    heartbeatSec: Type.Number({ minimum: 0.2 }),
   }),
   /** Embedder (docs/retrieval.md): `local` needs nothing; `openai` is any OpenAI-compatible API. */
   embeddings: Type.Object({
@@ -80,6 +88,8 @@ export const ConfigSchema = Type.Object({
   /** pg-boss polling interval of the workers (seconds, at least 0.5). */
   jobsPollIntervalSec: Type.Number({ minimum: 0.5 }),
   openapi: Type.Boolean(),
+  /** Directory of the built dashboard (docs/dashboard.md) served at `/`. */
+  dashboardDir: Type.String(),
   /** Key of the encryption of secrets at rest (AES-256-GCM, src/lib/secrets.ts); previous keys still decrypt. */
   secretsKey: Type.String({ minLength: 1 }),
   secretsKeyPrevious: Type.Array(Type.String()),
@@ -94,6 +104,8 @@ export const ConfigSchema = Type.Object({
     maxResources: Type.Integer({ minimum: 1 }),
     maxResourceBytes: Type.Integer({ minimum: 1 }),
   }),
+  /** On SIGTERM: how long running requests and jobs get to finish before jobs are told to stop (docs/reliability.md). */
+  shutdownGraceMs: Type.Integer({ minimum: 0 }),
   /** Scheduled syncs (docs/sync-schedule.md): how often each instance looks for due workspaces; 0 = never. */
   syncSchedulerIntervalSec: Type.Integer({ minimum: 0 }),
   /** Notifications push channel (docs/notifications.md). */
@@ -125,7 +137,6 @@ export const ConfigSchema = Type.Object({
 });
 export type Config = Static<typeof ConfigSchema>;
 
-export const DEV_JWT_SECRET = 'dev-only-insecure-secret-change-me-0000000000';
 /** Used outside production when SECRETS_KEY is unset; production refuses to start with it. */
 export const DEV_SECRETS_KEY = 'dev-only-insecure-secrets-key-change-me-00000';
 
@@ -166,7 +177,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     logLevel: env.LOG_LEVEL ?? (nodeEnv === 'test' ? 'silent' : 'info'),
     databaseUrl: env.DATABASE_URL || undefined,
     pgliteDataDir: env.PGLITE_DATA_DIR ?? './.data/pglite',
-    jwtSecret: env.JWT_SECRET ?? DEV_JWT_SECRET,
+    jwtSecret: env.JWT_SECRET || undefined,
     accessTokenTtlSec: int(env.ACCESS_TOKEN_TTL_SEC, 15 * 60),
     refreshTokenTtlSec: int(env.REFRESH_TOKEN_TTL_SEC, 7 * 24 * 3600),
     emailTokenTtlSec: int(env.EMAIL_TOKEN_TTL_SEC, 24 * 3600),
@@ -214,6 +225,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
       maxFiles: int(env.UPLOAD_MAX_FILES, 10),
       maxDecompressedBytes: int(env.UPLOAD_MAX_DECOMPRESSED_BYTES, 100 * 1024 * 1024),
       maxTextChars: int(env.INGEST_MAX_TEXT_CHARS, 5_000_000),
+      parseWorkers: int(env.PARSE_WORKERS, 2),
+      parseTimeoutMs: int(env.PARSE_TIMEOUT_MS, 120_000),
+      parseMemoryMb: int(env.PARSE_MEMORY_MB, 512),
+      heartbeatSec: Number(env.INGEST_HEARTBEAT_SEC || 10),
     },
     embeddings: {
       provider: (env.EMBEDDER || 'local') as 'local' | 'openai',
@@ -223,6 +238,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     },
     jobsPollIntervalSec: Number(env.JOBS_POLL_INTERVAL_SEC || 2),
     openapi: bool(env.OPENAPI, true),
+    dashboardDir: env.DASHBOARD_DIR || fileURLToPath(new URL('../web/dist', import.meta.url)),
     secretsKey: env.SECRETS_KEY || DEV_SECRETS_KEY,
     secretsKeyPrevious: list(env.SECRETS_KEY_PREVIOUS),
     mcp: {
@@ -235,6 +251,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
       maxResources: int(env.MCP_MAX_RESOURCES, 500),
       maxResourceBytes: int(env.MCP_MAX_RESOURCE_BYTES, 10 * 1024 * 1024),
     },
+    shutdownGraceMs: int(env.SHUTDOWN_GRACE_MS, 20_000),
     syncSchedulerIntervalSec: int(env.SYNC_SCHEDULER_INTERVAL_SEC, 300),
     notifications: {
       heartbeatMs: int(env.NOTIFICATIONS_HEARTBEAT_MS, 25_000),
@@ -264,7 +281,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
   const errors = [...Value.Errors(ConfigSchema, config)].map((e) => `${e.instancePath || '/'} ${e.message}`);
   if (config.ingest.chunkOverlap >= config.ingest.chunkSize) errors.push('CHUNK_OVERLAP must be smaller than CHUNK_SIZE');
   if (config.env === 'production') {
-    if (config.jwtSecret === DEV_JWT_SECRET || config.jwtSecret.length < 32) {
+    if (!config.jwtSecret || config.jwtSecret.length < 32) {
       errors.push('JWT_SECRET must be set to a random secret of at least 32 characters in production');
     }
     if (config.secretsKey === DEV_SECRETS_KEY || config.secretsKey.length < 32) {

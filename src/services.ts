@@ -13,6 +13,7 @@ import { questionnairesRepository } from './modules/questionnaires/repository.js
 import { questionnairesService } from './modules/questionnaires/service.js';
 import { analyticsRepository } from './modules/analytics/repository.js';
 import { analyticsService } from './modules/analytics/service.js';
+import { portfolioService } from './modules/analytics/portfolio.js';
 import { conversationsRepository } from './modules/conversations/repository.js';
 import { conversationsService } from './modules/conversations/service.js';
 import { ragService } from './modules/rag/service.js';
@@ -21,6 +22,7 @@ import { createNotificationBus } from './modules/notifications/bus.js';
 import { dataSourcesRepository } from './modules/data-sources/repository.js';
 import { dataSourcesService } from './modules/data-sources/service.js';
 import { createJobQueue } from './jobs/queue.js';
+import { createParsePool } from './ingest/parsePool.js';
 import { mcpSourcesRepository } from './modules/mcp-sources/repository.js';
 import { mcpSourcesService } from './modules/mcp-sources/service.js';
 import { syncScheduleRepository } from './modules/sync-schedule/repository.js';
@@ -34,6 +36,7 @@ import { evaluationService } from './modules/evaluation/service.js';
 import { assessmentsRepository } from './modules/assessments/repository.js';
 import { assessmentsService } from './modules/assessments/service.js';
 import { registerService } from './modules/register/service.js';
+import { syncStatusService } from './modules/sync-status/service.js';
 
 /**
  * The composition root: every service, wired once. Modules reach each other through
@@ -48,13 +51,13 @@ export function createServices(deps: { config: Config; database: Database; maile
   const { config, database, mailer } = deps;
   const db = database.db;
   const registerHooks: RegisterHook[] = [];
-  const auth = authService({ repo: authRepository(db), mailer, config, signAccessToken: deps.signAccessToken, onRegistered: registerHooks });
+  const auth = authService({ repo: authRepository(db), mailer, config, signAccessToken: deps.signAccessToken, onRegistered: registerHooks, log: deps.log });
   const compliance = complianceService(complianceRepository(db));
   // Created early so that every other service can notify; a workspace's recipients come
   // from the workspaces service (resolved when a notification is sent).
   const notifications = notificationsService({
     repo: notificationsRepository(db),
-    workspaceMembers: (workspaceId) => workspaces.memberUserIds(workspaceId),
+    workspaceMembers: (workspaceId, permission) => workspaces.memberUserIds(workspaceId, permission),
     createBus: (receive) => createNotificationBus(database, receive, deps.log),
     maxStreamsPerUser: config.notifications.maxStreamsPerUser,
     log: deps.log,
@@ -69,10 +72,12 @@ export function createServices(deps: { config: Config; database: Database; maile
   // ingestion and retrieval; workspace stats count the data sources' documents.
   const jobs = createJobQueue({ database, workers: config.workers, pollIntervalSec: config.jobsPollIntervalSec, log: deps.log });
   const embedder = createEmbedder(config.embeddings);
+  // Uploaded files are parsed in worker threads with a time and memory budget (docs/data-sources.md).
+  const parser = createParsePool({ size: config.ingest.parseWorkers, timeoutMs: config.ingest.parseTimeoutMs, memoryMb: config.ingest.parseMemoryMb });
   const retrieval = retrievalService({ db, embedder });
-  const dataSources = dataSourcesService({ repo: dataSourcesRepository(db), jobs, embedder, config, compliance, notifications, log: deps.log });
+  const dataSources = dataSourcesService({ repo: dataSourcesRepository(db), jobs, embedder, parser, config, compliance, notifications, log: deps.log });
   workspaces.addStatsProvider((workspaceId) => dataSources.statsFor(workspaceId));
-  workspaces.addSyncStateProvider((ids) => dataSources.syncCounts(ids));
+  workspaces.addSyncStateProvider((ids) => dataSources.syncCounts(ids), dataSources.syncStateSql);
   const conversations = conversationsService(conversationsRepository(db));
   const analytics = analyticsService(analyticsRepository(db), { usersByIds: (ids) => auth.usersByIds(ids) });
   // Answers (docs/rag.md): retrieval -> generator -> validation -> conversation + query log.
@@ -111,12 +116,14 @@ export function createServices(deps: { config: Config; database: Database; maile
     }),
   );
   // Assessments (docs/assessments.md): uploaded vendor documents, gap analysis as a job.
-  const assessments = assessmentsService({ repo: assessmentsRepository(db), compliance, workspaces, embedder, config, jobs, log: deps.log, notifications });
+  const assessments = assessmentsService({ repo: assessmentsRepository(db), compliance, workspaces, dataSources, embedder, parser, config, jobs, log: deps.log, notifications });
   // Register of Information (docs/register-of-information.md): workbook, xBRL-CSV package, pre-flight.
   const register = registerService({ workspaces, assessments, questionnaires, config });
+  // The vendor portfolio (docs/analytics.md): tiers, latest assessment and questionnaire scores.
+  const portfolio = portfolioService({ workspaces, assessments, questionnaires });
   // MCP sources (docs/mcp-sources.md): resources go through the same pipeline and document store as data sources.
-  const mcpSources = mcpSourcesService({ repo: mcpSourcesRepository(db), config, queue: jobs, store: dataSources, embedder, notifications, log: deps.log });
-  workspaces.addSyncStateProvider((ids) => mcpSources.syncCounts(ids));
+  const mcpSources = mcpSourcesService({ repo: mcpSourcesRepository(db), config, queue: jobs, store: dataSources, embedder, parser, notifications, log: deps.log });
+  workspaces.addSyncStateProvider((ids) => mcpSources.syncCounts(ids), mcpSources.syncStateSql);
   // Scheduled syncs (docs/sync-schedule.md): every data source and MCP source of a due workspace, once across instances.
   const syncSchedule = syncScheduleService({
     repo: syncScheduleRepository(db),
@@ -124,6 +131,8 @@ export function createServices(deps: { config: Config; database: Database; maile
     targets: () => [dataSourcesTarget(dataSources), mcpSourcesTarget(mcpSources)],
     log: deps.log,
   });
-  return { auth, compliance, organizations, workspaces, conversations, analytics, rag, evaluation, notifications, questionnaires, jobs, embedder, retrieval, dataSources, assessments, register, mcpSources, syncSchedule, registerHooks };
+  // GET /sync-status (docs/sync-status.md): the sync state of a workspace in one read.
+  const syncStatus = syncStatusService({ dataSources, mcpSources, workspaces, schedule: syncSchedule, schedulerIntervalSec: config.syncSchedulerIntervalSec });
+  return { auth, compliance, organizations, workspaces, conversations, analytics, rag, evaluation, notifications, questionnaires, jobs, embedder, parser, retrieval, dataSources, assessments, register, portfolio, mcpSources, syncSchedule, syncStatus, registerHooks };
 }
 export type Services = ReturnType<typeof createServices>;

@@ -132,12 +132,14 @@ async function dataSource(ws: Ws): Promise<{ id: string; fileId: string }> {
 const assessmentUpload = (mark = MARKER) =>
   multipart({ name: `${mark} assessment` }, [{ name: 'files', filename: 'soc2.md', type: 'text/markdown', content: `# ${mark} security policy\n\nIncidents are reported within 24 hours. An exit plan is tested yearly.` }]);
 
-async function assessment(ws: Ws): Promise<string> {
+async function assessmentWithDocument(ws: Ws): Promise<{ id: string; documentId: string }> {
   const up = assessmentUpload();
   const res = await app.inject({ method: 'POST', url: '/api/v1/assessments', headers: { ...hdr('owner', ws), ...up.headers }, payload: up.payload });
   if (res.statusCode !== 201) throw new Error(`assessment: ${res.statusCode} ${res.body}`);
-  return res.json().data.assessment.id;
+  const a = res.json().data.assessment;
+  return { id: a.id, documentId: a.documents[0].id };
 }
+const assessment = async (ws: Ws) => (await assessmentWithDocument(ws)).id;
 
 /** Sample requests, keyed `METHOD /api/v1/path` exactly as the route is declared. */
 const SAMPLES: Record<string, Sample> = {
@@ -186,6 +188,8 @@ const SAMPLES: Record<string, Sample> = {
     prepare: () => ({ url: '/api/v1/data-sources', payload: { name: 'Policies', documents: [{ filename: 'a.md', format: 'markdown', content: '# A\n\nText.' }] } }),
   },
   'GET /api/v1/data-sources': { prepare: () => ({ url: '/api/v1/data-sources' }) },
+  // sync state of the workspace (data sources and MCP sources)
+  'GET /api/v1/sync-status': { prepare: () => ({ url: '/api/v1/sync-status' }) },
   'GET /api/v1/data-sources/:id': { prepare: async (ws) => ({ url: `/api/v1/data-sources/${(await dataSource(ws)).id}` }) },
   'GET /api/v1/data-sources/:id/files/:fileId': { prepare: async (ws) => { const d = await dataSource(ws); return { url: `/api/v1/data-sources/${d.id}/files/${d.fileId}` }; } },
   'POST /api/v1/data-sources/:id/sync': { destructive: true, accessOnly: true, prepare: async (ws) => ({ url: `/api/v1/data-sources/${(await dataSource(ws)).id}/sync` }) },
@@ -195,6 +199,7 @@ const SAMPLES: Record<string, Sample> = {
   'POST /api/v1/assessments': { destructive: true, prepare: () => { const up = assessmentUpload('Plain'); return { url: '/api/v1/assessments', payload: up.payload, headers: up.headers }; } },
   'GET /api/v1/assessments/:id': { prepare: async (ws) => ({ url: `/api/v1/assessments/${await assessment(ws)}` }) },
   'DELETE /api/v1/assessments/:id': { destructive: true, prepare: async (ws) => ({ url: `/api/v1/assessments/${await assessment(ws)}` }) },
+  'GET /api/v1/assessments/:id/documents/:documentId': { prepare: async (ws) => { const a = await assessmentWithDocument(ws); return { url: `/api/v1/assessments/${a.id}/documents/${a.documentId}` }; } },
   // the report needs a finished analysis (a job): only access is asserted here
   'GET /api/v1/assessments/:id/report': { accessOnly: true, prepare: async (ws) => ({ url: `/api/v1/assessments/${await assessment(ws)}/report` }) },
   // evaluation (built-in metrics)

@@ -1,4 +1,5 @@
 import nodemailer, { type Transporter } from 'nodemailer';
+import { maskEmail } from './redact.js';
 
 export interface MailMessage {
   to: string;
@@ -42,7 +43,7 @@ export function createMailer(opts: { smtpUrl?: string; from: string; log?: { inf
       const record: SentMail = { ...message, from: opts.from, messageId: String(info.messageId ?? ''), sentAt: new Date() };
       sent.push(record);
       if (sent.length > KEEP) sent.splice(0, sent.length - KEEP);
-      opts.log?.info({ to: message.to, subject: message.subject, transport: opts.smtpUrl ? 'smtp' : 'recording' }, 'mail sent');
+      opts.log?.info({ to: maskEmail(message.to), subject: message.subject, transport: opts.smtpUrl ? 'smtp' : 'recording' }, 'mail sent');
       return record;
     },
     close() {

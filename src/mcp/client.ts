@@ -1,7 +1,4 @@
 import path from 'node:path';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { NetworkGuard } from './ssrf.js';
 
@@ -175,6 +172,13 @@ export function cappedFetch(inner: FetchLike, maxBytes: number, onTooLarge: (err
   };
 }
 
+/** The SDK's client and transports, loaded with the first connection (not at start). */
+const sdk = {
+  client: () => import('@modelcontextprotocol/sdk/client/index.js'),
+  http: () => import('@modelcontextprotocol/sdk/client/streamableHttp.js'),
+  stdio: () => import('@modelcontextprotocol/sdk/client/stdio.js'),
+};
+
 export function createMcpClient(opts: McpClientOptions): McpClient {
   const { guard, stdio, timeoutMs } = opts;
   const requestOpts = { timeout: timeoutMs };
@@ -187,6 +191,7 @@ export function createMcpClient(opts: McpClientOptions): McpClient {
       } catch (e) {
         throw new McpError(`url ${(e as Error).message}`, 'MCP_NOT_ALLOWED');
       }
+      const { StreamableHTTPClientTransport } = await sdk.http();
       return new StreamableHTTPClientTransport(url, {
         requestInit: { headers: spec.headers },
         fetch: cappedFetch(guard.fetch, opts.maxMessageBytes, onTooLarge),
@@ -195,6 +200,7 @@ export function createMcpClient(opts: McpClientOptions): McpClient {
     }
     const refusal = stdioRefusal(stdio, spec.command);
     if (refusal) throw new McpError(refusal, 'MCP_NOT_ALLOWED');
+    const { getDefaultEnvironment, StdioClientTransport } = await sdk.stdio();
     return new StdioClientTransport({
       command: spec.command,
       args: spec.args,
@@ -217,6 +223,7 @@ export function createMcpClient(opts: McpClientOptions): McpClient {
         current = new AbortController();
         return { ...requestOpts, signal: current.signal };
       };
+      const { Client } = await sdk.client();
       const client = new Client({ name: 'dora-vendor-service', version: '1.0.0' }, { capabilities: {} });
       try {
         await client.connect(transport, reqOpts());

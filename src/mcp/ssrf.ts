@@ -49,6 +49,28 @@ export function addressRange(address: string): string {
 }
 
 /**
+ * The IPv4 address an IPv6 address carries inside it, if any: IPv4-compatible
+ * (`::a.b.c.d`, the deprecated ::/96, `::7f00:1` included), IPv4-mapped (`::ffff:0:0/96`),
+ * IPv4-translated (`::ffff:0:0:0/96`), NAT64 (`64:ff9b::/96`, `64:ff9b:1::/48`), 6to4
+ * (`2002::/16`) and Teredo (`2001::/32`, the client address inverted). A host that
+ * resolves to one of these is judged by the embedded address too.
+ */
+export function embeddedIPv4(address: string): string | null {
+  const a = ipaddr.parse(address);
+  if (a.kind() !== 'ipv6') return null;
+  const p = (a as ipaddr.IPv6).parts;
+  const v4 = (hi: number, lo: number) => `${hi >> 8}.${hi & 255}.${lo >> 8}.${lo & 255}`;
+  const zero = (from: number, to: number) => p.slice(from, to).every((x) => x === 0);
+  if (zero(0, 6) && !(p[6] === 0 && (p[7] ?? 0) <= 1)) return v4(p[6]!, p[7]!); // ::/96 except :: and ::1
+  if (zero(0, 5) && p[5] === 0xffff) return v4(p[6]!, p[7]!); // mapped
+  if (zero(0, 4) && p[4] === 0xffff && p[5] === 0) return v4(p[6]!, p[7]!); // translated
+  if (p[0] === 0x64 && p[1] === 0xff9b) return v4(p[6]!, p[7]!); // NAT64
+  if (p[0] === 0x2002) return v4(p[1]!, p[2]!); // 6to4
+  if (p[0] === 0x2001 && p[1] === 0) return v4(p[6]! ^ 0xffff, p[7]! ^ 0xffff); // Teredo
+  return null;
+}
+
+/**
  * Cloud instance metadata endpoints (AWS/GCP/Azure/OpenStack 169.254.169.254, AWS ECS
  * 169.254.170.2, AWS IPv6 fd00:ec2::254, Alibaba 100.100.100.200): refused even when
  * private networks are allowed, unless an allow-list entry names them explicitly.
@@ -105,9 +127,13 @@ export interface NetworkGuard {
 export function createNetworkGuard(policy: NetworkPolicy, resolver: typeof dns.lookup = dns.lookup): NetworkGuard {
   const allow = parseAllowList(policy.allowedHosts);
 
-  /** Throws when an address of `host` is refused. */
-  const checkAddresses = (host: string, addresses: string[]) => {
+  /** Throws when an address of `host` (or the IPv4 address it embeds) is refused. */
+  const checkAddresses = (host: string, resolved: string[]) => {
     if (hostAllowed(allow, host)) return;
+    const addresses = resolved.flatMap((a) => {
+      const inner = embeddedIPv4(a);
+      return inner ? [a, inner] : [a];
+    });
     for (const address of addresses) {
       if (isMetadataAddress(address) && !addressAllowed(allow, address)) {
         throw new UrlNotAllowedError(`host ${host} resolves to ${address}, a cloud metadata address; it is refused unless listed in MCP_ALLOWED_HOSTS`, 'refused');

@@ -1,5 +1,6 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
+import { databaseUnavailable, isDatabaseUnavailable } from '../db/errors.js';
 import { AppError } from '../lib/errors.js';
 
 interface ValidationItem {
@@ -38,6 +39,11 @@ export default fp(async function errorsPlugin(app: FastifyInstance) {
         message: `Validation failed: ${details.join('; ')}`,
         error: { code: 'VALIDATION_ERROR', details },
       });
+    }
+    if (isDatabaseUnavailable(err)) {
+      request.log.warn({ code: (err as { code?: string }).code, route: request.routeOptions.url }, 'database unavailable');
+      const e = databaseUnavailable();
+      return reply.status(503).header('Retry-After', '2').send({ status: 'error', message: e.message, error: { code: e.code, details: [] } });
     }
     if (err instanceof AppError) {
       return reply.status(err.statusCode).send({

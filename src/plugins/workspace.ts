@@ -38,7 +38,8 @@ export const WORKSPACE_HEADER = 'x-workspace-id';
 const KEY_RE = /^[A-Za-z0-9][A-Za-z0-9_-]{0,99}$/;
 
 function headerError(problem: string) {
-  return new AppError(400, 'VALIDATION_ERROR', `Validation failed: X-Workspace-Id header ${problem}`, [`X-Workspace-Id: ${problem}`]);
+  const detail = `X-Workspace-Id: ${problem}`;
+  return new AppError(400, 'VALIDATION_ERROR', `Validation failed: ${detail}`, [detail]);
 }
 
 /**

@@ -49,7 +49,7 @@ t.test('analytics of the questions asked in a workspace', async (t) => {
     t.equal(res.statusCode, 200, res.body);
     const d = res.json().data;
     t.equal(d.scope, 'workspace');
-    t.same(d.pagination, { page: 1, limit: 20, total: 4, pages: 1 });
+    t.same(d.pagination, { page: 1, limit: 20, total: 4, pages: 1, hasMore: false });
     t.same(d.queries.map((q: { endpoint: string }) => q.endpoint), ['rag', 'stream', 'conversation', 'rag'], 'newest first');
     t.same(d.queries.map((q: { user: { name: string } }) => q.user.name), ['Andy Analyst', 'Olivia Owner', 'Olivia Owner', 'Olivia Owner']);
     const q = d.queries[3];
@@ -71,7 +71,7 @@ t.test('analytics of the questions asked in a workspace', async (t) => {
 
     const p1 = (await get('/analytics/queries?limit=3')).json().data;
     const p2 = (await get('/analytics/queries?limit=3&page=2')).json().data;
-    t.same(p1.pagination, { page: 1, limit: 3, total: 4, pages: 2 });
+    t.same(p1.pagination, { page: 1, limit: 3, total: 4, pages: 2, hasMore: true });
     t.equal(p2.queries.length, 1);
     t.equal(p2.queries[0].id, d.queries[3].id);
     t.equal((await get('/analytics/queries?status=failed')).json().data.pagination.total, 0);

@@ -104,7 +104,7 @@ t.test('gap analysis of the GitHub and Basecamp documents cites real passages; r
   const list = await app.inject({ method: 'GET', url: '/api/v1/assessments', headers: gh.headers });
   t.equal(list.statusCode, 200);
   t.equal(list.json().data.assessments.length, 1, 'only the workspace\'s own assessments');
-  t.same(list.json().data.pagination, { page: 1, limit: 20, total: 1, pages: 1 });
+  t.same(list.json().data.pagination, { page: 1, limit: 20, total: 1, pages: 1, hasMore: false });
   t.notOk('results' in list.json().data.assessments[0], 'list items carry no gap results');
   const filtered = await app.inject({ method: 'GET', url: '/api/v1/assessments?status=failed', headers: gh.headers });
   t.equal(filtered.json().data.assessments.length, 0);
@@ -162,7 +162,10 @@ t.test('bad input and permissions', async (t) => {
   t.equal(none.statusCode, 400);
   t.match(none.json().message, /at least one document/);
   const json = await app.inject({ method: 'POST', url: '/api/v1/assessments', headers: ws.headers, payload: { name: 'x' } });
-  t.equal(json.statusCode, 415);
+  t.equal(json.statusCode, 400, 'JSON is for reusing uploaded files: sourceFileIds is required');
+  t.equal(json.json().error.code, 'VALIDATION_ERROR');
+  const plain = await app.inject({ method: 'POST', url: '/api/v1/assessments', headers: { ...ws.headers, 'content-type': 'text/plain' }, payload: 'hello' });
+  t.equal(plain.statusCode, 415);
   const png = await createAssessment(app, ws.headers, [{ filename: 'logo.png', content: Buffer.from('89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d49444154789c6360000002000154a24f5d0000000049454e44ae426082', 'hex') }]);
   t.equal(png.statusCode, 415);
   t.equal(png.json().error.code, 'UNSUPPORTED_MEDIA_TYPE');

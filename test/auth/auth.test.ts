@@ -3,6 +3,8 @@ import { eq } from 'drizzle-orm';
 import { emailTokens, refreshTokens, users } from '../../src/db/schema/index.js';
 import { buildTestApp, cookiesOf, registerUser } from '../helpers/app.js';
 
+/** What the dashboard sends with cookie-authenticated writes (CSRF rule, docs/auth.md). */
+const browser = { 'x-requested-with': 'dora-dashboard' };
 const tokenFromMail = (text: string) => /token=([A-Za-z0-9_-]+)/.exec(text)?.[1] ?? '';
 
 t.test('authentication', async (t) => {
@@ -109,7 +111,7 @@ t.test('authentication', async (t) => {
 
   t.test('refresh rotates the token; reuse of an old one revokes the family', async (t) => {
     const s = await registerUser(app);
-    const first = await app.inject({ method: 'POST', url: '/api/v1/auth/refresh', cookies: { refreshToken: s.refreshToken } });
+    const first = await app.inject({ method: 'POST', url: '/api/v1/auth/refresh', headers: browser, cookies: { refreshToken: s.refreshToken } });
     t.equal(first.statusCode, 200);
     const rotated = cookiesOf(first);
     t.ok(rotated.accessToken, 'new access token cookie');
@@ -117,30 +119,30 @@ t.test('authentication', async (t) => {
     const me = await app.inject({ method: 'GET', url: '/api/v1/auth/me', cookies: { accessToken: rotated.accessToken } });
     t.equal(me.statusCode, 200);
 
-    const reuse = await app.inject({ method: 'POST', url: '/api/v1/auth/refresh', cookies: { refreshToken: s.refreshToken } });
+    const reuse = await app.inject({ method: 'POST', url: '/api/v1/auth/refresh', headers: browser, cookies: { refreshToken: s.refreshToken } });
     t.equal(reuse.statusCode, 401);
     t.equal(reuse.json().message, 'Invalid refresh token');
-    const afterReuse = await app.inject({ method: 'POST', url: '/api/v1/auth/refresh', cookies: { refreshToken: rotated.refreshToken } });
+    const afterReuse = await app.inject({ method: 'POST', url: '/api/v1/auth/refresh', headers: browser, cookies: { refreshToken: rotated.refreshToken } });
     t.equal(afterReuse.statusCode, 401, 'the whole family is revoked after reuse');
 
     const stored = await ctx.database.db.select().from(refreshTokens).where(eq(refreshTokens.userId, s.id));
     t.ok(stored.every((r) => r.tokenHash.length === 64 && r.tokenHash !== s.refreshToken), 'stored hashed');
     t.equal((await app.inject({ method: 'POST', url: '/api/v1/auth/refresh' })).statusCode, 401);
-    t.equal((await app.inject({ method: 'POST', url: '/api/v1/auth/refresh', cookies: { refreshToken: 'garbage' } })).json().message, 'Invalid refresh token');
+    t.equal((await app.inject({ method: 'POST', url: '/api/v1/auth/refresh', headers: browser, cookies: { refreshToken: 'garbage' } })).json().message, 'Invalid refresh token');
     const viaBody = await registerUser(app);
     t.equal((await app.inject({ method: 'POST', url: '/api/v1/auth/refresh', payload: { refreshToken: viaBody.refreshToken } })).statusCode, 200, 'API clients may send it in the body');
   });
 
   t.test('logout clears both cookies and revokes the refresh token', async (t) => {
     const s = await registerUser(app);
-    const res = await app.inject({ method: 'POST', url: '/api/v1/auth/logout', cookies: s.cookies });
+    const res = await app.inject({ method: 'POST', url: '/api/v1/auth/logout', headers: browser, cookies: s.cookies });
     t.equal(res.statusCode, 200);
     t.type(res.json().message, 'string');
     const cleared = Object.fromEntries(res.cookies.map((c) => [c.name, c]));
     t.equal(cleared.accessToken.value, '');
     t.equal(cleared.refreshToken.value, '');
     t.ok(new Date(cleared.accessToken.expires!).getTime() < Date.now());
-    const refresh = await app.inject({ method: 'POST', url: '/api/v1/auth/refresh', cookies: { refreshToken: s.refreshToken } });
+    const refresh = await app.inject({ method: 'POST', url: '/api/v1/auth/refresh', headers: browser, cookies: { refreshToken: s.refreshToken } });
     t.equal(refresh.statusCode, 401);
   });
 
@@ -156,13 +158,13 @@ t.test('authentication', async (t) => {
     const short = await app.inject({ method: 'POST', url: '/api/v1/auth/change-password', headers: s.headers, payload: { currentPassword: 'first-password', newPassword: 'short' } });
     t.equal(short.statusCode, 400);
     t.equal((await app.inject({ method: 'POST', url: '/api/v1/auth/change-password', payload: { currentPassword: 'a', newPassword: 'b-long-enough' } })).statusCode, 401);
-    const ok = await app.inject({ method: 'POST', url: '/api/v1/auth/change-password', headers: s.headers, cookies: { refreshToken: s.refreshToken }, payload: { currentPassword: 'first-password', newPassword: 'second-password' } });
+    const ok = await app.inject({ method: 'POST', url: '/api/v1/auth/change-password', headers: { ...s.headers, ...browser }, cookies: { refreshToken: s.refreshToken }, payload: { currentPassword: 'first-password', newPassword: 'second-password' } });
     t.equal(ok.statusCode, 200);
     t.type(ok.json().message, 'string');
     t.equal((await app.inject({ method: 'POST', url: '/api/v1/auth/login', payload: { email: s.email, password: 'first-password' } })).statusCode, 401);
     t.equal((await app.inject({ method: 'POST', url: '/api/v1/auth/login', payload: { email: s.email, password: 'second-password' } })).statusCode, 200);
-    t.equal((await app.inject({ method: 'POST', url: '/api/v1/auth/refresh', cookies: { refreshToken: otherRefresh } })).statusCode, 401, 'other sessions are signed out');
-    t.equal((await app.inject({ method: 'POST', url: '/api/v1/auth/refresh', cookies: { refreshToken: s.refreshToken } })).statusCode, 200, 'the current session stays');
+    t.equal((await app.inject({ method: 'POST', url: '/api/v1/auth/refresh', headers: browser, cookies: { refreshToken: otherRefresh } })).statusCode, 401, 'other sessions are signed out');
+    t.equal((await app.inject({ method: 'POST', url: '/api/v1/auth/refresh', headers: browser, cookies: { refreshToken: s.refreshToken } })).statusCode, 200, 'the current session stays');
   });
 
   t.test('forgot and reset password with a single-use token from the e-mail', async (t) => {
@@ -170,9 +172,11 @@ t.test('authentication', async (t) => {
     const before = ctx.mailer.sent.length;
     const unknown = await app.inject({ method: 'POST', url: '/api/v1/auth/forgot-password', payload: { email: 'ghost@example.com' } });
     t.equal(unknown.statusCode, 200);
+    await app.services.auth.settled(); // the mail goes out after the response
     t.equal(ctx.mailer.sent.length, before, 'no mail for an unknown address');
     const res = await app.inject({ method: 'POST', url: '/api/v1/auth/forgot-password', payload: { email: s.email } });
     t.equal(res.statusCode, 200);
+    await app.services.auth.settled();
     t.equal(res.json().message, unknown.json().message, 'same answer whether or not the account exists');
     const mail = ctx.mailer.sent.at(-1)!;
     t.equal(mail.to, s.email);
@@ -185,12 +189,13 @@ t.test('authentication', async (t) => {
     const reset = await app.inject({ method: 'POST', url: '/api/v1/auth/reset-password', payload: { token, newPassword: 'brand-new-password' } });
     t.equal(reset.statusCode, 200);
     t.equal((await app.inject({ method: 'POST', url: '/api/v1/auth/login', payload: { email: s.email, password: 'brand-new-password' } })).statusCode, 200);
-    t.equal((await app.inject({ method: 'POST', url: '/api/v1/auth/refresh', cookies: { refreshToken: s.refreshToken } })).statusCode, 401, 'old sessions revoked');
+    t.equal((await app.inject({ method: 'POST', url: '/api/v1/auth/refresh', headers: browser, cookies: { refreshToken: s.refreshToken } })).statusCode, 401, 'old sessions revoked');
     const again = await app.inject({ method: 'POST', url: '/api/v1/auth/reset-password', payload: { token, newPassword: 'third-password-x' } });
     t.equal(again.statusCode, 400, 'token is single-use');
     t.equal(again.json().error.code, 'INVALID_TOKEN');
 
     await app.inject({ method: 'POST', url: '/api/v1/auth/forgot-password', payload: { email: s.email } });
+    await app.services.auth.settled();
     const late = tokenFromMail(ctx.mailer.sent.at(-1)!.text);
     await ctx.database.db.update(emailTokens).set({ expiresAt: new Date(Date.now() - 1000) }).where(eq(emailTokens.userId, s.id));
     t.equal((await app.inject({ method: 'POST', url: '/api/v1/auth/reset-password', payload: { token: late, newPassword: 'fourth-password' } })).statusCode, 400, 'expired token refused');
@@ -201,6 +206,7 @@ t.test('authentication', async (t) => {
     const firstToken = tokenFromMail(ctx.mailer.sent.filter((m) => m.to === s.email).at(-1)!.text);
     const resend = await app.inject({ method: 'POST', url: '/api/v1/auth/resend-verification', headers: s.headers });
     t.equal(resend.statusCode, 200);
+    await app.services.auth.settled();
     const token = tokenFromMail(ctx.mailer.sent.at(-1)!.text);
     t.not(token, firstToken);
     t.equal((await app.inject({ method: 'POST', url: '/api/v1/auth/verify-email', payload: { token: firstToken } })).statusCode, 400, 'a resent link supersedes the old one');
@@ -211,6 +217,7 @@ t.test('authentication', async (t) => {
     t.equal((await app.inject({ method: 'POST', url: '/api/v1/auth/verify-email', payload: {} })).statusCode, 400);
     const count = ctx.mailer.sent.length;
     t.equal((await app.inject({ method: 'POST', url: '/api/v1/auth/resend-verification', payload: { email: s.email } })).statusCode, 200);
+    await app.services.auth.settled();
     t.equal(ctx.mailer.sent.length, count, 'no mail once verified');
     t.equal((await app.inject({ method: 'POST', url: '/api/v1/auth/resend-verification' })).statusCode, 400, 'anonymous without e-mail');
   });

@@ -1,3 +1,4 @@
+import { gunzipSync } from 'node:zlib';
 import t from 'tap';
 import { buildTestApp, registerUser } from '../helpers/app.js';
 
@@ -49,6 +50,46 @@ t.test('DORA reference API', async (t) => {
     t.equal(both.total, 14);
     const none = (await get('/api/v1/compliance/articles?chapter=I&domain=Third-Party%20Risk')).json().data;
     t.equal(none.total, 0, 'contradictory filters match nothing');
+  });
+
+  t.test('reference responses carry an ETag and Cache-Control; a matching If-None-Match is a 304 without a body', async (t) => {
+    for (const url of ['/api/v1/compliance/domains', '/api/v1/compliance/articles', '/api/v1/compliance/articles?chapter=V', '/api/v1/compliance/articles/Article-28']) {
+      const first = await get(url);
+      t.equal(first.statusCode, 200, url);
+      const etag = first.headers.etag as string;
+      t.match(etag, /^"[A-Za-z0-9_-]{16,}"$/, `${url}: a strong ETag`);
+      t.equal(first.headers['cache-control'], 'private, max-age=3600', `${url}: private (authenticated), an hour`);
+      t.match(first.headers['content-type'], /^application\/json/);
+      t.equal(first.json().status, 'success');
+      const again = await get(url);
+      t.equal(again.headers.etag, etag, `${url}: the same ETag for the same body`);
+      t.equal(again.body, first.body);
+      const revalidated = await get(url, { ...s.headers, 'if-none-match': etag });
+      t.equal(revalidated.statusCode, 304, `${url}: 304 when the copy is current`);
+      t.equal(revalidated.body, '');
+      t.equal(revalidated.headers.etag, etag);
+      t.equal(revalidated.headers['cache-control'], 'private, max-age=3600');
+      t.equal((await get(url, { ...s.headers, 'if-none-match': `"other", W/${etag}` })).statusCode, 304, `${url}: a list and a weak validator match too`);
+      t.equal((await get(url, { ...s.headers, 'if-none-match': '"stale"' })).statusCode, 200, `${url}: 200 when the copy is stale`);
+      t.equal((await get(url, { 'if-none-match': etag })).statusCode, 401, `${url}: no 304 without authentication`);
+    }
+    const list = await get('/api/v1/compliance/articles');
+    const filtered = await get('/api/v1/compliance/articles?chapter=V');
+    t.not(list.headers.etag, filtered.headers.etag, 'each filter has its own body and ETag');
+    t.equal((await get('/api/v1/compliance/articles?chapter=V', { ...s.headers, 'if-none-match': list.headers.etag as string })).statusCode, 200);
+  });
+
+  t.test('a client that accepts gzip gets the same body compressed', async (t) => {
+    const plain = await get('/api/v1/compliance/articles');
+    const zipped = await get('/api/v1/compliance/articles', { ...s.headers, 'accept-encoding': 'br, gzip;q=0.8' });
+    t.equal(zipped.headers['content-encoding'], 'gzip');
+    t.match(zipped.headers.vary, /Accept-Encoding/);
+    t.equal(zipped.headers.etag, plain.headers.etag, 'one representation, one ETag');
+    t.ok(zipped.rawPayload.length < plain.rawPayload.length / 3, `${zipped.rawPayload.length} compressed bytes for ${plain.rawPayload.length}`);
+    t.equal(gunzipSync(zipped.rawPayload).toString(), plain.body);
+    const refused = await get('/api/v1/compliance/articles', { ...s.headers, 'accept-encoding': 'gzip;q=0, identity' });
+    t.notOk(refused.headers['content-encoding'], 'q=0 refuses gzip');
+    t.equal(refused.body, plain.body);
   });
 
   t.test('unknown filter values are a 400 listing the allowed values', async (t) => {
@@ -109,7 +150,14 @@ t.test('reference data loading is repeatable and reset reloads it', async (t) =>
   const [first] = (await svc.articles({})).articles;
   await svc.loadReferenceData({ articles: [{ ...(await svc.article('Article 1')), number: 1, obligations: ['changed'] }, ...(await svc.articles({})).articles.slice(1).map((a, i) => ({ ...a, number: i + 2, text: 'x' }))] });
   t.same((await svc.article('Article 1')).obligations, ['changed'], 'a load updates in place');
+  const s = await registerUser(ctx.app);
+  const served = await ctx.app.inject({ method: 'GET', url: '/api/v1/compliance/articles/Article-1', headers: s.headers });
+  t.same(served.json().data.article.obligations, ['changed']);
   await svc.loadReferenceData({ reset: true });
   t.same((await svc.article('Article 1')).obligations, first.obligations, 'reset reloads the reference file');
+  const reloaded = await ctx.app.inject({ method: 'GET', url: '/api/v1/compliance/articles/Article-1', headers: { ...s.headers, 'if-none-match': served.headers.etag as string } });
+  t.equal(reloaded.statusCode, 200, 'a reload in this process replaces the cached response');
+  t.same(reloaded.json().data.article.obligations, first.obligations);
+  t.not(reloaded.headers.etag, served.headers.etag);
   t.equal((await svc.articles({})).total, 45);
 });

@@ -106,7 +106,7 @@ t.test('conversations', async (t) => {
       return res;
     };
     const def = (await list('')).json().data;
-    t.same(def.pagination, { page: 1, limit: 20, total: 4, pages: 1 });
+    t.same(def.pagination, { page: 1, limit: 20, total: 4, pages: 1, hasMore: false });
     t.equal(def.conversations[0].title, 'alpha', 'default sort is -lastMessageAt');
     t.equal(def.conversations[0].messageCount, 2);
     t.notOk(def.conversations.some((c: { status: string }) => c.status !== 'active'), 'default status is active');
@@ -124,7 +124,7 @@ t.test('conversations', async (t) => {
 
     const p1 = (await list('?limit=3&page=1&sort=createdAt')).json().data;
     const p2 = (await list('?limit=3&page=2&sort=createdAt')).json().data;
-    t.same(p1.pagination, { page: 1, limit: 3, total: 4, pages: 2 });
+    t.same(p1.pagination, { page: 1, limit: 3, total: 4, pages: 2, hasMore: true });
     t.same(p2.conversations.map((c: { title: string }) => c.title), ['Echo']);
     const p9 = (await list('?page=9')).json().data;
     t.same(p9.conversations, []);
@@ -220,25 +220,25 @@ t.test('conversations', async (t) => {
       return res.json().data as { messages: { id: string; content: string }[]; pagination: { page: number; limit: number; total: number; hasMore: boolean } };
     };
     const all = await page('');
-    t.same(all.pagination, { page: 1, limit: 50, total: 10, hasMore: false });
+    t.same(all.pagination, { page: 1, limit: 50, total: 10, pages: 1, hasMore: false });
     const ids = all.messages.map((m) => m.id);
     const p1 = await page('?limit=4');
     t.same(p1.messages.map((m) => m.id), ids.slice(0, 4));
-    t.same(p1.pagination, { page: 1, limit: 4, total: 10, hasMore: true });
+    t.same(p1.pagination, { page: 1, limit: 4, total: 10, pages: 3, hasMore: true });
     const p3 = await page('?limit=4&page=3');
     t.same(p3.messages.map((m) => m.id), ids.slice(8));
     t.equal(p3.pagination.hasMore, false);
 
     const before = await page(`?before=${ids[7]}&limit=3`);
     t.same(before.messages.map((m) => m.id), ids.slice(4, 7), 'the 3 messages right before, oldest first');
-    t.same(before.pagination, { page: 1, limit: 3, total: 7, hasMore: true });
+    t.same(before.pagination, { page: 1, limit: 3, total: 7, pages: 3, hasMore: true });
     const before2 = await page(`?before=${ids[7]}&limit=3&page=3`);
     t.same(before2.messages.map((m) => m.id), ids.slice(0, 1));
     t.equal(before2.pagination.hasMore, false);
 
     const after = await page(`?after=${ids[5]}&limit=3`);
     t.same(after.messages.map((m) => m.id), ids.slice(6, 9));
-    t.same(after.pagination, { page: 1, limit: 3, total: 4, hasMore: true });
+    t.same(after.pagination, { page: 1, limit: 3, total: 4, pages: 2, hasMore: true });
     const between = await page(`?after=${ids[2]}&before=${ids[6]}`);
     t.same(between.messages.map((m) => m.id), ids.slice(3, 6));
     t.equal(between.pagination.hasMore, false);

@@ -1,5 +1,11 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import t from 'tap';
-import { buildTestApp, registerUser } from '../helpers/app.js';
+import { buildApp } from '../../src/app.js';
+import { createDatabase, type Database } from '../../src/db/client.js';
+import { runMigrations } from '../../src/db/migrate.js';
+import { buildTestApp, freshDatabase, registerUser, testConfig } from '../helpers/app.js';
 import { fakeEmbeddings } from '../helpers/fakeEmbeddings.js';
 import { fixture, upload, waitForDataSource } from '../helpers/dataSources.js';
 import { createOrgAndWorkspace } from '../helpers/workspaces.js';
@@ -54,4 +60,46 @@ t.test('WORKERS=0 queues ingestion without running it', async (t) => {
   const job = await app.services.jobs.getJob('data-source-ingest', ds.jobId);
   t.equal(job?.state, 'created', 'the job waits in the queue for a worker instance');
   t.same(job?.data, { dataSourceId: ds.id, generation: 1, requestedBy: owner.id }, 'the job names who uploaded (they hear of the outcome)');
+});
+
+t.test('a source queued by a process without workers is ingested by a later process with workers', async (t) => {
+  // PGlite: a data directory on disk, closed by the first process and opened by the second
+  // (one process at a time, as PGlite allows); PostgreSQL: the same database.
+  let open: () => Promise<Database>;
+  if (process.env.DATABASE_URL) {
+    const { database, drop } = await freshDatabase();
+    t.teardown(drop);
+    open = async () => database;
+  } else {
+    const dir = mkdtempSync(path.join(tmpdir(), 'dora-queued-'));
+    t.teardown(() => rmSync(dir, { recursive: true, force: true }));
+    open = async () => {
+      const database = await createDatabase({ pgliteDataDir: dir });
+      await runMigrations(database);
+      return database;
+    };
+  }
+  const first = await open();
+  const queuing = await buildApp({ config: testConfig({ workers: 0 }), database: first });
+  await queuing.services.compliance.loadReferenceData();
+  await queuing.ready();
+  const owner = await registerUser(queuing);
+  const a = await createOrgAndWorkspace(queuing, owner, 'Vendor A');
+  const res = await queuing.inject({ method: 'POST', url: '/api/v1/data-sources', headers: a.headers, payload: { documents: [{ content: 'The kumquat register is kept for seven years.', format: 'text' }] } });
+  t.equal(res.statusCode, 201);
+  const id = res.json().data.dataSource.id;
+  await queuing.close();
+  if (!process.env.DATABASE_URL) await first.close();
+
+  const second = await open();
+  const working = await buildApp({ config: testConfig({ workers: 1, jobsPollIntervalSec: 0.5 }), database: second });
+  await working.ready();
+  t.teardown(async () => {
+    await working.close();
+    if (!process.env.DATABASE_URL) await second.close();
+  });
+  const done = await waitForDataSource(working, a.headers, id);
+  t.equal(done.status, 'ready', 'the later process ran the queued job');
+  const hits = await working.services.retrieval.search({ workspaceId: a.workspaceId, query: 'kumquat register' });
+  t.match(hits[0]?.content ?? '', /kumquat register/, 'and its passage is retrievable');
 });

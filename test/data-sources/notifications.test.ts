@@ -1,8 +1,10 @@
 import t from 'tap';
 import { buildTestApp, registerUser, type Session } from '../helpers/app.js';
 import { fakeEmbeddings } from '../helpers/fakeEmbeddings.js';
+import type { AddressInfo } from 'node:net';
 import { waitForDataSource } from '../helpers/dataSources.js';
-import { addOrgMember, createOrg, createWorkspace } from '../helpers/workspaces.js';
+import { connectSse } from '../helpers/sse.js';
+import { addOrgMember, createOrg, createOrgAndWorkspace, createWorkspace } from '../helpers/workspaces.js';
 
 /**
  * Sync notifications of file data sources (docs/notifications.md): an upload or a
@@ -135,4 +137,48 @@ t.test('a run superseded by a newer sync, or of a deleted source, tells nobody',
   t.equal(del.statusCode, 200);
   await app.services.dataSources.ingest({ dataSourceId: dsId, generation: 7, requestedBy: owner.id }, job);
   t.equal((await syncNotices(owner)).length, before + 1, 'a deleted source is not re-indexed nor announced');
+});
+
+t.test('status changes are pushed live to the streams of the members who can see the sources', async (t) => {
+  await app.listen({ host: '127.0.0.1', port: 0 });
+  const base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}/api/v1/notifications/stream`;
+  // The viewer loses canViewSources in this workspace; a user of another organization has no access at all.
+  const withdrawn = await app.inject({ method: 'PATCH', url: `/api/v1/workspaces/${ws.id}/members/${viewer.id}`, headers: owner.headers, payload: { permissions: { canViewSources: false } } });
+  t.equal(withdrawn.statusCode, 200, withdrawn.body);
+  const outsider = await registerUser(app, { name: 'Otto Outsider' });
+  await createOrgAndWorkspace(app, outsider, 'Elsewhere', 'Other Bank');
+  const [a, v, o] = await Promise.all([analyst, viewer, outsider].map((s) => connectSse(base, s.headers)));
+  t.teardown(() => [a, v, o].forEach((c) => c.close()));
+  await Promise.all([a, v, o].map((c) => c.next('notification:count')));
+
+  const res = await app.inject({ method: 'POST', url: '/api/v1/data-sources', headers: ws.headers, payload: { name: 'Live policy', documents: [{ content: 'Backups are encrypted and tested quarterly.', format: 'text' }] } });
+  t.equal(res.statusCode, 201);
+  const id = res.json().data.dataSource.id;
+  const seen: string[] = [];
+  let last: Record<string, unknown> = {};
+  while (seen.at(-1) !== 'ready') {
+    last = (await a.next('data-source:status', 10_000)).data as Record<string, unknown>;
+    if (last.id === id) seen.push(String(last.status));
+  }
+  t.same(seen, ['pending', 'processing', 'ready'], 'queued -> processing -> ready, in order, without polling');
+  t.match(last, { id, workspaceId: ws.id, name: 'Live policy', status: 'ready', error: null, documentCount: 1, lastSyncedAt: String });
+  t.type(last.timestamp, 'number');
+
+  fake.mode.fail = 400;
+  t.teardown(() => void (fake.mode.fail = null));
+  await app.inject({ method: 'POST', url: `/api/v1/data-sources/${id}/sync`, headers: ws.headers });
+  const failSeq: string[] = [];
+  while (!['failed', 'ready'].includes(failSeq.at(-1) ?? '')) {
+    last = (await a.next('data-source:status', 10_000)).data as Record<string, unknown>;
+    if (last.id === id) failSeq.push(String(last.status));
+  }
+  t.same(failSeq, ['pending', 'processing', 'failed']);
+  t.match(last, { status: 'failed', error: { code: 'EMBEDDING_FAILED', message: /Embedding service answered 400/ } }, 'a failure carries its error');
+  fake.mode.fail = null;
+
+  await app.inject({ method: 'DELETE', url: `/api/v1/data-sources/${id}`, headers: ws.headers });
+  t.match((await a.next('data-source:status')).data, { id, status: 'deleted' });
+  t.same(v.events.filter((e) => e.event === 'data-source:status'), [], 'a member without canViewSources is not told');
+  t.same(o.events.filter((e) => e.event === 'data-source:status'), [], 'nor is anyone outside the workspace');
+  t.notOk(a.events.some((e) => e.event === 'data-source:status' && e.id), 'status events carry no id (not stored, nothing to resume)');
 });

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import postgres from 'postgres';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { buildApp } from '../../src/app.js';
@@ -15,10 +16,13 @@ export interface TestContext {
   close(): Promise<void>;
 }
 
+/** One signing secret per test process, so that several apps of one test accept each other's tokens. */
+const TEST_JWT_SECRET = randomBytes(32).toString('hex');
+
 /** Test configuration: rate limits off unless a test turns them on. */
 export function testConfig(overrides: Partial<Config> = {}): Config {
   // Tests never reach the real Messages API: the anthropic generator is tested against a local fake.
-  const base = loadConfig({ ...process.env, NODE_ENV: 'test', LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent', PGLITE_DATA_DIR: 'memory://', REDIS_URL: '', SMTP_URL: '', ANTHROPIC_API_KEY: '', ANTHROPIC_BASE_URL: '', RAG_GENERATOR: '' });
+  const base = loadConfig({ ...process.env, NODE_ENV: 'test', LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent', PGLITE_DATA_DIR: 'memory://', REDIS_URL: '', SMTP_URL: '', ANTHROPIC_API_KEY: '', ANTHROPIC_BASE_URL: '', RAG_GENERATOR: '', JWT_SECRET: TEST_JWT_SECRET, SHUTDOWN_GRACE_MS: '0' });
   return { ...base, rateLimits: { ...base.rateLimits, enabled: false }, ...overrides };
 }
 
@@ -26,8 +30,7 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
  * A fresh, migrated database: PGlite in memory, or, when DATABASE_URL is set, a new
  * PostgreSQL database created for this test and dropped afterwards.
  */
-export async function freshDatabase(): Promise<{ database: Database; drop(): Promise<void> }> {
-  const url = process.env.DATABASE_URL;
+export async function freshDatabase(url = process.env.DATABASE_URL, opts: { max?: number } = {}): Promise<{ database: Database; drop(): Promise<void> }> {
   if (!url) {
     const database = await createDatabase({ pgliteDataDir: 'memory://' });
     await runMigrations(database);
@@ -38,7 +41,7 @@ export async function freshDatabase(): Promise<{ database: Database; drop(): Pro
   await admin.unsafe(`CREATE DATABASE "${name}"`);
   const u = new URL(url);
   u.pathname = `/${name}`;
-  const database = await createDatabase({ url: u.toString(), max: 5 });
+  const database = await createDatabase({ url: u.toString(), max: opts.max ?? 5 });
   await runMigrations(database);
   return {
     database,
@@ -51,11 +54,11 @@ export async function freshDatabase(): Promise<{ database: Database; drop(): Pro
 }
 
 /** Builds the app on a fresh database with the DORA reference data loaded. */
-export async function buildTestApp(overrides: Partial<Config> = {}, opts: { mailer?: Mailer; seed?: boolean } = {}): Promise<TestContext> {
+export async function buildTestApp(overrides: Partial<Config> = {}, opts: { mailer?: Mailer; seed?: boolean; logStream?: { write(line: string): void } } = {}): Promise<TestContext> {
   const config = testConfig(overrides);
   const { database, drop } = await freshDatabase();
   const mailer = opts.mailer ?? createMailer({ from: config.mailFrom });
-  const app = await buildApp({ config, database, mailer });
+  const app = await buildApp({ config, database, mailer, logStream: opts.logStream });
   if (opts.seed !== false) await app.services.compliance.loadReferenceData();
   await app.ready();
   return {

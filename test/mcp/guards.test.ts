@@ -43,6 +43,14 @@ t.test('SSRF guard refuses non-public addresses by default', async (t) => {
     'http://[::ffff:10.0.0.1]/mcp',
     'http://[::ffff:127.0.0.1]/mcp',
     'http://[::]/mcp',
+    // IPv6 forms that embed a refused IPv4 address
+    'http://[::127.0.0.1]/mcp',
+    'http://[::7f00:1]/mcp',
+    'http://[::a9fe:a9fe]/mcp',
+    'http://[::a00:1]/mcp',
+    'http://[::ffff:0:7f00:1]/mcp',
+    'http://[64:ff9b::7f00:1]/mcp',
+    'http://[2002:7f00:1::1]/mcp',
     'http://224.0.0.1/mcp',
     'http://localhost:3000/mcp',
     'http://internal.corp/mcp',
@@ -77,6 +85,8 @@ t.test('SSRF guard: MCP_ALLOW_PRIVATE_NETWORKS and the allow-list', async (t) =>
   await t.resolves(open.checkUrl('http://[fd12::1]/mcp'));
   await t.rejects(open.checkUrl('http://169.254.169.254/latest/meta-data/'), { message: /metadata/ }, 'metadata stays refused');
   await t.rejects(open.checkUrl('http://[::ffff:169.254.169.254]/'), { message: /metadata/ }, 'also IPv4-mapped');
+  await t.rejects(open.checkUrl('http://[::a9fe:a9fe]/'), { message: /metadata/ }, 'also IPv4-compatible (::/96)');
+  await t.rejects(open.checkUrl('http://[64:ff9b::a9fe:a9fe]/'), { message: /metadata/ }, 'also behind NAT64');
 
   const listed = createNetworkGuard({ allowPrivateNetworks: false, allowedHosts: ['mcp.intranet.example', '10.20.0.0/16', '*.lab.example', 'fd12:3456::/32'] }, resolver);
   t.teardown(() => listed.close());

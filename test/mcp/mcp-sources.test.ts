@@ -131,7 +131,7 @@ t.test('register an HTTP MCP server: headers stored encrypted, never returned; f
   const list = await app.inject({ method: 'GET', url: `${API}/mcp-sources`, headers: H });
   t.equal(list.statusCode, 200);
   t.equal(list.json().data.mcpSources.length, 1);
-  t.same(list.json().data.pagination, { page: 1, limit: 20, total: 1, pages: 1 });
+  t.same(list.json().data.pagination, { page: 1, limit: 20, total: 1, pages: 1, hasMore: false });
   t.notOk(list.body.includes(TOKEN));
   const counts = await liveCounts(sourceId);
   t.equal(counts.docs, 2);

@@ -35,7 +35,7 @@ t.test('count, list, mark read, read-all; every user sees only their own', async
   const other = await registerUser(app);
   t.equal(await count(me), 0, 'a new user has nothing unread');
   const empty = await call('GET', '/notifications', me);
-  t.same(empty.json().data, { notifications: [], unreadCount: 0, pagination: { total: 0, limit: 20, offset: 0, hasMore: false } });
+  t.same(empty.json().data, { notifications: [], unreadCount: 0, pagination: { page: 1, limit: 20, total: 0, pages: 0, hasMore: false, offset: 0 } });
 
   for (let i = 1; i <= 3; i++) {
     await notifications.notify({ userIds: [me.id], type: 'system', title: `Notice ${i}`, body: `Body ${i}`, data: { n: i } });
@@ -51,12 +51,15 @@ t.test('count, list, mark read, read-all; every user sees only their own', async
   t.equal(list.statusCode, 200);
   const page = list.json().data;
   t.same(page.notifications.map((n: { title: string }) => n.title), ['Notice 3', 'Notice 2'], 'newest first');
-  t.same(page.pagination, { total: 3, limit: 2, offset: 0, hasMore: true });
+  t.same(page.pagination, { page: 1, limit: 2, total: 3, pages: 2, hasMore: true, offset: 0 });
   t.equal(page.unreadCount, 3);
   t.match(page.notifications[0], { type: 'system', body: 'Body 3', data: { n: 3 }, workspaceId: null, read: false, readAt: null, createdAt: String });
   const rest = (await call('GET', '/notifications?limit=2&offset=2', me)).json().data;
   t.same(rest.notifications.map((n: { title: string }) => n.title), ['Notice 1']);
   t.equal(rest.pagination.hasMore, false);
+  const second = (await call('GET', '/notifications?limit=2&page=2', me)).json().data;
+  t.same(second.notifications.map((n: { title: string }) => n.title), ['Notice 1'], 'page 2 is the same as offset 2');
+  t.same(second.pagination, { page: 2, limit: 2, total: 3, pages: 2, hasMore: false, offset: 2 });
 
   const id = page.notifications[1].id;
   const read = await call('PATCH', `/notifications/${id}`, me, {});

@@ -231,7 +231,7 @@ t.test('questionnaire lifecycle: template -> send -> vendor answers through the 
   // List with pagination.
   const list = await app.inject({ method: 'GET', url: `${API}/questionnaires?limit=1`, headers: H });
   t.equal(list.statusCode, 200);
-  t.same(list.json().data.pagination, { page: 1, limit: 1, total: 1, pages: 1 });
+  t.same(list.json().data.pagination, { page: 1, limit: 1, total: 1, pages: 1, hasMore: false });
   t.match(list.json().data.questionnaires[0], { id: q.id, status: 'submitted', score: 95.7, progress: { questions: DORA_TEMPLATE.questions.length } });
 
   // Delete: the questionnaire and its link are gone.

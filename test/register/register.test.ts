@@ -183,6 +183,7 @@ t.test('register workbook and xBRL-CSV package of the demo vendors', async (t) =
   const report = pf.json().data.preflight;
   t.equal(report.ready, true, JSON.stringify(report.vendors.map((v: { issues: unknown[] }) => v.issues)));
   t.equal(report.errors, 0);
+  t.equal(report.settings.find((x: { variable: string }) => x.variable === 'ROI_ENTITY_LEI').value, ENTITY_LEI, 'the configured LEI is shown');
   t.equal(report.vendors.length, 2);
   t.ok(report.vendors.every((v: { issues: { field: string }[] }) => v.issues.some((i) => i.field === 'function RTO/RPO')), 'missing RTO/RPO listed per vendor');
 
@@ -294,6 +295,9 @@ t.test('register access, defaults and bad input', async (t) => {
   t.ok(pf.data.preflight.entity.some((i: { field: string; severity: string }) => i.field === 'ROI_ENTITY_LEI' && i.severity === 'error'));
   t.same(pf.data.preflight.vendors.map((v: { name: string; included: boolean }) => [v.name, v.included]), [['GitHub', false]]);
   t.match(pf.data.preflight.vendors[0].issues[0].message, /no contractual arrangement/);
+  const setting = (v: string) => pf.data.preflight.settings.find((x: { variable: string }) => x.variable === v);
+  t.same(setting('ROI_ENTITY_LEI'), { variable: 'ROI_ENTITY_LEI', label: 'LEI of the entity', value: null, isDefault: false }, 'entity settings are listed with the variable that sets them');
+  t.same(setting('ROI_CURRENCY'), { variable: 'ROI_CURRENCY', label: 'Reporting currency', value: 'EUR', isDefault: true });
   const refused = await app.inject({ method: 'GET', url: `${API}/workspaces/roi-export?format=xbrl-csv`, headers: owner.headers });
   t.equal(refused.statusCode, 422);
   t.ok(refused.json().error.details.some((d: string) => d.includes('ROI_ENTITY_LEI')));

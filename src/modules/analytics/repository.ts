@@ -1,4 +1,4 @@
-import { and, count, desc, eq, gte, lt, sql, type SQL } from 'drizzle-orm';
+import { and, count, desc, eq, gte, lt, ne, or, sql, type SQL } from 'drizzle-orm';
 import { queryRows, type Db } from '../../db/client.js';
 import { queryLog } from '../../db/schema/index.js';
 
@@ -42,8 +42,10 @@ export function analyticsRepository(db: Db) {
       await db.insert(queryLog).values(row);
     },
 
-    async list(scope: Scope, range: Range, q: { limit: number; offset: number; status?: string }) {
-      const w = and(where(scope, range), q.status ? eq(queryLog.status, q.status) : undefined);
+    async list(scope: Scope, range: Range, q: { limit: number; offset: number; status?: string; unanswered?: boolean }) {
+      // Unanswered: failed or aborted, or answered without citing any source or with sources judged irrelevant.
+      const unanswered = q.unanswered ? or(ne(queryLog.status, 'answered'), eq(queryLog.citedCount, 0), eq(queryLog.isRelevant, false)) : undefined;
+      const w = and(where(scope, range), q.status ? eq(queryLog.status, q.status) : undefined, unanswered);
       const rows = await db.select().from(queryLog).where(w).orderBy(desc(queryLog.createdAt), desc(queryLog.id)).limit(q.limit).offset(q.offset);
       const [{ n }] = await db.select({ n: count() }).from(queryLog).where(w);
       return { rows, total: Number(n) };

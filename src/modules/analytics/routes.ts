@@ -2,7 +2,10 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { Envelope, Nullable, errorResponses, ok } from '../../lib/envelope.js';
+import { RISK_RATINGS } from '../../db/schema/assessments.js';
+import { PORTFOLIO_SORTS, type PortfolioService } from './portfolio.js';
 import type { AnalyticsService, Viewer } from './service.js';
+import { pageQuery, PaginationSchema, parseSort, sortQuery } from '../../domain/paging.js';
 
 const NumOrNull = Nullable(Type.Number());
 const UserRef = Nullable(Type.Object({ id: Type.String(), name: Type.String(), email: Type.String() }));
@@ -13,10 +16,9 @@ const RangeQuery = {
   userId: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: 'owners and admins: one member only' })),
 };
 const Paging = {
-  page: Type.Integer({ minimum: 1, default: 1 }),
-  limit: Type.Integer({ minimum: 1, maximum: 100, default: 20 }),
+  ...pageQuery(),
 };
-const Pagination = Type.Object({ page: Type.Number(), limit: Type.Number(), total: Type.Number(), pages: Type.Number() });
+const Pagination = PaginationSchema;
 const RangeOut = Type.Object({ from: Type.String(), to: Type.String() });
 const ScopeOut = Type.Enum(['workspace', 'user']);
 
@@ -56,13 +58,52 @@ const viewerOf = (request: FastifyRequest): Viewer => ({ workspaceId: request.wo
 const tags = ['analytics'];
 
 /** Query analytics of a workspace (docs/analytics.md). */
-const routes: FastifyPluginAsyncTypebox<{ service: AnalyticsService }> = async (app, { service }) => {
+const PortfolioVendor = Type.Object({
+  workspaceId: Type.String(),
+  workspaceSlug: Type.String(),
+  name: Type.String(),
+  criticalityTier: Nullable(Type.String()),
+  supportsCriticalFunction: Nullable(Type.Boolean()),
+  nextReviewDate: Nullable(Type.String()),
+  assessment: Nullable(Type.Object({
+    id: Type.String(), name: Type.String(), score: NumOrNull, riskRating: Nullable(Type.Enum([...RISK_RATINGS])), completedAt: Type.String(),
+    covered: NumOrNull, partial: NumOrNull, missing: NumOrNull,
+  })),
+  questionnaire: Nullable(Type.Object({ id: Type.String(), title: Type.String(), score: NumOrNull, completedAt: Type.String() })),
+});
+
+const routes: FastifyPluginAsyncTypebox<{ service: AnalyticsService; portfolio: PortfolioService }> = async (app, { service, portfolio }) => {
+  app.get('/analytics/portfolio', {
+    schema: {
+      tags,
+      summary: 'Vendor portfolio of the organization: every accessible vendor with its tier, latest completed assessment (score, risk rating) and questionnaire score; counts by risk rating',
+      // A portfolio is read whole by a dashboard: the default page is the largest (100 vendors).
+      querystring: Type.Object({ ...pageQuery({ defaultLimit: 100 }), sort: sortQuery(PORTFOLIO_SORTS, 'createdAt') }, { additionalProperties: false }),
+      response: {
+        200: Envelope(Type.Object({
+          vendors: Type.Array(PortfolioVendor),
+          byRisk: Type.Object({ critical: Type.Integer(), high: Type.Integer(), medium: Type.Integer(), low: Type.Integer(), notAssessed: Type.Integer() }),
+          pagination: PaginationSchema,
+        })),
+        ...errorResponses,
+      },
+    },
+  }, async (request) => {
+    const { page, limit, sort } = request.query;
+    return ok(await portfolio.portfolio(request.auth!.id, { page, limit, ...parseSort(sort) }));
+  });
+
   app.get('/analytics/queries', {
     config: { workspace: true },
     schema: {
       tags,
       summary: 'Logged questions, newest first',
-      querystring: Type.Object({ ...RangeQuery, ...Paging, status: Type.Optional(Type.Enum(['answered', 'failed', 'aborted'])) }, { additionalProperties: false }),
+      querystring: Type.Object({
+        ...RangeQuery,
+        ...Paging,
+        status: Type.Optional(Type.Enum(['answered', 'failed', 'aborted'])),
+        unanswered: Type.Optional(Type.Boolean({ description: 'only questions not answered from the sources: failed or aborted, or answered without a cited or relevant source' })),
+      }, { additionalProperties: false }),
       response: { 200: Envelope(Type.Object({ range: RangeOut, scope: ScopeOut, queries: Type.Array(QueryRecord), pagination: Pagination })), ...errorResponses },
     },
   }, async (request) => ok(await service.queries(viewerOf(request), request.query)));

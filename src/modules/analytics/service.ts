@@ -2,6 +2,7 @@ import { badRequest, forbidden } from '../../lib/errors.js';
 import type { WorkspaceRole } from '../../db/schema/workspaces.js';
 import { round2 } from '../../rag/text.js';
 import type { AnalyticsRepository, NewQueryLog, QueryLogRow, Range, Scope } from './repository.js';
+import { pagination } from '../../domain/paging.js';
 
 export type QueryLogEntry = Omit<NewQueryLog, 'id' | 'createdAt'>;
 
@@ -85,16 +86,16 @@ export function analyticsService(repo: AnalyticsRepository, deps: { usersByIds: 
       await repo.insert(entry);
     },
 
-    async queries(viewer: Viewer, q: RangeQuery & { page: number; limit: number; userId?: string; status?: string }) {
+    async queries(viewer: Viewer, q: RangeQuery & { page: number; limit: number; userId?: string; status?: string; unanswered?: boolean }) {
       const range = parseRange(q);
       const scope = scopeOf(viewer, q.userId);
-      const { rows, total } = await repo.list(scope, range, { limit: q.limit, offset: (q.page - 1) * q.limit, status: q.status });
+      const { rows, total } = await repo.list(scope, range, { limit: q.limit, offset: (q.page - 1) * q.limit, status: q.status, unanswered: q.unanswered });
       const users = await deps.usersByIds([...new Set(rows.flatMap((r) => (r.userId ? [r.userId] : [])))]);
       return {
         range: rangeView(range),
         scope: scope.userId ? ('user' as const) : ('workspace' as const),
         queries: rows.map((r) => queryView(r, users)),
-        pagination: { page: q.page, limit: q.limit, total, pages: Math.ceil(total / q.limit) },
+        pagination: pagination(q, total),
       };
     },
 
@@ -142,7 +143,7 @@ export function analyticsService(repo: AnalyticsRepository, deps: { usersByIds: 
         scope: scope.userId ? ('user' as const) : ('workspace' as const),
         totals: { documents: out.total, retrievals: out.retrievals, citations: out.citations },
         sources: out.rows.map((r) => ({ ...r, avgScore: r2(r.avgScore) })),
-        pagination: { page: q.page, limit: q.limit, total: out.total, pages: Math.ceil(out.total / q.limit) },
+        pagination: pagination(q, out.total),
       };
     },
   };

@@ -102,6 +102,12 @@ export function assessmentsRepository(db: Db) {
       return db.select(documentColumns).from(assessmentDocuments).where(eq(assessmentDocuments.assessmentId, assessmentId)).orderBy(asc(assessmentDocuments.position));
     },
 
+    /** One document of an assessment with its extracted text blocks. */
+    async document(assessmentId: string, documentId: string): Promise<AssessmentDocumentRow | null> {
+      const [row] = await db.select().from(assessmentDocuments).where(and(eq(assessmentDocuments.assessmentId, assessmentId), eq(assessmentDocuments.id, documentId)));
+      return row ?? null;
+    },
+
     async documentsWithText(assessmentId: string): Promise<AssessmentDocumentRow[]> {
       return db.select().from(assessmentDocuments).where(eq(assessmentDocuments.assessmentId, assessmentId)).orderBy(asc(assessmentDocuments.position));
     },
@@ -136,6 +142,16 @@ export function assessmentsRepository(db: Db) {
      * The latest completed assessment of each workspace with its gaps only (partial or
      * missing results, without evidence), in one query (register export).
      */
+    /** Latest completed assessment of each workspace, without its results (portfolio). */
+    async latestCompleteMany(workspaceIds: string[]) {
+      if (!workspaceIds.length) return [];
+      return db
+        .selectDistinctOn([assessments.workspaceId], { id: assessments.id, workspaceId: assessments.workspaceId, name: assessments.name, score: assessments.score, riskRating: assessments.riskRating, completedAt: assessments.completedAt, summary: assessments.summary })
+        .from(assessments)
+        .where(and(inArray(assessments.workspaceId, workspaceIds), eq(assessments.status, 'completed')))
+        .orderBy(assessments.workspaceId, desc(assessments.completedAt), desc(assessments.id));
+    },
+
     async latestCompleteGaps(workspaceIds: string[]) {
       if (!workspaceIds.length) return [];
       const gaps = sql<RegisterGap[]>`coalesce((select jsonb_agg(jsonb_build_object('ref', r->'ref', 'title', r->'title', 'status', r->'status', 'key', r->'key', 'elements', r->'elements')) from jsonb_array_elements(${assessments.results}) r where r->>'status' <> 'covered'), '[]'::jsonb)`;

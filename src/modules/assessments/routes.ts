@@ -1,15 +1,14 @@
-import multipart from '@fastify/multipart';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { GAP_STATUSES } from '../../compliance/gapAnalysis.js';
 import type { Config } from '../../config.js';
 import { ASSESSMENT_STATUSES, RISK_RATINGS } from '../../db/schema/assessments.js';
-import { fileTooLarge } from '../../ingest/errors.js';
 import { AppError, badRequest } from '../../lib/errors.js';
+import { readMultipart } from '../../plugins/multipart.js';
 import { Envelope, ErrorEnvelope, MessageEnvelope, errorResponses, ok, okMessage } from '../../lib/envelope.js';
 import { SORT_FIELDS } from './repository.js';
 import type { AssessmentsService, IncomingFile } from './service.js';
+import { pageQuery, PaginationSchema } from '../../domain/paging.js';
 
 const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(t: T) => Type.Union([t, Type.Null()]);
 
@@ -79,46 +78,19 @@ const GapResultOut = Type.Object({
 const AssessmentListItem = Type.Object(AssessmentBase);
 const AssessmentCreated = Type.Object({ ...AssessmentBase, documents: Type.Array(DocumentOut) });
 const AssessmentDetail = Type.Object({ ...AssessmentBase, documents: Type.Array(DocumentOut), results: Type.Array(GapResultOut) });
-const Pagination = Type.Object({ page: Type.Integer(), limit: Type.Integer(), total: Type.Integer(), pages: Type.Integer() });
 const IdParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 100 }) });
 const SORTS = Object.keys(SORT_FIELDS).flatMap((f) => [f, `-${f}`]);
 
 const MultipartBody = Type.Object({
   name: Type.Optional(Type.String({ maxLength: 200, description: 'Name of the assessment (default: "DORA assessment of <vendor> (<date>)")' })),
-  files: Type.Optional(Type.Array(Type.String({ format: 'binary' }), { description: 'Vendor documents (at least one): PDF, DOCX, XLSX, HTML, Markdown, text or JSON' })),
+  files: Type.Optional(Type.Array(Type.String({ format: 'binary' }), { description: 'Vendor documents: PDF, DOCX, XLSX, HTML, Markdown, text or JSON' })),
+  sourceFileId: Type.Optional(Type.Array(Type.String(), { description: 'Files already uploaded to the workspace (ids of data source files, repeatable) to analyse as well' })),
 });
-
-async function readUpload(request: FastifyRequest, limits: Config['ingest']): Promise<{ name: string | null; files: IncomingFile[] }> {
-  if (!request.isMultipart()) {
-    throw new AppError(415, 'UNSUPPORTED_MEDIA_TYPE', 'Upload the vendor documents as multipart/form-data (fields: files, name)');
-  }
-  const files: IncomingFile[] = [];
-  let name: string | null = null;
-  try {
-    for await (const part of request.parts({ limits: { fileSize: limits.maxFileBytes, files: limits.maxFiles, fields: 5, fieldSize: 10_000, parts: limits.maxFiles + 5 } })) {
-      if (part.type === 'file') {
-        const filename = part.filename || `document-${files.length + 1}`;
-        let content: Buffer;
-        try {
-          content = await part.toBuffer();
-        } catch (err) {
-          if ((err as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') throw fileTooLarge(filename, limits.maxFileBytes);
-          throw err;
-        }
-        files.push({ filename, declaredType: part.mimetype || null, content });
-      } else if (part.fieldname === 'name') {
-        name = String(part.value ?? '').trim() || null;
-      }
-    }
-  } catch (err) {
-    const code = (err as { code?: string }).code;
-    if (code === 'FST_FILES_LIMIT') throw badRequest(`at most ${limits.maxFiles} files per assessment`, [`files: at most ${limits.maxFiles}`]);
-    if (code === 'FST_PARTS_LIMIT' || code === 'FST_FIELDS_LIMIT') throw badRequest('too many form fields', ['body: too many parts']);
-    throw err;
-  }
-  if (name && name.length > 200) throw badRequest('name must have at most 200 characters', ['name: must NOT have more than 200 characters']);
-  return { name, files };
-}
+const JsonBody = Type.Object({
+  name: Type.Optional(Type.String({ maxLength: 200 })),
+  sourceFileIds: Type.Array(Type.String({ minLength: 1, maxLength: 100 }), { minItems: 1, maxItems: 100, uniqueItems: true, description: 'Files already uploaded to the workspace (ids of data source files)' }),
+}, { additionalProperties: false });
+const DocParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 100 }), documentId: Type.String({ minLength: 1, maxLength: 100 }) });
 
 /**
  * The /assessments group (docs/assessments.md). Workspace-scoped (X-Workspace-Id):
@@ -126,20 +98,17 @@ async function readUpload(request: FastifyRequest, limits: Config['ingest']): Pr
  * need `canViewSources`; creating and deleting need `canManageSync`.
  */
 const routes: FastifyPluginAsyncTypebox<{ service: AssessmentsService; ingest: Config['ingest'] }> = async (app, { service, ingest }) => {
-  await app.register(multipart, { limits: { fileSize: ingest.maxFileBytes, files: ingest.maxFiles }, throwFileSizeLimit: true });
-
   app.get('/assessments', {
     config: { permission: 'canQuery' },
     schema: {
       tags: ['assessments'],
       summary: 'Assessments of the workspace (newest first by default)',
       querystring: Type.Object({
-        page: Type.Integer({ minimum: 1, default: 1 }),
-        limit: Type.Integer({ minimum: 1, maximum: 100, default: 20 }),
+        ...pageQuery(),
         status: Type.Optional(Type.Enum([...ASSESSMENT_STATUSES])),
         sort: Type.Enum(SORTS, { default: '-createdAt' }),
       }, { additionalProperties: false }),
-      response: { 200: Envelope(Type.Object({ assessments: Type.Array(AssessmentListItem), pagination: Pagination })), ...errorResponses },
+      response: { 200: Envelope(Type.Object({ assessments: Type.Array(AssessmentListItem), pagination: PaginationSchema })), ...errorResponses },
     },
   }, async (request) => ok(await service.list(request.workspace!, request.query)));
 
@@ -147,13 +116,29 @@ const routes: FastifyPluginAsyncTypebox<{ service: AssessmentsService; ingest: C
     config: { permission: 'canManageSync' },
     schema: {
       tags: ['assessments'],
-      summary: 'Create a DORA gap assessment from uploaded vendor documents (multipart/form-data); the analysis runs as a job',
-      consumes: ['multipart/form-data'],
-      body: { content: { 'multipart/form-data': { schema: MultipartBody } } } as never,
+      summary: 'Create a DORA gap assessment from uploaded vendor documents (multipart/form-data) and/or documents already uploaded to the workspace (sourceFileId(s)); the analysis runs as a job',
+      consumes: ['multipart/form-data', 'application/json'],
+      body: { content: { 'multipart/form-data': { schema: MultipartBody }, 'application/json': { schema: JsonBody } } } as never,
       response: { 201: Envelope(Type.Object({ assessment: AssessmentCreated })), 413: ErrorEnvelope, 415: ErrorEnvelope, 422: ErrorEnvelope, ...errorResponses },
     },
   }, async (request, reply) => {
-    const upload = await readUpload(request, ingest);
+    let upload: { name: string | null; files: IncomingFile[]; sourceFileIds: string[] };
+    if (request.isMultipart()) {
+      const { files, fields, lists } = await readMultipart(request, ingest, { name: { maxLength: 200 }, sourceFileId: { maxLength: 100, repeated: true } }, 'assessment');
+      const sourceFileIds = lists.sourceFileId ?? [];
+      if (sourceFileIds.some((id) => !id)) throw badRequest('sourceFileId must be a file id', ['sourceFileId: must be 1-100 characters']);
+      upload = { name: fields.name || null, files, sourceFileIds };
+    } else {
+      const body = request.body as { name?: string; sourceFileIds?: string[] } | undefined;
+      // No body at all (no Content-Type): answered as an empty JSON body (the schema names the missing field).
+      if (!request.headers['content-type'] && body !== undefined && Object.keys(body).length === 0) {
+        throw badRequest('sourceFileIds: is required', ['sourceFileIds: is required']);
+      }
+      if (!request.headers['content-type']?.startsWith('application/json') || !body?.sourceFileIds) {
+        throw new AppError(415, 'UNSUPPORTED_MEDIA_TYPE', 'Upload the vendor documents as multipart/form-data (fields: files, sourceFileId, name), or send JSON { sourceFileIds } to reuse uploaded documents');
+      }
+      upload = { name: body.name?.trim() || null, files: [], sourceFileIds: body.sourceFileIds };
+    }
     const assessment = await service.create(request.workspace!, request.auth!.id, upload);
     return reply.status(201).send(ok({ assessment }, 'Assessment created; the gap analysis is queued'));
   });
@@ -167,6 +152,19 @@ const routes: FastifyPluginAsyncTypebox<{ service: AssessmentsService; ingest: C
       response: { 200: Envelope(Type.Object({ assessment: AssessmentDetail })), ...errorResponses },
     },
   }, async (request) => ok({ assessment: await service.detail(request.workspace!, request.params.id) }));
+
+  app.get('/assessments/:id/documents/:documentId', {
+    config: { permission: 'canViewSources' },
+    schema: {
+      tags: ['assessments'],
+      summary: 'One document of the assessment as extracted text blocks (headings, page): what the evidence quotes point into',
+      params: DocParams,
+      response: {
+        200: Envelope(Type.Object({ document: Type.Object({ ...DocumentOut.properties, blocks: Type.Array(Type.Object({ text: Type.String(), headings: Type.Array(Type.String()), page: Nullable(Type.Integer()) })) }) })),
+        ...errorResponses,
+      },
+    },
+  }, async (request) => ok({ document: await service.document(request.workspace!, request.params.id, request.params.documentId) }));
 
   app.delete('/assessments/:id', {
     config: { permission: 'canManageSync' },

@@ -1,19 +1,20 @@
 import { createHash } from 'node:crypto';
 import { applicableObligations, type VendorObligation } from '../../compliance/obligations.js';
 import { runGapAnalysis } from '../../compliance/gapAnalysis.js';
-import { buildAssessmentReport } from '../../compliance/report.js';
 import { riskRating } from '../../compliance/risk.js';
 import type { Config } from '../../config.js';
 import type { AssessmentStatus, AssessmentSummary } from '../../db/schema/assessments.js';
-import { parseFile } from '../../ingest/parse.js';
+import type { ParsePool } from '../../ingest/parsePool.js';
 import { AppError, badRequest, conflict, notFound } from '../../lib/errors.js';
 import type { Embedder } from '../../rag/embedders/types.js';
 import { EmbedderError } from '../../rag/embedders/types.js';
 import type { ComplianceService } from '../compliance/service.js';
+import type { DataSourcesService } from '../data-sources/service.js';
 import type { VendorProfile } from '../workspaces/vendorProfile.js';
 import type { NotificationsService } from '../notifications/service.js';
 import type { WorkspacesService } from '../workspaces/service.js';
 import type { AssessmentListRow, AssessmentsRepository, DocumentMeta, NewDocument, SortField } from './repository.js';
+import { pagination } from '../../domain/paging.js';
 
 export const ANALYSIS_QUEUE = 'assessment-analysis';
 
@@ -39,13 +40,20 @@ type Deps = {
   repo: AssessmentsRepository;
   compliance: Pick<ComplianceService, 'isLoaded' | 'articles'>;
   workspaces: Pick<WorkspacesService, 'get'>;
+  /** The workspace's uploaded documents, which an assessment can reuse instead of a new upload. */
+  dataSources?: Pick<DataSourcesService, 'filesByIds'>;
   embedder?: Embedder;
+  /** Parses the uploads off the main thread (src/ingest/parsePool.ts). */
+  parser: Pick<ParsePool, 'parse'>;
   config: Pick<Config, 'ingest'>;
   /** Absent: the analysis runs in this process right after the request (tests of pure parts, tools). */
   jobs?: AssessmentJobs;
   log?: { error(obj: unknown, msg?: string): void; warn(obj: unknown, msg?: string): void };
-  /** Tells the one who started an assessment that its analysis finished (docs/notifications.md). */
-  notifications?: Pick<NotificationsService, 'notifyQuietly'>;
+  /**
+   * Tells the one who started an assessment that its analysis finished, and every open
+   * dashboard of the workspace each change of status (`assessment:status`, docs/notifications.md).
+   */
+  notifications?: Pick<NotificationsService, 'notifyQuietly' | 'broadcast'>;
 };
 
 const referenceNotLoaded = () =>
@@ -79,16 +87,36 @@ const isCritical = (p: VendorProfile | null) => p?.criticalityTier === 'critical
 
 export function assessmentsService(deps: Deps) {
   const { repo } = deps;
+  const limits = { maxTextChars: deps.config.ingest.maxTextChars, maxDecompressedBytes: deps.config.ingest.maxDecompressedBytes };
 
   async function profileOf(workspaceId: string): Promise<{ name: string; profile: VendorProfile | null }> {
     const ws = await deps.workspaces.get(workspaceId);
     return { name: ws?.workspaceName ?? '', profile: (ws?.vendorProfile as VendorProfile | undefined) ?? null };
   }
 
+  /**
+   * Live status for open dashboards (`assessment:status`, not stored; never throws): the
+   * list fields of the assessment as it is now, or `deleted`.
+   */
+  async function publishStatus(id: string, deleted?: { workspaceId: string }) {
+    if (!deps.notifications) return;
+    try {
+      const row = deleted ? null : await repo.byId(id);
+      if (!row && !deleted) return;
+      const payload = row
+        ? { ...shape(row), timestamp: Date.now() }
+        : { id, workspaceId: deleted!.workspaceId, status: 'deleted', updatedAt: new Date().toISOString(), timestamp: Date.now() };
+      await deps.notifications.broadcast({ workspaceId: payload.workspaceId, event: 'assessment:status', payload, permission: 'canViewSources' });
+    } catch (err) {
+      deps.log?.warn({ err, assessmentId: id }, 'assessment status not announced');
+    }
+  }
+
   /** The gap analysis of one assessment; runs in the job (docs/assessments.md). */
   async function analyze(id: string): Promise<void> {
     const row = await repo.byId(id);
     if (!row || !(await repo.markRunning(id))) return;
+    await publishStatus(id);
     const docs = await repo.documentsWithText(id);
     const { profile } = await profileOf(row.workspaceId);
     const obligations = applicableObligations(profile);
@@ -114,6 +142,7 @@ export function assessmentsService(deps: Deps) {
       embedder: deps.embedder?.id ?? null,
     };
     await repo.complete(id, { score: risk.score, riskRating: risk.rating, summary, results });
+    await publishStatus(id);
     await announce(id, { failed: false, score: risk.score, riskRating: risk.rating });
   }
 
@@ -140,6 +169,7 @@ export function assessmentsService(deps: Deps) {
       if (err instanceof EmbedderError && err.transient && ctx.retryCount < ctx.retryLimit) throw err;
       deps.log?.error({ err, assessmentId: data.assessmentId }, 'gap analysis failed');
       await repo.fail(data.assessmentId, `Gap analysis failed: ${(err as Error).message ?? String(err)}`.slice(0, 500));
+      await publishStatus(data.assessmentId);
       await announce(data.assessmentId, { failed: true, error: 'The gap analysis failed; see the assessment for the reason.' });
     }
   }
@@ -147,16 +177,26 @@ export function assessmentsService(deps: Deps) {
   deps.jobs?.define<{ assessmentId: string }>(ANALYSIS_QUEUE, runJob, { retryLimit: 2 });
 
   return {
-    /** Parses the uploads (4xx for any unusable file, nothing stored), stores them and queues the analysis. */
-    async create(scope: AssessmentScope, userId: string, input: { name?: string | null; files: IncomingFile[] }) {
-      if (!input.files.length) throw badRequest('at least one document is required', ['files: at least one file is required']);
-      if (input.files.length > deps.config.ingest.maxFiles) {
+    /**
+     * Parses the uploads and the reused workspace files (4xx for any unusable file, nothing
+     * stored), stores them and queues the analysis.
+     */
+    async create(scope: AssessmentScope, userId: string, input: { name?: string | null; files: IncomingFile[]; sourceFileIds?: string[] }) {
+      const reuse = [...new Set(input.sourceFileIds ?? [])];
+      const count = input.files.length + reuse.length;
+      if (!count) throw badRequest('at least one document is required', ['files: at least one file (or sourceFileIds) is required']);
+      if (count > deps.config.ingest.maxFiles) {
         throw badRequest(`at most ${deps.config.ingest.maxFiles} files per assessment`, [`files: at most ${deps.config.ingest.maxFiles}`]);
       }
       if (!(await deps.compliance.isLoaded())) throw referenceNotLoaded();
+      const files = [...input.files];
+      if (reuse.length) {
+        if (!deps.dataSources) throw badRequest('reusing documents is not available', ['sourceFileIds: not supported']);
+        for (const f of await deps.dataSources.filesByIds(scope.id, reuse)) files.push({ filename: f.filename, declaredType: f.mimeType, content: f.content });
+      }
       const docs: NewDocument[] = [];
-      for (const f of input.files) {
-        const parsed = await parseFile(f.content, f.filename, f.declaredType, deps.config.ingest);
+      for (const f of files) {
+        const parsed = await deps.parser.parse({ content: f.content, filename: f.filename, declaredType: f.declaredType, limits });
         docs.push({
           filename: f.filename,
           format: parsed.sniffed.format,
@@ -171,6 +211,7 @@ export function assessmentsService(deps: Deps) {
       }
       const name = input.name?.trim() || `DORA assessment of ${scope.name} (${new Date().toISOString().slice(0, 10)})`;
       const row = await repo.insert({ workspaceId: scope.id, name, createdBy: userId }, docs);
+      await publishStatus(row.id);
       if (deps.jobs) {
         const jobId = await deps.jobs.send(ANALYSIS_QUEUE, { assessmentId: row.id });
         await repo.setJob(row.id, jobId);
@@ -184,7 +225,7 @@ export function assessmentsService(deps: Deps) {
       const desc = q.sort.startsWith('-');
       const field = (desc ? q.sort.slice(1) : q.sort) as SortField;
       const { rows, total } = await repo.list(scope.id, { page: q.page, limit: q.limit, status: q.status, sort: field, desc });
-      return { assessments: rows.map((r) => shape(r)), pagination: { page: q.page, limit: q.limit, total, pages: Math.ceil(total / q.limit) } };
+      return { assessments: rows.map((r) => shape(r)), pagination: pagination(q, total) };
     },
 
     async detail(scope: AssessmentScope, id: string) {
@@ -193,8 +234,18 @@ export function assessmentsService(deps: Deps) {
       return { ...shape(row), documents: (await repo.documents(id)).map(shapeDocument), results: row.results ?? [] };
     },
 
+    /** One document of the assessment as its text blocks (headings, page): what the evidence quotes point into. */
+    async document(scope: AssessmentScope, id: string, documentId: string) {
+      const row = await repo.get(scope.id, id);
+      if (!row) throw assessmentNotFound();
+      const doc = await repo.document(id, documentId);
+      if (!doc) throw notFound('Document not found', 'DOCUMENT_NOT_FOUND');
+      return { ...shapeDocument(doc), blocks: doc.blocks.map((b) => ({ text: b.text, headings: b.headings, page: b.page ?? null })) };
+    },
+
     async remove(scope: AssessmentScope, id: string) {
       if (!(await repo.delete(scope.id, id))) throw assessmentNotFound();
+      await publishStatus(id, { workspaceId: scope.id });
     },
 
     /** The Word report of a completed assessment. */
@@ -206,6 +257,8 @@ export function assessmentsService(deps: Deps) {
       }
       const { name: vendorName, profile } = await profileOf(scope.id);
       const documents = await repo.documents(id);
+      // The Word writer (docx) is loaded with the first report, not at start.
+      const { buildAssessmentReport } = await import('../../compliance/report.js');
       const buffer = await buildAssessmentReport({
         assessment: { id: row.id, name: row.name, score: row.score ?? 0, riskRating: row.riskRating ?? 'critical', summary: row.summary, results: row.results, completedAt: row.completedAt ?? row.updatedAt },
         vendor: { name: vendorName || scope.name, legalName: profile?.legalName ?? null, criticalityTier: profile?.criticalityTier ?? null },
@@ -214,6 +267,12 @@ export function assessmentsService(deps: Deps) {
       const slug = (vendorName || scope.name).replace(/[^A-Za-z0-9]+/g, '_').replace(/^_|_$/g, '') || 'vendor';
       const date = (row.completedAt ?? new Date()).toISOString().slice(0, 10);
       return { filename: `DORA_Gap_Assessment_${slug}_${date}.docx`, buffer };
+    },
+
+    /** Latest completed assessment of each workspace: score, rating, counts (portfolio analytics). */
+    async latestCompleteMany(workspaceIds: string[]) {
+      const rows = await repo.latestCompleteMany(workspaceIds);
+      return new Map(rows.map((r) => [r.workspaceId, r]));
     },
 
     /** Latest completed assessment of each workspace with its gaps (register of information). */

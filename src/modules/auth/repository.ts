@@ -6,9 +6,11 @@ export type UserRow = typeof users.$inferSelect;
 
 /** All SQL of users, refresh tokens and e-mail tokens. */
 export function authRepository(db: Db) {
+  // Every authenticated request loads its user: built once, prepared per connection.
+  const userById = db.select().from(users).where(eq(users.id, sql.placeholder('id'))).prepare('auth_user_by_id');
   return {
     async findUserById(id: string): Promise<UserRow | null> {
-      const [row] = await db.select().from(users).where(eq(users.id, id));
+      const [row] = await userById.execute({ id });
       return row ?? null;
     },
     async findUsersByIds(ids: string[]): Promise<UserRow[]> {

@@ -6,6 +6,9 @@ import type { Mailer } from '../../lib/mailer.js';
 import type { AuthRepository, UserRow } from './repository.js';
 
 export const PASSWORD_MIN = 8;
+/** How long the user of authenticated requests is kept per process (ms), and how many users at most. */
+export const AUTH_USER_CACHE_MS = 2000;
+const AUTH_USER_CACHE_MAX = 10_000;
 export const PASSWORD_MAX = 128;
 
 export interface IssuedSession {
@@ -54,9 +57,38 @@ export function authService(deps: {
   config: Pick<Config, 'refreshTokenTtlSec' | 'emailTokenTtlSec' | 'publicUrl'>;
   signAccessToken(userId: string): string;
   onRegistered?: RegisterHook[];
+  log?: { error(obj: unknown, msg?: string): void };
 }) {
   const { repo, mailer, config } = deps;
   const hooks: RegisterHook[] = deps.onRegistered ?? [];
+
+  /**
+   * The user of each authenticated request, kept for AUTH_USER_CACHE_MS (docs/auth.md,
+   * "Request authentication"): a client's burst of requests loads its user once. A change
+   * made through this process is seen at once (the entry is dropped before and after the
+   * write); another instance sees it within AUTH_USER_CACHE_MS. A failed load is never kept.
+   */
+  const requestUsers = new Map<string, { user: UserRow; at: number }>();
+  const forget = (id: string) => requestUsers.delete(id);
+  const updateUser: AuthRepository['updateUser'] = async (id, values) => {
+    forget(id);
+    try {
+      return await repo.updateUser(id, values);
+    } finally {
+      forget(id);
+    }
+  };
+
+  // Work whose duration would tell whether an account exists (looking it up, storing a
+  // token, talking to the SMTP server) runs after the response (docs/auth.md).
+  const pending = new Set<Promise<void>>();
+  function afterResponse(task: () => Promise<void>) {
+    const p: Promise<void> = new Promise<void>((r) => setImmediate(r))
+      .then(task)
+      .catch((err: unknown) => deps.log?.error({ err }, 'auth: e-mail after the response failed'))
+      .finally(() => pending.delete(p));
+    pending.add(p);
+  }
 
   async function startSession(user: UserRow, familyId = newId()): Promise<IssuedSession> {
     const refreshToken = newSecret(48);
@@ -107,7 +139,7 @@ export function authService(deps: {
       if (!user) throw conflict('Email already registered', 'EMAIL_TAKEN');
       for (const hook of hooks) await hook(user, { invitationToken: input.invitationToken });
       await sendEmailToken(user, 'verify_email');
-      const loggedIn = (await repo.updateUser(user.id, { lastLoginAt: new Date() })) ?? user;
+      const loggedIn = (await updateUser(user.id, { lastLoginAt: new Date() })) ?? user;
       return startSession(loggedIn);
     },
 
@@ -120,7 +152,7 @@ export function authService(deps: {
       }
       const valid = await argon2.verify(user.passwordHash, password).catch(() => false);
       if (!valid || user.status !== 'active') throw unauthorized('Invalid email or password', 'INVALID_CREDENTIALS');
-      const updated = (await repo.updateUser(user.id, { lastLoginAt: new Date() })) ?? user;
+      const updated = (await updateUser(user.id, { lastLoginAt: new Date() })) ?? user;
       return startSession(updated);
     },
 
@@ -150,6 +182,20 @@ export function authService(deps: {
       if (!refreshToken) return;
       const row = await repo.findRefreshToken(sha256(refreshToken));
       if (row) await repo.revokeFamily(row.familyId);
+    },
+
+    /** The user of an authenticated request (see requestUsers), or null when there is none. */
+    async requestUser(id: string): Promise<UserRow | null> {
+      const now = Date.now();
+      const hit = requestUsers.get(id);
+      if (hit && now - hit.at < AUTH_USER_CACHE_MS) return hit.user;
+      const user = await repo.findUserById(id);
+      requestUsers.delete(id);
+      if (user) {
+        if (requestUsers.size >= AUTH_USER_CACHE_MAX) requestUsers.delete(requestUsers.keys().next().value!);
+        requestUsers.set(id, { user, at: now });
+      }
+      return user;
     },
 
     async getUser(id: string): Promise<UserRow> {
@@ -183,7 +229,7 @@ export function authService(deps: {
       if (Object.keys(changes).length === 0) return user;
       let updated: UserRow | null;
       try {
-        updated = await repo.updateUser(userId, changes);
+        updated = await updateUser(userId, changes);
       } catch (err) {
         if (String((err as { code?: string }).code) === '23505') throw conflict('Email already registered', 'EMAIL_TAKEN');
         throw err;
@@ -200,7 +246,7 @@ export function authService(deps: {
       if (!valid) throw new AppError(400, 'INVALID_CURRENT_PASSWORD', 'Current password is incorrect', ['currentPassword: is incorrect']);
       if (currentPassword === newPassword) throw badRequest('newPassword must differ from the current password', ['newPassword: must differ from the current password']);
       checkNewPassword(newPassword, user.email);
-      await repo.updateUser(userId, { passwordHash: await argon2.hash(newPassword, { type: argon2.argon2id }) });
+      await updateUser(userId, { passwordHash: await argon2.hash(newPassword, { type: argon2.argon2id }) });
       await repo.revokeAllForUser(userId, keepFamilyId);
     },
 
@@ -210,11 +256,16 @@ export function authService(deps: {
       return (await repo.findRefreshToken(sha256(refreshToken)))?.familyId;
     },
 
-    /** Sends a reset link when the account exists; answers the same either way. */
+    /**
+     * Sends a reset link when the account exists. Returns at once, before the account is
+     * even looked up, so the answer takes the same time whether or not it exists.
+     */
     async forgotPassword(email: string): Promise<void> {
-      const user = await repo.findUserByEmail(email.trim());
-      if (!user || user.status !== 'active') return;
-      await sendEmailToken(user, 'reset_password');
+      afterResponse(async () => {
+        const user = await repo.findUserByEmail(email.trim());
+        if (!user || user.status !== 'active') return;
+        await sendEmailToken(user, 'reset_password');
+      });
     },
 
     async resetPassword(token: string, newPassword: string): Promise<void> {
@@ -223,23 +274,30 @@ export function authService(deps: {
       const user = await this.getUser(userId);
       checkNewPassword(newPassword, user.email);
       // The mail proved control of the address.
-      await repo.updateUser(userId, { passwordHash: await argon2.hash(newPassword, { type: argon2.argon2id }), emailVerified: true });
+      await updateUser(userId, { passwordHash: await argon2.hash(newPassword, { type: argon2.argon2id }), emailVerified: true });
       await repo.revokeAllForUser(userId);
     },
 
     async verifyEmail(token: string): Promise<UserRow> {
       const userId = await repo.consumeEmailToken(sha256(token), 'verify_email');
       if (!userId) throw new AppError(400, 'INVALID_TOKEN', 'Invalid or expired token');
-      const user = await repo.updateUser(userId, { emailVerified: true });
+      const user = await updateUser(userId, { emailVerified: true });
       if (!user) throw new AppError(400, 'INVALID_TOKEN', 'Invalid or expired token');
       return user;
     },
 
-    /** Resends the verification link to an unverified account; silent otherwise. */
+    /** Resends the verification link to an unverified account; silent otherwise. Returns at once, as forgotPassword. */
     async resendVerification(by: { userId?: string; email?: string }): Promise<void> {
-      const user = by.userId ? await repo.findUserById(by.userId) : by.email ? await repo.findUserByEmail(by.email.trim()) : null;
-      if (!user || user.emailVerified || user.status !== 'active') return;
-      await sendEmailToken(user, 'verify_email');
+      afterResponse(async () => {
+        const user = by.userId ? await repo.findUserById(by.userId) : by.email ? await repo.findUserByEmail(by.email.trim()) : null;
+        if (!user || user.emailVerified || user.status !== 'active') return;
+        await sendEmailToken(user, 'verify_email');
+      });
+    },
+
+    /** Resolves when the e-mails queued after responses are sent (closing the app, tests). */
+    async settled(): Promise<void> {
+      while (pending.size) await Promise.allSettled([...pending]);
     },
   };
 }

@@ -17,10 +17,6 @@ export function complianceRepository(db: Db) {
         ))
         .orderBy(asc(complianceArticles.number));
     },
-    async byNumber(regulation: string, n: number): Promise<ArticleRow | null> {
-      const [row] = await db.select().from(complianceArticles).where(eq(complianceArticles.id, `${regulation}-${n}`));
-      return row ?? null;
-    },
     async count(): Promise<number> {
       const [row] = await db.select({ n: sql<number>`count(*)::int` }).from(complianceArticles);
       return Number(row?.n ?? 0);

@@ -6,6 +6,7 @@ import { Envelope, MessageEnvelope, errorResponses, ok } from '../../lib/envelop
 import { SORT_FIELDS } from './repository.js';
 import { Conversation, IdParams, Message } from './schemas.js';
 import { conversationView, type ConversationsService, type Owner } from './service.js';
+import { pageQuery, PaginationSchema } from '../../domain/paging.js';
 
 export const SORT_VALUES = Object.keys(SORT_FIELDS).flatMap((f) => [f, `-${f}`]);
 const Title = Type.String({ minLength: 1, maxLength: 200 });
@@ -23,15 +24,14 @@ const routes: FastifyPluginAsyncTypebox<{ service: ConversationsService }> = asy
       tags,
       summary: "The caller's conversations in the workspace",
       querystring: Type.Object({
-        page: Type.Integer({ minimum: 1, default: 1 }),
-        limit: Type.Integer({ minimum: 1, maximum: 100, default: 20 }),
+        ...pageQuery(),
         status: Type.Enum([...CONVERSATION_STATUSES], { default: 'active' }),
         sort: Type.Enum(SORT_VALUES, { default: '-lastMessageAt' }),
       }, { additionalProperties: false }),
       response: {
         200: Envelope(Type.Object({
           conversations: Type.Array(Conversation),
-          pagination: Type.Object({ page: Type.Number(), limit: Type.Number(), total: Type.Number(), pages: Type.Number() }),
+          pagination: PaginationSchema,
         })),
         ...errorResponses,
       },
@@ -91,15 +91,14 @@ const routes: FastifyPluginAsyncTypebox<{ service: ConversationsService }> = asy
       summary: 'Messages of a conversation, paged (oldest first; `before` pages backwards)',
       params: IdParams,
       querystring: Type.Object({
-        page: Type.Integer({ minimum: 1, default: 1 }),
-        limit: Type.Integer({ minimum: 1, maximum: 100, default: 50 }),
+        ...pageQuery({ defaultLimit: 50 }),
         before: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
         after: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
       }, { additionalProperties: false }),
       response: {
         200: Envelope(Type.Object({
           messages: Type.Array(Message),
-          pagination: Type.Object({ page: Type.Number(), limit: Type.Number(), total: Type.Number(), hasMore: Type.Boolean() }),
+          pagination: PaginationSchema,
         })),
         ...errorResponses,
       },

@@ -22,6 +22,7 @@ export const SourceRef = Type.Object({
   documentId: Type.String(),
   dataSourceId: Nullable(Type.String()),
   page: Nullable(Type.String()),
+  content: Type.Optional(Type.String({ description: 'the passage as retrieved for this answer; absent on messages stored before passages were kept' })),
 });
 
 export const CitedSource = Type.Object({ sourceNumber: Type.Number(), title: Type.String(), url: Type.String() });

@@ -3,6 +3,7 @@ import type { AssistantMetadata, ConversationStatus } from '../../db/schema/inde
 import { internalSourceLink } from '../../rag/links.js';
 import type { HistoryTurn } from '../../rag/types.js';
 import type { ConversationRow, ConversationsRepository, MessageRow, NewMessage, Owner, SortField } from './repository.js';
+import { pagination } from '../../domain/paging.js';
 
 export type { Owner };
 
@@ -79,7 +80,7 @@ export function conversationsService(repo: ConversationsRepository) {
       const { rows, total } = await repo.list(owner, { status: q.status, sort: field, desc: descending, limit: q.limit, offset: (q.page - 1) * q.limit });
       return {
         conversations: rows.map(conversationView),
-        pagination: { page: q.page, limit: q.limit, total, pages: Math.ceil(total / q.limit) },
+        pagination: pagination(q, total),
       };
     },
 
@@ -121,7 +122,7 @@ export function conversationsService(repo: ConversationsRepository) {
       const { rows, total } = await repo.messages(c.id, { beforeSeq, afterSeq, limit: q.limit, offset, fromEnd });
       return {
         messages: rows.map(messageView),
-        pagination: { page: q.page, limit: q.limit, total, hasMore: offset + rows.length < total },
+        pagination: { ...pagination(q, total), hasMore: offset + rows.length < total },
       };
     },
 

@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, inArray, isNull, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, inArray, isNull, lt, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { chunks, dataSourceFiles, dataSources, documents, type DataSourceStatus, type DocumentFormat } from '../../db/schema/documents.js';
 
@@ -78,6 +78,21 @@ const fileMetaColumns = {
 /** All SQL of data sources, their files, documents and chunks (retrieval reads chunks in src/rag/retrieval.ts). */
 export function dataSourcesRepository(db: Db) {
   type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
+
+  /**
+   * Per workspace: live data sources whose ingestion is queued or running, and those whose
+   * last one failed (read with every workspace list: built once, prepared per connection).
+   */
+  const syncCountsQuery = db
+    .select({
+      workspaceId: dataSources.workspaceId,
+      syncing: sql<number>`count(*) FILTER (WHERE ${dataSources.status} IN ('pending', 'processing'))::int`,
+      failed: sql<number>`count(*) FILTER (WHERE ${dataSources.status} = 'failed')::int`,
+    })
+    .from(dataSources)
+    .where(and(sql`${dataSources.workspaceId} = ANY(${sql.placeholder('ids')}::text[])`, isNull(dataSources.deletedAt)))
+    .groupBy(dataSources.workspaceId)
+    .prepare('data_sources_sync_counts');
 
   /** Replaces the chunks of a document (upserted by file or corpus key) inside `tx`. */
   async function writeDocument(tx: Tx, scope: { workspaceId: string | null; dataSourceId: string | null; mcpSourceId?: string | null }, d: DocumentInsert): Promise<string> {
@@ -182,6 +197,17 @@ export function dataSourcesRepository(db: Db) {
       return db.select().from(dataSourceFiles).where(eq(dataSourceFiles.dataSourceId, dataSourceId)).orderBy(asc(dataSourceFiles.position));
     },
 
+    /** Files of live data sources of the workspace, by file id (ids of other workspaces or deleted sources are left out). */
+    async filesByIds(workspaceId: string, fileIds: string[]): Promise<FileRow[]> {
+      if (!fileIds.length) return [];
+      return db
+        .select({ file: dataSourceFiles })
+        .from(dataSourceFiles)
+        .innerJoin(dataSources, eq(dataSources.id, dataSourceFiles.dataSourceId))
+        .where(and(inArray(dataSourceFiles.id, fileIds), eq(dataSourceFiles.workspaceId, workspaceId), isNull(dataSources.deletedAt)))
+        .then((rows) => rows.map((r) => r.file));
+    },
+
     async fileMetas(dataSourceIds: string[]): Promise<FileMeta[]> {
       if (!dataSourceIds.length) return [];
       return db.select(fileMetaColumns).from(dataSourceFiles).where(inArray(dataSourceFiles.dataSourceId, dataSourceIds)).orderBy(asc(dataSourceFiles.position));
@@ -210,10 +236,63 @@ export function dataSourcesRepository(db: Db) {
     async markProcessing(id: string, generation: number): Promise<boolean> {
       const rows = await db
         .update(dataSources)
-        .set({ status: 'processing', attempts: sql`${dataSources.attempts} + 1`, updatedAt: new Date() })
+        .set({ status: 'processing', attempts: sql`${dataSources.attempts} + 1`, processingStartedAt: new Date(), filesDone: 0, updatedAt: new Date() })
         .where(and(eq(dataSources.id, id), eq(dataSources.generation, generation), isNull(dataSources.deletedAt)))
         .returning({ id: dataSources.id });
       return rows.length > 0;
+    },
+
+    /** Progress of the current attempt: `done` files parsed and embedded (only for the current generation). */
+    async setFilesDone(id: string, generation: number, done: number): Promise<void> {
+      await db
+        .update(dataSources)
+        .set({ filesDone: done })
+        .where(and(eq(dataSources.id, id), eq(dataSources.generation, generation), eq(dataSources.status, 'processing')));
+    },
+
+    /** The sync state of every live data source of a workspace, with its file count (one query). */
+    async syncRows(workspaceId: string) {
+      return db
+        .select({
+          id: dataSources.id,
+          name: dataSources.name,
+          status: dataSources.status,
+          errorCode: dataSources.errorCode,
+          errorMessage: dataSources.errorMessage,
+          jobId: dataSources.jobId,
+          attempts: dataSources.attempts,
+          updatedAt: dataSources.updatedAt,
+          syncRequestedAt: dataSources.syncRequestedAt,
+          lastSyncedAt: dataSources.lastSyncedAt,
+          processingStartedAt: dataSources.processingStartedAt,
+          filesDone: dataSources.filesDone,
+          // Qualified by hand: drizzle leaves columns unqualified in a one-table select.
+          fileCount: sql<number>`(SELECT count(*)::int FROM ${dataSourceFiles} f WHERE f.data_source_id = "data_sources"."id")`,
+        })
+        .from(dataSources)
+        .where(and(eq(dataSources.workspaceId, workspaceId), isNull(dataSources.deletedAt)))
+        .orderBy(asc(dataSources.createdAt), asc(dataSources.id));
+    },
+
+    /** The heartbeat of a running ingestion: `updated_at` of its source, while it is `processing`. */
+    async heartbeat(id: string, generation: number): Promise<void> {
+      await db
+        .update(dataSources)
+        .set({ updatedAt: new Date() })
+        .where(and(eq(dataSources.id, id), eq(dataSources.generation, generation), eq(dataSources.status, 'processing')));
+    },
+
+    /**
+     * Sources left `processing` by a worker that died (no heartbeat since `before`): each is
+     * moved to a new generation, `pending`, in one conditional update, so that of several
+     * instances sweeping at once only one takes a source over. Returns the taken rows.
+     */
+    async takeOverStale(before: Date): Promise<DataSourceRow[]> {
+      return db
+        .update(dataSources)
+        .set({ generation: sql`${dataSources.generation} + 1`, status: 'pending', jobId: null, updatedAt: new Date() })
+        .where(and(eq(dataSources.status, 'processing'), lt(dataSources.updatedAt, before), isNull(dataSources.deletedAt)))
+        .returning();
     },
 
     /** Sets the status of the given generation; false when it is stale or the source deleted. */
@@ -287,17 +366,20 @@ export function dataSourcesRepository(db: Db) {
     },
 
     /** Per workspace: live data sources whose ingestion is queued or running, and those whose last one failed. */
+    /**
+     * The same counts as correlated subqueries on a workspace id expression, for a
+     * statement of another module that lists workspaces (GET /workspaces in one statement).
+     */
+    syncStateSql: {
+      syncing: (workspaceId: SQL) => sql<number>`(SELECT count(*) FROM ${dataSources} d WHERE d.workspace_id = ${workspaceId} AND d.deleted_at IS NULL AND d.status IN ('pending', 'processing'))`,
+      failed: (workspaceId: SQL) => sql<number>`(SELECT count(*) FROM ${dataSources} d WHERE d.workspace_id = ${workspaceId} AND d.deleted_at IS NULL AND d.status = 'failed')`,
+      // Every live indexed document of the workspace: data-source files and MCP resources (both in `documents`).
+      documents: (workspaceId: SQL) => sql<number>`(SELECT count(*) FROM ${documents} doc WHERE doc.workspace_id = ${workspaceId} AND doc.deleted_at IS NULL)`,
+      lastSyncedAt: (workspaceId: SQL) => sql<Date | null>`(SELECT max(d.last_synced_at) FROM ${dataSources} d WHERE d.workspace_id = ${workspaceId} AND d.deleted_at IS NULL)`,
+    },
     async syncCounts(workspaceIds: string[]): Promise<Map<string, { syncing: number; failed: number }>> {
       if (!workspaceIds.length) return new Map();
-      const rows = await db
-        .select({
-          workspaceId: dataSources.workspaceId,
-          syncing: sql<number>`count(*) FILTER (WHERE ${dataSources.status} IN ('pending', 'processing'))::int`,
-          failed: sql<number>`count(*) FILTER (WHERE ${dataSources.status} = 'failed')::int`,
-        })
-        .from(dataSources)
-        .where(and(inArray(dataSources.workspaceId, workspaceIds), isNull(dataSources.deletedAt)))
-        .groupBy(dataSources.workspaceId);
+      const rows = await syncCountsQuery.execute({ ids: workspaceIds });
       return new Map(rows.map((r) => [r.workspaceId, { syncing: Number(r.syncing), failed: Number(r.failed) }]));
     },
 

@@ -1,15 +1,14 @@
-import multipart from '@fastify/multipart';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { FastifyRequest } from 'fastify';
 import { Type, type Static } from 'typebox';
 import type { Config } from '../../config.js';
 import { DATA_SOURCE_STATUSES, DOCUMENT_FORMATS, type DocumentFormat } from '../../db/schema/documents.js';
-import { fileTooLarge } from '../../ingest/errors.js';
 import { FORMAT_MIME } from '../../ingest/sniff.js';
 import { Envelope, ErrorEnvelope, errorResponses, ok } from '../../lib/envelope.js';
 import { badRequest } from '../../lib/errors.js';
+import { readMultipart } from '../../plugins/multipart.js';
 import { SORT_COLUMNS } from './repository.js';
 import type { DataSourcesService, IncomingFile } from './service.js';
+import { pageQuery, PaginationSchema } from '../../domain/paging.js';
 
 const Id = Type.String({ minLength: 1, maxLength: 100 });
 const FileSchema = Type.Object({
@@ -82,39 +81,6 @@ const EXTENSION: Record<DocumentFormat, string> = { pdf: 'pdf', docx: 'docx', xl
 
 const upload413 = { 413: ErrorEnvelope, 415: ErrorEnvelope, 422: ErrorEnvelope };
 
-/** Reads a multipart upload: every file part, plus the `name` and `description` fields. */
-async function readMultipart(request: FastifyRequest, limits: Config['ingest']) {
-  const files: IncomingFile[] = [];
-  const fields: Record<string, string> = {};
-  try {
-    for await (const part of request.parts({ limits: { fileSize: limits.maxFileBytes, files: limits.maxFiles, fields: 20, fieldSize: 10_000, parts: limits.maxFiles + 20 } })) {
-      if (part.type === 'file') {
-        const name = part.filename || `file-${files.length + 1}`;
-        let content: Buffer;
-        try {
-          content = await part.toBuffer();
-        } catch (err) {
-          if ((err as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') throw fileTooLarge(name, limits.maxFileBytes);
-          throw err;
-        }
-        files.push({ filename: name, declaredType: part.mimetype || null, content });
-      } else {
-        fields[part.fieldname] = String(part.value ?? '');
-      }
-    }
-  } catch (err) {
-    const code = (err as { code?: string }).code;
-    if (code === 'FST_FILES_LIMIT') throw badRequest(`at most ${limits.maxFiles} files per data source`, [`files: at most ${limits.maxFiles}`]);
-    if (code === 'FST_PARTS_LIMIT' || code === 'FST_FIELDS_LIMIT') throw badRequest('too many form fields', ['body: too many parts']);
-    throw err;
-  }
-  const name = fields.name?.trim();
-  if (name !== undefined && name.length > 200) throw badRequest('name must have at most 200 characters', ['name: must NOT have more than 200 characters']);
-  const description = fields.description?.trim();
-  if (description !== undefined && description.length > 2000) throw badRequest('description must have at most 2000 characters', ['description: must NOT have more than 2000 characters']);
-  return { files, name: name || null, description: description || null };
-}
-
 /** JSON documents to incoming files: exactly one of `content` / `contentBase64` each. */
 function jsonFiles(docs: Static<typeof CreateJson>['documents']): IncomingFile[] {
   return docs.map((d, i) => {
@@ -149,8 +115,6 @@ function jsonFiles(docs: Static<typeof CreateJson>['documents']): IncomingFile[]
  * also limited by the `sync` rate limit.
  */
 const routes: FastifyPluginAsyncTypebox<{ service: DataSourcesService; ingest: Config['ingest'] }> = async (app, { service, ingest }) => {
-  await app.register(multipart, { limits: { fileSize: ingest.maxFileBytes, files: ingest.maxFiles }, throwFileSizeLimit: true });
-
   app.post('/data-sources', {
     config: { permission: 'canManageSync' },
     // A JSON body carries base64 content: allow the upload limit plus encoding overhead.
@@ -170,11 +134,13 @@ const routes: FastifyPluginAsyncTypebox<{ service: DataSourcesService; ingest: C
     const userId = request.auth!.id;
     let view;
     if (request.isMultipart()) {
-      const { files, name, description } = await readMultipart(request, ingest);
-      view = await service.create({ workspaceId: ws.id, userId, name, description, kind: 'upload', files });
+      const { files, fields } = await readMultipart(request, ingest, { name: { maxLength: 200 }, description: { maxLength: 2000 } }, 'data source');
+      view = await service.create({ workspaceId: ws.id, userId, name: fields.name || null, description: fields.description || null, kind: 'upload', files });
     } else {
       const body = request.body as Static<typeof CreateJson> | undefined;
       if (!body || typeof body !== 'object') throw badRequest('a JSON body or a multipart upload is required', ['body: is required']);
+      // No Content-Type at all: the JSON schema did not run (it is keyed by media type).
+      if (!Array.isArray(body.documents)) throw badRequest('documents: is required', ['documents: is required']);
       view = await service.create({ workspaceId: ws.id, userId, name: body.name, description: body.description, kind: 'json', files: jsonFiles(body.documents) });
     }
     return reply.status(201).send(ok({ dataSource: view }, 'Data source created; ingestion queued'));
@@ -187,8 +153,7 @@ const routes: FastifyPluginAsyncTypebox<{ service: DataSourcesService; ingest: C
       summary: 'Data sources of the workspace (deleted ones are not listed)',
       querystring: Type.Object(
         {
-          page: Type.Integer({ minimum: 1, default: 1 }),
-          limit: Type.Integer({ minimum: 1, maximum: 100, default: 20 }),
+          ...pageQuery(),
           status: Type.Optional(Type.Enum([...DATA_SOURCE_STATUSES])),
           sort: Type.Enum(Object.keys(SORT_COLUMNS).flatMap((k) => [k, `-${k}`]), { default: '-createdAt' }),
         },
@@ -197,7 +162,7 @@ const routes: FastifyPluginAsyncTypebox<{ service: DataSourcesService; ingest: C
       response: {
         200: Envelope(Type.Object({
           dataSources: Type.Array(DataSourceSchema),
-          pagination: Type.Object({ page: Type.Number(), limit: Type.Number(), total: Type.Number(), pages: Type.Number() }),
+          pagination: PaginationSchema,
         })),
         ...errorResponses,
       },

@@ -4,7 +4,7 @@ import type { Config } from '../../config.js';
 import type { DataSourceStatus } from '../../db/schema/documents.js';
 import { chunkAndEmbed, indexFingerprint } from '../../ingest/pipeline.js';
 import { fileTooLarge } from '../../ingest/errors.js';
-import { parseFile } from '../../ingest/parse.js';
+import type { ParsePool } from '../../ingest/parsePool.js';
 import type { JobContext, JobQueue } from '../../jobs/queue.js';
 import { iso } from '../../lib/envelope.js';
 import { AppError, badRequest, notFound } from '../../lib/errors.js';
@@ -12,6 +12,8 @@ import { EmbedderError, type Embedder } from '../../rag/embedders/index.js';
 import type { NotificationsService } from '../notifications/service.js';
 import { doraCorpusDocuments, DORA_CORPUS, type CorpusArticleSource } from './corpus.js';
 import type { DataSourceRow, DataSourcesRepository, DocumentInsert, DocumentRow, FileMeta, NewFile, SortField } from './repository.js';
+import { pagination } from '../../domain/paging.js';
+import type { SourceSyncState } from '../../domain/syncState.js';
 
 export const INGEST_QUEUE = 'data-source-ingest';
 
@@ -107,10 +109,12 @@ export function dataSourcesService(deps: {
   repo: DataSourcesRepository;
   jobs: JobQueue;
   embedder: Embedder;
+  /** Parses files off the main thread (src/ingest/parsePool.ts). */
+  parser: Pick<ParsePool, 'parse'>;
   config: Pick<Config, 'ingest'>;
   compliance: CorpusArticleSource;
-  /** Tells of finished ingestions (docs/notifications.md). */
-  notifications?: Pick<NotificationsService, 'notifyQuietly'>;
+  /** Tells of finished ingestions, and pushes every status change to open streams (docs/notifications.md). */
+  notifications?: Pick<NotificationsService, 'notifyQuietly'> & Partial<Pick<NotificationsService, 'broadcast'>>;
   log?: Log;
 }) {
   const { repo, jobs, embedder, config } = deps;
@@ -125,8 +129,39 @@ export function dataSourcesService(deps: {
     } catch (err) {
       deps.log?.error({ err, dataSourceId: row.id }, 'could not queue ingestion');
       await repo.markStatus(row.id, row.generation, 'failed', { code: 'QUEUE_UNAVAILABLE', message: 'The ingestion job could not be queued; retry with a sync' });
+      await announce(row.id);
     }
     return (await repo.byId(row.id)) ?? row;
+  }
+
+  /**
+   * Pushes the source's current status to the open notification streams of everyone who can see
+   * the workspace's sources (event `data-source:status`, not stored). `deleted` after a delete.
+   * Given a row, that state is announced (the caller announces before the next step can start,
+   * so events of one source leave in order); given an id, the row is read first.
+   */
+  async function announce(rowOrId: DataSourceRow | string, deleted = false) {
+    if (!deps.notifications?.broadcast) return;
+    const row = typeof rowOrId === 'string' ? await repo.byId(rowOrId).catch(() => null) : rowOrId;
+    if (!row) return;
+    await deps.notifications.broadcast({
+      workspaceId: row.workspaceId,
+      event: 'data-source:status',
+      permission: 'canViewSources',
+      payload: {
+        id: row.id,
+        workspaceId: row.workspaceId,
+        name: row.name,
+        status: deleted ? 'deleted' : row.status,
+        error: row.errorCode ? { code: row.errorCode, message: (row.errorMessage ?? '').slice(0, 1000) } : null,
+        attempts: row.attempts,
+        documentCount: row.documentCount,
+        chunkCount: row.chunkCount,
+        pageCount: row.pageCount,
+        lastSyncedAt: iso(row.lastSyncedAt),
+        updatedAt: row.updatedAt.toISOString(),
+      },
+    });
   }
 
   async function detail(row: DataSourceRow) {
@@ -161,12 +196,16 @@ export function dataSourcesService(deps: {
     const ds = await repo.byId(data.dataSourceId);
     if (!ds || ds.deletedAt || ds.generation !== data.generation) return; // deleted or superseded
     if (!(await repo.markProcessing(ds.id, data.generation))) return;
+    await announce(ds.id);
+    // The heartbeat: a source whose ingestion stops beating (its process died) is taken
+    // over by another worker (recoverStale) instead of staying `processing`.
+    const beat = setInterval(() => void repo.heartbeat(ds.id, data.generation).catch(() => {}), config.ingest.heartbeatSec * 1000);
     try {
       const files = await repo.files(ds.id);
       const docs: DocumentInsert[] = [];
       for (const f of files) {
         ctx.signal.throwIfAborted();
-        const parsed = await parseFile(f.content, f.filename, f.declaredType, limits);
+        const parsed = await deps.parser.parse({ content: f.content, filename: f.filename, declaredType: f.declaredType, limits, signal: ctx.signal });
         const title = f.title?.trim() || parsed.doc.title?.trim() || path.parse(f.filename).name || f.filename;
         const url = f.url || `/api/v1/data-sources/${ds.id}/files/${f.id}`;
         const indexed = await chunkAndEmbed(parsed.doc, title, { ...chunking, embedder, signal: ctx.signal });
@@ -185,10 +224,12 @@ export function dataSourcesService(deps: {
           metadata: { filename: f.filename, sha256: f.sha256 },
           chunks: indexed,
         });
+        await repo.setFilesDone(ds.id, data.generation, docs.length);
       }
       ctx.signal.throwIfAborted();
       // false: deleted or superseded meanwhile (the newer sync tells of its own outcome)
       if (await repo.commitIngestion(ds.id, data.generation, docs)) {
+        await announce(ds.id);
         await notifyOutcome(ds, data, { ok: true, documents: docs.length, chunks: docs.reduce((n, d) => n + d.chunks.length, 0) });
       }
     } catch (err) {
@@ -197,13 +238,40 @@ export function dataSourcesService(deps: {
       const lastTry = ctx.retryCount >= ctx.retryLimit;
       if (c.transient && !lastTry) {
         await repo.markStatus(ds.id, data.generation, 'pending', { code: c.code, message: `Attempt ${ctx.retryCount + 1} failed, retrying: ${c.message}` });
+        await announce(ds.id);
         throw err;
       }
       const current = await repo.markStatus(ds.id, data.generation, 'failed', { code: c.code, message: c.message });
       deps.log?.warn({ err, dataSourceId: ds.id }, 'ingestion failed');
+      if (current) await announce(ds.id);
       if (current) await notifyOutcome(ds, data, { ok: false, code: c.code, message: c.message });
+    } finally {
+      clearInterval(beat);
     }
   }
+
+  /**
+   * Takes over ingestions whose worker died (docs/data-sources.md, "Interrupted
+   * ingestion"): a `processing` source without a heartbeat for three beats moves to a new
+   * generation and is queued again (the dead attempt's job, when pg-boss finally expires
+   * it, finds its generation superseded and does nothing). Runs on instances with workers,
+   * at start and every 1.5 beats.
+   */
+  async function recoverStale(): Promise<number> {
+    const taken = await repo.takeOverStale(new Date(Date.now() - 3 * config.ingest.heartbeatSec * 1000));
+    for (const row of taken) {
+      deps.log?.warn({ dataSourceId: row.id, generation: row.generation }, 'ingestion interrupted (no heartbeat): queued again');
+      await enqueue(row, row.createdBy);
+    }
+    return taken.length;
+  }
+  let recovery: NodeJS.Timeout | null = null;
+  let sweeping: Promise<unknown> | null = null;
+  const sweep = () => {
+    sweeping ??= recoverStale()
+      .catch((err: unknown) => deps.log?.error({ err }, 'interrupted ingestion check failed'))
+      .finally(() => (sweeping = null));
+  };
 
   jobs.define<IngestJob>(INGEST_QUEUE, ingest, { retryLimit: 2, retryDelay: 5, retryBackoff: true, expireInSeconds: 30 * 60 });
 
@@ -221,7 +289,7 @@ export function dataSourcesService(deps: {
       let firstTitle: string | undefined;
       for (const f of files) {
         if (f.content.length > config.ingest.maxFileBytes) throw fileTooLarge(f.filename, config.ingest.maxFileBytes);
-        const parsed = await parseFile(f.content, f.filename, f.declaredType, limits);
+        const parsed = await deps.parser.parse({ content: f.content, filename: f.filename, declaredType: f.declaredType, limits });
         firstTitle ??= f.title?.trim() || parsed.doc.title?.trim();
         stored.push({
           filename: f.filename,
@@ -248,6 +316,7 @@ export function dataSourcesService(deps: {
         },
         stored,
       );
+      await announce(row); // pending, before the job can start
       return detail(await enqueue(row, input.userId));
     },
 
@@ -260,7 +329,7 @@ export function dataSourcesService(deps: {
       const [files, docs] = await Promise.all([repo.fileMetas(ids), repo.documentsOf(ids)]);
       return {
         dataSources: rows.map((r) => dataSourceView(r, files.filter((f) => f.dataSourceId === r.id), docs.filter((d) => d.dataSourceId === r.id))),
-        pagination: { page: q.page, limit: q.limit, total, pages: Math.ceil(total / q.limit) },
+        pagination: pagination(q, total),
       };
     },
 
@@ -280,19 +349,69 @@ export function dataSourcesService(deps: {
     },
 
     /**
+     * Original files of the workspace's live data sources, in the order of `fileIds`
+     * (assessments reuse them). An id that is not such a file: 404 FILE_NOT_FOUND naming it.
+     */
+    async filesByIds(workspaceId: string, fileIds: string[]): Promise<{ id: string; filename: string; mimeType: string; content: Buffer }[]> {
+      const rows = new Map((await repo.filesByIds(workspaceId, fileIds)).map((f) => [f.id, f]));
+      const missing = fileIds.filter((id) => !rows.has(id));
+      if (missing.length) throw notFound(`File not found in this workspace's documents: ${missing.join(', ')}`, 'FILE_NOT_FOUND');
+      return fileIds.map((id) => {
+        const f = rows.get(id)!;
+        return { id: f.id, filename: f.filename, mimeType: f.mimeType, content: f.content };
+      });
+    },
+
+    /**
      * Re-sync: a new generation, parsed again from the stored files; supersedes any sync
      * under way. `requestedBy` is the user who asked (null: the scheduler).
      */
     async sync(workspaceId: string, id: string, requestedBy: string | null): Promise<DataSourceView> {
       const row = await repo.requestSync(workspaceId, id);
       if (!row) throw dataSourceNotFound();
+      await announce(row); // pending, before the job can start
       return detail(await enqueue(row, requestedBy));
     },
 
     async remove(workspaceId: string, id: string): Promise<{ id: string; deletedDocuments: number; deletedChunks: number }> {
       const res = await repo.softDelete(workspaceId, id);
       if (!res) throw dataSourceNotFound();
+      await announce(id, true);
       return { id, deletedDocuments: res.documents, deletedChunks: res.chunks };
+    },
+
+    /** The sync state of every data source of a workspace (GET /sync-status). */
+    async syncStates(workspaceId: string): Promise<SourceSyncState[]> {
+      return (await repo.syncRows(workspaceId)).map((r) => {
+        const failed = r.status === 'failed';
+        const running = r.status === 'processing';
+        const active = running || r.status === 'pending';
+        const fileCount = Number(r.fileCount);
+        return {
+          id: r.id,
+          kind: 'data_source' as const,
+          name: r.name,
+          state: running ? 'syncing' : r.status === 'pending' ? 'queued' : failed ? 'error' : 'ready',
+          status: r.status,
+          lastSyncAt: iso(failed ? r.updatedAt : r.lastSyncedAt),
+          lastSuccessAt: iso(r.lastSyncedAt),
+          nextSyncAt: null,
+          job: active
+            ? {
+                id: r.jobId,
+                runId: null,
+                state: running ? ('running' as const) : ('queued' as const),
+                trigger: null,
+                queuedAt: r.syncRequestedAt.toISOString(),
+                startedAt: running ? iso(r.processingStartedAt) : null,
+                attempt: Math.max(1, r.attempts + (running ? 0 : 1)),
+                progress: running ? { done: Math.min(r.filesDone, fileCount), total: fileCount, unit: 'files' as const } : null,
+              }
+            : null,
+          // A pending source with an error is waiting for a retry: the error of the failed attempt is shown.
+          lastError: r.errorMessage ? { code: r.errorCode, message: r.errorMessage, at: r.updatedAt.toISOString() } : null,
+        };
+      });
     },
 
     /** Workspace stats: live documents, their pages, live data sources ("databases"). */
@@ -303,6 +422,8 @@ export function dataSourcesService(deps: {
 
     /** Sync state for the workspace `syncStatus`: sources being ingested, sources whose ingestion failed. */
     syncCounts: (workspaceIds: string[]) => repo.syncCounts(workspaceIds),
+    /** The sync counts as SQL on a workspace id expression (the workspace list reads them in its own statement). */
+    syncStateSql: repo.syncStateSql,
 
     /**
      * Documents of MCP sources (docs/mcp-sources.md): the MCP sync parses, chunks and
@@ -317,6 +438,20 @@ export function dataSourcesService(deps: {
 
     /** Runs one queued ingestion directly (tests, CLI); the job handler does the same. */
     ingest,
+
+    /** Starts the check for interrupted ingestions (instances with workers). */
+    startRecovery() {
+      if (recovery) return;
+      sweep();
+      recovery = setInterval(sweep, config.ingest.heartbeatSec * 1500);
+      recovery.unref();
+    },
+    async stopRecovery() {
+      if (recovery) clearInterval(recovery);
+      recovery = null;
+      await sweeping;
+    },
+    recoverStale,
 
     /**
      * Indexes the DORA articles as the shared corpus (workspace_id NULL). Repeatable:

@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, inArray, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import { queryRows, type Db } from '../../db/client.js';
 import { mcpResources, mcpSources, mcpSyncRuns, type McpSyncError, type McpSyncStatus, type McpSyncTrigger } from '../../db/schema/mcp.js';
 
@@ -33,6 +33,25 @@ export interface RunCounts {
 
 /** All SQL of MCP sources, their per-resource state and their sync runs. */
 export function mcpSourcesRepository(db: Db) {
+  /**
+   * The workspace `syncStatus` counts (read with every workspace list: built once, prepared
+   * per connection). The correlated subqueries name `mcp_sources` columns qualified: drizzle
+   * writes a single table's columns unqualified, which inside them would mean the run's.
+   */
+  const syncCountsQuery = db
+    .select({
+      workspaceId: mcpSources.workspaceId,
+      syncing: sql<number>`count(*) FILTER (WHERE EXISTS (
+        SELECT 1 FROM ${mcpSyncRuns} r WHERE r.source_id = mcp_sources.id AND r.status IN ('queued', 'running')))::int`,
+      failed: sql<number>`count(*) FILTER (WHERE mcp_sources.enabled AND (
+        SELECT r.status FROM ${mcpSyncRuns} r
+        WHERE r.source_id = mcp_sources.id AND r.status IN ('succeeded', 'partial', 'failed')
+        ORDER BY r.queued_at DESC, r.id DESC LIMIT 1) = 'failed')::int`,
+    })
+    .from(mcpSources)
+    .where(sql`${mcpSources.workspaceId} = ANY(${sql.placeholder('ids')}::text[])`)
+    .groupBy(mcpSources.workspaceId)
+    .prepare('mcp_sources_sync_counts');
   return {
     /** Inserts a source; `seal` receives the new id (secrets are bound to it) and returns the sealed value. */
     async create(values: Omit<typeof mcpSources.$inferInsert, 'id' | 'secrets'>, seal: (id: string) => string | null): Promise<McpSourceRow> {
@@ -171,6 +190,36 @@ export function mcpSourcesRepository(db: Db) {
         .where(eq(mcpSyncRuns.id, runId));
     },
 
+    /** Counts of a running run so far (its progress, read by GET /sync-status). */
+    async runProgress(runId: string, counts: RunCounts): Promise<void> {
+      await db.update(mcpSyncRuns).set(counts).where(and(eq(mcpSyncRuns.id, runId), eq(mcpSyncRuns.status, 'running')));
+    },
+
+    /**
+     * The sync state of every MCP source of a workspace: per source its queued or running
+     * run, its latest finished run and the end of its latest successful run (four queries).
+     */
+    async syncRows(workspaceId: string) {
+      const sources = await db
+        .select({ id: mcpSources.id, name: mcpSources.name, enabled: mcpSources.enabled })
+        .from(mcpSources)
+        .where(eq(mcpSources.workspaceId, workspaceId))
+        .orderBy(asc(mcpSources.createdAt), asc(mcpSources.id));
+      const ids = sources.map((s) => s.id);
+      if (!ids.length) return [];
+      const latest = (statuses: McpSyncStatus[]) =>
+        db
+          .selectDistinctOn([mcpSyncRuns.sourceId])
+          .from(mcpSyncRuns)
+          .where(and(inArray(mcpSyncRuns.sourceId, ids), inArray(mcpSyncRuns.status, statuses)))
+          .orderBy(mcpSyncRuns.sourceId, desc(mcpSyncRuns.queuedAt), desc(mcpSyncRuns.id));
+      // A source has at most one running and one queued run: the running one is shown.
+      const [running, queued, finished, succeeded] = await Promise.all([latest(['running']), latest(['queued']), latest(['succeeded', 'partial', 'failed']), latest(['succeeded', 'partial'])]);
+      const by = (rows: McpSyncRunRow[]) => new Map(rows.map((r) => [r.sourceId, r]));
+      const [r, q, f, s] = [by(running), by(queued), by(finished), by(succeeded)];
+      return sources.map((src) => ({ ...src, active: r.get(src.id) ?? q.get(src.id) ?? null, lastFinished: f.get(src.id) ?? null, lastSuccessAt: s.get(src.id)?.finishedAt ?? null }));
+    },
+
     /** The latest run of each source (queued, running or finished). */
     async latestRuns(sourceIds: string[]): Promise<Map<string, McpSyncRunRow>> {
       if (!sourceIds.length) return new Map();
@@ -186,22 +235,23 @@ export function mcpSourcesRepository(db: Db) {
      * Per workspace: sources with a sync queued or running, and enabled sources whose
      * latest finished sync failed (the workspace `syncStatus`).
      */
+    /**
+     * The same counts as correlated subqueries on a workspace id expression, for a
+     * statement of another module that lists workspaces (GET /workspaces in one statement).
+     */
+    syncStateSql: {
+      syncing: (workspaceId: SQL) => sql<number>`(SELECT count(*) FROM ${mcpSources} s WHERE s.workspace_id = ${workspaceId}
+        AND EXISTS (SELECT 1 FROM ${mcpSyncRuns} r WHERE r.source_id = s.id AND r.status IN ('queued', 'running')))`,
+      failed: (workspaceId: SQL) => sql<number>`(SELECT count(*) FROM ${mcpSources} s WHERE s.workspace_id = ${workspaceId} AND s.enabled
+        AND (SELECT r.status FROM ${mcpSyncRuns} r WHERE r.source_id = s.id AND r.status IN ('succeeded', 'partial', 'failed')
+             ORDER BY r.queued_at DESC, r.id DESC LIMIT 1) = 'failed')`,
+      lastSyncedAt: (workspaceId: SQL) => sql<Date | null>`(SELECT max(r.finished_at) FROM ${mcpSyncRuns} r JOIN ${mcpSources} s ON s.id = r.source_id
+        WHERE s.workspace_id = ${workspaceId} AND r.status IN ('succeeded', 'partial'))`,
+    },
     async syncCounts(workspaceIds: string[]): Promise<Map<string, { syncing: number; failed: number }>> {
       if (!workspaceIds.length) return new Map();
-      const rows = await queryRows<{ workspace_id: string; syncing: number; failed: number }>(
-        db,
-        sql`SELECT ${mcpSources.workspaceId} AS workspace_id,
-                   count(*) FILTER (WHERE EXISTS (
-                     SELECT 1 FROM ${mcpSyncRuns} r WHERE r.source_id = ${mcpSources.id} AND r.status IN ('queued', 'running')))::int AS syncing,
-                   count(*) FILTER (WHERE ${mcpSources.enabled} AND (
-                     SELECT r.status FROM ${mcpSyncRuns} r
-                     WHERE r.source_id = ${mcpSources.id} AND r.status IN ('succeeded', 'partial', 'failed')
-                     ORDER BY r.queued_at DESC, r.id DESC LIMIT 1) = 'failed')::int AS failed
-            FROM ${mcpSources}
-            WHERE ${inArray(mcpSources.workspaceId, workspaceIds)}
-            GROUP BY ${mcpSources.workspaceId}`,
-      );
-      return new Map(rows.map((r) => [r.workspace_id, { syncing: Number(r.syncing), failed: Number(r.failed) }]));
+      const rows = await syncCountsQuery.execute({ ids: workspaceIds });
+      return new Map(rows.map((r) => [r.workspaceId, { syncing: Number(r.syncing), failed: Number(r.failed) }]));
     },
 
     /** The latest finished run of a source with status succeeded or partial. */

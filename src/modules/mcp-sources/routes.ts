@@ -4,6 +4,7 @@ import { MCP_SYNC_STATUSES, MCP_SYNC_TRIGGERS, MCP_TRANSPORTS } from '../../db/s
 import { Envelope, errorResponses, ok } from '../../lib/envelope.js';
 import { MCP_SORT_COLUMNS, type McpSortField } from './repository.js';
 import type { McpSourcesService } from './service.js';
+import { pageQuery, PaginationSchema } from '../../domain/paging.js';
 
 const Id = Type.String({ minLength: 1, maxLength: 100 });
 const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(t: T) => Type.Union([t, Type.Null()]);
@@ -182,8 +183,7 @@ const routes: FastifyPluginAsyncTypebox<{ service: McpSourcesService }> = async 
       summary: 'MCP sources of the workspace',
       querystring: Type.Object(
         {
-          page: Type.Integer({ minimum: 1, default: 1 }),
-          limit: Type.Integer({ minimum: 1, maximum: 100, default: 20 }),
+          ...pageQuery(),
           sort: Type.Enum(Object.keys(MCP_SORT_COLUMNS).flatMap((k) => [k, `-${k}`]), { default: '-createdAt' }),
         },
         { additionalProperties: false },
@@ -191,7 +191,7 @@ const routes: FastifyPluginAsyncTypebox<{ service: McpSourcesService }> = async 
       response: {
         200: Envelope(Type.Object({
           mcpSources: Type.Array(McpSourceSchema),
-          pagination: Type.Object({ page: Type.Number(), limit: Type.Number(), total: Type.Number(), pages: Type.Number() }),
+          pagination: PaginationSchema,
         })),
         ...errorResponses,
       },

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import type { Config } from '../../config.js';
 import type { McpSyncError, McpSyncStatus, McpSyncTrigger, McpTransport } from '../../db/schema/mcp.js';
-import { parseFile } from '../../ingest/parse.js';
+import type { ParsePool } from '../../ingest/parsePool.js';
 import { chunkAndEmbed, indexFingerprint } from '../../ingest/pipeline.js';
 import type { JobQueue } from '../../jobs/queue.js';
 import { AppError, badRequest, conflict, notFound } from '../../lib/errors.js';
@@ -10,6 +10,8 @@ import { createMcpClient, McpError, stdioRefusal, type McpClient, type McpConnec
 import { createNetworkGuard, UrlNotAllowedError, type NetworkGuard } from '../../mcp/ssrf.js';
 import type { Embedder } from '../../rag/embedders/index.js';
 import type { McpResourceRow, McpSortField, McpSourceRow, McpSourcesRepository, McpSyncRunRow, RunCounts } from './repository.js';
+import { pagination } from '../../domain/paging.js';
+import type { SourceSyncState } from '../../domain/syncState.js';
 
 /**
  * MCP data sources (docs/mcp-sources.md): registration with encrypted credentials,
@@ -48,6 +50,8 @@ export interface McpDocumentStore {
 
 export interface NotifyPort {
   notifyQuietly(input: { userIds?: string[]; workspaceId?: string | null; type: 'sync_completed' | 'sync_failed'; title: string; body?: string; data?: Record<string, unknown> }): Promise<void>;
+  /** A live workspace event (not stored; never throws), docs/notifications.md. */
+  broadcast?(input: { workspaceId: string; event: 'mcp-source:status'; payload: Record<string, unknown>; permission?: string }): Promise<void>;
 }
 
 export interface McpSourcesDeps {
@@ -56,6 +60,8 @@ export interface McpSourcesDeps {
   queue: JobQueue;
   store: McpDocumentStore;
   embedder: Embedder;
+  /** Parses resources off the main thread (src/ingest/parsePool.ts). */
+  parser: Pick<ParsePool, 'parse'>;
   notifications?: NotifyPort;
   log?: { error(obj: unknown, msg?: string): void; warn(obj: unknown, msg?: string): void; info?(obj: unknown, msg?: string): void };
   /** For tests of the guard itself: a network guard to use instead of the configured one. */
@@ -308,18 +314,40 @@ export function mcpSourcesService(deps: McpSourcesDeps) {
     return rows.map((r) => sourceView(r, runs.get(r.id), totals.get(r.id)));
   }
 
+  /**
+   * Live status for open dashboards (`mcp-source:status`, not stored; never throws): the
+   * source's sync state and counts as they are now, or `deleted`. Sent when a sync is queued,
+   * starts and ends, and when the source is deleted (docs/notifications.md).
+   */
+  async function publishStatus(sourceId: string, deleted?: { workspaceId: string; name: string }) {
+    if (!deps.notifications?.broadcast) return;
+    try {
+      const row = deleted ? null : await repo.byId(sourceId);
+      if (!row && !deleted) return;
+      const v = row ? (await views([row]))[0]! : null;
+      const payload = v
+        ? { id: v.id, workspaceId: row!.workspaceId, name: v.name, enabled: v.enabled, syncStatus: v.syncStatus, syncId: v.lastSync?.id ?? null, documentCount: v.documentCount, chunkCount: v.chunkCount, updatedAt: v.updatedAt, timestamp: Date.now() }
+        : { id: sourceId, workspaceId: deleted!.workspaceId, name: deleted!.name, syncStatus: 'deleted', timestamp: Date.now() };
+      await deps.notifications.broadcast({ workspaceId: payload.workspaceId, event: 'mcp-source:status', payload, permission: 'canViewSources' });
+    } catch (err) {
+      deps.log?.warn({ err, mcpSourceId: sourceId }, 'MCP source status not announced');
+    }
+  }
+
   async function enqueue(source: McpSourceRow, trigger: McpSyncTrigger, requestedBy: string | null): Promise<{ run: McpSyncRunRow; created: boolean }> {
     const { run, created } = await repo.queueRun({ sourceId: source.id, workspaceId: source.workspaceId, trigger, requestedBy });
     if (!created) return { run, created };
     try {
       const jobId = await queue.send(MCP_SYNC_QUEUE, { runId: run.id });
       await repo.setRunJob(run.id, jobId);
+      await publishStatus(source.id);
       return { run: { ...run, jobId }, created };
     } catch (err) {
       // The run must not stay `queued` without a job (it would block the next trigger).
       deps.log?.error({ err, mcpSourceId: source.id }, 'could not queue an MCP sync');
       const counts: RunCounts = { resourcesListed: 0, resourcesAdded: 0, resourcesUpdated: 0, resourcesUnchanged: 0, resourcesRemoved: 0, resourcesFailed: 0, chunksIndexed: 0 };
       await repo.finishRun(run.id, { status: 'failed', durationMs: 0, counts, error: 'The sync job could not be queued; try again', errors: [] });
+      await publishStatus(source.id);
       return { run: (await repo.run(run.id)) ?? run, created };
     }
   }
@@ -363,6 +391,7 @@ export function mcpSourcesService(deps: McpSourcesDeps) {
     const errors: McpSyncError[] = [];
     let fatal: string | null = null;
     let source = await repo.byId(run.sourceId);
+    if (source) await publishStatus(source.id);
     try {
       if (!source) return;
       if (!source.enabled) throw new McpError('the source is disabled', 'MCP_NOT_ALLOWED');
@@ -376,6 +405,14 @@ export function mcpSourcesService(deps: McpSourcesDeps) {
         await repo.setServerInfo(source.id, { ...session.server });
         const { resources, truncated } = await session.listResources(config.mcp.maxResources);
         counts.resourcesListed = resources.length;
+        // Progress for GET /sync-status: the counts so far, written at most every 250 ms.
+        let progressAt = 0;
+        const progress = async () => {
+          if (performance.now() - progressAt < 250) return;
+          progressAt = performance.now();
+          await repo.runProgress(runId, counts);
+        };
+        await progress();
         if (truncated) errors.push({ message: `the server lists more than ${config.mcp.maxResources} resources; only the first ${config.mcp.maxResources} were synced and none were removed (MCP_MAX_RESOURCES)` });
         const known = new Map((await repo.resources(source.id)).map((r) => [r.uri, r] as const));
         const unchanged: string[] = [];
@@ -412,6 +449,7 @@ export function mcpSourcesService(deps: McpSourcesDeps) {
             counts[outcome.kind === 'added' ? 'resourcesAdded' : 'resourcesUpdated'] += 1;
             counts.chunksIndexed += outcome.chunks;
           }
+          await progress();
         }
         await repo.touchResources(source.id, unchanged);
         if (!truncated) {
@@ -442,7 +480,10 @@ export function mcpSourcesService(deps: McpSourcesDeps) {
         const durationMs = Math.round(performance.now() - t0);
         await repo.finishRun(runId, { status, durationMs, counts, error: fatal, errors });
         source = await repo.byId(run.sourceId);
-        if (source) await notify(source, run, status, fatal, counts);
+        if (source) {
+          await publishStatus(source.id);
+          await notify(source, run, status, fatal, counts);
+        }
       } else if (!source) {
         await repo.finishRun(runId, { status: 'failed', durationMs: 0, counts, error: 'The source was deleted', errors }).catch(() => {});
       }
@@ -488,7 +529,13 @@ export function mcpSourcesService(deps: McpSourcesDeps) {
       return { kind: 'unchanged' };
     }
     const filename = resourceFilename(r.uri, mimeType);
-    const parsed = await parseFile(bytes, filename, mimeType ?? null, { maxTextChars: config.ingest.maxTextChars, maxDecompressedBytes: config.ingest.maxDecompressedBytes });
+    const parsed = await deps.parser.parse({
+      content: bytes,
+      filename,
+      declaredType: mimeType ?? null,
+      limits: { maxTextChars: config.ingest.maxTextChars, maxDecompressedBytes: config.ingest.maxDecompressedBytes },
+      signal,
+    });
     const title = (r.title ?? parsed.doc.title ?? r.name).slice(0, 500);
     const chunks = await chunkAndEmbed(parsed.doc, title, { ...chunkOpts, embedder, signal });
     const lastModified = r.lastModified ? new Date(r.lastModified) : null;
@@ -541,7 +588,7 @@ export function mcpSourcesService(deps: McpSourcesDeps) {
   const service = {
     async list(workspaceId: string, q: { page: number; limit: number; sort: McpSortField; descending: boolean }) {
       const { rows, total } = await repo.list(workspaceId, { offset: (q.page - 1) * q.limit, limit: q.limit, sort: q.sort, descending: q.descending });
-      return { mcpSources: await views(rows), pagination: { page: q.page, limit: q.limit, total, pages: Math.ceil(total / q.limit) } };
+      return { mcpSources: await views(rows), pagination: pagination(q, total) };
     },
 
     async get(workspaceId: string, id: string): Promise<McpSourceView> {
@@ -626,6 +673,7 @@ export function mcpSourcesService(deps: McpSourcesDeps) {
       }
       const updated = await repo.update(workspaceId, id, values, connectionChanged);
       if (!updated) throw mcpSourceNotFound();
+      await publishStatus(id);
       return (await views([updated]))[0]!;
     },
 
@@ -635,6 +683,7 @@ export function mcpSourcesService(deps: McpSourcesDeps) {
       if (!row) throw mcpSourceNotFound();
       const totals = (await repo.resourceTotals([id])).get(id);
       if (!(await repo.delete(workspaceId, id))) throw mcpSourceNotFound();
+      await publishStatus(id, { workspaceId: row.workspaceId, name: row.name });
       return { id, deletedDocuments: totals?.documents ?? 0, deletedChunks: totals?.chunks ?? 0 };
     },
 
@@ -707,8 +756,49 @@ export function mcpSourcesService(deps: McpSourcesDeps) {
     /** Runs one queued sync run directly (tests, CLI); the job handler does the same. */
     runSync: (runId: string, signal: AbortSignal = new AbortController().signal) => runSync(runId, signal),
 
+    /** The sync state of every MCP source of a workspace (GET /sync-status). */
+    async syncStates(workspaceId: string): Promise<SourceSyncState[]> {
+      return (await repo.syncRows(workspaceId)).map((s) => {
+        const run = s.active;
+        const last = s.lastFinished;
+        const state: SourceSyncState['state'] = run ? (run.status === 'running' ? 'syncing' : 'queued') : !s.enabled ? 'disabled' : !last ? 'never' : last.status === 'failed' ? 'error' : 'ready';
+        const done = run ? run.resourcesAdded + run.resourcesUpdated + run.resourcesUnchanged + run.resourcesFailed : 0;
+        const firstError = last?.errors[0];
+        return {
+          id: s.id,
+          kind: 'mcp_source' as const,
+          name: s.name,
+          state,
+          status: run?.status ?? last?.status ?? 'never',
+          lastSyncAt: iso(last?.finishedAt ?? null),
+          lastSuccessAt: iso(s.lastSuccessAt),
+          nextSyncAt: null,
+          job: run
+            ? {
+                id: run.jobId,
+                runId: run.id,
+                state: run.status === 'running' ? ('running' as const) : ('queued' as const),
+                trigger: run.trigger,
+                queuedAt: run.queuedAt.toISOString(),
+                startedAt: iso(run.startedAt),
+                attempt: 1,
+                progress: run.status === 'running' && run.resourcesListed > 0 ? { done: Math.min(done, run.resourcesListed), total: run.resourcesListed, unit: 'resources' as const } : null,
+              }
+            : null,
+          lastError:
+            last?.status === 'failed'
+              ? { code: null, message: last.error ?? 'The sync failed', at: iso(last.finishedAt) }
+              : last?.status === 'partial'
+                ? { code: null, message: `${last.resourcesFailed} of ${last.resourcesListed} resources failed${firstError ? `; first: ${firstError.uri ? `${firstError.uri}: ` : ''}${firstError.message}` : ''}`.slice(0, 1000), at: iso(last.finishedAt) }
+                : null,
+        };
+      });
+    },
+
     /** Sync state for the workspace `syncStatus`: sources syncing, enabled sources whose last sync failed. */
     syncCounts: (workspaceIds: string[]) => repo.syncCounts(workspaceIds),
+    /** The sync counts as SQL on a workspace id expression (the workspace list reads them in its own statement). */
+    syncStateSql: repo.syncStateSql,
 
     async stats(workspaceId: string, id: string) {
       const row = await repo.get(workspaceId, id);

@@ -36,7 +36,7 @@ export function createNotificationBus(database: Database, onMessage: (m: BusMess
       log?.warn({ raw: raw.slice(0, 200) }, 'notifications: unreadable NOTIFY payload');
       return;
     }
-    if (m && typeof m === 'object' && typeof m.u === 'string') onMessage(m);
+    if (m && typeof m === 'object' && (('u' in m && typeof m.u === 'string') || ('w' in m && typeof m.w === 'string'))) onMessage(m);
   };
 
   async function listen(): Promise<() => Promise<void>> {

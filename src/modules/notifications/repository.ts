@@ -31,7 +31,13 @@ export interface BusNotification {
  * under NOTIFY_INLINE_MAX bytes (PostgreSQL's limit is 8000), else only its id and the
  * listener reads the row.
  */
-export type BusMessage = { e: 'new'; id: string; u: string; n?: BusNotification } | { e: 'read'; u: string };
+export type BusMessage =
+  | { e: 'new'; id: string; u: string; n?: BusNotification }
+  | { e: 'read'; u: string }
+  /** A live workspace event (not stored): delivered to the streams of everyone with access (and `perm`, when given). */
+  | { e: 'ws'; w: string; ev: WorkspaceEventName; p: Record<string, unknown>; perm?: string };
+/** Names of the non-stored workspace events of the stream (docs/notifications.md). */
+export type WorkspaceEventName = 'data-source:status' | 'assessment:status' | 'mcp-source:status';
 export const NOTIFY_INLINE_MAX = 7000;
 
 export function busNotificationOf(r: NotificationRow): BusNotification {
@@ -80,6 +86,11 @@ export function notificationsRepository(db: Db) {
         await publish(tx, inserted.map(busMessageOf));
         return inserted;
       });
+    },
+
+    /** Announces a live event that is not stored (no transaction: it describes what was just committed). */
+    async publishEvent(m: BusMessage): Promise<void> {
+      await publish(db, [m]);
     },
 
     async byId(id: string): Promise<NotificationRow | null> {

@@ -4,6 +4,7 @@ import { Type } from 'typebox';
 import { NOTIFICATION_TYPES } from '../../db/schema/notifications.js';
 import { Envelope, ErrorEnvelope, errorResponses, ok } from '../../lib/envelope.js';
 import type { NotificationsService, StreamEvent, Subscription } from './service.js';
+import { MAX_OFFSET, pageQuery, PaginationSchema } from '../../domain/paging.js';
 
 const Notification = Type.Object({
   id: Type.String(),
@@ -50,9 +51,10 @@ const routes: FastifyPluginAsyncTypebox<NotificationRoutesOptions> = async (app,
     schema: {
       tags: ['notifications'],
       summary: 'Notifications of the caller, newest first',
+      description: 'Paged with `page` and `limit`; `offset` (items to skip) may be given instead of `page` and then wins.',
       querystring: Type.Object({
-        limit: Type.Integer({ minimum: 1, maximum: 100, default: 20 }),
-        offset: Type.Integer({ minimum: 0, maximum: 100000, default: 0 }),
+        ...pageQuery(),
+        offset: Type.Optional(Type.Integer({ minimum: 0, maximum: MAX_OFFSET, description: 'items to skip; replaces `page` when given' })),
         unread: Type.Optional(Type.Boolean({ description: 'true: only unread notifications' })),
         type: Type.Optional(Type.Enum([...NOTIFICATION_TYPES])),
         workspaceId: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: 'only notifications about this workspace (opaque id)' })),
@@ -61,7 +63,7 @@ const routes: FastifyPluginAsyncTypebox<NotificationRoutesOptions> = async (app,
         200: Envelope(Type.Object({
           notifications: Type.Array(Notification),
           unreadCount: Type.Integer(),
-          pagination: Type.Object({ total: Type.Integer(), limit: Type.Integer(), offset: Type.Integer(), hasMore: Type.Boolean() }),
+          pagination: Type.Object({ ...PaginationSchema.properties, offset: Type.Integer({ description: 'items skipped' }) }),
         })),
         ...errorResponses,
       },

@@ -1,7 +1,8 @@
 import { NOTIFICATION_TYPES, type NotificationType } from '../../db/schema/notifications.js';
 import { AppError, notFound } from '../../lib/errors.js';
-import { busNotificationOf, type BusMessage, type NotificationRow, type NotificationsRepository } from './repository.js';
+import { busNotificationOf, NOTIFY_INLINE_MAX, type BusMessage, type NotificationRow, type NotificationsRepository, type WorkspaceEventName } from './repository.js';
 import type { NotificationBus } from './bus.js';
+import { offsetOf, pagination } from '../../domain/paging.js';
 
 /**
  * Notifications (docs/notifications.md): stored per user, counted, listed, marked read,
@@ -47,8 +48,20 @@ export interface NewEvent {
   timestamp: number;
 }
 
+/** A live event about a workspace, not stored (e.g. a data source's status change). */
+export interface WorkspaceEventInput {
+  workspaceId: string;
+  event: WorkspaceEventName;
+  payload: Record<string, unknown>;
+  /** Only users holding this workspace permission receive it (e.g. `canViewSources`). */
+  permission?: string;
+}
+
 /** What a stream receives. */
-export type StreamEvent = { event: 'notification:new'; id: string; payload: NewEvent } | { event: 'notification:count'; payload: { unreadCount: number; timestamp: number } };
+export type StreamEvent =
+  | { event: 'notification:new'; id: string; payload: NewEvent }
+  | { event: 'notification:count'; payload: { unreadCount: number; timestamp: number } }
+  | { event: WorkspaceEventName; payload: Record<string, unknown> };
 
 export interface Subscriber {
   onEvent(e: StreamEvent): void;
@@ -102,8 +115,8 @@ function checkInput(input: NotifyInput) {
 
 export function notificationsService(deps: {
   repo: NotificationsRepository;
-  /** Ids of everyone who can access a workspace (the workspaces service). */
-  workspaceMembers(workspaceId: string): Promise<string[]>;
+  /** Ids of everyone who can access a workspace (holding `permission`, when given) (the workspaces service). */
+  workspaceMembers(workspaceId: string, permission?: string): Promise<string[]>;
   /** Builds the LISTEN side of the fan-out, delivering to `receive`. */
   createBus(receive: (m: BusMessage) => void): NotificationBus;
   maxStreamsPerUser: number;
@@ -116,7 +129,23 @@ export function notificationsService(deps: {
   // commit order); different users' in parallel.
   const chains = new Map<string, Promise<void>>();
 
+  /** A workspace event: to this instance's streams of the users with access to the workspace. */
+  async function deliverWorkspace(m: Extract<BusMessage, { e: 'ws' }>) {
+    const users = (await deps.workspaceMembers(m.w, m.perm)).filter((u) => subscribers.has(u));
+    const ev: StreamEvent = { event: m.ev, payload: { ...m.p, timestamp: Date.now() } };
+    for (const u of users) {
+      for (const s of subscribers.get(u) ?? []) {
+        try {
+          s.onEvent(ev);
+        } catch (err) {
+          deps.log?.warn({ err }, 'notifications: a stream failed to take an event');
+        }
+      }
+    }
+  }
+
   async function deliver(m: BusMessage) {
+    if (m.e === 'ws') return deliverWorkspace(m);
     const subs = subscribers.get(m.u);
     if (!subs || subs.size === 0) return;
     let ev: StreamEvent | null = null;
@@ -142,13 +171,21 @@ export function notificationsService(deps: {
   }
 
   const bus = deps.createBus((m) => {
-    if (!subscribers.has(m.u)) return; // nobody of this user listens on this instance
-    const next = (chains.get(m.u) ?? Promise.resolve())
+    // Events of one user (or one workspace) are delivered in commit order.
+    let key: string;
+    if (m.e === 'ws') {
+      if (subscribers.size === 0) return; // no stream open on this instance
+      key = `ws:${m.w}`;
+    } else {
+      if (!subscribers.has(m.u)) return; // nobody of this user listens on this instance
+      key = m.u;
+    }
+    const next = (chains.get(key) ?? Promise.resolve())
       .then(() => deliver(m))
       .catch((err) => deps.log?.error({ err }, 'notifications: delivery failed'));
-    chains.set(m.u, next);
+    chains.set(key, next);
     void next.then(() => {
-      if (chains.get(m.u) === next) chains.delete(m.u);
+      if (chains.get(key) === next) chains.delete(key);
     });
   });
 
@@ -190,15 +227,37 @@ export function notificationsService(deps: {
       }
     },
 
+    /**
+     * A live event about a workspace that is not stored (docs/notifications.md, "Live workspace
+     * events"): pushed to the open streams, on every instance, of everyone with access to the
+     * workspace (holding `permission`, when given). A stream that is not open misses it; clients
+     * re-read the resource when they reconnect. Never throws: a failure is logged.
+     */
+    async broadcast(input: WorkspaceEventInput): Promise<void> {
+      const m: BusMessage = { e: 'ws', w: input.workspaceId, ev: input.event, p: input.payload, ...(input.permission ? { perm: input.permission } : {}) };
+      if (Buffer.byteLength(JSON.stringify(m)) > NOTIFY_INLINE_MAX) {
+        deps.log?.warn({ event: input.event }, 'notifications: workspace event too large to announce');
+        return;
+      }
+      try {
+        await repo.publishEvent(m);
+      } catch (err) {
+        deps.log?.error({ err, event: input.event }, 'notifications: broadcast failed');
+      }
+    },
+
     /** The badge count: the caller's unread notifications, across all workspaces. */
     unreadCount: (userId: string) => repo.unreadCount(userId),
 
-    async list(userId: string, q: { limit: number; offset: number; unread?: boolean; type?: NotificationType; workspaceId?: string }) {
-      const [{ rows, total }, unreadCount] = await Promise.all([repo.list(userId, q), repo.unreadCount(userId)]);
+    /** A page of the caller's notifications: by `page`, or by `offset` when given (it wins). */
+    async list(userId: string, q: { page: number; limit: number; offset?: number; unread?: boolean; type?: NotificationType; workspaceId?: string }) {
+      const offset = q.offset ?? offsetOf(q);
+      const [{ rows, total }, unreadCount] = await Promise.all([repo.list(userId, { ...q, offset }), repo.unreadCount(userId)]);
+      const page = Math.floor(offset / q.limit) + 1;
       return {
         notifications: rows.map(view),
         unreadCount,
-        pagination: { total, limit: q.limit, offset: q.offset, hasMore: q.offset + rows.length < total },
+        pagination: { ...pagination({ page, limit: q.limit }, total), hasMore: offset + rows.length < total, offset },
       };
     },
 

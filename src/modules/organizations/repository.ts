@@ -1,4 +1,4 @@
-import { and, asc, eq, gt, inArray, isNull, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, gt, inArray, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { organizationInvitations, organizationMembers, organizations, type OrgRole } from '../../db/schema/organizations.js';
 import { workspaceMembers, workspaces } from '../../db/schema/workspaces.js';
@@ -6,6 +6,13 @@ import { workspaceMembers, workspaces } from '../../db/schema/workspaces.js';
 export type OrganizationRow = typeof organizations.$inferSelect;
 export type OrgMemberRow = typeof organizationMembers.$inferSelect;
 export type InvitationRow = typeof organizationInvitations.$inferSelect;
+
+/** Orders of `GET /organizations/:id/members`. */
+export const MEMBER_SORT_COLUMNS = { joinedAt: organizationMembers.joinedAt, role: organizationMembers.role } as const;
+export type MemberSortField = keyof typeof MEMBER_SORT_COLUMNS;
+/** Orders of `GET /organizations/:id/invitations`. */
+export const INVITATION_SORT_COLUMNS = { createdAt: organizationInvitations.createdAt, expiresAt: organizationInvitations.expiresAt, email: organizationInvitations.email } as const;
+export type InvitationSortField = keyof typeof INVITATION_SORT_COLUMNS;
 
 const isUniqueViolation = (err: unknown) => {
   const e = err as { code?: string; cause?: { code?: string } };
@@ -55,6 +62,22 @@ export function organizationsRepository(db: Db) {
     },
     async members(orgId: string): Promise<OrgMemberRow[]> {
       return db.select().from(organizationMembers).where(eq(organizationMembers.orgId, orgId)).orderBy(asc(organizationMembers.joinedAt), asc(organizationMembers.userId));
+    },
+    /** One page of the members, in SQL (`sort`: `joinedAt` or `role`; ties by join time, then user id). */
+    async memberPage(orgId: string, q: { offset: number; limit: number; sort: MemberSortField; descending: boolean }): Promise<{ rows: OrgMemberRow[]; total: number }> {
+      const where = eq(organizationMembers.orgId, orgId);
+      const col = MEMBER_SORT_COLUMNS[q.sort];
+      const [rows, [n]] = await Promise.all([
+        db
+          .select()
+          .from(organizationMembers)
+          .where(where)
+          .orderBy(q.descending ? desc(col) : asc(col), asc(organizationMembers.joinedAt), asc(organizationMembers.userId))
+          .limit(q.limit)
+          .offset(q.offset),
+        db.select({ n: count() }).from(organizationMembers).where(where),
+      ]);
+      return { rows, total: Number(n?.n ?? 0) };
     },
     async countAdmins(orgId: string): Promise<number> {
       const [row] = await db
@@ -142,12 +165,21 @@ export function organizationsRepository(db: Db) {
         .where(and(eq(organizationInvitations.tokenHash, tokenHash), isNull(organizationInvitations.acceptedAt), isNull(organizationInvitations.revokedAt), gt(organizationInvitations.expiresAt, new Date())));
       return row ?? null;
     },
-    async pendingInvitations(orgId: string): Promise<InvitationRow[]> {
-      return db
-        .select()
-        .from(organizationInvitations)
-        .where(and(eq(organizationInvitations.orgId, orgId), isNull(organizationInvitations.acceptedAt), isNull(organizationInvitations.revokedAt), gt(organizationInvitations.expiresAt, new Date())))
-        .orderBy(asc(organizationInvitations.createdAt));
+    /** One page of the pending invitations (not accepted, revoked or expired), in SQL. */
+    async pendingInvitations(orgId: string, q: { offset: number; limit: number; sort: InvitationSortField; descending: boolean }): Promise<{ rows: InvitationRow[]; total: number }> {
+      const where = and(eq(organizationInvitations.orgId, orgId), isNull(organizationInvitations.acceptedAt), isNull(organizationInvitations.revokedAt), gt(organizationInvitations.expiresAt, new Date()));
+      const col = INVITATION_SORT_COLUMNS[q.sort];
+      const [rows, [n]] = await Promise.all([
+        db
+          .select()
+          .from(organizationInvitations)
+          .where(where)
+          .orderBy(q.descending ? desc(col) : asc(col), asc(organizationInvitations.createdAt), asc(organizationInvitations.id))
+          .limit(q.limit)
+          .offset(q.offset),
+        db.select({ n: count() }).from(organizationInvitations).where(where),
+      ]);
+      return { rows, total: Number(n?.n ?? 0) };
     },
     async revokeInvitation(orgId: string, id: string): Promise<boolean> {
       const rows = await db

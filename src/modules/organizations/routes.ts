@@ -4,8 +4,12 @@ import { ORG_ROLES } from '../../db/schema/organizations.js';
 import { Envelope, MessageEnvelope, errorResponses, ok, okMessage } from '../../lib/envelope.js';
 import { CountrySchema, LeiSchema } from '../workspaces/vendorProfile.js';
 import type { OrganizationsService } from './service.js';
+import { pageQuery, PaginationSchema, parseSort, sortQuery } from '../../domain/paging.js';
+import { INVITATION_SORT_COLUMNS, MEMBER_SORT_COLUMNS, type InvitationSortField, type MemberSortField } from './repository.js';
 
 const OrgRole = Type.Enum([...ORG_ROLES]);
+const MEMBER_SORTS = Object.keys(MEMBER_SORT_COLUMNS) as MemberSortField[];
+const INVITATION_SORTS = Object.keys(INVITATION_SORT_COLUMNS) as InvitationSortField[];
 const OrgName = Type.String({ minLength: 2, maxLength: 200, pattern: '\\S' });
 const Country = CountrySchema;
 const Organization = Type.Object({
@@ -102,11 +106,15 @@ const routes: FastifyPluginAsyncTypebox<OrganizationRouteOptions> = async (app, 
   app.get('/organizations/:id/invitations', {
     schema: {
       tags: ['organizations'],
-      summary: 'Pending invitations (org_admin)',
+      summary: 'Pending invitations (org_admin), paged',
       params: Type.Object({ id: Id }),
-      response: { 200: Envelope(Type.Object({ invitations: Type.Array(Invitation) })), ...errorResponses },
+      querystring: Type.Object({ ...pageQuery(), sort: sortQuery(INVITATION_SORTS, 'createdAt') }, { additionalProperties: false }),
+      response: { 200: Envelope(Type.Object({ invitations: Type.Array(Invitation), pagination: PaginationSchema })), ...errorResponses },
     },
-  }, async (request) => ok({ invitations: await service.invitations(request.params.id, request.auth!.id) }));
+  }, async (request) => {
+    const { page, limit, sort } = request.query;
+    return ok(await service.invitations(request.params.id, request.auth!.id, { page, limit, ...parseSort(sort) }));
+  });
 
   app.delete('/organizations/:id/invitations/:invitationId', {
     schema: {
@@ -123,11 +131,15 @@ const routes: FastifyPluginAsyncTypebox<OrganizationRouteOptions> = async (app, 
   app.get('/organizations/:id/members', {
     schema: {
       tags: ['organizations'],
-      summary: 'Members of the organization (any member)',
+      summary: 'Members of the organization (any member), paged',
       params: Type.Object({ id: Id }),
-      response: { 200: Envelope(Type.Object({ members: Type.Array(OrgMember) })), ...errorResponses },
+      querystring: Type.Object({ ...pageQuery(), sort: sortQuery(MEMBER_SORTS, 'joinedAt') }, { additionalProperties: false }),
+      response: { 200: Envelope(Type.Object({ members: Type.Array(OrgMember), pagination: PaginationSchema })), ...errorResponses },
     },
-  }, async (request) => ok({ members: await service.members(request.params.id, request.auth!.id) }));
+  }, async (request) => {
+    const { page, limit, sort } = request.query;
+    return ok(await service.members(request.params.id, request.auth!.id, { page, limit, ...parseSort(sort) }));
+  });
 
   app.patch('/organizations/:id/members/:memberId', {
     schema: {

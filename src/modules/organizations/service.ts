@@ -7,6 +7,8 @@ import type { AuthService } from '../auth/service.js';
 import type { NotificationsService } from '../notifications/service.js';
 import { isCountryCode, isValidLei } from '../workspaces/vendorProfile.js';
 import type { OrganizationRow, OrganizationsRepository, OrgMemberRow } from './repository.js';
+import { offsetOf, pagination, type PageRequest } from '../../domain/paging.js';
+import type { InvitationSortField, MemberSortField } from './repository.js';
 
 export interface OrgMembership {
   orgId: string;
@@ -121,9 +123,11 @@ export function organizationsService(deps: {
       return shape(org, m.role);
     },
 
-    async members(orgId: string, userId: string) {
+    /** A page of the members (any member of the organization may list them). */
+    async members(orgId: string, userId: string, q: PageRequest & { sort: MemberSortField; descending: boolean }) {
       await membershipIn(orgId, userId);
-      return memberView(await repo.members(orgId));
+      const { rows, total } = await repo.memberPage(orgId, { offset: offsetOf(q), limit: q.limit, sort: q.sort, descending: q.descending });
+      return { members: await memberView(rows), pagination: pagination(q, total) };
     },
 
     async changeRole(orgId: string, userId: string, memberId: string, role: OrgRole) {
@@ -200,9 +204,11 @@ export function organizationsService(deps: {
       };
     },
 
-    async invitations(orgId: string, userId: string) {
+    /** A page of the pending invitations (org_admin). */
+    async invitations(orgId: string, userId: string, q: PageRequest & { sort: InvitationSortField; descending: boolean }) {
       await adminIn(orgId, userId);
-      return (await repo.pendingInvitations(orgId)).map((inv) => ({
+      const { rows, total } = await repo.pendingInvitations(orgId, { offset: offsetOf(q), limit: q.limit, sort: q.sort, descending: q.descending });
+      const invitations = rows.map((inv) => ({
         id: inv.id,
         email: inv.email,
         role: inv.role,
@@ -210,6 +216,7 @@ export function organizationsService(deps: {
         expiresAt: inv.expiresAt.toISOString(),
         createdAt: inv.createdAt.toISOString(),
       }));
+      return { invitations, pagination: pagination(q, total) };
     },
 
     async revokeInvitation(orgId: string, userId: string, invitationId: string) {

@@ -6,6 +6,7 @@ import { Envelope, ErrorEnvelope, MessageEnvelope, errorResponses, ok, okMessage
 import { MAX_COMMENT, MAX_QUESTIONS, MAX_TEXT_ANSWER, QuestionInputSchema, ScoringRuleSchema, SectionInputSchema } from './questions.js';
 import { SORT_FIELDS } from './repository.js';
 import type { QuestionnairesService } from './service.js';
+import { pageOf, pageQuery, PaginationSchema } from '../../domain/paging.js';
 
 /**
  * Questionnaires (docs/questionnaires.md). Analyst routes are workspace-scoped
@@ -204,9 +205,14 @@ const routes: FastifyPluginAsyncTypebox<QuestionnaireRoutesOptions> = async (app
     schema: {
       tags,
       summary: 'Questionnaire templates: sections, questions, DORA article mapping, weights and scoring rules',
-      response: { 200: Envelope(Type.Object({ templates: Type.Array(TemplateOut) })), ...errorResponses },
+      // Reference data: the default page holds every template.
+      querystring: Type.Object(pageQuery({ defaultLimit: 50 }), { additionalProperties: false }),
+      response: { 200: Envelope(Type.Object({ templates: Type.Array(TemplateOut), pagination: PaginationSchema })), ...errorResponses },
     },
-  }, async () => ok({ templates: service.templates() }));
+  }, async (request) => {
+    const { items, pagination } = pageOf(service.templates(), request.query);
+    return ok({ templates: items, pagination });
+  });
 
   app.get('/questionnaires', {
     config: readConfig,
@@ -214,15 +220,14 @@ const routes: FastifyPluginAsyncTypebox<QuestionnaireRoutesOptions> = async (app
       tags,
       summary: 'Questionnaires of the workspace (X-Workspace-Id), with status, progress and score',
       querystring: Type.Object({
-        page: Type.Integer({ minimum: 1, maximum: 100000, default: 1 }),
-        limit: Type.Integer({ minimum: 1, maximum: 100, default: 20 }),
+        ...pageQuery(),
         status: Type.Optional(Status),
         sort: Type.Enum(SORT_VALUES, { default: '-createdAt' }),
       }, { additionalProperties: false }),
       response: {
         200: Envelope(Type.Object({
           questionnaires: Type.Array(QuestionnaireSummary),
-          pagination: Type.Object({ page: Type.Integer(), limit: Type.Integer(), total: Type.Integer(), pages: Type.Integer() }),
+          pagination: PaginationSchema,
         })),
         ...errorResponses,
       },

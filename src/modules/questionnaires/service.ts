@@ -16,6 +16,7 @@ import { prefillQuery, suggestAnswer } from './prefill.js';
 import { buildQuestions, checkAnswerValue, MAX_COMMENT, normalizeValue, type QuestionInput, type SectionInput } from './questions.js';
 import type { AnswerRow, QuestionnaireRow, QuestionnairesRepository, ReviewWrite, SortField, VendorAnswerWrite } from './repository.js';
 import { scoreQuestionnaire, type ScoredAnswer, type ScoreResult } from './scoring.js';
+import { pagination } from '../../domain/paging.js';
 
 /** The caller's workspace (what the workspace plugin resolved). */
 export interface QuestionnaireScope {
@@ -442,7 +443,7 @@ export function questionnairesService(deps: Deps) {
       for (const a of answers) byQ.set(a.questionnaireId, [...(byQ.get(a.questionnaireId) ?? []), a]);
       return {
         questionnaires: rows.map((r) => summary(r, byQ.get(r.id) ?? [])),
-        pagination: { page: query.page, limit: query.limit, total, pages: Math.ceil(total / query.limit) },
+        pagination: pagination(query, total),
       };
     },
 

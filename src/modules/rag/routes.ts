@@ -3,6 +3,7 @@ import { performance } from 'node:perf_hooks';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply } from 'fastify';
 import { Type } from 'typebox';
+import { databaseUnavailable, isDatabaseUnavailable } from '../../db/errors.js';
 import { Envelope, ErrorEnvelope, errorResponses, ok } from '../../lib/envelope.js';
 import { AppError } from '../../lib/errors.js';
 import { GenerationAborted } from '../../rag/generators/index.js';
@@ -158,7 +159,10 @@ const routes: FastifyPluginAsyncTypebox<{ service: RagService; heartbeatMs?: num
       .then(() => send('done', { message: 'Stream finished' }))
       .catch((err: unknown) => {
         if (err instanceof GenerationAborted) return; // nobody is listening any more
-        if (err instanceof AppError) {
+        if (isDatabaseUnavailable(err)) {
+          const e = databaseUnavailable();
+          send('error', { message: e.message, code: e.code });
+        } else if (err instanceof AppError) {
           send('error', { message: err.message, code: err.code });
         } else {
           request.log.error({ err }, 'stream failed');

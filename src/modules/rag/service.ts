@@ -91,6 +91,8 @@ const sourceRef = (s: Source): MessageSourceRef => ({
   documentId: s.documentId,
   dataSourceId: s.dataSourceId,
   page: s.page === null || s.page === undefined ? null : String(s.page),
+  // Kept with the message so that a stored answer shows the cited passage as it was retrieved.
+  content: s.content,
 });
 
 export function ragService(deps: {

@@ -19,6 +19,12 @@ const Preflight = Type.Object({
   warnings: Type.Integer(),
   entity: Type.Array(Issue),
   vendors: Type.Array(Type.Object({ workspaceId: Type.String(), workspaceSlug: Type.String(), name: Type.String(), included: Type.Boolean(), issues: Type.Array(Issue) })),
+  settings: Type.Array(Type.Object({
+    variable: Type.String({ description: 'environment variable of the service that sets it' }),
+    label: Type.String(),
+    value: Type.Union([Type.String(), Type.Null()], { description: 'null: not configured' }),
+    isDefault: Type.Boolean({ description: 'the value is the built-in default' }),
+  }), { description: 'the entity settings in force (read-only: set by the service configuration)' }),
 });
 
 /**

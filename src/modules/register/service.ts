@@ -1,4 +1,3 @@
-import { buildRegisterWorkbook } from '../../compliance/register/workbook.js';
 import { buildXbrlPackage, preflight } from '../../compliance/register/xbrl.js';
 import { defaultReferenceDate, type RegisterEntity, type RegisterVendor } from '../../compliance/register/types.js';
 import type { Config } from '../../config.js';
@@ -41,6 +40,27 @@ export function registerService(deps: Deps) {
     };
   }
 
+  /**
+   * The entity settings as configured (read-only through the API: they are environment
+   * variables of the service), for a client to show next to the pre-flight result.
+   */
+  function settings(): { variable: string; label: string; value: string | null; isDefault: boolean }[] {
+    const e = entity();
+    const r = deps.config.roi;
+    return [
+      { variable: 'INSTITUTION_NAME', label: 'Name of the entity', value: e.name, isDefault: e.name === 'Financial Entity' },
+      { variable: 'ROI_ENTITY_LEI', label: 'LEI of the entity', value: e.lei ?? null, isDefault: false },
+      { variable: 'ROI_ENTITY_COUNTRY', label: 'Country of the entity', value: e.country ?? null, isDefault: false },
+      { variable: 'ROI_ENTITY_TYPE', label: 'Type of entity (EBA code)', value: e.type ?? null, isDefault: false },
+      { variable: 'ROI_COMPETENT_AUTHORITY', label: 'Competent authority', value: e.competentAuthority ?? null, isDefault: false },
+      { variable: 'ROI_CURRENCY', label: 'Reporting currency', value: e.currency, isDefault: e.currency === 'EUR' },
+      { variable: 'ROI_SCOPE', label: 'Scope of consolidation (CON or IND)', value: e.scope, isDefault: e.scope === 'CON' },
+      { variable: 'ROI_REFERENCE_DATE', label: 'Reference date', value: e.referenceDate, isDefault: !r.referenceDate },
+      { variable: 'ROI_TOTAL_ASSETS', label: 'Total assets', value: e.totalAssets === undefined ? null : String(e.totalAssets), isDefault: false },
+      { variable: 'ROI_LICENSED_ACTIVITY', label: 'Licensed activity (EBA code)', value: e.licensedActivity ?? null, isDefault: false },
+    ];
+  }
+
   async function vendors(userId: string): Promise<RegisterVendor[]> {
     const list = await deps.workspaces.list(userId);
     const ids = list.map((w) => w.id);
@@ -71,13 +91,15 @@ export function registerService(deps: Deps) {
     vendors,
 
     async workbook(userId: string, now = new Date()): Promise<{ filename: string; buffer: Buffer }> {
+      // The workbook writer (ExcelJS) is loaded with the first export, not at start.
+      const { buildRegisterWorkbook } = await import('../../compliance/register/workbook.js');
       const buffer = await buildRegisterWorkbook({ institutionName: deps.config.institutionName, reportDate: today(now), vendors: await vendors(userId) });
       return { filename: `DORA_Register_of_Information_${today(now)}.xlsx`, buffer };
     },
 
     async preflight(userId: string, now = new Date()) {
       const { tables: _tables, ...report } = preflight(entity(), await vendors(userId), today(now));
-      return report;
+      return { ...report, settings: settings() };
     },
 
     /** The xBRL-CSV package; refused (422) while the pre-flight check finds errors. */

@@ -1,10 +1,35 @@
-import { and, asc, eq, inArray, or, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, isNull, or, sql, type SQL } from 'drizzle-orm';
+import { alias } from 'drizzle-orm/pg-core';
 import type { Db } from '../../db/client.js';
 import { organizationMembers, type OrgRole } from '../../db/schema/organizations.js';
 import { workspaceMembers, workspaces, type Permissions, type SyncSchedule, type WorkspaceRole } from '../../db/schema/workspaces.js';
 
+/** Orders of `GET /workspaces`. */
+export const WORKSPACE_SORT_COLUMNS = { workspaceName: workspaces.name, createdAt: workspaces.createdAt } as const;
+export type WorkspaceSortField = keyof typeof WORKSPACE_SORT_COLUMNS;
+
 export type WorkspaceRow = typeof workspaces.$inferSelect;
 export type WorkspaceMemberRow = typeof workspaceMembers.$inferSelect;
+/** A row of the workspace list: the columns it shows, the caller's explicit membership, the member count. */
+export interface AccessibleWorkspace {
+  workspace: Pick<WorkspaceRow, 'id' | 'workspaceId' | 'name' | 'ownerId' | 'syncSchedule' | 'createdAt'>;
+  member: Pick<WorkspaceMemberRow, 'role' | 'permissions' | 'status'> | null;
+  memberCount: number;
+  /**
+   * Sources of the workspace with a sync under way, those whose last sync failed, the live
+   * indexed documents and the newest successful sync (all providers).
+   */
+  sync: { syncing: number; failed: number; documents: number; lastSyncedAt: Date | string | null };
+}
+/** A module's sync counts as SQL on a workspace id expression (see SyncStateSql in the service). */
+export interface SyncCountsSql {
+  syncing(workspaceId: SQL): SQL<number>;
+  failed(workspaceId: SQL): SQL<number>;
+  /** Live indexed documents of the module's sources (list's `documentCount`). */
+  documents?(workspaceId: SQL): SQL<number>;
+  /** Newest successful sync of the module's sources, or NULL (list's `lastSyncedAt`). */
+  lastSyncedAt?(workspaceId: SQL): SQL<Date | null>;
+}
 
 /** The constraint a unique violation hit (postgres-js: constraint_name, PGlite: constraint), else null. */
 function uniqueViolation(err: unknown): string | null {
@@ -33,6 +58,63 @@ export interface AccessRow {
  * caller's organization membership in the same query (one tenancy domain, issue #3).
  */
 export function workspacesRepository(db: Db) {
+  /** The workspace plugin resolves the caller's access on every workspace-scoped request: built once, prepared per connection. */
+  const accessRowQuery = db
+    .select({
+      workspace: workspaces,
+      orgRole: organizationMembers.role,
+      memberRole: workspaceMembers.role,
+      memberPermissions: workspaceMembers.permissions,
+      memberStatus: workspaceMembers.status,
+    })
+    .from(workspaces)
+    .leftJoin(organizationMembers, and(eq(organizationMembers.orgId, workspaces.orgId), eq(organizationMembers.userId, sql.placeholder('userId'))))
+    .leftJoin(workspaceMembers, and(eq(workspaceMembers.workspaceId, workspaces.id), eq(workspaceMembers.userId, sql.placeholder('userId'))))
+    .where(or(eq(workspaces.id, sql.placeholder('key')), eq(workspaces.workspaceId, sql.placeholder('key'))))
+    .limit(1)
+    .prepare('workspaces_access_row');
+
+  /**
+   * GET /workspaces (see accessiblePage): one prepared statement per order, built on first
+   * use with the sync counts SQL of the modules that sync (registered at start).
+   */
+  const om = alias(organizationMembers, 'om');
+  const pageQueries = new Map<string, ReturnType<typeof buildPageQuery>>();
+  function buildPageQuery(sort: WorkspaceSortField, descending: boolean, sync: SyncCountsSql[]) {
+    const col = WORKSPACE_SORT_COLUMNS[sort];
+    const sum = (part: 'syncing' | 'failed') => (sync.length ? sql.join(sync.map((s) => s[part](sql`${workspaces.id}`)), sql` + `) : sql`0`);
+    const docs = sync.flatMap((s) => (s.documents ? [s.documents(sql`${workspaces.id}`)] : []));
+    const last = sync.flatMap((s) => (s.lastSyncedAt ? [s.lastSyncedAt(sql`${workspaces.id}`)] : []));
+    return db
+      .select({
+        orgId: om.orgId,
+        orgRole: om.role,
+        workspace: { id: workspaces.id, workspaceId: workspaces.workspaceId, name: workspaces.name, ownerId: workspaces.ownerId, syncSchedule: workspaces.syncSchedule, createdAt: workspaces.createdAt },
+        memberRole: workspaceMembers.role,
+        memberPermissions: workspaceMembers.permissions,
+        memberStatus: workspaceMembers.status,
+        total: sql<number>`count(${workspaces.id}) OVER ()`,
+        orgSize: sql<number>`(SELECT count(*) FROM ${organizationMembers} WHERE ${organizationMembers.orgId} = ${om.orgId})::int`,
+        syncing: sql<number>`(${sum('syncing')})::int`,
+        failed: sql<number>`(${sum('failed')})::int`,
+        documents: sql<number>`(${docs.length ? sql.join(docs, sql` + `) : sql`0`})::int`,
+        lastSyncedAt: sql<Date | string | null>`${last.length ? sql`GREATEST(${sql.join(last, sql`, `)})` : sql`NULL::timestamptz`}`,
+        withdrawn: sql<number>`(SELECT count(*) FROM ${workspaceMembers} gone JOIN ${organizationMembers} other ON other.org_id = ${workspaces.orgId} AND other.user_id = gone.user_id
+          WHERE gone.workspace_id = ${workspaces.id} AND gone.status <> 'active' AND other.role <> 'org_admin' AND gone.user_id <> ${workspaces.ownerId})::int`,
+      })
+      .from(om)
+      .leftJoin(workspaces, eq(workspaces.orgId, om.orgId))
+      .leftJoin(workspaceMembers, and(eq(workspaceMembers.workspaceId, workspaces.id), eq(workspaceMembers.userId, om.userId)))
+      .where(and(
+        eq(om.userId, sql.placeholder('userId')),
+        or(isNull(workspaces.id), eq(om.role, 'org_admin'), eq(workspaces.ownerId, om.userId), isNull(workspaceMembers.status), eq(workspaceMembers.status, 'active')),
+      ))
+      .orderBy(descending ? desc(col) : asc(col), asc(workspaces.createdAt), asc(workspaces.id))
+      .limit(sql.placeholder('limit'))
+      .offset(sql.placeholder('offset'))
+      .prepare(`workspaces_page_${sort}_${descending ? 'desc' : 'asc'}`);
+  }
+
   return {
     /** Creates the workspace and the owner's membership; 'slug_taken' when `workspace_id` exists. */
     async insertWithOwner(values: {
@@ -79,19 +161,7 @@ export function workspacesRepository(db: Db) {
     },
     /** The workspace with the caller's organization role (in its organization) and explicit membership. */
     async accessRow(key: string, userId: string): Promise<AccessRow | null> {
-      const [row] = await db
-        .select({
-          workspace: workspaces,
-          orgRole: organizationMembers.role,
-          memberRole: workspaceMembers.role,
-          memberPermissions: workspaceMembers.permissions,
-          memberStatus: workspaceMembers.status,
-        })
-        .from(workspaces)
-        .leftJoin(organizationMembers, and(eq(organizationMembers.orgId, workspaces.orgId), eq(organizationMembers.userId, userId)))
-        .leftJoin(workspaceMembers, and(eq(workspaceMembers.workspaceId, workspaces.id), eq(workspaceMembers.userId, userId)))
-        .where(byKey(key))
-        .limit(1);
+      const [row] = await accessRowQuery.execute({ key, userId });
       if (!row) return null;
       return {
         workspace: row.workspace,
@@ -99,15 +169,49 @@ export function workspacesRepository(db: Db) {
         member: row.memberRole ? { role: row.memberRole, permissions: row.memberPermissions!, status: row.memberStatus! } : null,
       };
     },
-    /** Workspaces of an organization with the caller's explicit membership, oldest first. */
-    async listForOrg(orgId: string, userId: string): Promise<{ workspace: WorkspaceRow; member: WorkspaceMemberRow | null }[]> {
-      const rows = await db
-        .select({ workspace: workspaces, member: workspaceMembers })
-        .from(workspaces)
-        .leftJoin(workspaceMembers, and(eq(workspaceMembers.workspaceId, workspaces.id), eq(workspaceMembers.userId, userId)))
-        .where(eq(workspaces.orgId, orgId))
-        .orderBy(asc(workspaces.createdAt), asc(workspaces.id));
-      return rows;
+    /**
+     * The workspaces of the caller's organization that the caller can access, one page in
+     * one statement: the access rule of `effectiveAccess` (owner; else no withdrawn
+     * membership, which an org_admin never loses) is the WHERE clause, the total is a
+     * window count, and each row carries the caller's explicit membership and the member
+     * count (members of the organization minus those whose access was withdrawn: status
+     * removed/left, not an org_admin, not the owner). `limit` null: every workspace. null
+     * when the caller belongs to no organization.
+     */
+    async accessiblePage(
+      userId: string,
+      q: { offset: number; limit: number | null; sort: WorkspaceSortField; descending: boolean },
+      sync: SyncCountsSql[],
+    ): Promise<{ orgId: string; orgRole: OrgRole; rows: AccessibleWorkspace[]; total: number } | null> {
+      const pageQuery = (sort: WorkspaceSortField, descending: boolean) => {
+        const key = `${sort}:${descending}`;
+        let built = pageQueries.get(key);
+        if (!built) pageQueries.set(key, (built = buildPageQuery(sort, descending, sync)));
+        return built;
+      };
+      const rows = await pageQuery(q.sort, q.descending).execute({ userId, limit: q.limit, offset: q.offset });
+      if (!rows.length) {
+        // No organization, or a page past the end (the total then comes from a count).
+        const [org] = await db.select({ orgId: organizationMembers.orgId, orgRole: organizationMembers.role }).from(organizationMembers).where(eq(organizationMembers.userId, userId));
+        if (!org) return null;
+        const [n] = await pageQuery('createdAt', false).execute({ userId, limit: 1, offset: 0 });
+        return { ...org, rows: [], total: n?.workspace ? Number(n.total) : 0 };
+      }
+      return {
+        orgId: rows[0].orgId,
+        orgRole: rows[0].orgRole,
+        total: rows[0].workspace ? Number(rows[0].total) : 0,
+        rows: rows.flatMap((r) =>
+          r.workspace
+            ? [{
+                workspace: r.workspace,
+                member: r.memberRole ? { role: r.memberRole, permissions: r.memberPermissions!, status: r.memberStatus! } : null,
+                memberCount: Number(r.orgSize) - Number(r.withdrawn),
+                sync: { syncing: Number(r.syncing), failed: Number(r.failed), documents: Number(r.documents), lastSyncedAt: r.lastSyncedAt },
+              }]
+            : [],
+        ),
+      };
     },
     /** Explicit membership rows (any status) of the given workspaces. */
     async membersOf(workspaceIds: string[]): Promise<WorkspaceMemberRow[]> {
@@ -222,14 +326,6 @@ export function workspacesRepository(db: Db) {
           .onConflictDoUpdate({ target: [workspaceMembers.workspaceId, workspaceMembers.userId], set: { role: 'owner', permissions: perms.owner, status: 'active', updatedAt: new Date() } });
         return 'ok' as const;
       });
-    },
-    /** Per workspace, users whose access was withdrawn (status removed/left). */
-    async withdrawn(workspaceIds: string[]): Promise<{ workspaceId: string; userId: string }[]> {
-      if (workspaceIds.length === 0) return [];
-      return db
-        .select({ workspaceId: workspaceMembers.workspaceId, userId: workspaceMembers.userId })
-        .from(workspaceMembers)
-        .where(and(inArray(workspaceMembers.workspaceId, workspaceIds), sql`${workspaceMembers.status} <> 'active'`));
     },
   };
 }

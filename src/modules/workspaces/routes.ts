@@ -5,7 +5,10 @@ import { Envelope, MessageEnvelope, errorResponses, ok, okMessage } from '../../
 import { PERMISSION_FLAGS } from './permissions.js';
 import { SLUG_PATTERN, SYNC_STATUSES, type WorkspacesService } from './service.js';
 import { VendorProfilePatchSchema, VendorProfileSchema } from './vendorProfile.js';
+import { pageQuery, PaginationSchema, parseSort, sortQuery } from '../../domain/paging.js';
+import { WORKSPACE_SORT_COLUMNS, type WorkspaceSortField } from './repository.js';
 
+const WORKSPACE_SORTS = Object.keys(WORKSPACE_SORT_COLUMNS) as WorkspaceSortField[];
 const flag = Type.Boolean();
 export const PermissionsSchema = Type.Object(Object.fromEntries(PERMISSION_FLAGS.map((f) => [f, flag])) as Record<(typeof PERMISSION_FLAGS)[number], typeof flag>);
 const PermissionsPatch = Type.Object(
@@ -48,6 +51,8 @@ const WorkspaceListItem = Type.Object({
   permissions: PermissionsSchema,
   memberCount: Type.Number(),
   syncSchedule: SyncScheduleSchema,
+  documentCount: Type.Integer({ description: 'live indexed documents (data sources and MCP sources)' }),
+  lastSyncedAt: Type.Union([Type.String(), Type.Null()], { description: 'newest successful ingestion or MCP sync; null if none' }),
   createdAt: Type.String(),
 });
 const WorkspaceCreated = Type.Object({ ...WorkspaceBase, myRole: Role, permissions: PermissionsSchema });
@@ -74,10 +79,14 @@ const routes: FastifyPluginAsyncTypebox<WorkspaceRouteOptions> = async (app, { s
   app.get('/workspaces', {
     schema: {
       tags: ['workspaces'],
-      summary: 'All vendor workspaces the caller can access, with role, permissions and member count',
-      response: { 200: Envelope(Type.Object({ workspaces: Type.Array(WorkspaceListItem) })), ...errorResponses },
+      summary: 'The vendor workspaces the caller can access, with role, permissions and member count, paged',
+      querystring: Type.Object({ ...pageQuery(), sort: sortQuery(WORKSPACE_SORTS, 'createdAt') }, { additionalProperties: false }),
+      response: { 200: Envelope(Type.Object({ workspaces: Type.Array(WorkspaceListItem), pagination: PaginationSchema })), ...errorResponses },
     },
-  }, async (request) => ok({ workspaces: await service.list(request.auth!.id) }));
+  }, async (request) => {
+    const { page, limit, sort } = request.query;
+    return ok(await service.page(request.auth!.id, { page, limit, ...parseSort(sort) }));
+  });
 
   app.post('/workspaces', {
     schema: {

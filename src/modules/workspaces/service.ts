@@ -4,7 +4,7 @@ import { AppError, badRequest, conflict, forbidden, notFound } from '../../lib/e
 import { newSecret } from '../../lib/ids.js';
 import type { AuthService } from '../auth/service.js';
 import type { NotificationsService } from '../notifications/service.js';
-import type { OrganizationsService } from '../organizations/service.js';
+import { onboardingRequired, type OrganizationsService } from '../organizations/service.js';
 import {
   defaultPermissions,
   normalizePermissions,
@@ -15,8 +15,9 @@ import {
   ROLE_RANK,
   unionPermissions,
 } from './permissions.js';
-import type { WorkspaceMemberRow, WorkspaceRow, WorkspacesRepository } from './repository.js';
+import type { SyncCountsSql, WorkspaceMemberRow, WorkspaceRow, WorkspaceSortField, WorkspacesRepository } from './repository.js';
 import { checkVendorProfile, mergeVendorProfile, readVendorProfile, type VendorProfile, type VendorProfilePatch } from './vendorProfile.js';
+import { offsetOf, pagination, type PageRequest } from '../../domain/paging.js';
 
 /** What the workspace plugin puts on `request.workspace`. */
 export interface WorkspaceContext {
@@ -49,6 +50,12 @@ export interface SyncCounts {
 }
 /** Modules that sync (data sources, MCP sources) report their counts for many workspaces in one call. */
 export type SyncStateProvider = (workspaceIds: string[]) => Promise<Map<string, SyncCounts>>;
+/**
+ * The same counts as SQL on a workspace id expression (correlated subqueries written by
+ * the module that owns the tables), so that the workspace list reads them in its own
+ * statement instead of one more query per module.
+ */
+export type SyncStateSql = SyncCountsSql;
 
 /**
  * A workspace's `syncStatus` (docs/organizations-and-workspaces.md), derived on read from
@@ -131,6 +138,7 @@ export function workspacesService(deps: { repo: WorkspacesRepository; orgs: Orgs
   const { repo, orgs, users } = deps;
   const statsProviders: StatsProvider[] = [];
   const syncStateProviders: SyncStateProvider[] = [];
+  const syncStateSql: SyncStateSql[] = [];
   const deletedHooks: WorkspaceDeletedHook[] = [];
 
   async function uniqueSlug(base: string): Promise<string> {
@@ -193,6 +201,34 @@ export function workspacesService(deps: { repo: WorkspacesRepository; orgs: Orgs
     }
     return new Map([...totals].map(([id, t]) => [id, t.syncing > 0 ? 'syncing' : t.failed > 0 ? 'error' : 'active']));
   }
+  /**
+   * List items (role, permissions, member count, sync status) of the workspaces the caller
+   * can access: one statement for the organization, the page, the caller's memberships,
+   * the member counts, the sync counts of every provider and the total.
+   */
+  async function accessible(userId: string, q: { offset: number; limit: number | null; sort: WorkspaceSortField; descending: boolean }) {
+    const found = await repo.accessiblePage(userId, q, syncStateSql);
+    if (!found) throw onboardingRequired();
+    const workspaces = found.rows.flatMap(({ workspace: ws, member, memberCount, sync }) => {
+      const eff = effectiveAccess(ws, userId, found.orgRole, member);
+      if (!eff) return [];
+      return [{
+        id: ws.id,
+        workspaceName: ws.name,
+        workspaceId: ws.workspaceId,
+        syncStatus: sync.syncing > 0 ? ('syncing' as const) : sync.failed > 0 ? ('error' as const) : ('active' as const),
+        myRole: eff.role,
+        permissions: eff.permissions,
+        memberCount,
+        syncSchedule: ws.syncSchedule,
+        documentCount: sync.documents,
+        lastSyncedAt: sync.lastSyncedAt ? new Date(sync.lastSyncedAt).toISOString() : null,
+        createdAt: ws.createdAt.toISOString(),
+      }];
+    });
+    return { workspaces, total: found.total };
+  }
+
   const syncStatusOf = async (workspaceId: string) => (await syncStatuses([workspaceId])).get(workspaceId) ?? 'active';
 
   /** A user who has access to the workspace, or 404. */
@@ -231,8 +267,9 @@ export function workspacesService(deps: { repo: WorkspacesRepository; orgs: Orgs
       statsProviders.push(p);
     },
     /** Registers a source of sync state (what `syncStatus` is derived from). */
-    addSyncStateProvider(p: SyncStateProvider) {
+    addSyncStateProvider(p: SyncStateProvider, asSql: SyncStateSql) {
       syncStateProviders.push(p);
+      syncStateSql.push(asSql);
     },
     syncStatuses,
     /** Registers a hook run after a workspace is deleted. */
@@ -256,27 +293,13 @@ export function workspacesService(deps: { repo: WorkspacesRepository; orgs: Orgs
 
     /** Workspaces the caller can access (all of their organization's, minus withdrawn ones). */
     async list(userId: string) {
-      const org = await orgs.requireMembership(userId);
-      const rows = await repo.listForOrg(org.orgId, userId);
-      const orgMembers = await orgs.membersOf(org.orgId);
-      const [withdrawn, statuses] = await Promise.all([repo.withdrawn(rows.map((r) => r.workspace.id)), syncStatuses(rows.map((r) => r.workspace.id))]);
-      const orgRoleOf = new Map(orgMembers.map((m) => [m.userId, m.role]));
-      return rows.flatMap(({ workspace: ws, member }) => {
-        const eff = effectiveAccess(ws, userId, org.role, member);
-        if (!eff) return [];
-        const out = withdrawn.filter((w) => w.workspaceId === ws.id && orgRoleOf.has(w.userId) && orgRoleOf.get(w.userId) !== 'org_admin' && w.userId !== ws.ownerId).length;
-        return [{
-          id: ws.id,
-          workspaceName: ws.name,
-          workspaceId: ws.workspaceId,
-          syncStatus: statuses.get(ws.id) ?? 'active',
-          myRole: eff.role,
-          permissions: eff.permissions,
-          memberCount: orgMembers.length - out,
-          syncSchedule: ws.syncSchedule,
-          createdAt: ws.createdAt.toISOString(),
-        }];
-      });
+      return (await accessible(userId, { offset: 0, limit: null, sort: 'createdAt', descending: false })).workspaces;
+    },
+
+    /** One page of the workspaces the caller can access (paged and sorted in SQL). */
+    async page(userId: string, q: PageRequest & { sort: WorkspaceSortField; descending: boolean }) {
+      const { workspaces, total } = await accessible(userId, { offset: offsetOf(q), limit: q.limit, sort: q.sort, descending: q.descending });
+      return { workspaces, pagination: pagination(q, total) };
     },
 
     /** Creates a vendor workspace in the caller's organization; the caller becomes its owner. */
@@ -365,9 +388,11 @@ export function workspacesService(deps: { repo: WorkspacesRepository; orgs: Orgs
     },
 
     /** Ids of everyone with access to a workspace (for notifications); empty when it does not exist. */
-    async memberUserIds(workspaceId: string): Promise<string[]> {
+    async memberUserIds(workspaceId: string, permission?: string): Promise<string[]> {
       const ws = await repo.findByKey(workspaceId);
-      return ws ? (await accessList(ws)).map((m) => m.userId) : [];
+      if (!ws) return [];
+      const list = await accessList(ws);
+      return list.filter((m) => !permission || (m.eff.permissions as unknown as Record<string, boolean>)[permission]).map((m) => m.userId);
     },
 
     /** Workspaces whose sync schedule is enabled: id and schedule (for the sync scheduler). */
