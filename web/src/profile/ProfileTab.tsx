@@ -85,21 +85,45 @@ export default function ProfileTab() {
   }, [stored, dirty]);
 
   // A link from the register's to-do list (#contracts.0.ictServiceType): bring that field into view and focus it.
+  // The field may not be rendered on the first pass (the vendor is still loading, a contract row is added by a
+  // refetch), so it is looked for on each frame for up to 2 s; a parent section is used only when the field
+  // itself never appears.
   useEffect(() => {
     const target = decodeURIComponent(location.hash.slice(1)).replace(/^vendorProfile\.?/, '').replace(/\*$/, 'Entity');
     if (!target) return;
     const parts = target.split('.');
-    for (let n = parts.length; n > 0; n--) {
-      const p = parts.slice(0, n).join('.');
-      const el = document.getElementById(`field-${p}`) ?? document.querySelector<HTMLElement>(`[data-field^="${CSS.escape(p)}."]`) ?? document.getElementById(`section-${p}`);
+    const find = (exactOnly: boolean): HTMLElement | null => {
+      for (let n = parts.length; n > 0; n--) {
+        const p = parts.slice(0, n).join('.');
+        const el = document.getElementById(`field-${p}`) ?? document.querySelector<HTMLElement>(`[data-field^="${CSS.escape(p)}."]`) ?? document.getElementById(`section-${p}`);
+        if (el) return el;
+        if (exactOnly) return null;
+      }
+      return null;
+    };
+    const started = performance.now();
+    let frame = 0;
+    let unhighlight: ReturnType<typeof setTimeout> | undefined;
+    const attempt = () => {
+      const late = performance.now() - started > 2000;
+      const el = find(!late);
       if (el) {
         el.scrollIntoView({ block: 'center' });
-        el.querySelector<HTMLElement>('input, select, textarea, button')?.focus({ preventScroll: true });
-        el.classList.add(styles.highlight!);
-        const t = setTimeout(() => el.classList.remove(styles.highlight!), 2500);
-        return () => clearTimeout(t);
-      }
-    }
+        const control = el.querySelector<HTMLElement>('input, select, textarea, button');
+        control?.focus({ preventScroll: true });
+        if (!control || document.activeElement === control || late) {
+          el.classList.add(styles.highlight!);
+          unhighlight = setTimeout(() => el.classList.remove(styles.highlight!), 2500);
+          return;
+        }
+      } else if (late) return;
+      frame = requestAnimationFrame(attempt);
+    };
+    attempt();
+    return () => {
+      cancelAnimationFrame(frame);
+      if (unhighlight) clearTimeout(unhighlight);
+    };
   }, [location.hash]);
 
   const save = useMutation({

@@ -60,7 +60,7 @@ export default function RegisterPage() {
           Check again
         </Button>
       </header>
-      {pf.isPending ? (
+      {pf.isPending || !pf.current ? (
         <Loading label="Checking the register…" />
       ) : pf.isError ? (
         <ErrorMessage error={pf.error} title="The pre-flight check could not run" onRetry={() => pf.refetch()} />

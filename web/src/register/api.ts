@@ -20,7 +20,12 @@ export interface Preflight {
 
 export const preflightKey = ['roi-preflight'] as const;
 
-/** GET /workspaces/roi-preflight (docs/register-of-information.md). */
+/**
+ * GET /workspaces/roi-preflight (docs/register-of-information.md), checked again each time the page opens:
+ * a profile saved elsewhere changes the to-do list, and a list that reorders under the pointer sends a
+ * click to the wrong item. `current` is false until this visit's check has answered.
+ */
 export function usePreflight() {
-  return useQuery({ queryKey: preflightKey, queryFn: async () => (await get<{ preflight: Preflight }>('/workspaces/roi-preflight')).preflight });
+  const q = useQuery({ queryKey: preflightKey, queryFn: async () => (await get<{ preflight: Preflight }>('/workspaces/roi-preflight')).preflight, refetchOnMount: 'always' });
+  return Object.assign(q, { current: q.isFetchedAfterMount || (q.isSuccess && !q.isFetching) });
 }
