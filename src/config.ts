@@ -6,7 +6,12 @@ import { Value } from 'typebox/value';
  * The one typed configuration object. Every setting is read from the environment
  * here and nowhere else; `.env.example` documents each variable.
  */
-const RateLimitWindow = Type.Object({ max: Type.Integer({ minimum: 1 }), windowMs: Type.Integer({ minimum: 1000 }) });
+const RateLimitWindow = Type.Object({
+  max: Type.Integer({ minimum: 1 }),
+  windowMs: Type.Integer({ minimum: 1000 }),
+  /** The maximum for a request without a verified user (counted per IP); `max` when absent. */
+  anonymousMax: Type.Optional(Type.Integer({ minimum: 1 })),
+});
 
 export const ConfigSchema = Type.Object({
   env: Type.Union([Type.Literal('development'), Type.Literal('test'), Type.Literal('production')]),
@@ -42,6 +47,14 @@ export const ConfigSchema = Type.Object({
     globalHourly: RateLimitWindow,
     notificationsCount: RateLimitWindow,
     ragas: RateLimitWindow,
+    /** The contract's second RAG table: `POST /rag` and `POST /rag/query` per hour, `POST /rag/stream` per hour, the burst of `POST /rag*`. */
+    ragQuery: RateLimitWindow,
+    ragStream: RateLimitWindow,
+    ragBurst: RateLimitWindow,
+    /** Redis counters (docs/rate-limits.md): a call not answered within `redisTimeoutMs` falls back to process memory for `redisRetryMs`. */
+    redisTimeoutMs: Type.Integer({ minimum: 10 }),
+    redisRetryMs: Type.Integer({ minimum: 100 }),
+    redisKeyPrefix: Type.String({ minLength: 1, pattern: '^[^{}\\s]+$' }),
   }),
   smtpUrl: Type.Optional(Type.String()),
   mailFrom: Type.String(),
@@ -163,8 +176,9 @@ function list(v: string | undefined): string[] {
     .filter(Boolean);
 }
 
-function limit(env: NodeJS.ProcessEnv, name: string, max: number, windowMs: number) {
-  return { max: int(env[`RATE_LIMIT_${name}_MAX`], max), windowMs: int(env[`RATE_LIMIT_${name}_WINDOW_MS`], windowMs) };
+function limit(env: NodeJS.ProcessEnv, name: string, max: number, windowMs: number, anonymousMax?: number) {
+  const w = { max: int(env[`RATE_LIMIT_${name}_MAX`], max), windowMs: int(env[`RATE_LIMIT_${name}_WINDOW_MS`], windowMs) };
+  return anonymousMax === undefined ? w : { ...w, anonymousMax: int(env[`RATE_LIMIT_${name}_ANON_MAX`], anonymousMax) };
 }
 
 /** Reads and validates the configuration; throws with every problem listed. */
@@ -202,6 +216,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
       globalHourly: limit(env, 'GLOBAL', 1000, HOUR),
       notificationsCount: limit(env, 'NOTIFICATIONS', 120, HOUR),
       ragas: limit(env, 'RAGAS', 10, HOUR),
+      ragQuery: limit(env, 'RAG_QUERY', 100, HOUR, 20),
+      ragStream: limit(env, 'RAG_STREAM', 50, HOUR, 10),
+      ragBurst: limit(env, 'RAG_BURST', 5, 10_000),
+      redisTimeoutMs: int(env.RATE_LIMIT_REDIS_TIMEOUT_MS, 200),
+      redisRetryMs: int(env.RATE_LIMIT_REDIS_RETRY_MS, 5000),
+      redisKeyPrefix: env.RATE_LIMIT_REDIS_PREFIX || 'dora-rl:',
     },
     smtpUrl: env.SMTP_URL || undefined,
     mailFrom: env.MAIL_FROM ?? 'DORA Vendor Service <no-reply@localhost>',

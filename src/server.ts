@@ -1,9 +1,9 @@
-import { Redis } from 'ioredis';
 import { buildApp } from './app.js';
 import { DEV_SECRETS_KEY, loadConfig } from './config.js';
 import { createDatabase } from './db/client.js';
 import { runMigrations } from './db/migrate.js';
 import { developmentJwtSecret, developmentSecret } from './lib/devSecret.js';
+import { createRedis, watchRedis } from './lib/redis.js';
 
 /** Process entry: config -> database (migrated, reference data loaded) -> app -> listen. */
 async function main() {
@@ -20,8 +20,13 @@ async function main() {
   }
   const database = await createDatabase({ url: config.databaseUrl, pgliteDataDir: config.pgliteDataDir });
   await runMigrations(database);
-  const redis = config.redisUrl ? new Redis(config.redisUrl, { maxRetriesPerRequest: 1 }) : undefined;
+  const redis = config.redisUrl ? createRedis(config.redisUrl, config.rateLimits.redisTimeoutMs) : undefined;
   const app = await buildApp({ config, database, redis });
+  if (redis) {
+    watchRedis(redis, app.log);
+    // Not awaited: until Redis answers, rate limits count in process memory (docs/rate-limits.md).
+    redis.connect().catch(() => {});
+  }
   if (!(await app.services.compliance.isLoaded())) {
     const { articles } = await app.services.compliance.loadReferenceData();
     app.log.info({ articles }, 'DORA reference data loaded');

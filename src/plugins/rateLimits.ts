@@ -1,15 +1,33 @@
-import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Redis } from 'ioredis';
 import type { Config } from '../config.js';
 import { AppError } from '../lib/errors.js';
+import { memoryStore, redisStore, resilientStore, type RateLimitStore, type TakeEntry } from '../lib/rateLimitStores.js';
 
-export type RateLimitScope = 'general' | 'auth' | 'login' | 'register' | 'refresh' | 'rag' | 'sync' | 'notificationsCount' | 'ragas';
+/** Every limit of the configuration; a key of `Config['rateLimits']` holding a window. */
+export const RATE_LIMIT_NAMES = [
+  'globalHourly',
+  'general',
+  'auth',
+  'login',
+  'register',
+  'refresh',
+  'rag',
+  'sync',
+  'notificationsCount',
+  'ragas',
+  'ragQuery',
+  'ragStream',
+  'ragBurst',
+] as const;
+export type RateLimitName = (typeof RATE_LIMIT_NAMES)[number];
+/** A limit a route can name in its config (the global and general limits cover every route). */
+export type RateLimitScope = Exclude<RateLimitName, 'globalHourly'>;
 
 declare module 'fastify' {
   interface FastifyInstance {
-    /** Applies the global, general and scope limits of a route; throws 429 when one is exceeded. */
+    /** Takes the request against every limit that covers it; throws 429 when one is full. */
     applyRateLimits(request: FastifyRequest, reply: FastifyReply): Promise<void>;
   }
 }
@@ -19,62 +37,73 @@ export interface RateLimitPluginOptions {
   redis?: Redis;
 }
 
-interface Outcome {
-  max: number;
-  remaining: number;
-  ttl: number;
-  isExceeded: boolean;
-}
-
 /** Client identity for counting: the user id when the access token verifies, else the IP address. */
 export function rateKey(request: FastifyRequest): string {
-  return request.tokenUserId ? `user:${request.tokenUserId}` : `ip:${request.ip}`;
+  if (request.tokenUserId) return `user:${request.tokenUserId}`;
+  return `ip:${request.ip || request.socket?.remoteAddress || 'unknown'}`;
+}
+
+/** The limits that cover a route: global hourly, general, the route's scope and its extra limits. */
+export function limitsOf(config: { rateLimitScope?: RateLimitScope; rateLimitExtra?: readonly RateLimitScope[] } | undefined): RateLimitName[] {
+  const names = new Set<RateLimitName>(['globalHourly', 'general']);
+  if (config?.rateLimitScope) names.add(config.rateLimitScope);
+  for (const name of config?.rateLimitExtra ?? []) names.add(name);
+  return [...names];
 }
 
 /**
- * Rate limits (see docs/rate-limits.md). Every `/api/v1` route is counted against the
- * global hourly cap and the general per-minute limit, plus its own scope (route config
- * `rateLimit`), each per user id when authenticated, else per IP. Counters live in
- * process memory, or in Redis when REDIS_URL is set.
+ * Rate limits (docs/rate-limits.md). A request is taken against every limit that covers
+ * it at once, per user id when its access token verifies, else per IP (with the
+ * anonymous maximum where a limit has one): all are checked, then the request is
+ * counted in all or, when one is full, in none. Counters live in process memory, or
+ * in Redis when a client is given, with a local fallback while Redis does not answer.
+ * The headers show the most constraining limit.
  */
 export default fp<RateLimitPluginOptions>(async function rateLimitPlugin(app: FastifyInstance, opts) {
-  await app.register(rateLimit, { global: false, skipOnError: true, ...(opts.redis ? { redis: opts.redis, nameSpace: 'dora-rl:' } : {}) });
-  const limiters = new Map<string, (req: FastifyRequest) => Promise<Outcome>>();
-  const make = (name: string, w: { max: number; windowMs: number }) => {
-    const check = app.createRateLimit({
-      max: w.max,
-      timeWindow: w.windowMs,
-      keyGenerator: (req: FastifyRequest) => `${name}:${rateKey(req)}`,
-    });
-    limiters.set(name, check as unknown as (req: FastifyRequest) => Promise<Outcome>);
-  };
   const l = opts.limits;
-  make('global', l.globalHourly);
-  for (const scope of ['general', 'auth', 'login', 'register', 'refresh', 'rag', 'sync', 'notificationsCount', 'ragas'] as const) {
-    make(scope, l[scope]);
-  }
+  const store: RateLimitStore = opts.redis
+    ? resilientStore({
+        primary: redisStore(opts.redis),
+        fallback: memoryStore(),
+        timeoutMs: l.redisTimeoutMs,
+        retryMs: l.redisRetryMs,
+        log: app.log,
+      })
+    : memoryStore();
+  app.addHook('onClose', async () => store.close());
 
   app.decorate('applyRateLimits', async (request: FastifyRequest, reply: FastifyReply) => {
     if (!l.enabled) return;
-    const scope = request.routeOptions.config?.rateLimitScope;
-    const names = ['global', 'general'];
-    if (scope && scope !== 'general') names.push(scope);
-    let tightest: Outcome | null = null;
-    let exceeded: Outcome | null = null;
-    for (const name of names) {
-      const outcome = await limiters.get(name)!(request);
-      if (!('max' in outcome) || outcome.max === undefined) continue; // store failure: skipped
-      if (outcome.isExceeded && (!exceeded || outcome.ttl > exceeded.ttl)) exceeded = outcome;
-      if (!tightest || outcome.remaining < tightest.remaining) tightest = outcome;
+    const names = limitsOf(request.routeOptions.config);
+    const who = rateKey(request);
+    const anonymous = !request.tokenUserId;
+    const entries: TakeEntry[] = names.map((name) => {
+      const w = l[name];
+      return { key: `${l.redisKeyPrefix}{${who}}:${name}`, max: anonymous && w.anonymousMax !== undefined ? w.anonymousMax : w.max, windowMs: w.windowMs };
+    });
+    const { allowed, counts } = await store.take(entries);
+
+    // Shown: on refusal the full limit with the longest wait; otherwise the one with the
+    // fewest requests left (the later reset on a tie).
+    let shown = -1;
+    for (let i = 0; i < entries.length; i++) {
+      const left = entries[i].max - counts[i].count;
+      if (!allowed) {
+        if (left > 0) continue;
+        if (shown < 0 || counts[i].ttlMs > counts[shown].ttlMs) shown = i;
+      } else {
+        const best = shown < 0 ? Infinity : entries[shown].max - counts[shown].count;
+        if (left < best || (left === best && counts[i].ttlMs > counts[shown].ttlMs)) shown = i;
+      }
     }
-    const shown = exceeded ?? tightest;
-    if (!shown) return;
-    const resetAt = Math.ceil((Date.now() + shown.ttl) / 1000);
-    reply.header('X-RateLimit-Limit', shown.max);
-    reply.header('X-RateLimit-Remaining', exceeded ? 0 : shown.remaining);
-    reply.header('X-RateLimit-Reset', resetAt);
-    if (exceeded) {
-      reply.header('Retry-After', Math.max(1, Math.ceil(exceeded.ttl / 1000)));
+    if (shown < 0) shown = 0;
+    const limit = entries[shown];
+    const { count, ttlMs } = counts[shown];
+    reply.header('X-RateLimit-Limit', limit.max);
+    reply.header('X-RateLimit-Remaining', allowed ? Math.max(0, limit.max - count) : 0);
+    reply.header('X-RateLimit-Reset', Math.ceil((Date.now() + ttlMs) / 1000));
+    if (!allowed) {
+      reply.header('Retry-After', Math.max(1, Math.ceil(ttlMs / 1000)));
       throw new AppError(429, 'RATE_LIMIT_EXCEEDED', 'Too many requests, please try again later');
     }
   });

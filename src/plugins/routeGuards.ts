@@ -10,6 +10,8 @@ declare module 'fastify' {
     public?: boolean;
     /** Rate-limit scope in addition to the global and general limits. */
     rateLimitScope?: RateLimitScope;
+    /** Further limits the route must pass as well (docs/rate-limits.md: the second RAG table). */
+    rateLimitExtra?: readonly RateLimitScope[];
     /** Not rate limited at all (health, sync-status). */
     noRateLimit?: boolean;
     /** Workspace-scoped: needs `X-Workspace-Id` and membership. */
