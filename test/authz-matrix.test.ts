@@ -163,6 +163,7 @@ const SAMPLES: Record<string, Sample> = {
   'GET /api/v1/conversations/:id/export': { prepare: async (ws, as) => ({ url: `/api/v1/conversations/${await conversation(ws, as)}/export?format=markdown` }) },
   'POST /api/v1/conversations/:id/ask': { destructive: true, prepare: async (ws, as) => ({ url: `/api/v1/conversations/${await conversation(ws, as)}/ask`, payload: { question: 'What must a register of information contain?' } }) },
   'POST /api/v1/rag': { destructive: true, prepare: () => ({ url: '/api/v1/rag', payload: { question: 'What must a register of information contain?' } }) },
+  'POST /api/v1/rag/query': { destructive: true, prepare: () => ({ url: '/api/v1/rag/query', payload: { question: 'What must a register of information contain?' } }) },
   'POST /api/v1/rag/stream': { destructive: true, prepare: () => ({ url: '/api/v1/rag/stream', payload: { question: 'What must a register of information contain?' } }) },
   // questionnaires
   'GET /api/v1/questionnaires': { prepare: () => ({ url: '/api/v1/questionnaires' }) },

@@ -76,9 +76,17 @@ function abortOnClose(reply: FastifyReply): AbortController {
   return controller;
 }
 
-/** POST /rag, POST /rag/stream and POST /conversations/:id/ask (docs/rag.md). */
+/**
+ * Limits (docs/rate-limits.md): every answer route is in the `rag` scope; `POST /rag` and
+ * `POST /rag/query` share the hourly `ragQuery` budget, `POST /rag/stream` has `ragStream`,
+ * and the three share the `ragBurst` window. `POST /conversations/:id/ask` is not `/rag/*`.
+ */
+const config = { permission: 'canQuery', rateLimitScope: 'rag' } as const;
+const askConfig = { ...config, rateLimitExtra: ['ragQuery', 'ragBurst'] } as const;
+const streamConfig = { ...config, rateLimitExtra: ['ragStream', 'ragBurst'] } as const;
+
+/** POST /rag (and its contract alias POST /rag/query), POST /rag/stream and POST /conversations/:id/ask (docs/rag.md). */
 const routes: FastifyPluginAsyncTypebox<{ service: RagService; heartbeatMs?: number }> = async (app, { service, heartbeatMs = 15_000 }) => {
-  const config = { permission: 'canQuery', rateLimitScope: 'rag' } as const;
 
   async function answerJson(prepared: Prepared, reply: FastifyReply) {
     const controller = abortOnClose(reply);
@@ -90,14 +98,20 @@ const routes: FastifyPluginAsyncTypebox<{ service: RagService; heartbeatMs?: num
     }
   }
 
-  app.post('/rag', {
-    config,
-    schema: { tags: ['rag'], summary: 'Ask a question over the indexed documents and DORA', body: AskBody, response: answerResponses },
-  }, async (request, reply) => {
-    const startedAt = performance.now();
-    const prepared = await service.prepare(ownerOf(request), 'rag', request.body, startedAt);
-    return answerJson(prepared, reply);
-  });
+  // The contract names both paths; they are one operation (same body, answer and log endpoint `rag`).
+  for (const [url, summary] of [
+    ['/rag', 'Ask a question over the indexed documents and DORA'],
+    ['/rag/query', 'Ask a question over the indexed documents and DORA (the same operation as POST /rag)'],
+  ] as const) {
+    app.post(url, {
+      config: askConfig,
+      schema: { tags: ['rag'], summary, body: AskBody, response: answerResponses },
+    }, async (request, reply) => {
+      const startedAt = performance.now();
+      const prepared = await service.prepare(ownerOf(request), 'rag', request.body, startedAt);
+      return answerJson(prepared, reply);
+    });
+  }
 
   app.post('/conversations/:id/ask', {
     config,
@@ -110,7 +124,7 @@ const routes: FastifyPluginAsyncTypebox<{ service: RagService; heartbeatMs?: num
   });
 
   app.post('/rag/stream', {
-    config,
+    config: streamConfig,
     schema: {
       tags: ['rag'],
       summary: 'Ask a question; the answer arrives as server-sent events',
