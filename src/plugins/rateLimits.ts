@@ -61,6 +61,13 @@ export function limitsOf(config: { rateLimitScope?: RateLimitScope; rateLimitExt
  */
 export default fp<RateLimitPluginOptions>(async function rateLimitPlugin(app: FastifyInstance, opts) {
   const l = opts.limits;
+  // A configuration built by hand (not through loadConfig) is checked here: a missing
+  // figure would otherwise end up as `undefined` in a key or a maximum that never trips.
+  for (const name of RATE_LIMIT_NAMES) {
+    const w = l[name];
+    if (!w || !Number.isInteger(w.max) || w.max < 1 || !Number.isInteger(w.windowMs) || w.windowMs < 1) throw new Error(`Rate limit ${name} needs an integer max and windowMs`);
+  }
+  if (typeof l.redisKeyPrefix !== 'string' || !l.redisKeyPrefix || /[{}\s]/.test(l.redisKeyPrefix)) throw new Error('Rate limits need a key prefix without braces or spaces');
   const store: RateLimitStore = opts.redis
     ? resilientStore({
         primary: redisStore(opts.redis),

@@ -2,7 +2,7 @@ import t, { type Test } from 'tap';
 import { Redis } from 'ioredis';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../src/app.js';
-import type { Config } from '../../src/config.js';
+import { loadConfig, type Config } from '../../src/config.js';
 import { createRedis, watchRedis } from '../../src/lib/redis.js';
 import { buildTestApp, freshDatabase, registerUser, testConfig } from '../helpers/app.js';
 import { tcpProxy } from '../helpers/tcpProxy.js';
@@ -20,6 +20,17 @@ const API = '/api/v1';
 const QUESTION = { question: 'What must a register of information contain?' };
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const randomIp = () => `10.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}.${1 + Math.floor(Math.random() * 250)}`;
+
+t.test('the second RAG table and the Redis fallback are configured with the contract figures, each overridable', async (t) => {
+  const d = loadConfig({}).rateLimits;
+  t.same(d.ragQuery, { max: 100, anonymousMax: 20, windowMs: 3_600_000 });
+  t.same(d.ragStream, { max: 50, anonymousMax: 10, windowMs: 3_600_000 });
+  t.same(d.ragBurst, { max: 5, windowMs: 10_000 });
+  t.same([d.redisTimeoutMs, d.redisRetryMs, d.redisKeyPrefix], [200, 5000, 'dora-rl:']);
+  const o = loadConfig({ RATE_LIMIT_RAG_QUERY_ANON_MAX: '7', RATE_LIMIT_RAG_BURST_MAX: '9', RATE_LIMIT_REDIS_TIMEOUT_MS: '50', RATE_LIMIT_REDIS_RETRY_MS: '1000' }).rateLimits;
+  t.same([o.ragQuery.anonymousMax, o.ragQuery.max, o.ragBurst.max, o.redisTimeoutMs, o.redisRetryMs], [7, 100, 9, 50, 1000]);
+  t.throws(() => loadConfig({ RATE_LIMIT_REDIS_PREFIX: 'a{b}' }), /redisKeyPrefix/, 'a prefix with braces would break the hash tag');
+});
 
 t.test('login limit: 429 with the contract body and headers', async (t) => {
   const ctx = await buildTestApp({ rateLimits: limits({ login: { max: 3, windowMs: 60_000 } }) });
