@@ -105,6 +105,50 @@ t.test('answers through the anthropic generator (real SDK, local fake Messages A
     t.equal(turns[1].content, 'GitHub commits to at least 99.9% Uptime for the applicable GitHub service.');
   });
 
+  t.test('the model gets the same diversified sources as the offline answer; its refusal is recognised as one', async (t) => {
+    // A comparison: the prompt carries the regulation and the vendor's document, each fenced once,
+    // and no document fills the sources on its own. The DORA articles as the shared corpus, as `npm run seed` indexes them.
+    await app.services.dataSources.indexCorpus();
+    // The fake model quotes one sentence from each side, citing the fence it took it from.
+    fake.reply((req) => {
+      const user = req.body.messages[req.body.messages.length - 1].content as string;
+      const blocks = [...user.matchAll(/<<<SOURCE (\d+) ([0-9a-f]{16})>>>([\s\S]*?)<<<END SOURCE \1 \2>>>/g)];
+      const quote = (title: RegExp, re: RegExp) => {
+        for (const b of blocks) {
+          const m = title.test(b[3]!.split('\n').find((l) => l.startsWith('title: ')) ?? '') ? re.exec(b[3]!.split('\n').filter((l) => !/^(title|section|page): /.test(l)).join('\n')) : null;
+          if (m) return `${m[0].trim()} [Source ${b[1]}].`;
+        }
+        return '';
+      };
+      return { text: [quote(/Article 30/, /[^.;:\n]*service level descriptions[^.;:\n]*/), quote(/GitHub Enterprise Service Level Agreement/, /[A-Z][^.;:\n#|]{60,}/)].join(' ') };
+    });
+    const res = await ask({ question: 'Does the GitHub SLA give us the service levels that DORA Article 30 wants in an ICT contract?' });
+    t.equal(res.statusCode, 200, res.body);
+    const a = res.json().data;
+    const user = fake.requests[fake.requests.length - 1].body.messages.at(-1)!.content as string;
+    const fenced = [...user.matchAll(/<<<SOURCE (\d+) [0-9a-f]{16}>>>\ntitle: ([^\n]*)/g)].map((m) => ({ n: Number(m[1]), title: m[2]! }));
+    t.same(fenced.map((f) => f.n), a.sources.map((s: { sourceNumber: number }) => s.sourceNumber), 'every returned source is in the prompt, in order');
+    t.same(fenced.map((f) => f.title), a.sources.map((s: { title: string }) => s.title), 'with the titles the client sees');
+    t.ok(fenced.some((f) => /\bArticle 30\b/.test(f.title)), `the regulation's Article 30 is among them (${fenced.map((f) => f.title).join(' | ')})`);
+    t.ok(fenced.some((f) => f.title === 'GitHub Enterprise Service Level Agreement'), "and the vendor's SLA");
+    const perDoc = new Map<string, number>();
+    for (const s of a.sources as { documentId?: string; title: string }[]) perDoc.set(s.documentId ?? s.title, (perDoc.get(s.documentId ?? s.title) ?? 0) + 1);
+    t.ok(Math.max(...perDoc.values()) < a.sources.length, 'no single document fills the sources');
+    t.equal(a.citedSources.length, 2, `each side cited (${a.answer})`);
+    t.equal(a.validation.hasHallucinations, false, `nothing flagged as invented (${a.validation.issues.join('; ')})`);
+    t.notMatch(a.validation.issues.join('\n'), /not supported/, 'both quoted claims are supported by the passages they cite');
+
+    // The model says the sources do not answer: not a claim, no citation expected, not grounded, nothing invented.
+    fake.reply({ text: 'The retrieved sources do not answer this question: the documents provided do not mention an ISO 22301 certificate.' });
+    const refused = await ask({ question: "Is GitHub's business continuity certified to ISO 22301?" });
+    t.equal(refused.statusCode, 200, refused.body);
+    const r = refused.json().data;
+    t.same(r.citedSources, [], 'a refusal cites nothing');
+    t.equal(r.validation.hasHallucinations, false, 'and is not flagged as invented');
+    t.equal(r.validation.isGrounded, false, 'an answer made only of a refusal is not grounded');
+    t.notMatch(r.validation.issues.join('\n'), /not cited/, 'its sentences are not treated as uncited claims');
+  });
+
   t.test('API errors: JSON errors on /rag, an error event on the stream, nothing stored, logged as failed', async (t) => {
     const countMessages = async () => Number((await queryRows<{ n: number }>(app.database.db, sql`select count(*)::int as n from messages`))[0].n);
     const before = await countMessages();
