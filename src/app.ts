@@ -25,6 +25,7 @@ import mcpSourceRoutes from './modules/mcp-sources/routes.js';
 import questionnaireRoutes from './modules/questionnaires/routes.js';
 import assessmentRoutes from './modules/assessments/routes.js';
 import registerRoutes from './modules/register/routes.js';
+import profileDraftRoutes from './modules/profile-drafts/routes.js';
 import authPlugin from './plugins/auth.js';
 import csrfPlugin from './plugins/csrf.js';
 import dashboardPlugin from './plugins/dashboard.js';
@@ -181,6 +182,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       await api.register(questionnaireRoutes, { service: services.questionnaires });
       await api.register(assessmentRoutes, { service: services.assessments, ingest: config.ingest });
       await api.register(registerRoutes, { service: services.register });
+      await api.register(profileDraftRoutes, { service: services.profileDrafts });
       await api.register(conversationRoutes, { service: services.conversations });
       await api.register(analyticsRoutes, { service: services.analytics, portfolio: services.portfolio });
       await api.register(ragRoutes, { service: services.rag });

@@ -37,6 +37,9 @@ import { assessmentsRepository } from './modules/assessments/repository.js';
 import { assessmentsService } from './modules/assessments/service.js';
 import { registerService } from './modules/register/service.js';
 import { syncStatusService } from './modules/sync-status/service.js';
+import { profileDraftsRepository } from './modules/profile-drafts/repository.js';
+import { profileDraftsService } from './modules/profile-drafts/service.js';
+import { anthropicExtractor } from './compliance/drafting/model.js';
 
 /**
  * The composition root: every service, wired once. Modules reach each other through
@@ -119,6 +122,19 @@ export function createServices(deps: { config: Config; database: Database; maile
   const assessments = assessmentsService({ repo: assessmentsRepository(db), compliance, workspaces, dataSources, embedder, parser, config, jobs, log: deps.log, notifications });
   // Register of Information (docs/register-of-information.md): workbook, xBRL-CSV package, pre-flight.
   const register = registerService({ workspaces, assessments, questionnaires, config });
+  // Register drafting (docs/register-drafting.md): profile fields from the workspace's documents, as a job;
+  // Claude reads the passages when the answers use it (ANTHROPIC_API_KEY), the offline rules otherwise.
+  const a = config.rag.anthropic;
+  const useModel = config.rag.generator === 'anthropic' || (config.rag.generator === 'auto' && !!a.apiKey);
+  const profileDrafts = profileDraftsService({
+    repo: profileDraftsRepository(db),
+    workspaces,
+    retrieval,
+    model: useModel && a.apiKey ? anthropicExtractor({ apiKey: a.apiKey, baseURL: a.baseUrl, model: a.model, maxTokens: a.maxTokens, timeoutMs: a.timeoutMs, maxRetries: a.maxRetries }) : null,
+    jobs,
+    notifications,
+    log: deps.log,
+  });
   // The vendor portfolio (docs/analytics.md): tiers, latest assessment and questionnaire scores.
   const portfolio = portfolioService({ workspaces, assessments, questionnaires });
   // MCP sources (docs/mcp-sources.md): resources go through the same pipeline and document store as data sources.
@@ -133,6 +149,6 @@ export function createServices(deps: { config: Config; database: Database; maile
   });
   // GET /sync-status (docs/sync-status.md): the sync state of a workspace in one read.
   const syncStatus = syncStatusService({ dataSources, mcpSources, workspaces, schedule: syncSchedule, schedulerIntervalSec: config.syncSchedulerIntervalSec });
-  return { auth, compliance, organizations, workspaces, conversations, analytics, rag, evaluation, notifications, questionnaires, jobs, embedder, parser, retrieval, dataSources, assessments, register, portfolio, mcpSources, syncSchedule, syncStatus, registerHooks };
+  return { auth, compliance, organizations, workspaces, conversations, analytics, rag, evaluation, notifications, questionnaires, jobs, embedder, parser, retrieval, dataSources, assessments, register, profileDrafts, portfolio, mcpSources, syncSchedule, syncStatus, registerHooks };
 }
 export type Services = ReturnType<typeof createServices>;

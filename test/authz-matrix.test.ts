@@ -92,6 +92,17 @@ interface Sample {
 const hdr = (as: Actor, ws: Ws) => ({ ...session(as).headers, 'x-workspace-id': ws.id });
 const creator = (as: Actor): Session => (MEMBERS.includes(as as Member) ? session(as) : owner);
 
+/** A register draft of the workspace (started by the owner; the running one when there is one). */
+async function profileDraft(ws: Ws): Promise<string> {
+  const url = `/api/v1/workspaces/${ws.id}/profile-drafts`;
+  const res = await app.inject({ method: 'POST', url, headers: owner.headers });
+  if (res.statusCode === 202) return res.json().data.draft.id;
+  const list = await app.inject({ method: 'GET', url, headers: owner.headers });
+  const id = list.json().data?.drafts?.[0]?.id;
+  if (!id) throw new Error(`fixture: draft ${res.statusCode} ${res.body}`);
+  return id;
+}
+
 async function conversation(ws: Ws, as: Actor): Promise<string> {
   const res = await app.inject({ method: 'POST', url: '/api/v1/conversations', headers: hdr(MEMBERS.includes(as as Member) ? as : 'owner', ws), payload: { title: `${MARKER} conversation` } });
   if (res.statusCode !== 201) throw new Error(`conversation: ${res.body}`);
@@ -203,6 +214,15 @@ const SAMPLES: Record<string, Sample> = {
   'GET /api/v1/assessments/:id/documents/:documentId': { prepare: async (ws) => { const a = await assessmentWithDocument(ws); return { url: `/api/v1/assessments/${a.id}/documents/${a.documentId}` }; } },
   // the report needs a finished analysis (a job): only access is asserted here
   'GET /api/v1/assessments/:id/report': { accessOnly: true, prepare: async (ws) => ({ url: `/api/v1/assessments/${await assessment(ws)}/report` }) },
+  // register drafting (the draft runs as a job: deciding is only asserted for access)
+  'POST /api/v1/workspaces/:id/profile-drafts': { destructive: true, expect: { owner: 202, admin: 202, member: 202 }, prepare: (ws) => ({ url: `/api/v1/workspaces/${ws.id}/profile-drafts` }) },
+  'GET /api/v1/workspaces/:id/profile-drafts': { prepare: (ws) => ({ url: `/api/v1/workspaces/${ws.id}/profile-drafts` }) },
+  'GET /api/v1/workspaces/:id/profile-drafts/:draftId': { prepare: async (ws) => ({ url: `/api/v1/workspaces/${ws.id}/profile-drafts/${await profileDraft(ws)}` }) },
+  'POST /api/v1/workspaces/:id/profile-drafts/:draftId/decisions': {
+    destructive: true,
+    accessOnly: true,
+    prepare: async (ws) => ({ url: `/api/v1/workspaces/${ws.id}/profile-drafts/${await profileDraft(ws)}/decisions`, payload: { decisions: [{ field: 'governingLaw', action: 'reject' }] } }),
+  },
   // evaluation (built-in metrics)
   'POST /api/v1/ragas/evaluate': {
     destructive: true,

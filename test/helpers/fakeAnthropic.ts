@@ -13,7 +13,9 @@ export interface FakeReply {
   /** Answer text; streamed in `chunks` when given, else in pieces of a few words. */
   text?: string;
   chunks?: string[];
-  stopReason?: 'end_turn' | 'max_tokens' | 'stop_sequence';
+  stopReason?: 'end_turn' | 'max_tokens' | 'stop_sequence' | 'tool_use';
+  /** Non-streamed: answer with a tool_use block (the tool's input) instead of text. */
+  toolUse?: { name: string; input: unknown };
   /** HTTP error: status and Anthropic error type (`authentication_error`, `rate_limit_error`, `overloaded_error`...). */
   status?: number;
   errorType?: string;
@@ -38,6 +40,8 @@ export interface CapturedRequest {
     stream?: boolean;
     temperature?: number;
     messages: { role: string; content: string | { type: string; text: string }[] }[];
+    tools?: { name: string; input_schema: unknown }[];
+    tool_choice?: { type: string; name?: string };
   };
 }
 
@@ -133,8 +137,8 @@ export async function startFakeAnthropic(opts: { apiKey?: string } = {}): Promis
       res.writeHead(200, { 'content-type': 'application/json', 'request-id': `req_fake_${counter}` });
       res.end(JSON.stringify({
         id, type: 'message', role: 'assistant', model: body.model,
-        content: [{ type: 'text', text }],
-        stop_reason: stopReason, stop_sequence: null,
+        content: r.toolUse ? [{ type: 'tool_use', id: `toolu_fake_${counter}`, name: r.toolUse.name, input: r.toolUse.input }] : [{ type: 'text', text }],
+        stop_reason: r.toolUse ? 'tool_use' : stopReason, stop_sequence: null,
         usage: { input_tokens: inputTokens, output_tokens: outputTokens },
       }));
       return;

@@ -73,6 +73,7 @@ function listUrl(path: string): string {
   return path.replace(/\{(\w+)\}/g, () => {
     if (path.startsWith('/api/v1/organizations/')) return ws.orgId;
     if (path.startsWith('/api/v1/conversations/')) return conversationIds[0];
+    if (path.startsWith('/api/v1/workspaces/')) return ws.workspaceId;
     return NO_SUCH_ID;
   });
 }

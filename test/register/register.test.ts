@@ -144,7 +144,7 @@ t.test('register workbook and xBRL-CSV package of the demo vendors', async (t) =
   t.equal(res.headers['content-type'], 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet');
   t.equal(res.headers['content-disposition'], `attachment; filename=DORA_Register_of_Information_${today()}.xlsx`);
   const wb = await readWorkbook(res.rawPayload);
-  t.same(wb.names, ['RT.01.01 Summary', 'RT.02.01 ICT Providers', 'RT.03.01 Certifications', 'RT.04.01 Gap Summary']);
+  t.same(wb.names, ['RT.01.01 Summary', 'RT.02.01 ICT Providers', 'RT.03.01 Certifications', 'RT.04.01 Gap Summary', 'RT.05.01 Field Sources']);
 
   const summary = wb.rows('RT.01.01 Summary');
   t.same(summary[1], ['Institution name', 'Acme Bank AG']);

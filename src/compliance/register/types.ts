@@ -1,4 +1,5 @@
 import type { GapResult } from '../gapAnalysis.js';
+import type { FieldSource } from '../drafting/types.js';
 import type { VendorProfile } from '../../modules/workspaces/vendorProfile.js';
 
 /** One vendor (workspace) as the Register of Information reads it. */
@@ -9,6 +10,8 @@ export interface RegisterVendor {
   workspaceSlug: string;
   name: string;
   profile: VendorProfile;
+  /** Where profile values came from (accepted draft values; docs/register-drafting.md): profile path -> source. */
+  sources?: Record<string, FieldSource>;
   /** Latest completed assessment, or null. */
   assessment: { id: string; name: string; score: number | null; riskRating: string | null; completedAt: Date; results: Pick<GapResult, 'ref' | 'title' | 'status' | 'key' | 'elements'>[] } | null;
   /** Latest completed questionnaire, or null. */

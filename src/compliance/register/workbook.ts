@@ -9,6 +9,7 @@ export const SHEETS = {
   providers: 'RT.02.01 ICT Providers',
   certifications: 'RT.03.01 Certifications',
   gaps: 'RT.04.01 Gap Summary',
+  sources: 'RT.05.01 Field Sources',
 } as const;
 
 export const PROVIDER_HEADERS = [
@@ -18,6 +19,8 @@ export const PROVIDER_HEADERS = [
 ] as const;
 export const CERTIFICATION_HEADERS = ['Vendor', 'Workspace ID', 'Certification type', 'Issuer', 'Valid until', 'Status'] as const;
 export const GAP_HEADERS = ['Vendor', 'Workspace ID', 'Assessment', 'Assessment date', 'Reference', 'Obligation', 'Status', 'Key obligation', 'Evidence not found', 'Assessment risk'] as const;
+/** Where each profile value drafted from the documents came from (docs/register-drafting.md). */
+export const SOURCE_HEADERS = ['Vendor', 'Workspace ID', 'Field', 'Profile path', 'Value', 'Document', 'Section', 'Page', 'Quote', 'Link', 'Decision', 'Decided at'] as const;
 export const TIERS = ['critical', 'high', 'medium', 'low'] as const;
 
 /** Dates are written as ISO text (YYYY-MM-DD): sortable, unambiguous, and no per-cell styles (see below). */
@@ -140,6 +143,19 @@ export async function buildRegisterWorkbook(input: { institutionName: string; re
     }
   }
   await gaps.commit();
+
+  // RT.05.01 Field Sources: one row per profile value taken from a document (accepted or edited draft value).
+  const src = wb.addWorksheet(SHEETS.sources, { views: [{ state: 'frozen', ySplit: 1 }] });
+  src.columns = SOURCE_HEADERS.map((h) => ({ width: h === 'Quote' ? 80 : Math.max(14, h.length + 4) }));
+  header(src, SOURCE_HEADERS);
+  for (const v of vendors) {
+    for (const [path, s] of Object.entries(v.sources ?? {}).sort(([a], [b]) => a.localeCompare(b))) {
+      const e = s.evidence[0];
+      const value = typeof s.value === 'object' && s.value !== null ? JSON.stringify(s.value) : s.value === null ? 'indefinite' : String(s.value);
+      src.addRow([v.name, v.workspaceSlug, s.field, path, value.slice(0, 32_000), e?.title ?? null, e?.section || null, e?.page ?? null, e?.quote.slice(0, 32_000) ?? null, e?.link ?? null, s.action, s.decidedAt.slice(0, 10)]).commit();
+    }
+  }
+  await src.commit();
 
   await wb.commit();
   await done;

@@ -146,12 +146,22 @@ export interface PreflightIssue {
   message: string;
 }
 
+/** A profile value taken from a document: where it came from (docs/register-drafting.md). */
+export interface PreflightSource {
+  field: string;
+  path: string;
+  document: string;
+  quote: string;
+  link: string;
+  action: string;
+}
+
 export interface PreflightReport {
   ready: boolean;
   errors: number;
   warnings: number;
   entity: PreflightIssue[];
-  vendors: { workspaceId: string; workspaceSlug: string; name: string; included: boolean; issues: PreflightIssue[] }[];
+  vendors: { workspaceId: string; workspaceSlug: string; name: string; included: boolean; issues: PreflightIssue[]; sources: PreflightSource[] }[];
 }
 
 /** The function identifier of a vendor's ICT service (B_06.01): `F` and the vendor's position in the register. */
@@ -328,7 +338,9 @@ export function preflight(entity: RegisterEntity, vendors: RegisterVendor[], rep
     errors,
     warnings: all.length - errors,
     entity: entityIssues,
-    vendors: vendors.map((v) => ({ workspaceId: v.workspaceId, workspaceSlug: v.workspaceSlug, name: v.name, included: (v.profile.contracts ?? []).length > 0, issues: byVendor.get(v.workspaceId) ?? [] })),
+    vendors: vendors.map((v) => ({ workspaceId: v.workspaceId, workspaceSlug: v.workspaceSlug, name: v.name, included: (v.profile.contracts ?? []).length > 0, issues: byVendor.get(v.workspaceId) ?? [],
+      sources: Object.entries(v.sources ?? {}).map(([path, s]) => ({ field: s.field, path, document: s.evidence[0]?.title ?? '', quote: s.evidence[0]?.quote ?? '', link: s.evidence[0]?.link ?? '', action: s.action })),
+    })),
     tables,
   };
 }

@@ -10,3 +10,4 @@ export * from './notifications.js';
 export * from './assessments.js';
 export * from './mcp.js';
 export * from './syncSchedule.js';
+export * from './profileDrafts.js';

@@ -11,6 +11,8 @@ export const NOTIFICATION_TYPES = [
   'questionnaire_answered',
   'assessment_completed',
   'assessment_failed',
+  'profile_draft_completed',
+  'profile_draft_failed',
   'invitation',
   'system',
 ] as const;

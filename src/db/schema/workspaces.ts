@@ -3,6 +3,7 @@ import { index, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex } from 
 import { newId } from '../../lib/ids.js';
 import { organizations } from './organizations.js';
 import { users } from './users.js';
+import type { FieldSource } from '../../compliance/drafting/types.js';
 
 export const WORKSPACE_ROLES = ['owner', 'admin', 'member', 'viewer'] as const;
 export type WorkspaceRole = (typeof WORKSPACE_ROLES)[number];
@@ -32,6 +33,12 @@ export const workspaces = pgTable(
     syncSchedule: jsonb('sync_schedule').$type<SyncSchedule>().notNull().default({ enabled: false, intervalHours: 24 }),
     /** The vendor profile (shape: VendorProfile in src/modules/workspaces/vendorProfile.ts). */
     vendorProfile: jsonb('vendor_profile').$type<Record<string, unknown>>().notNull().default({}),
+    /**
+     * Where profile values came from (docs/register-drafting.md): profile path
+     * (`contracts.0.governingLaw`) -> the accepted draft value's passage. A value changed by
+     * hand loses its source.
+     */
+    fieldSources: jsonb('field_sources').$type<Record<string, FieldSource>>().notNull().default({}),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },

@@ -4,6 +4,7 @@ import type { Config } from '../../config.js';
 import { AppError } from '../../lib/errors.js';
 import type { AssessmentsService } from '../assessments/service.js';
 import type { QuestionnairesService } from '../questionnaires/service.js';
+import type { FieldSource } from '../../compliance/drafting/types.js';
 import type { VendorProfile } from '../workspaces/vendorProfile.js';
 import type { WorkspacesService } from '../workspaces/service.js';
 
@@ -65,7 +66,9 @@ export function registerService(deps: Deps) {
     const list = await deps.workspaces.list(userId);
     const ids = list.map((w) => w.id);
     // One query each: profiles, latest completed assessments (gaps only), latest completed questionnaires.
-    const profiles = new Map((await deps.workspaces.getMany(ids)).map((w) => [w.id, w.vendorProfile]));
+    const rows = await deps.workspaces.getMany(ids);
+    const profiles = new Map(rows.map((w) => [w.id, w.vendorProfile]));
+    const sources = new Map(rows.map((w) => [w.id, w.vendorProfileSources as Record<string, FieldSource>]));
     const assessments = await deps.assessments.latestCompleteGaps(ids);
     const questionnaires = await deps.questionnaires.latestCompleteMany(ids);
     const out: RegisterVendor[] = [];
@@ -79,6 +82,7 @@ export function registerService(deps: Deps) {
         workspaceSlug: w.workspaceId,
         name: w.workspaceName,
         profile: profile as VendorProfile,
+        sources: sources.get(w.id) ?? {},
         assessment: a && a.completedAt ? { id: a.id, name: a.name, score: a.score, riskRating: a.riskRating, completedAt: new Date(a.completedAt), results: a.gaps } : null,
         questionnaire: q ? { id: q.id, title: q.title, score: q.score, completedAt: q.completedAt } : null,
       });

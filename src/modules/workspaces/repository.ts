@@ -1,3 +1,4 @@
+import type { FieldSource } from '../../compliance/drafting/types.js';
 import { and, asc, desc, eq, inArray, isNull, or, sql, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { Db } from '../../db/client.js';
@@ -223,23 +224,23 @@ export function workspacesRepository(db: Db) {
       return row ?? null;
     },
     /**
-     * Updates a workspace in one transaction; `profile` computes the new vendor profile
-     * from the locked current one (it may throw to abort with nothing changed).
+     * Updates a workspace in one transaction; `profile` computes the new vendor profile and
+     * its field sources from the locked current ones (it may throw to abort with nothing changed).
      * 'name_taken' when another workspace of the organization has that name.
      */
     async update(
       id: string,
       values: Partial<Pick<WorkspaceRow, 'name' | 'syncSchedule'>>,
-      profile?: (current: Record<string, unknown>) => Record<string, unknown>,
+      profile?: (current: Record<string, unknown>, sources: Record<string, FieldSource>) => { profile: Record<string, unknown>; sources: Record<string, FieldSource> },
     ): Promise<WorkspaceRow | null | 'name_taken'> {
       try {
         return await db.transaction(async (tx) => {
           const [cur] = await tx.select().from(workspaces).where(eq(workspaces.id, id)).for('update');
           if (!cur) return null;
-          const vendorProfile = profile ? profile(cur.vendorProfile) : undefined;
+          const next = profile ? profile(cur.vendorProfile, cur.fieldSources ?? {}) : undefined;
           const [row] = await tx
             .update(workspaces)
-            .set({ ...values, ...(vendorProfile ? { vendorProfile } : {}), updatedAt: new Date() })
+            .set({ ...values, ...(next ? { vendorProfile: next.profile, fieldSources: next.sources } : {}), updatedAt: new Date() })
             .where(eq(workspaces.id, id))
             .returning();
           return row ?? null;

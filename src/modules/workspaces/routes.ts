@@ -5,6 +5,7 @@ import { Envelope, MessageEnvelope, errorResponses, ok, okMessage } from '../../
 import { PERMISSION_FLAGS } from './permissions.js';
 import { SLUG_PATTERN, SYNC_STATUSES, type WorkspacesService } from './service.js';
 import { VendorProfilePatchSchema, VendorProfileSchema } from './vendorProfile.js';
+import { FieldSourcesSchema } from '../../domain/profileDrafts.js';
 import { pageQuery, PaginationSchema, parseSort, sortQuery } from '../../domain/paging.js';
 import { WORKSPACE_SORT_COLUMNS, type WorkspaceSortField } from './repository.js';
 
@@ -39,6 +40,7 @@ const WorkspaceBase = {
   syncStatus: Type.Enum([...SYNC_STATUSES]),
   syncSchedule: SyncScheduleSchema,
   vendorProfile: VendorProfileSchema,
+  vendorProfileSources: FieldSourcesSchema,
   createdAt: Type.String(),
   updatedAt: Type.String(),
 };

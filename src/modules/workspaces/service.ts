@@ -18,6 +18,26 @@ import {
 import type { SyncCountsSql, WorkspaceMemberRow, WorkspaceRow, WorkspaceSortField, WorkspacesRepository } from './repository.js';
 import { checkVendorProfile, mergeVendorProfile, readVendorProfile, type VendorProfile, type VendorProfilePatch } from './vendorProfile.js';
 import { offsetOf, pagination, type PageRequest } from '../../domain/paging.js';
+import type { FieldSource } from '../../compliance/drafting/types.js';
+
+/** The value at a profile path (`contracts.0.governingLaw`). */
+export function valueAt(profile: unknown, path: string): unknown {
+  let cur: unknown = profile;
+  for (const k of path.split('.')) {
+    if (cur === null || typeof cur !== 'object') return undefined;
+    cur = (cur as Record<string, unknown>)[k];
+  }
+  return cur;
+}
+
+/** Field sources whose value is still the one in the profile. */
+function keepUnchangedSources(profile: VendorProfile, sources: Record<string, FieldSource>): Record<string, FieldSource> {
+  const out: Record<string, FieldSource> = {};
+  for (const [path, src] of Object.entries(sources ?? {})) {
+    if (JSON.stringify(valueAt(profile, path) ?? null) === JSON.stringify(src.value ?? null)) out[path] = src;
+  }
+  return out;
+}
 
 /** What the workspace plugin puts on `request.workspace`. */
 export interface WorkspaceContext {
@@ -375,16 +395,32 @@ export function workspacesService(deps: { repo: WorkspacesRepository; orgs: Orgs
         ctx.id,
         values,
         patch
-          ? (current) => {
+          ? (current, sources) => {
               const merged = mergeVendorProfile(current as VendorProfile, patch);
               assertProfile(merged);
-              return merged as Record<string, unknown>;
+              // A value changed by hand no longer comes from its document.
+              return { profile: merged as Record<string, unknown>, sources: keepUnchangedSources(merged, sources) };
             }
           : undefined,
       );
       if (row === 'name_taken') throw nameTaken();
       if (!row) throw workspaceNotFound();
       return { ...shape(row), syncStatus: await syncStatusOf(row.id) };
+    },
+
+    /**
+     * Applies drafted values (docs/register-drafting.md) in one transaction: `apply` edits a
+     * copy of the locked profile and its field sources; the result must be a valid profile
+     * (400 naming the field otherwise).
+     */
+    async applyProfileValues(workspaceId: string, apply: (profile: VendorProfile, sources: Record<string, FieldSource>) => { profile: VendorProfile; sources: Record<string, FieldSource> }) {
+      const row = await repo.update(workspaceId, {}, (current, sources) => {
+        const next = apply(structuredClone(current) as VendorProfile, structuredClone(sources));
+        assertProfile(next.profile);
+        return { profile: next.profile as Record<string, unknown>, sources: keepUnchangedSources(next.profile, next.sources) };
+      });
+      if (row === 'name_taken' || !row) throw workspaceNotFound();
+      return shape(row);
     },
 
     /** Ids of everyone with access to a workspace (for notifications); empty when it does not exist. */
@@ -520,6 +556,7 @@ function shape(ws: WorkspaceRow) {
     organizationId: ws.orgId,
     syncSchedule: ws.syncSchedule,
     vendorProfile: readVendorProfile(ws.vendorProfile),
+    vendorProfileSources: ws.fieldSources ?? {},
     createdAt: ws.createdAt.toISOString(),
     updatedAt: ws.updatedAt.toISOString(),
   };

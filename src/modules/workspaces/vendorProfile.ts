@@ -79,6 +79,23 @@ export const ContractSchema = Type.Object({
   dataStorageLocations: Type.Optional(Countries),
   dataProcessingLocations: Type.Optional(Countries),
   dataSensitivity: Type.Optional(Type.Enum([...LEVELS])),
+  /** Renewal terms as the contract states them (docs/register-drafting.md). */
+  renewal: Type.Optional(Type.String({ maxLength: 2000 })),
+  /** Countries where the service is provided. */
+  serviceLocations: Type.Optional(Countries),
+  /** Whether the service processes personal data of the entity. */
+  personalData: Type.Optional(Type.Boolean()),
+  /** Audit and access rights of the entity, as the contract states them. */
+  auditRights: Type.Optional(Type.String({ maxLength: 2000 })),
+  /** Exit and transition provisions (return, export, deletion of data; transition assistance). */
+  exitProvisions: Type.Optional(Type.String({ maxLength: 2000 })),
+}, { additionalProperties: false });
+
+/** A subcontractor (subprocessor) of the provider named in its documents. */
+export const SubcontractorSchema = Type.Object({
+  name: Text(300),
+  role: Type.Optional(Type.String({ maxLength: 500 })),
+  country: Type.Optional(CountrySchema),
 }, { additionalProperties: false });
 
 export const CertificationSchema = Type.Object({
@@ -100,6 +117,8 @@ export const ExitPlanSchema = Type.Object({
 
 const profileProperties = {
   legalName: Text(300),
+  /** Registered or postal address of the provider. */
+  address: Text(500),
   identifier: Type.Object({ type: Type.Enum([...IDENTIFIER_TYPES]), value: Text(100) }, { additionalProperties: false }),
   /** Country of the provider's headquarters. */
   country: CountrySchema,
@@ -114,7 +133,10 @@ const profileProperties = {
   discontinuationImpact: Type.Enum([...LEVELS]),
   exitPlan: ExitPlanSchema,
   nextReviewDate: DateSchema,
+  subcontractors: Type.Array(SubcontractorSchema, { maxItems: 500 }),
 };
+/** The schema of each top-level field (for checking one drafted value). */
+export const PROFILE_FIELD_SCHEMAS = profileProperties;
 type Props = typeof profileProperties;
 
 /** A stored profile: every field optional (a profile is filled in over time). */
@@ -172,9 +194,11 @@ export function checkVendorProfile(p: VendorProfile, at = 'vendorProfile'): stri
     country(`${f}.governingLaw`, c.governingLaw);
     c.dataStorageLocations?.forEach((x, j) => country(`${f}.dataStorageLocations.${j}`, x));
     c.dataProcessingLocations?.forEach((x, j) => country(`${f}.dataProcessingLocations.${j}`, x));
+    c.serviceLocations?.forEach((x, j) => country(`${f}.serviceLocations.${j}`, x));
     if (c.annualCost && !isCurrencyCode(c.annualCost.currency)) problems.push(`${at}.${f}.annualCost.currency: ${c.annualCost.currency} is not an ISO 4217 currency code`);
     if (c.storesData === false && c.dataStorageLocations?.length) problems.push(`${at}.${f}.dataStorageLocations: must be empty when storesData is false`);
   });
+  (p.subcontractors ?? []).forEach((s, i) => country(`subcontractors.${i}.country`, s.country));
   (p.certifications ?? []).forEach((c, i) => {
     if (c.status === 'valid' && c.validUntil && c.validUntil < today()) {
       problems.push(`${at}.certifications.${i}.status: cannot be valid after validUntil (${c.validUntil})`);

@@ -1,0 +1,58 @@
+/**
+ * Register drafting quality (docs/register-drafting.md): the demo vendors' documents
+ * (GitHub, Basecamp; data/vendor-docs) are ingested as `npm run seed -- --demo` does, a
+ * draft runs for each through the service (retrieval + offline rules, or the model path
+ * when ANTHROPIC_API_KEY is set), and every field is judged against
+ * bench/eval/draft-gold.json. Prints precision and recall per field and overall, the
+ * quotes that are not verbatim in their stored passage (must be 0), and the time taken.
+ *
+ *   npx tsx bench/draft.ts                          embedded PGlite (in memory)
+ *   DATABASE_URL=postgres://... npx tsx bench/draft.ts   a fresh PostgreSQL database
+ */
+import './lib/load.js';
+import { performance } from 'node:perf_hooks';
+import { buildApp } from '../src/app.js';
+import { loadDemo } from '../src/cli/demo.js';
+import { freshDatabase, testConfig } from '../test/helpers/app.js';
+import { judgeDraft, type DraftGold } from '../test/helpers/draftGold.js';
+import gold from './eval/draft-gold.json' with { type: 'json' };
+
+const config = testConfig({ workers: 1 });
+const { database, drop } = await freshDatabase();
+const app = await buildApp({ config, database });
+await app.ready();
+let t0 = performance.now();
+const demo = await loadDemo(app.services, {});
+console.log(`demo documents ingested in ${(performance.now() - t0).toFixed(0)} ms: ${demo.vendors.map((v) => `${v.workspaceName} ${v.documents} documents, ${v.chunks} chunks`).join('; ')}`);
+
+const drafts: Record<string, Awaited<ReturnType<typeof app.services.profileDrafts.get>>> = {};
+for (const v of demo.vendors) {
+  t0 = performance.now();
+  const scope = { id: v.workspaceId, name: v.workspaceName };
+  const started = await app.services.profileDrafts.start(scope, demo.user.id);
+  for (;;) {
+    const d = await app.services.profileDrafts.get(scope, started.id);
+    if (d.status === 'completed' || d.status === 'failed') {
+      drafts[v.workspaceName] = d;
+      break;
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  console.log(`${v.workspaceName}: draft ${drafts[v.workspaceName]!.status} in ${(performance.now() - t0).toFixed(0)} ms (${drafts[v.workspaceName]!.extractor}), ${drafts[v.workspaceName]!.summary?.passages ?? 0} passages read`);
+}
+
+const report = await judgeDraft(gold as DraftGold, drafts, async (chunkId) => {
+  const { queryRows } = await import('../src/db/client.js');
+  const { sql } = await import('drizzle-orm');
+  const [row] = await queryRows<{ content: string }>(database.db, sql`select content from chunks where id = ${chunkId}`);
+  return row?.content ?? null;
+});
+console.log('\nfield                      gold  proposed  correct  precision  recall');
+for (const f of report.fields) {
+  console.log(`${f.field.padEnd(26)} ${String(f.gold).padStart(4)}  ${String(f.proposed).padStart(8)}  ${String(f.correct).padStart(7)}  ${f.precision === null ? '     -' : f.precision.toFixed(2).padStart(9)}  ${f.recall === null ? '    -' : f.recall.toFixed(2).padStart(6)}`);
+}
+console.log(`${'overall'.padEnd(26)} ${String(report.gold).padStart(4)}  ${String(report.proposed).padStart(8)}  ${String(report.correct).padStart(7)}  ${report.precision.toFixed(2).padStart(9)}  ${report.recall.toFixed(2).padStart(6)}`);
+console.log(`quotes checked against the stored passages: ${report.quotes}, not verbatim: ${report.notVerbatim}`);
+for (const m of report.mistakes) console.log(`  ${m}`);
+await app.close();
+await drop();

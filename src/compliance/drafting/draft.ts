@@ -1,0 +1,200 @@
+import { internalSourceLink } from '../../rag/links.js';
+import { companyNames, extract, type DraftValue, type Found, type Subcontractor } from './extractors.js';
+import { DRAFT_FIELDS, FIELD_SPECS, type DraftField } from './fields.js';
+
+/**
+ * Drafts register fields from a vendor's documents (docs/register-drafting.md): for each
+ * field, its queries go through the workspace's retrieval, the field's rule reads the
+ * passages, and the values found are grouped. One value → proposed; different values of a
+ * single-valued field → a conflict listing each with its passages; nothing → not found.
+ * Every quote is a verbatim slice of the stored passage (checked here once more).
+ */
+
+/** A retrieved passage of the workspace (a chunk as stored). */
+export interface Passage {
+  chunkId: string;
+  documentId: string;
+  dataSourceId: string | null;
+  title: string;
+  section: string;
+  page: string | null;
+  url: string;
+  content: string;
+}
+
+export interface Evidence {
+  documentId: string;
+  dataSourceId: string | null;
+  chunkId: string;
+  title: string;
+  section: string;
+  page: string | null;
+  quote: string;
+  link: string;
+}
+
+export interface Candidate {
+  value: DraftValue;
+  confidence: number;
+  evidence: Evidence[];
+}
+
+export type ProposalStatus = 'proposed' | 'conflict' | 'not_found';
+
+export interface FieldProposal {
+  field: DraftField;
+  label: string;
+  status: ProposalStatus;
+  /** The proposed value (status `proposed`); absent otherwise. */
+  value?: DraftValue;
+  confidence?: number;
+  evidence: Evidence[];
+  /** Status `conflict`: every value the documents state, each with its passages. */
+  candidates?: Candidate[];
+}
+
+export interface DraftInput {
+  /** Names the vendor goes by (at least the workspace name). */
+  vendorNames: string[];
+  /** Retrieval scoped to the vendor's workspace. */
+  search(query: string): Promise<Passage[]>;
+  fields?: readonly DraftField[];
+  /** Extra check of each value (the model path); the offline rules need none. */
+  signal?: AbortSignal;
+}
+
+/** Fields that hold one value: different values are a conflict. Lists are unions; prose fields keep the best sentence. */
+const SINGLE: ReadonlySet<DraftField> = new Set(['legalName', 'address', 'ictServiceType', 'startDate', 'endDate', 'noticePeriodDaysEntity', 'noticePeriodDaysProvider', 'governingLaw', 'personalData']);
+const LISTS: ReadonlySet<DraftField> = new Set(['serviceLocations', 'dataStorageLocations', 'dataProcessingLocations']);
+
+/** Key under which two values count as the same. */
+export function valueKey(field: DraftField, v: DraftValue): string {
+  if (field === 'address' && typeof v === 'string') return (v.match(/\d+/g) ?? [v.toLowerCase()]).join(' ');
+  if (field === 'legalName' && typeof v === 'string') return v.toLowerCase().replace(/[^a-z0-9]+/g, ' ').replace(/\b(inc|llc|ltd|limited|corp|corporation)\b/g, '').trim();
+  return JSON.stringify(v);
+}
+
+function evidenceOf(p: Passage, f: Found): Evidence {
+  const quote = p.content.slice(f.start, f.end);
+  if (!quote || !p.content.includes(quote)) throw new Error(`quote not verbatim in passage ${p.chunkId}`);
+  return {
+    documentId: p.documentId,
+    dataSourceId: p.dataSourceId,
+    chunkId: p.chunkId,
+    title: p.title,
+    section: p.section,
+    page: p.page,
+    quote,
+    link: internalSourceLink({ id: p.chunkId, documentId: p.documentId, dataSourceId: p.dataSourceId, title: p.title, url: p.url, section: p.section }),
+  };
+}
+
+const round = (n: number) => Math.round(Math.min(0.99, n) * 100) / 100;
+
+/** Groups what the rule found in the passages into one proposal. */
+export function decide(field: DraftField, hits: { passage: Passage; found: Found }[]): FieldProposal {
+  const spec = FIELD_SPECS[field];
+  const base = { field, label: spec.label };
+  // The same sentence found through two queries counts once.
+  const seen = new Set<string>();
+  hits = hits.filter((h) => {
+    const k = `${h.passage.chunkId}:${h.found.start}:${valueKey(field, h.found.value)}`;
+    if (seen.has(k)) return false;
+    seen.add(k);
+    return true;
+  });
+  if (!hits.length) return { ...base, status: 'not_found', evidence: [] };
+
+  if (field === 'subcontractors') {
+    const items = new Map<string, { item: Subcontractor; ev: Evidence; strength: number }>();
+    for (const h of hits) {
+      for (const item of h.found.value as Subcontractor[]) {
+        const k = `${item.name.toLowerCase()}|${(item.role ?? '').toLowerCase()}`;
+        if (!items.has(k)) items.set(k, { item, ev: evidenceOf(h.passage, h.found), strength: h.found.strength });
+      }
+    }
+    const list = [...items.values()];
+    return { ...base, status: 'proposed', value: list.map((x) => x.item), confidence: round(Math.min(...list.map((x) => x.strength))), evidence: list.map((x) => x.ev) };
+  }
+
+  if (LISTS.has(field)) {
+    const codes = new Set<string>();
+    const evidence: Evidence[] = [];
+    for (const h of [...hits].sort((a, b) => b.found.strength - a.found.strength)) {
+      (h.found.value as string[]).forEach((c) => codes.add(c));
+      if (evidence.length < 5) evidence.push(evidenceOf(h.passage, h.found));
+    }
+    const strength = Math.max(...hits.map((h) => h.found.strength));
+    return { ...base, status: 'proposed', value: [...codes].sort(), confidence: round(strength + 0.05 * (hits.length - 1)), evidence };
+  }
+
+  if (!SINGLE.has(field)) {
+    // Prose fields: the most direct sentence, with up to two more that say the same kind of thing.
+    const sorted = [...hits].sort((a, b) => b.found.strength - a.found.strength);
+    const best = sorted[0]!;
+    return { ...base, status: 'proposed', value: best.found.value, confidence: round(best.found.strength), evidence: sorted.slice(0, 3).map((h) => evidenceOf(h.passage, h.found)) };
+  }
+
+  const groups = new Map<string, { value: DraftValue; hits: typeof hits }>();
+  for (const h of hits) {
+    const k = valueKey(field, h.found.value);
+    const g = groups.get(k) ?? { value: h.found.value, hits: [] };
+    g.hits.push(h);
+    groups.set(k, g);
+  }
+  const candidates: Candidate[] = [...groups.values()]
+    .map((g) => ({
+      value: g.value,
+      confidence: round(Math.max(...g.hits.map((h) => h.found.strength)) + 0.05 * (new Set(g.hits.map((h) => h.passage.documentId)).size - 1)),
+      evidence: g.hits.slice(0, 3).map((h) => evidenceOf(h.passage, h.found)),
+    }))
+    .sort((a, b) => b.confidence - a.confidence);
+  if (candidates.length === 1) {
+    const c = candidates[0]!;
+    return { ...base, status: 'proposed', value: c.value, confidence: c.confidence, evidence: c.evidence };
+  }
+  return { ...base, status: 'conflict', evidence: candidates.flatMap((c) => c.evidence.slice(0, 1)), candidates };
+}
+
+/** The passages of a field: each of its queries through the workspace's retrieval, deduplicated. */
+export async function passagesOf(field: DraftField, search: (q: string) => Promise<Passage[]>, signal?: AbortSignal): Promise<Passage[]> {
+  const out = new Map<string, Passage>();
+  for (const q of FIELD_SPECS[field].queries) {
+    signal?.throwIfAborted();
+    for (const p of await search(q)) if (!out.has(p.chunkId)) out.set(p.chunkId, p);
+  }
+  return [...out.values()];
+}
+
+/** Drafts every field (or `fields`) from the passages the workspace's retrieval returns. */
+export async function draftFields(input: DraftInput): Promise<FieldProposal[]> {
+  const fields = input.fields ?? DRAFT_FIELDS;
+  const byQuery = new Map<string, Promise<Passage[]>>();
+  const search = (q: string) => {
+    if (!byQuery.has(q)) byQuery.set(q, input.search(q));
+    return byQuery.get(q)!;
+  };
+  const passagesFor = (field: DraftField) => passagesOf(field, search, input.signal);
+  // The vendor's own names (legal names found first) make "X is a provider of ..." and "X may terminate" readable.
+  const names = new Set(input.vendorNames.filter(Boolean));
+  const results = new Map<DraftField, FieldProposal>();
+  const run = async (field: DraftField) => {
+    const ctx = { vendorNames: [...names] };
+    const hits: { passage: Passage; found: Found }[] = [];
+    for (const p of await passagesFor(field)) for (const f of extract(field, p.content, ctx, p.section)) hits.push({ passage: p, found: f });
+    const proposal = decide(field, hits);
+    results.set(field, proposal);
+    return proposal;
+  };
+  if (fields.includes('legalName')) {
+    const legal = await run('legalName');
+    const values = legal.status === 'proposed' ? [legal.value] : (legal.candidates ?? []).map((c) => c.value);
+    for (const v of values) {
+      if (typeof v !== 'string') continue;
+      names.add(v);
+      for (const n of companyNames(v)) names.add(n.split(/[\s,]/)[0]!);
+    }
+  }
+  for (const f of fields) if (f !== 'legalName') await run(f);
+  return fields.map((f) => results.get(f)!);
+}

@@ -1,0 +1,205 @@
+import countries from 'i18n-iso-countries';
+
+/**
+ * Text helpers of the register drafting rules (docs/register-drafting.md): sentences
+ * with their exact offsets (a quote is always a slice of the stored passage), numbers
+ * written in words or digits, durations to days, dates, and country names to ISO codes.
+ */
+
+export interface Sentence {
+  text: string;
+  start: number;
+  end: number;
+}
+
+/**
+ * Splits a passage into sentences, table rows and list items. Each sentence is the exact
+ * slice `content.slice(start, end)` (trimmed of surrounding blanks), so that a quote built
+ * from it is verbatim in the passage.
+ */
+export function sentences(content: string): Sentence[] {
+  const out: Sentence[] = [];
+  const push = (start: number, end: number) => {
+    while (start < end && /\s/.test(content[start]!)) start++;
+    while (end > start && /\s/.test(content[end - 1]!)) end--;
+    if (end - start >= 3) out.push({ text: content.slice(start, end), start, end });
+  };
+  // Blocks: paragraphs, and every line of a table or list on its own.
+  const lines = content.split('\n');
+  let offset = 0;
+  let blockStart = -1;
+  let blockEnd = -1;
+  const flush = () => {
+    if (blockStart >= 0) splitProse(content, blockStart, blockEnd, push);
+    blockStart = -1;
+  };
+  for (const line of lines) {
+    const lineStart = offset;
+    const lineEnd = offset + line.length;
+    offset = lineEnd + 1;
+    const trimmed = line.trim();
+    if (!trimmed) {
+      // A blank line inside a sentence (text converted from PDF) does not end it: the block
+      // goes on when it stopped mid-sentence and the next line continues it.
+      const prev = blockStart >= 0 ? content.slice(blockStart, blockEnd).trimEnd() : '';
+      const nextLine = (content.slice(offset).match(/^\s*([^\n]*)/)?.[1] ?? '').trim();
+      const midSentence =
+        !!nextLine && !/^(\||[*\-+•]\s|#)/.test(nextLine) &&
+        ((/[\p{L},\-–]$/u.test(prev) && /^[\p{Ll}(]/u.test(nextLine)) || /(,|\b(to|the|and|or|of|in|a|an|by|for|with|as|at|on|that|which|its|their|our|your))$/i.test(prev));
+      if (!midSentence) flush();
+      continue;
+    }
+    if (/^[A-Z][\w ’'()/,-]{2,80}:(\s+\S|\s*<\/?br\s*\/?>\s*$|\s*$)/.test(trimmed) && !/^(\||[*\-+•]\s)/.test(trimmed)) {
+      // "Label: value" (Name:, Address:, Activities relevant ...:) starts a block of its own.
+      flush();
+      blockStart = lineStart;
+      blockEnd = lineEnd;
+      continue;
+    }
+    if (/^(\||[*\-+•]\s|\d{1,3}[.)]\s|#{1,6}\s|[A-Z][\w ()/'’-]{0,60}:\s*$)/.test(trimmed)) {
+      flush();
+      // A list item or table row is one unit; a long list item may hold several sentences.
+      if (trimmed.startsWith('|')) push(lineStart, lineEnd);
+      else splitProse(content, lineStart, lineEnd, push);
+      continue;
+    }
+    if (blockStart < 0) blockStart = lineStart;
+    blockEnd = lineEnd;
+  }
+  flush();
+  return out;
+}
+
+const ABBREV = /\b(?:Inc|Ltd|Corp|Co|No|Jr|Sr|St|Ste|U\.S|e\.g|i\.e|etc|vs|Dr|Mr|Ms|Art|Sec|para|approx|B\.V|N\.V|S\.A)\.$/;
+
+function splitProse(content: string, start: number, end: number, push: (s: number, e: number) => void) {
+  let s = start;
+  for (let i = start; i < end; i++) {
+    const ch = content[i]!;
+    if (ch !== '.' && ch !== '!' && ch !== '?' && ch !== ';') continue;
+    const next = content[i + 1];
+    if (next !== undefined && i + 1 < end && !/[\s<]/.test(next)) continue;
+    // The next sentence starts with a capital, a digit, a quote or a bracket (after any markup).
+    let j = i + 1;
+    for (;;) {
+      while (j < end && /\s/.test(content[j]!)) j++;
+      const tag = /^<\/?[a-z][^>\n]{0,80}>/i.exec(content.slice(j, Math.min(end, j + 90)));
+      if (!tag) break;
+      j += tag[0].length;
+    }
+    if (j < end && !/[A-Z0-9“"(\[*_]/.test(content[j]!)) continue;
+    if (ch === '.' && ABBREV.test(content.slice(Math.max(start, i - 8), i + 1))) continue;
+    if (ch === '.' && /\b[A-Z]\.$/.test(content.slice(Math.max(start, i - 3), i + 1))) continue; // initials, U.S.
+    push(s, i + 1);
+    s = j;
+  }
+  push(s, end);
+}
+
+const WORD_NUMBERS: Record<string, number> = {
+  one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10, eleven: 11, twelve: 12,
+  fourteen: 14, fifteen: 15, twenty: 20, thirty: 30, forty: 40, 'forty-five': 45, fifty: 50, sixty: 60, ninety: 90, 'one hundred eighty': 180, 'one hundred and eighty': 180,
+};
+const UNIT_DAYS: Record<string, number> = { day: 1, days: 1, week: 7, weeks: 7, month: 30, months: 30, year: 365, years: 365 };
+
+/** `thirty (30) days`, `30 days`, `three months` → { days, text } for every duration in the text. */
+export function durations(text: string): { days: number; index: number; length: number }[] {
+  const words = Object.keys(WORD_NUMBERS).sort((a, b) => b.length - a.length).join('|');
+  const re = new RegExp(`\\b(?:(${words})\\s*(?:\\((\\d{1,4})\\))?|(\\d{1,4}))[\\s-]*(?:calendar\\s+|business\\s+)?(days?|weeks?|months?|years?)(?![\\w])`, 'gi');
+  const out: { days: number; index: number; length: number }[] = [];
+  for (const m of text.matchAll(re)) {
+    const n = m[2] ? Number(m[2]) : m[3] ? Number(m[3]) : WORD_NUMBERS[m[1]!.toLowerCase()]!;
+    out.push({ days: n * UNIT_DAYS[m[4]!.toLowerCase()]!, index: m.index!, length: m[0].length });
+  }
+  return out;
+}
+
+const MONTHS = ['january', 'february', 'march', 'april', 'may', 'june', 'july', 'august', 'september', 'october', 'november', 'december'];
+const pad = (n: number) => String(n).padStart(2, '0');
+function isoDate(y: number, m: number, d: number): string | null {
+  const dt = new Date(Date.UTC(y, m - 1, d));
+  if (dt.getUTCFullYear() !== y || dt.getUTCMonth() !== m - 1 || dt.getUTCDate() !== d) return null;
+  return `${y}-${pad(m)}-${pad(d)}`;
+}
+
+/** Dates written as `November 16, 2020`, `16 November 2020` or `2020-11-16`, as YYYY-MM-DD. */
+export function dates(text: string): { date: string; index: number }[] {
+  const out: { date: string; index: number }[] = [];
+  const month = MONTHS.join('|');
+  for (const m of text.matchAll(new RegExp(`\\b(${month})\\s+(\\d{1,2}),?\\s+(\\d{4})\\b`, 'gi'))) {
+    const d = isoDate(Number(m[3]), MONTHS.indexOf(m[1]!.toLowerCase()) + 1, Number(m[2]));
+    if (d) out.push({ date: d, index: m.index! });
+  }
+  for (const m of text.matchAll(new RegExp(`\\b(\\d{1,2})\\s+(${month})\\s+(\\d{4})\\b`, 'gi'))) {
+    const d = isoDate(Number(m[3]), MONTHS.indexOf(m[2]!.toLowerCase()) + 1, Number(m[1]));
+    if (d) out.push({ date: d, index: m.index! });
+  }
+  for (const m of text.matchAll(/\b(\d{4})-(\d{2})-(\d{2})\b/g)) {
+    const d = isoDate(Number(m[1]), Number(m[2]), Number(m[3]));
+    if (d) out.push({ date: d, index: m.index! });
+  }
+  return out.sort((a, b) => a.index - b.index);
+}
+
+const US_STATES = [
+  'Alabama', 'Alaska', 'Arizona', 'Arkansas', 'California', 'Colorado', 'Connecticut', 'Delaware', 'Florida', 'Georgia', 'Hawaii', 'Idaho', 'Illinois', 'Indiana', 'Iowa',
+  'Kansas', 'Kentucky', 'Louisiana', 'Maine', 'Maryland', 'Massachusetts', 'Michigan', 'Minnesota', 'Mississippi', 'Missouri', 'Montana', 'Nebraska', 'Nevada', 'New Hampshire',
+  'New Jersey', 'New Mexico', 'New York', 'North Carolina', 'North Dakota', 'Ohio', 'Oklahoma', 'Oregon', 'Pennsylvania', 'Rhode Island', 'South Carolina', 'South Dakota',
+  'Tennessee', 'Texas', 'Utah', 'Vermont', 'Virginia', 'Washington', 'West Virginia', 'Wisconsin', 'Wyoming',
+];
+
+/** Extra names and abbreviations the country list does not hold. */
+const ALIASES: Record<string, string> = {
+  'united states': 'US', 'united states of america': 'US', 'u.s.': 'US', 'u.s': 'US', 'usa': 'US', 'us': 'US', 'the us': 'US',
+  'united kingdom': 'GB', 'uk': 'GB', 'u.k.': 'GB', 'great britain': 'GB', 'england': 'GB', 'the netherlands': 'NL', 'netherlands': 'NL',
+  'south korea': 'KR', 'czech republic': 'CZ', 'russia': 'RU',
+};
+
+let countryRe: RegExp | null = null;
+let countryByName: Map<string, string> | null = null;
+function countryIndex() {
+  if (countryRe && countryByName) return { re: countryRe, byName: countryByName };
+  const byName = new Map<string, string>();
+  const names = countries.getNames('en', { select: 'all' }) as Record<string, string[] | string>;
+  for (const [code, list] of Object.entries(names)) {
+    for (const n of Array.isArray(list) ? list : [list]) if (n.length > 3 || n === 'Chad' || n === 'Peru' || n === 'Fiji' || n === 'Oman' || n === 'Iran' || n === 'Iraq' || n === 'Cuba' || n === 'Mali' || n === 'Togo') byName.set(n.toLowerCase(), code);
+  }
+  for (const [n, c] of Object.entries(ALIASES)) byName.set(n, c);
+  // Names that are also common words or US states are left out (Georgia, Jersey, Chad as a name is rare in contracts).
+  byName.delete('georgia');
+  byName.delete('jersey');
+  const alternatives = [...byName.keys()].sort((a, b) => b.length - a.length).map((n) => n.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
+  // Upper-case abbreviations only in capitals (US, USA, UK); names case-insensitively but starting with a capital.
+  countryRe = new RegExp(`(?<![\\w.])(?:${alternatives.join('|')})(?![\\w])`, 'gi');
+  countryByName = byName;
+  return { re: countryRe, byName };
+}
+
+/** ISO 3166-1 alpha-2 codes of the countries a text names, in order of appearance (no repeats). */
+export function countriesIn(text: string): { code: string; index: number; name: string }[] {
+  const { re, byName } = countryIndex();
+  const out: { code: string; index: number; name: string }[] = [];
+  const seen = new Set<string>();
+  for (const m of text.matchAll(re)) {
+    const name = m[0];
+    // Abbreviations count only in capitals ("us" is a pronoun).
+    if (name.length <= 4 && name !== name.toUpperCase()) continue;
+    if (!/^[A-Z]/.test(name) && !/^the\s/i.test(name)) continue;
+    const code = byName.get(name.toLowerCase());
+    if (!code || seen.has(code)) continue;
+    seen.add(code);
+    out.push({ code, index: m.index!, name });
+  }
+  return out;
+}
+
+/** The country of a governing-law phrase: a country, or a US state (`State of California` → US). */
+export function jurisdictionCountry(phrase: string): string | null {
+  const c = countriesIn(phrase)[0];
+  if (c) return c.code;
+  if (new RegExp(`\\b(?:${US_STATES.join('|')})\\b`).test(phrase)) return 'US';
+  return null;
+}
+
+/** Lower-case words of a text, for comparing values loosely. */
+export const normalizeText = (s: string) => s.toLowerCase().replace(/<[^>]+>/g, ' ').replace(/[^\p{L}\p{N}]+/gu, ' ').trim();

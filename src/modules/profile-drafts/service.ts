@@ -1,0 +1,295 @@
+import { Value } from 'typebox/value';
+import { draftFields, valueKey, type Evidence, type Passage } from '../../compliance/drafting/draft.js';
+import type { DraftValue } from '../../compliance/drafting/extractors.js';
+import { DRAFT_FIELDS, FIELD_SPECS, isDraftField, type DraftField } from '../../compliance/drafting/fields.js';
+import type { ModelExtractor } from '../../compliance/drafting/model.js';
+import type { DraftFieldState, DraftSummary, FieldSource } from '../../compliance/drafting/types.js';
+import { offsetOf, pagination, type PageRequest } from '../../domain/paging.js';
+import { AppError, badRequest, conflict, notFound } from '../../lib/errors.js';
+import type { RetrievalService } from '../../rag/retrieval.js';
+import type { NotificationsService } from '../notifications/service.js';
+import type { WorkspacesService } from '../workspaces/service.js';
+import { ContractSchema, isCountryCode, PROFILE_FIELD_SCHEMAS, type VendorProfile } from '../workspaces/vendorProfile.js';
+import type { ProfileDraftRow, ProfileDraftsRepository } from './repository.js';
+
+export const DRAFT_QUEUE = 'profile-draft';
+/** Passages retrieved per query (the workspace's, the DORA corpus left out). */
+export const PASSAGES_PER_QUERY = 12;
+
+/** The part of the job queue (src/jobs/queue.ts) this module uses. */
+export interface DraftJobs {
+  define<T>(name: string, handler: (data: T, ctx: { retryCount: number; retryLimit: number }) => Promise<void>, options?: { retryLimit?: number }): void;
+  send<T extends object>(name: string, data: T): Promise<string>;
+}
+
+/** The workspace a request acts in (request.workspace). */
+export interface DraftScope {
+  id: string;
+  name: string;
+}
+
+export interface DecisionInput {
+  field: string;
+  action: 'accept' | 'edit' | 'reject';
+  value?: unknown;
+  /** For a conflict: which candidate to accept (index in `candidates`). */
+  candidate?: number;
+}
+
+type Deps = {
+  repo: ProfileDraftsRepository;
+  workspaces: Pick<WorkspacesService, 'get' | 'applyProfileValues'>;
+  retrieval: Pick<RetrievalService, 'search'>;
+  /** With ANTHROPIC_API_KEY: Claude reads the same passages (src/compliance/drafting/model.ts). */
+  model?: ModelExtractor | null;
+  /** Absent: the draft runs in this process right after the request (tools). */
+  jobs?: DraftJobs;
+  notifications?: Pick<NotificationsService, 'notifyQuietly'>;
+  log?: { error(obj: unknown, msg?: string): void; warn(obj: unknown, msg?: string): void };
+};
+
+const draftNotFound = () => notFound('Profile draft not found', 'PROFILE_DRAFT_NOT_FOUND');
+
+/** Where a field's accepted value goes in the profile. */
+export const profilePath = (field: DraftField) => (FIELD_SPECS[field].target === 'contract' ? `contracts.0.${field}` : field);
+
+const schemaOf = (field: DraftField) =>
+  FIELD_SPECS[field].target === 'contract'
+    ? (ContractSchema.properties as Record<string, unknown>)[field]
+    : (PROFILE_FIELD_SCHEMAS as Record<string, unknown>)[field];
+
+const FORM_HINT: Record<string, string> = {
+  text: 'non-empty text',
+  date: 'a date YYYY-MM-DD',
+  dateOrIndefinite: 'a date YYYY-MM-DD, or null for an indefinite contract',
+  days: 'a whole number of days (0-3650)',
+  country: 'an ISO 3166-1 alpha-2 country code',
+  countries: 'a list of ISO 3166-1 alpha-2 country codes',
+  serviceType: 'an EBA ICT service type S01-S19',
+  boolean: 'true or false',
+  subcontractors: 'a list of { name, role?, country? }',
+};
+
+/** Problems of a value for a field (empty when it fits the field and the code lists). */
+export function checkFieldValue(field: DraftField, value: unknown, at: string): string[] {
+  const hint = FORM_HINT[FIELD_SPECS[field].form];
+  const schema = schemaOf(field);
+  if (value === undefined || !schema || !Value.Check(schema as never, value)) return [`${at}: not a valid ${field} (${hint})`];
+  const codes = FIELD_SPECS[field].form === 'country' ? [value] : FIELD_SPECS[field].form === 'countries' ? (value as string[]) : FIELD_SPECS[field].form === 'subcontractors' ? (value as { country?: string }[]).map((s) => s.country).filter(Boolean) : [];
+  const bad = codes.filter((c) => !isCountryCode(String(c)));
+  return bad.length ? [`${at}: ${bad.join(', ')} is not an ISO 3166-1 alpha-2 country code`] : [];
+}
+
+function shape(row: ProfileDraftRow) {
+  return {
+    id: row.id,
+    workspaceId: row.workspaceId,
+    status: row.status,
+    extractor: row.extractor,
+    summary: row.summary ?? null,
+    error: row.errorMessage,
+    createdBy: row.createdBy,
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
+    startedAt: row.startedAt?.toISOString() ?? null,
+    completedAt: row.completedAt?.toISOString() ?? null,
+  };
+}
+const full = (row: ProfileDraftRow) => ({ ...shape(row), fields: row.fields ?? [] });
+
+const quotesOf = (ev: Evidence[]) => ev.map((e) => `${e.documentId}\u0000${e.quote}`).sort().join('\u0001');
+
+/** The profile already holds this value from this passage: nothing new to decide. */
+function isUnchanged(field: DraftField, proposal: { value?: DraftValue; evidence: Evidence[] }, source: FieldSource | undefined): boolean {
+  if (!source || proposal.value === undefined) return false;
+  return valueKey(field, proposal.value) === valueKey(field, source.value) && quotesOf(proposal.evidence) === quotesOf(source.evidence);
+}
+
+/**
+ * Register drafting (docs/register-drafting.md): a job reads the workspace's documents
+ * through retrieval and proposes a value per register field with its passage; the analyst
+ * accepts, edits or rejects each, and accepted values go into the vendor profile with
+ * their source.
+ */
+export function profileDraftsService(deps: Deps) {
+  const { repo } = deps;
+
+  async function announce(row: ProfileDraftRow, vendor: string, outcome: { failed: true; error: string } | { failed: false; summary: DraftSummary }) {
+    if (!deps.notifications) return;
+    await deps.notifications.notifyQuietly({
+      workspaceId: row.workspaceId,
+      ...(row.createdBy ? { userIds: [row.createdBy] } : {}),
+      type: outcome.failed ? 'profile_draft_failed' : 'profile_draft_completed',
+      title: `${outcome.failed ? 'Register draft failed' : 'Register draft ready'}: ${vendor}`.slice(0, 200),
+      body: outcome.failed
+        ? outcome.error
+        : `${outcome.summary.proposed} value(s) proposed, ${outcome.summary.conflicts} conflict(s), ${outcome.summary.notFound} not found, ${outcome.summary.unchanged} unchanged.`,
+      data: outcome.failed ? { draftId: row.id, status: 'failed' } : { draftId: row.id, status: 'completed', ...outcome.summary },
+    });
+  }
+
+  /** Drafts the fields of one draft row (the job). */
+  async function run(id: string): Promise<void> {
+    const row = await repo.byId(id);
+    if (!row || !(await repo.markRunning(id))) return;
+    const ws = await deps.workspaces.get(row.workspaceId);
+    if (!ws) return;
+    const profile = ws.vendorProfile as VendorProfile;
+    const sources = (ws.vendorProfileSources ?? {}) as Record<string, FieldSource>;
+    const seen = new Set<string>();
+    const search = async (query: string): Promise<Passage[]> => {
+      const hits = await deps.retrieval.search({ workspaceId: row.workspaceId, query, limit: PASSAGES_PER_QUERY });
+      return hits
+        .filter((h) => h.workspaceId === row.workspaceId)
+        .map((h) => {
+          seen.add(h.id);
+          return { chunkId: h.id, documentId: h.documentId, dataSourceId: h.dataSourceId, title: h.title, section: h.section, page: h.page, url: h.url, content: h.content };
+        });
+    };
+    const vendorNames = [ws.workspaceName, profile.legalName ?? ''].filter(Boolean);
+    const proposals = deps.model
+      ? await deps.model.draft({ vendorNames, search })
+      : { fields: await draftFields({ vendorNames, search }), dropped: undefined };
+    const fields: DraftFieldState[] = proposals.fields.map((p) => {
+      const unchanged = p.status === 'proposed' && isUnchanged(p.field, p, sources[profilePath(p.field)]);
+      return { ...p, status: unchanged ? 'unchanged' : p.status, decision: null };
+    });
+    const count = (s: DraftFieldState['status']) => fields.filter((f) => f.status === s).length;
+    const summary: DraftSummary = {
+      fields: fields.length,
+      proposed: count('proposed'),
+      conflicts: count('conflict'),
+      notFound: count('not_found'),
+      unchanged: count('unchanged'),
+      passages: seen.size,
+      extractor: row.extractor,
+      ...(proposals.dropped !== undefined ? { dropped: proposals.dropped } : {}),
+    };
+    await repo.complete(id, { fields, summary });
+    await announce(row, ws.workspaceName, { failed: false, summary });
+  }
+
+  async function runJob(data: { draftId: string }) {
+    try {
+      await run(data.draftId);
+    } catch (err) {
+      deps.log?.error({ err, draftId: data.draftId }, 'register draft failed');
+      await repo.fail(data.draftId, `Drafting failed: ${(err as Error).message ?? String(err)}`.slice(0, 500));
+      const row = await repo.byId(data.draftId);
+      const ws = row && (await deps.workspaces.get(row.workspaceId));
+      if (row) await announce(row, ws?.workspaceName ?? '', { failed: true, error: 'Drafting the register fields failed; see the draft for the reason.' });
+    }
+  }
+
+  deps.jobs?.define<{ draftId: string }>(DRAFT_QUEUE, runJob, { retryLimit: 1 });
+
+  return {
+    /** Queues a draft of the workspace's register fields (one at a time per workspace: 409 while one runs). */
+    async start(scope: DraftScope, userId: string) {
+      const active = await repo.active(scope.id);
+      if (active) throw conflict(`A draft of this vendor is already ${active.status} (${active.id}); wait for it to finish`, 'PROFILE_DRAFT_RUNNING');
+      const row = await repo.insert({ workspaceId: scope.id, createdBy: userId, extractor: deps.model ? deps.model.id : 'offline' });
+      if (deps.jobs) await repo.setJob(row.id, await deps.jobs.send(DRAFT_QUEUE, { draftId: row.id }));
+      else setImmediate(() => void runJob({ draftId: row.id }));
+      return shape(row);
+    },
+
+    /** The workspace's drafts, newest first, paged (without their fields). */
+    async list(scope: DraftScope, q: PageRequest) {
+      const { rows, total } = await repo.list(scope.id, offsetOf(q), q.limit);
+      return { drafts: rows.map((r) => shape(r)), pagination: pagination(q, total) };
+    },
+
+    async get(scope: DraftScope, id: string) {
+      const row = await repo.get(scope.id, id);
+      if (!row) throw draftNotFound();
+      return full(row);
+    },
+
+    /**
+     * The analyst's decisions on fields of a completed draft: accept (the proposed value,
+     * or one candidate of a conflict), edit (a value of the field's form) or reject.
+     * Accepted and edited values go into the profile with their passages as source, all
+     * or nothing (400 naming the decision that does not fit).
+     */
+    async decide(scope: DraftScope, userId: string, id: string, decisions: DecisionInput[]) {
+      const row = await repo.get(scope.id, id);
+      if (!row) throw draftNotFound();
+      if (row.status !== 'completed' || !row.fields) throw conflict(`The draft is ${row.status}; decisions are taken on a completed draft`, 'PROFILE_DRAFT_NOT_COMPLETE');
+      const fields = structuredClone(row.fields);
+      const problems: string[] = [];
+      const at = new Date().toISOString();
+      const writes: { field: DraftField; value: DraftValue; source: FieldSource | null }[] = [];
+      const fieldsSeen = new Set<string>();
+      decisions.forEach((d, i) => {
+        const p = `decisions.${i}`;
+        if (!isDraftField(d.field)) return void problems.push(`${p}.field: unknown field ${d.field} (one of ${DRAFT_FIELDS.join(', ')})`);
+        if (fieldsSeen.has(d.field)) return void problems.push(`${p}.field: ${d.field} is decided twice`);
+        fieldsSeen.add(d.field);
+        const state = fields.find((f) => f.field === d.field);
+        if (!state) return void problems.push(`${p}.field: ${d.field} is not part of this draft`);
+        if (d.action === 'reject') {
+          if (d.value !== undefined) return void problems.push(`${p}.value: a rejection takes no value`);
+          state.decision = { action: 'rejected', by: userId, at };
+          return;
+        }
+        let value: unknown;
+        let evidence: Evidence[] = state.evidence;
+        if (d.action === 'accept') {
+          if (d.value !== undefined) return void problems.push(`${p}.value: accept takes the proposed value; use edit to change it`);
+          if (state.status === 'conflict') {
+            const c = d.candidate === undefined ? undefined : state.candidates?.[d.candidate];
+            if (!c) return void problems.push(`${p}.candidate: the documents disagree on ${d.field}; choose a candidate (0-${(state.candidates?.length ?? 1) - 1}) or edit`);
+            value = c.value;
+            evidence = c.evidence;
+          } else if (state.status === 'proposed' || state.status === 'unchanged') value = state.value;
+          else return void problems.push(`${p}.action: nothing was found for ${d.field}; use edit with a value`);
+        } else {
+          value = d.value;
+          if (state.status === 'conflict' && d.candidate !== undefined) evidence = state.candidates?.[d.candidate]?.evidence ?? [];
+        }
+        const bad = checkFieldValue(d.field, value, d.action === 'edit' ? `${p}.value` : `${p}.field`);
+        if (bad.length) return void problems.push(...bad);
+        const action = d.action === 'accept' ? 'accepted' : 'edited';
+        state.decision = { action, value: value as DraftValue, by: userId, at };
+        writes.push({
+          field: d.field,
+          value: value as DraftValue,
+          source: evidence.length ? { field: d.field, value: value as DraftValue, action, draftId: row.id, evidence, decidedBy: userId, decidedAt: at } : null,
+        });
+      });
+      if (problems.length) throw badRequest(problems.join('; '), problems);
+
+      let workspace: { vendorProfile: VendorProfile; vendorProfileSources: Record<string, FieldSource> } | null = null;
+      if (writes.length) {
+        workspace = await deps.workspaces.applyProfileValues(scope.id, (profile, sources) => {
+          const contractWrites = writes.filter((w) => FIELD_SPECS[w.field].target === 'contract');
+          if (contractWrites.length && !profile.contracts?.length) {
+            const start = contractWrites.find((w) => w.field === 'startDate');
+            if (!start) {
+              throw new AppError(409, 'CONTRACT_REQUIRED', 'The vendor profile has no contract yet: add one (reference and start date) or accept a contract start date together with the contract fields');
+            }
+            const reference = (start.source?.evidence[0]?.title ?? 'Drafted contract').slice(0, 100);
+            profile.contracts = [{ reference, startDate: start.value as string }];
+          }
+          for (const w of writes) {
+            if (FIELD_SPECS[w.field].target === 'contract') (profile.contracts![0] as Record<string, unknown>)[w.field] = w.value;
+            else (profile as Record<string, unknown>)[w.field] = w.value;
+            const path = profilePath(w.field);
+            if (w.source) sources[path] = w.source;
+            else delete sources[path];
+          }
+          return { profile, sources };
+        });
+      }
+      await repo.saveFields(scope.id, id, fields);
+      const updated = (await repo.get(scope.id, id))!;
+      const ws = workspace ?? (await deps.workspaces.get(scope.id));
+      return { draft: full(updated), vendorProfile: (ws?.vendorProfile ?? {}) as VendorProfile, vendorProfileSources: (ws?.vendorProfileSources ?? {}) as Record<string, FieldSource> };
+    },
+
+    /** Runs a draft now (the job handler; also used by the benchmark). */
+    run,
+  };
+}
+export type ProfileDraftsService = ReturnType<typeof profileDraftsService>;

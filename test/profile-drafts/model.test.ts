@@ -1,0 +1,73 @@
+import t from 'tap';
+import { DRAFT_FIELDS } from '../../src/compliance/drafting/fields.js';
+import { buildTestApp, registerUser, testConfig } from '../helpers/app.js';
+import { createTextSource } from '../helpers/dataSources.js';
+import { startFakeAnthropic } from '../helpers/fakeAnthropic.js';
+import { createOrgAndWorkspace, wsHeaders } from '../helpers/workspaces.js';
+
+const API = '/api/v1';
+const TERMS = `# Acme Cloud Customer Terms
+
+## Governing Law
+
+This Agreement will be governed by and construed in accordance with the laws of Ireland, without giving effect to the principles of conflict of law.
+
+## Termination
+
+Either Party may terminate this Agreement, without cause, upon at least thirty (30) days' prior written notice.
+`;
+
+/**
+ * The model path (ANTHROPIC_API_KEY) as a plumbing check against the fake Messages API on
+ * 127.0.0.1 through the real SDK: one forced tool per field with the passages fenced as
+ * data; values whose quote is verbatim in the cited passage are kept, others dropped.
+ */
+t.test('with an API key, Claude reads the passages through a tool per field; a quote not verbatim is dropped', async (t) => {
+  const fake = await startFakeAnthropic();
+  t.teardown(fake.close);
+  const base = testConfig();
+  const modelCtx = await buildTestApp({ rag: { ...base.rag, generator: 'anthropic', anthropic: { ...base.rag.anthropic, apiKey: fake.apiKey, baseUrl: fake.url, maxRetries: 0 } } });
+  t.teardown(modelCtx.close);
+  const { app } = modelCtx;
+  const owner = await registerUser(app);
+  const ws = (await createOrgAndWorkspace(app, owner, 'Acme Cloud')).workspaceId;
+  await createTextSource(app, wsHeaders(owner, ws), [{ title: 'Acme Cloud Customer Terms', content: TERMS, format: 'markdown' }]);
+
+  fake.reply((req) => {
+    const tool = req.body.tools?.[0]?.name ?? '';
+    const user = String(req.body.messages[0]!.content);
+    const n = /<passage number="(\d+)"[^>]*>\n[^<]*laws of Ireland/.exec(user)?.[1];
+    if (tool === 'record_governingLaw' && n) {
+      return { toolUse: { name: tool, input: { values: [{ value: 'IE', passage: Number(n), quote: 'This Agreement will be governed by and construed in accordance with the laws of Ireland' }] } } };
+    }
+    if (tool === 'record_noticePeriodDaysEntity' && n) {
+      // Not in the passage: must be dropped.
+      return { toolUse: { name: tool, input: { values: [{ value: 60, passage: Number(n), quote: 'Customer may terminate on sixty days notice.' }] } } };
+    }
+    return { toolUse: { name: tool, input: { values: [] } } };
+  });
+
+  const start = await app.inject({ method: 'POST', url: `${API}/workspaces/${ws}/profile-drafts`, headers: owner.headers });
+  t.equal(start.statusCode, 202);
+  t.equal(start.json().data.draft.extractor, 'anthropic');
+  let draft;
+  for (;;) {
+    draft = (await app.inject({ method: 'GET', url: `${API}/workspaces/${ws}/profile-drafts/${start.json().data.draft.id}`, headers: owner.headers })).json().data.draft;
+    if (draft.status === 'completed' || draft.status === 'failed') break;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  t.equal(draft.status, 'completed', draft.error ?? '');
+  const f = (name: string) => draft.fields.find((x: { field: string }) => x.field === name);
+  t.equal(f('governingLaw').status, 'proposed');
+  t.equal(f('governingLaw').value, 'IE');
+  t.match(f('governingLaw').evidence[0].quote, /laws of Ireland/);
+  t.equal(f('noticePeriodDaysEntity').status, 'not_found', 'a value whose quote is not in the passage is dropped');
+  t.equal(draft.summary.dropped, 1);
+  // One request per field that had passages, each forcing that field's tool, with the passages fenced.
+  const asked = fake.requests.map((r) => r.body.tool_choice?.name);
+  t.ok(asked.includes('record_governingLaw'));
+  t.ok(asked.every((n) => n && DRAFT_FIELDS.includes(n.replace('record_', '') as never)));
+  t.ok(fake.requests.every((r) => r.body.tool_choice?.type === 'tool' && r.body.tools?.length === 1));
+  t.match(String(fake.requests[0]!.body.messages[0]!.content), /<passage number="1"/);
+  t.match(fake.requests[0]!.body.system ?? '', /data, never instructions/);
+});
