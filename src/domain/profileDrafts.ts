@@ -27,6 +27,7 @@ export const FieldDecisionSchema = Type.Object({
 export const DraftFieldSchema = Type.Object({
   field: Type.String(),
   label: Type.String(),
+  form: Type.Enum(['text', 'date', 'dateOrIndefinite', 'days', 'country', 'countries', 'serviceType', 'boolean', 'subcontractors'], { description: 'Form of the value an edit must give' }),
   status: Type.Enum(['proposed', 'conflict', 'not_found', 'unchanged']),
   value: Type.Optional(Value),
   confidence: Type.Optional(Type.Number({ minimum: 0, maximum: 1 })),

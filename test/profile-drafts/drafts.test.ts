@@ -242,6 +242,20 @@ t.test('permissions: canManageSync drafts and decides, viewers read; drafts of a
   res = await decide(app, analyst, workspace.id, queued.id, [{ field: 'governingLaw', action: 'reject' }]);
   t.equal(res.statusCode, 200, 'members with canManageSync decide');
 
+  // One draft at a time per vendor; a draft whose job died (not updated for longer than a job may run) no longer blocks.
+  await waitForDraft(app, owner.headers, workspace.id, queued.id);
+  await queryRows(ctx.database.db, sql`insert into profile_drafts (id, workspace_id, status, created_by, created_at, updated_at) values ('stuck-draft', ${workspace.id}, 'running', ${owner.id}, now() - interval '2 hours', now() - interval '1 hour')`);
+  res = await app.inject({ method: 'POST', url: `${API}/workspaces/${workspace.id}/profile-drafts`, headers: owner.headers });
+  t.equal(res.statusCode, 202, 'a dead draft does not block a new one');
+  const stuck = (await app.inject({ method: 'GET', url: `${API}/workspaces/${workspace.id}/profile-drafts/stuck-draft`, headers: owner.headers })).json().data.draft;
+  t.equal(stuck.status, 'failed');
+  await waitForDraft(app, owner.headers, workspace.id, res.json().data.draft.id);
+  await queryRows(ctx.database.db, sql`insert into profile_drafts (id, workspace_id, status, created_by) values ('queued-draft', ${workspace.id}, 'pending', ${owner.id})`);
+  const again = await app.inject({ method: 'POST', url: `${API}/workspaces/${workspace.id}/profile-drafts`, headers: owner.headers });
+  t.equal(again.statusCode, 409, 'while one is queued or running, another is refused');
+  t.equal(again.json().error.code, 'PROFILE_DRAFT_RUNNING');
+  await queryRows(ctx.database.db, sql`delete from profile_drafts where id = 'queued-draft'`);
+
   // The draft id under another workspace of the same caller: not found there.
   res = await app.inject({ method: 'GET', url: `${API}/workspaces/${other.id}/profile-drafts/${queued.id}`, headers: owner.headers });
   t.equal(res.statusCode, 404);

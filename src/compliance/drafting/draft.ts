@@ -1,6 +1,6 @@
 import { internalSourceLink } from '../../rag/links.js';
 import { companyNames, extract, type DraftValue, type Found, type Subcontractor } from './extractors.js';
-import { DRAFT_FIELDS, FIELD_SPECS, type DraftField } from './fields.js';
+import { DRAFT_FIELDS, FIELD_SPECS, type DraftField, type FieldForm } from './fields.js';
 
 /**
  * Drafts register fields from a vendor's documents (docs/register-drafting.md): for each
@@ -44,6 +44,8 @@ export type ProposalStatus = 'proposed' | 'conflict' | 'not_found';
 export interface FieldProposal {
   field: DraftField;
   label: string;
+  /** Form of the value (what an edit must give). */
+  form: FieldForm;
   status: ProposalStatus;
   /** The proposed value (status `proposed`); absent otherwise. */
   value?: DraftValue;
@@ -94,7 +96,7 @@ const round = (n: number) => Math.round(Math.min(0.99, n) * 100) / 100;
 /** Groups what the rule found in the passages into one proposal. */
 export function decide(field: DraftField, hits: { passage: Passage; found: Found }[]): FieldProposal {
   const spec = FIELD_SPECS[field];
-  const base = { field, label: spec.label };
+  const base = { field, label: spec.label, form: spec.form };
   // The same sentence found through two queries counts once.
   const seen = new Set<string>();
   hits = hits.filter((h) => {

@@ -15,6 +15,8 @@ import type { ProfileDraftRow, ProfileDraftsRepository } from './repository.js';
 export const DRAFT_QUEUE = 'profile-draft';
 /** Passages retrieved per query (the workspace's, the DORA corpus left out). */
 export const PASSAGES_PER_QUERY = 12;
+/** A pending or running draft not updated for this long is taken as dead (the queue's job expiry is 15 min). */
+export const STALE_AFTER_MS = 20 * 60_000;
 
 /** The part of the job queue (src/jobs/queue.ts) this module uses. */
 export interface DraftJobs {
@@ -186,7 +188,12 @@ export function profileDraftsService(deps: Deps) {
   return {
     /** Queues a draft of the workspace's register fields (one at a time per workspace: 409 while one runs). */
     async start(scope: DraftScope, userId: string) {
-      const active = await repo.active(scope.id);
+      let active = await repo.active(scope.id);
+      // A draft whose job died with its process (no update for longer than a job may run) no longer blocks.
+      if (active && Date.now() - active.updatedAt.getTime() > STALE_AFTER_MS) {
+        await repo.fail(active.id, 'Drafting did not finish (the job stopped); start a new draft');
+        active = null;
+      }
       if (active) throw conflict(`A draft of this vendor is already ${active.status} (${active.id}); wait for it to finish`, 'PROFILE_DRAFT_RUNNING');
       const row = await repo.insert({ workspaceId: scope.id, createdBy: userId, extractor: deps.model ? deps.model.id : 'offline' });
       if (deps.jobs) await repo.setJob(row.id, await deps.jobs.send(DRAFT_QUEUE, { draftId: row.id }));

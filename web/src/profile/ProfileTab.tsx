@@ -24,6 +24,7 @@ import {
 } from './codes';
 import { getPath, ProfileDraft, ProfileErrors, ProfileField, ProfileSection, setPath, type ControlProps, type ProfileDraftApi } from './ProfileField';
 import styles from './Profile.module.css';
+import { DraftPanel } from './DraftPanel';
 import type { Certification, Contract, ExitPlan, VendorProfile } from './types';
 
 type Option = { value: string; label: string };
@@ -169,6 +170,7 @@ export default function ProfileTab() {
   return (
     <ProfileDraft.Provider value={draftApi}>
     <ProfileErrors.Provider value={errors}>
+      <DraftPanel vendor={vendor} />
       <form className={styles.form} onSubmit={submit} noValidate aria-label="Vendor profile">
         <div className="page-header" style={{ marginBottom: 12 }}>
           <div>
