@@ -8,6 +8,10 @@
  *
  *   npx tsx bench/draft.ts                          embedded PGlite (in memory)
  *   DATABASE_URL=postgres://... npx tsx bench/draft.ts   a fresh PostgreSQL database
+ *   npx tsx bench/draft.ts --model                  the model path against the fake Messages
+ *       API (test/helpers/fakeAnthropic.ts) scripted to answer with the gold value and quote:
+ *       a plumbing check (tool per field, passages in, verbatim-quote filter, grouping), not
+ *       a measure of any model. A gold quote not verbatim in the stored passage is dropped.
  */
 import './lib/load.js';
 import { performance } from 'node:perf_hooks';
@@ -16,8 +20,27 @@ import { loadDemo } from '../src/cli/demo.js';
 import { freshDatabase, testConfig } from '../test/helpers/app.js';
 import { judgeDraft, type DraftGold } from '../test/helpers/draftGold.js';
 import gold from './eval/draft-gold.json' with { type: 'json' };
+import { startFakeAnthropic } from '../test/helpers/fakeAnthropic.js';
 
-const config = testConfig({ workers: 1 });
+const MODEL = process.argv.includes('--model');
+const fake = MODEL ? await startFakeAnthropic() : null;
+const base = testConfig({ workers: 1 });
+const config = fake ? { ...base, rag: { ...base.rag, generator: 'anthropic' as const, anthropic: { ...base.rag.anthropic, apiKey: fake.apiKey, baseUrl: fake.url, maxRetries: 0 } } } : base;
+if (fake) {
+  const g = gold as DraftGold;
+  fake.reply((req) => {
+    const tool = req.body.tools?.[0]?.name ?? '';
+    const field = tool.replace(/^record_/, '');
+    const vendor = Object.keys(g.vendors).find((v) => (req.body.system ?? '').includes(v));
+    const want = vendor ? g.vendors[vendor]!.fields[field] : undefined;
+    if (!want) return { toolUse: { name: tool, input: { values: [] } } };
+    const user = String(req.body.messages[0]!.content);
+    const passages = [...user.matchAll(/<passage number="(\d+)"[^>]*>\n([\s\S]*?)\n<\/passage>/g)].map((m) => ({ n: Number(m[1]), content: m[2]! }));
+    const hit = passages.find((p) => p.content.includes(want.quote));
+    const value = field === 'subcontractors' ? (want.value as string[]).map((name) => ({ name })) : 'value' in want ? want.value : want.quote;
+    return { toolUse: { name: tool, input: { values: [{ value, passage: hit?.n ?? 1, quote: want.quote }] } } };
+  });
+}
 const { database, drop } = await freshDatabase();
 const app = await buildApp({ config, database });
 await app.ready();
@@ -54,5 +77,8 @@ for (const f of report.fields) {
 console.log(`${'overall'.padEnd(26)} ${String(report.gold).padStart(4)}  ${String(report.proposed).padStart(8)}  ${String(report.correct).padStart(7)}  ${report.precision.toFixed(2).padStart(9)}  ${report.recall.toFixed(2).padStart(6)}`);
 console.log(`quotes checked against the stored passages: ${report.quotes}, not verbatim: ${report.notVerbatim}`);
 for (const m of report.mistakes) console.log(`  ${m}`);
+const dropped = Object.values(drafts).reduce((a, d) => a + (d.summary?.dropped ?? 0), 0);
+if (fake) console.log(`model path (fake server): ${fake.requests.length} requests, ${dropped} value(s) dropped for a quote not verbatim in its passage`);
 await app.close();
 await drop();
+await fake?.close();

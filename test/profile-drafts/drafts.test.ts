@@ -5,7 +5,9 @@ import { queryRows, sql } from '../../src/db/client.js';
 import { SHEETS, SOURCE_HEADERS } from '../../src/compliance/register/workbook.js';
 import { buildTestApp, registerUser, type Session } from '../helpers/app.js';
 import { createTextSource } from '../helpers/dataSources.js';
-import { addOrgMember, createOrgAndWorkspace, createWorkspace, sampleVendorProfile, wsHeaders } from '../helpers/workspaces.js';
+import { addOrgMember, createOrgAndWorkspace, createWorkspace, makeLei, sampleVendorProfile, wsHeaders } from '../helpers/workspaces.js';
+import { unzip } from '../helpers/assessments.js';
+import { parse } from 'csv-parse/sync';
 
 const API = '/api/v1';
 
@@ -269,4 +271,29 @@ t.test('permissions: canManageSync drafts and decides, viewers read; drafts of a
   t.equal(res.statusCode, 403);
   res = await app.inject({ method: 'GET', url: `${API}/workspaces/${workspace.id}/profile-drafts/${queued.id}`, headers: stranger.headers });
   t.equal(res.statusCode, 403);
+});
+
+t.test('accepted values reach the xBRL-CSV package (B_02.02) as profile values', async (t) => {
+  const ENTITY_LEI = makeLei('TESTACMEBANKAG0001');
+  const base = (await import('../helpers/app.js')).testConfig();
+  const ctx = await buildTestApp({ roi: { ...base.roi, entityLei: ENTITY_LEI, entityCountry: 'DE', entityType: 'eba_CT:x12', competentAuthority: 'BaFin', referenceDate: '2025-12-31', totalAssets: 1_000_000_000, licensedActivity: 'eba_TA:x162' } });
+  t.teardown(ctx.close);
+  const { app } = ctx;
+  const owner = await registerUser(app);
+  await createOrgAndWorkspace(app, owner, 'Placeholder');
+  const profile = sampleVendorProfile();
+  (profile.contracts as Record<string, unknown>[])[0]!.governingLaw = 'US';
+  const ws = await createWorkspace(app, owner, 'Acme Cloud', { vendorProfile: profile });
+  await createTextSource(app, wsHeaders(owner, ws.id), [{ title: 'Acme Cloud Customer Terms', content: TERMS, format: 'markdown' }]);
+  const { queued } = await draft(app, owner, ws.id);
+  const res = await decide(app, owner, ws.id, queued.id, [{ field: 'governingLaw', action: 'accept' }, { field: 'noticePeriodDaysEntity', action: 'accept' }]);
+  t.equal(res.statusCode, 200, res.body);
+  const x = await app.inject({ method: 'GET', url: `${API}/workspaces/roi-export?format=xbrl-csv`, headers: owner.headers });
+  t.equal(x.statusCode, 200, x.statusCode === 200 ? '' : x.body);
+  const files = await unzip(x.rawPayload);
+  const b0202 = [...files.entries()].find(([k]) => k.endsWith('/reports/b_02.02.csv'))![1];
+  const rows = parse(b0202, { columns: true }) as Record<string, string>[];
+  const row = rows.find((r) => r.c0010 === 'CTR-2024-001')!;
+  t.equal(row.c0120, 'eba_GA:IE', 'the accepted governing law');
+  t.equal(row.c0100, '30', 'the accepted notice period of the entity');
 });

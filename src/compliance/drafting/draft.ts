@@ -59,7 +59,7 @@ export interface DraftInput {
   /** Names the vendor goes by (at least the workspace name). */
   vendorNames: string[];
   /** Retrieval scoped to the vendor's workspace. */
-  search(query: string): Promise<Passage[]>;
+  search(query: string, limit?: number): Promise<Passage[]>;
   fields?: readonly DraftField[];
   /** Extra check of each value (the model path); the offline rules need none. */
   signal?: AbortSignal;
@@ -159,11 +159,11 @@ export function decide(field: DraftField, hits: { passage: Passage; found: Found
 }
 
 /** The passages of a field: each of its queries through the workspace's retrieval, deduplicated. */
-export async function passagesOf(field: DraftField, search: (q: string) => Promise<Passage[]>, signal?: AbortSignal): Promise<Passage[]> {
+export async function passagesOf(field: DraftField, search: (q: string, limit?: number) => Promise<Passage[]>, signal?: AbortSignal): Promise<Passage[]> {
   const out = new Map<string, Passage>();
   for (const q of FIELD_SPECS[field].queries) {
     signal?.throwIfAborted();
-    for (const p of await search(q)) if (!out.has(p.chunkId)) out.set(p.chunkId, p);
+    for (const p of await search(q, FIELD_SPECS[field].limit)) if (!out.has(p.chunkId)) out.set(p.chunkId, p);
   }
   return [...out.values()];
 }
@@ -172,9 +172,10 @@ export async function passagesOf(field: DraftField, search: (q: string) => Promi
 export async function draftFields(input: DraftInput): Promise<FieldProposal[]> {
   const fields = input.fields ?? DRAFT_FIELDS;
   const byQuery = new Map<string, Promise<Passage[]>>();
-  const search = (q: string) => {
-    if (!byQuery.has(q)) byQuery.set(q, input.search(q));
-    return byQuery.get(q)!;
+  const search = (q: string, limit?: number) => {
+    const k = `${limit ?? ''}\u0000${q}`;
+    if (!byQuery.has(k)) byQuery.set(k, input.search(q, limit));
+    return byQuery.get(k)!;
   };
   const passagesFor = (field: DraftField) => passagesOf(field, search, input.signal);
   // The vendor's own names (legal names found first) make "X is a provider of ..." and "X may terminate" readable.

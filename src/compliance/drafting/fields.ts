@@ -21,6 +21,8 @@ export interface FieldSpec {
   /** `profile`: a top-level profile field; `contract`: a field of the draft's contract (the first one). */
   target: 'profile' | 'contract';
   queries: string[];
+  /** Passages per query when a field's evidence is spread over many passages (a long subprocessor table). */
+  limit?: number;
 }
 
 export const FIELD_SPECS: Record<DraftField, FieldSpec> = {
@@ -37,7 +39,7 @@ export const FIELD_SPECS: Record<DraftField, FieldSpec> = {
   serviceLocations: { label: 'Countries where the service is provided', form: 'countries', target: 'contract', queries: ['services operated in country', 'where the service is provided'] },
   dataStorageLocations: { label: 'Countries where data is stored', form: 'countries', target: 'contract', queries: ['data stored in country', 'data centers located infrastructure hosted', 'location of data storage'] },
   dataProcessingLocations: { label: 'Countries where data is processed', form: 'countries', target: 'contract', queries: ['data processed in country location of processing', 'transfer of personal data to the United States'] },
-  subcontractors: { label: 'Subcontractors (subprocessors) with role and location', form: 'subcontractors', target: 'profile', queries: ['subprocessors list name location', 'third party subprocessors', 'subprocessors located in', 'name of subprocessor description of processing location of processing', 'subsidiaries subprocessor corporate location'] },
+  subcontractors: { label: 'Subcontractors (subprocessors) with role and location', form: 'subcontractors', target: 'profile', queries: ['subprocessors list name location', 'third party subprocessors', 'subprocessors located in', 'name of subprocessor description of processing location of processing', 'subsidiaries subprocessor corporate location'], limit: 30 },
   personalData: { label: 'Personal data processed', form: 'boolean', target: 'contract', queries: ['processes personal data on behalf of customer', 'personal data processing'] },
   auditRights: { label: 'Audit and access rights', form: 'text', target: 'contract', queries: ['customer audit rights inspection', 'audits and certifications request', 'on-site audit'] },
   exitProvisions: { label: 'Exit and transition provisions', form: 'text', target: 'contract', queries: ['upon termination return or delete customer data', 'export data after cancellation', 'transition assistance termination'] },

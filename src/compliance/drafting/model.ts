@@ -13,7 +13,7 @@ import { DRAFT_FIELDS, FIELD_SPECS, type DraftField, type FieldForm } from './fi
 
 export interface ModelExtractor {
   id: string;
-  draft(input: { vendorNames: string[]; search(query: string): Promise<Passage[]> }): Promise<{ fields: FieldProposal[]; dropped: number }>;
+  draft(input: { vendorNames: string[]; search(query: string, limit?: number): Promise<Passage[]> }): Promise<{ fields: FieldProposal[]; dropped: number }>;
 }
 
 export interface ModelOptions {

@@ -139,8 +139,8 @@ export function profileDraftsService(deps: Deps) {
     const profile = ws.vendorProfile as VendorProfile;
     const sources = (ws.vendorProfileSources ?? {}) as Record<string, FieldSource>;
     const seen = new Set<string>();
-    const search = async (query: string): Promise<Passage[]> => {
-      const hits = await deps.retrieval.search({ workspaceId: row.workspaceId, query, limit: PASSAGES_PER_QUERY });
+    const search = async (query: string, limit = PASSAGES_PER_QUERY): Promise<Passage[]> => {
+      const hits = await deps.retrieval.search({ workspaceId: row.workspaceId, query, limit });
       return hits
         .filter((h) => h.workspaceId === row.workspaceId)
         .map((h) => {
