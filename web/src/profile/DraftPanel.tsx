@@ -163,6 +163,12 @@ function FieldRow({ f, canDecide, busy, onDecide }: { f: DraftField; canDecide: 
  * and the fields not found; the analyst accepts, edits or rejects each value.
  */
 export function DraftPanel({ vendor }: { vendor: Workspace }) {
+  // Reading drafts needs canViewSources (they quote the documents): without it the panel is not shown.
+  if (!vendor.permissions.canViewSources) return null;
+  return <DraftPanelBody vendor={vendor} />;
+}
+
+function DraftPanelBody({ vendor }: { vendor: Workspace }) {
   const ws = vendor.id;
   const canDecide = vendor.permissions.canManageSync;
   const qc = useQueryClient();
