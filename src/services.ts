@@ -80,7 +80,7 @@ export function createServices(deps: { config: Config; database: Database; maile
   const retrieval = retrievalService({ db, embedder });
   const dataSources = dataSourcesService({ repo: dataSourcesRepository(db), jobs, embedder, parser, config, compliance, notifications, log: deps.log });
   workspaces.addStatsProvider((workspaceId) => dataSources.statsFor(workspaceId));
-  workspaces.addSyncStateProvider((ids) => dataSources.syncCounts(ids), dataSources.syncStateSql);
+  workspaces.addSyncStateProvider((ids) => dataSources.syncCounts(ids));
   const conversations = conversationsService(conversationsRepository(db));
   const analytics = analyticsService(analyticsRepository(db), { usersByIds: (ids) => auth.usersByIds(ids) });
   // Answers (docs/rag.md): retrieval -> generator -> validation -> conversation + query log.
@@ -139,7 +139,7 @@ export function createServices(deps: { config: Config; database: Database; maile
   const portfolio = portfolioService({ workspaces, assessments, questionnaires });
   // MCP sources (docs/mcp-sources.md): resources go through the same pipeline and document store as data sources.
   const mcpSources = mcpSourcesService({ repo: mcpSourcesRepository(db), config, queue: jobs, store: dataSources, embedder, parser, notifications, log: deps.log });
-  workspaces.addSyncStateProvider((ids) => mcpSources.syncCounts(ids), mcpSources.syncStateSql);
+  workspaces.addSyncStateProvider((ids) => mcpSources.syncCounts(ids));
   // Scheduled syncs (docs/sync-schedule.md): every data source and MCP source of a due workspace, once across instances.
   const syncSchedule = syncScheduleService({
     repo: syncScheduleRepository(db),

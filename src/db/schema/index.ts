@@ -11,3 +11,4 @@ export * from './assessments.js';
 export * from './mcp.js';
 export * from './syncSchedule.js';
 export * from './profileDrafts.js';
+export * from './workspaceSyncCounts.js';

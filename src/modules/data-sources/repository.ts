@@ -81,7 +81,8 @@ export function dataSourcesRepository(db: Db) {
 
   /**
    * Per workspace: live data sources whose ingestion is queued or running, and those whose
-   * last one failed (read with every workspace list: built once, prepared per connection).
+   * last one failed, read by the workspace detail and GET /sync-status (the list reads them kept
+   * in `workspace_sync_counts`); built once, prepared per connection.
    */
   const syncCountsQuery = db
     .select({
@@ -366,17 +367,6 @@ export function dataSourcesRepository(db: Db) {
     },
 
     /** Per workspace: live data sources whose ingestion is queued or running, and those whose last one failed. */
-    /**
-     * The same counts as correlated subqueries on a workspace id expression, for a
-     * statement of another module that lists workspaces (GET /workspaces in one statement).
-     */
-    syncStateSql: {
-      syncing: (workspaceId: SQL) => sql<number>`(SELECT count(*) FROM ${dataSources} d WHERE d.workspace_id = ${workspaceId} AND d.deleted_at IS NULL AND d.status IN ('pending', 'processing'))`,
-      failed: (workspaceId: SQL) => sql<number>`(SELECT count(*) FROM ${dataSources} d WHERE d.workspace_id = ${workspaceId} AND d.deleted_at IS NULL AND d.status = 'failed')`,
-      // Every live indexed document of the workspace: data-source files and MCP resources (both in `documents`).
-      documents: (workspaceId: SQL) => sql<number>`(SELECT count(*) FROM ${documents} doc WHERE doc.workspace_id = ${workspaceId} AND doc.deleted_at IS NULL)`,
-      lastSyncedAt: (workspaceId: SQL) => sql<Date | null>`(SELECT max(d.last_synced_at) FROM ${dataSources} d WHERE d.workspace_id = ${workspaceId} AND d.deleted_at IS NULL)`,
-    },
     async syncCounts(workspaceIds: string[]): Promise<Map<string, { syncing: number; failed: number }>> {
       if (!workspaceIds.length) return new Map();
       const rows = await syncCountsQuery.execute({ ids: workspaceIds });

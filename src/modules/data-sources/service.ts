@@ -422,8 +422,6 @@ export function dataSourcesService(deps: {
 
     /** Sync state for the workspace `syncStatus`: sources being ingested, sources whose ingestion failed. */
     syncCounts: (workspaceIds: string[]) => repo.syncCounts(workspaceIds),
-    /** The sync counts as SQL on a workspace id expression (the workspace list reads them in its own statement). */
-    syncStateSql: repo.syncStateSql,
 
     /**
      * Documents of MCP sources (docs/mcp-sources.md): the MCP sync parses, chunks and

@@ -34,8 +34,8 @@ export interface RunCounts {
 /** All SQL of MCP sources, their per-resource state and their sync runs. */
 export function mcpSourcesRepository(db: Db) {
   /**
-   * The workspace `syncStatus` counts (read with every workspace list: built once, prepared
-   * per connection). The correlated subqueries name `mcp_sources` columns qualified: drizzle
+   * The workspace `syncStatus` counts, read by the workspace detail and GET /sync-status (the list
+   * reads them kept in `workspace_sync_counts`); built once, prepared per connection. The correlated subqueries name `mcp_sources` columns qualified: drizzle
    * writes a single table's columns unqualified, which inside them would mean the run's.
    */
   const syncCountsQuery = db
@@ -235,19 +235,6 @@ export function mcpSourcesRepository(db: Db) {
      * Per workspace: sources with a sync queued or running, and enabled sources whose
      * latest finished sync failed (the workspace `syncStatus`).
      */
-    /**
-     * The same counts as correlated subqueries on a workspace id expression, for a
-     * statement of another module that lists workspaces (GET /workspaces in one statement).
-     */
-    syncStateSql: {
-      syncing: (workspaceId: SQL) => sql<number>`(SELECT count(*) FROM ${mcpSources} s WHERE s.workspace_id = ${workspaceId}
-        AND EXISTS (SELECT 1 FROM ${mcpSyncRuns} r WHERE r.source_id = s.id AND r.status IN ('queued', 'running')))`,
-      failed: (workspaceId: SQL) => sql<number>`(SELECT count(*) FROM ${mcpSources} s WHERE s.workspace_id = ${workspaceId} AND s.enabled
-        AND (SELECT r.status FROM ${mcpSyncRuns} r WHERE r.source_id = s.id AND r.status IN ('succeeded', 'partial', 'failed')
-             ORDER BY r.queued_at DESC, r.id DESC LIMIT 1) = 'failed')`,
-      lastSyncedAt: (workspaceId: SQL) => sql<Date | null>`(SELECT max(r.finished_at) FROM ${mcpSyncRuns} r JOIN ${mcpSources} s ON s.id = r.source_id
-        WHERE s.workspace_id = ${workspaceId} AND r.status IN ('succeeded', 'partial'))`,
-    },
     async syncCounts(workspaceIds: string[]): Promise<Map<string, { syncing: number; failed: number }>> {
       if (!workspaceIds.length) return new Map();
       const rows = await syncCountsQuery.execute({ ids: workspaceIds });

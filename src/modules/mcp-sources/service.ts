@@ -797,8 +797,6 @@ export function mcpSourcesService(deps: McpSourcesDeps) {
 
     /** Sync state for the workspace `syncStatus`: sources syncing, enabled sources whose last sync failed. */
     syncCounts: (workspaceIds: string[]) => repo.syncCounts(workspaceIds),
-    /** The sync counts as SQL on a workspace id expression (the workspace list reads them in its own statement). */
-    syncStateSql: repo.syncStateSql,
 
     async stats(workspaceId: string, id: string) {
       const row = await repo.get(workspaceId, id);

@@ -4,6 +4,7 @@ import { alias } from 'drizzle-orm/pg-core';
 import type { Db } from '../../db/client.js';
 import { organizationMembers, type OrgRole } from '../../db/schema/organizations.js';
 import { workspaceMembers, workspaces, type Permissions, type SyncSchedule, type WorkspaceRole } from '../../db/schema/workspaces.js';
+import { workspaceSyncCounts } from '../../db/schema/workspaceSyncCounts.js';
 
 /** Orders of `GET /workspaces`. */
 export const WORKSPACE_SORT_COLUMNS = { workspaceName: workspaces.name, createdAt: workspaces.createdAt } as const;
@@ -18,20 +19,11 @@ export interface AccessibleWorkspace {
   memberCount: number;
   /**
    * Sources of the workspace with a sync under way, those whose last sync failed, the live
-   * indexed documents and the newest successful sync (all providers).
+   * indexed documents and the newest successful sync (data sources and MCP sources), as kept
+   * in `workspace_sync_counts` by the source tables' triggers (migration 0013).
    */
   sync: { syncing: number; failed: number; documents: number; lastSyncedAt: Date | string | null };
 }
-/** A module's sync counts as SQL on a workspace id expression (see SyncStateSql in the service). */
-export interface SyncCountsSql {
-  syncing(workspaceId: SQL): SQL<number>;
-  failed(workspaceId: SQL): SQL<number>;
-  /** Live indexed documents of the module's sources (list's `documentCount`). */
-  documents?(workspaceId: SQL): SQL<number>;
-  /** Newest successful sync of the module's sources, or NULL (list's `lastSyncedAt`). */
-  lastSyncedAt?(workspaceId: SQL): SQL<Date | null>;
-}
-
 /** The constraint a unique violation hit (postgres-js: constraint_name, PGlite: constraint), else null. */
 function uniqueViolation(err: unknown): string | null {
   for (let e = err as Record<string, unknown> | undefined, i = 0; e && i < 4; e = e.cause as Record<string, unknown> | undefined, i++) {
@@ -76,16 +68,13 @@ export function workspacesRepository(db: Db) {
     .prepare('workspaces_access_row');
 
   /**
-   * GET /workspaces (see accessiblePage): one prepared statement per order, built on first
-   * use with the sync counts SQL of the modules that sync (registered at start).
+   * GET /workspaces (see accessiblePage): one prepared statement per order, built on first use.
    */
   const om = alias(organizationMembers, 'om');
   const pageQueries = new Map<string, ReturnType<typeof buildPageQuery>>();
-  function buildPageQuery(sort: WorkspaceSortField, descending: boolean, sync: SyncCountsSql[]) {
+  function buildPageQuery(sort: WorkspaceSortField, descending: boolean) {
     const col = WORKSPACE_SORT_COLUMNS[sort];
-    const sum = (part: 'syncing' | 'failed') => (sync.length ? sql.join(sync.map((s) => s[part](sql`${workspaces.id}`)), sql` + `) : sql`0`);
-    const docs = sync.flatMap((s) => (s.documents ? [s.documents(sql`${workspaces.id}`)] : []));
-    const last = sync.flatMap((s) => (s.lastSyncedAt ? [s.lastSyncedAt(sql`${workspaces.id}`)] : []));
+    const c = workspaceSyncCounts;
     return db
       .select({
         orgId: om.orgId,
@@ -96,16 +85,17 @@ export function workspacesRepository(db: Db) {
         memberStatus: workspaceMembers.status,
         total: sql<number>`count(${workspaces.id}) OVER ()`,
         orgSize: sql<number>`(SELECT count(*) FROM ${organizationMembers} WHERE ${organizationMembers.orgId} = ${om.orgId})::int`,
-        syncing: sql<number>`(${sum('syncing')})::int`,
-        failed: sql<number>`(${sum('failed')})::int`,
-        documents: sql<number>`(${docs.length ? sql.join(docs, sql` + `) : sql`0`})::int`,
-        lastSyncedAt: sql<Date | string | null>`${last.length ? sql`GREATEST(${sql.join(last, sql`, `)})` : sql`NULL::timestamptz`}`,
+        syncing: sql<number>`coalesce(${c.dsSyncing} + ${c.mcpSyncing}, 0)`,
+        failed: sql<number>`coalesce(${c.dsFailed} + ${c.mcpFailed}, 0)`,
+        documents: sql<number>`coalesce(${c.documents}, 0)`,
+        lastSyncedAt: sql<Date | string | null>`GREATEST(${c.dsLastSyncedAt}, ${c.mcpLastSyncedAt})`,
         withdrawn: sql<number>`(SELECT count(*) FROM ${workspaceMembers} gone JOIN ${organizationMembers} other ON other.org_id = ${workspaces.orgId} AND other.user_id = gone.user_id
           WHERE gone.workspace_id = ${workspaces.id} AND gone.status <> 'active' AND other.role <> 'org_admin' AND gone.user_id <> ${workspaces.ownerId})::int`,
       })
       .from(om)
       .leftJoin(workspaces, eq(workspaces.orgId, om.orgId))
       .leftJoin(workspaceMembers, and(eq(workspaceMembers.workspaceId, workspaces.id), eq(workspaceMembers.userId, om.userId)))
+      .leftJoin(c, eq(c.workspaceId, workspaces.id))
       .where(and(
         eq(om.userId, sql.placeholder('userId')),
         or(isNull(workspaces.id), eq(om.role, 'org_admin'), eq(workspaces.ownerId, om.userId), isNull(workspaceMembers.status), eq(workspaceMembers.status, 'active')),
@@ -182,12 +172,11 @@ export function workspacesRepository(db: Db) {
     async accessiblePage(
       userId: string,
       q: { offset: number; limit: number | null; sort: WorkspaceSortField; descending: boolean },
-      sync: SyncCountsSql[],
     ): Promise<{ orgId: string; orgRole: OrgRole; rows: AccessibleWorkspace[]; total: number } | null> {
       const pageQuery = (sort: WorkspaceSortField, descending: boolean) => {
         const key = `${sort}:${descending}`;
         let built = pageQueries.get(key);
-        if (!built) pageQueries.set(key, (built = buildPageQuery(sort, descending, sync)));
+        if (!built) pageQueries.set(key, (built = buildPageQuery(sort, descending)));
         return built;
       };
       const rows = await pageQuery(q.sort, q.descending).execute({ userId, limit: q.limit, offset: q.offset });

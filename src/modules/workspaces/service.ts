@@ -15,7 +15,7 @@ import {
   ROLE_RANK,
   unionPermissions,
 } from './permissions.js';
-import type { SyncCountsSql, WorkspaceMemberRow, WorkspaceRow, WorkspaceSortField, WorkspacesRepository } from './repository.js';
+import type { WorkspaceMemberRow, WorkspaceRow, WorkspaceSortField, WorkspacesRepository } from './repository.js';
 import { checkVendorProfile, mergeVendorProfile, readVendorProfile, type VendorProfile, type VendorProfilePatch } from './vendorProfile.js';
 import { offsetOf, pagination, type PageRequest } from '../../domain/paging.js';
 import type { FieldSource } from '../../compliance/drafting/types.js';
@@ -70,12 +70,6 @@ export interface SyncCounts {
 }
 /** Modules that sync (data sources, MCP sources) report their counts for many workspaces in one call. */
 export type SyncStateProvider = (workspaceIds: string[]) => Promise<Map<string, SyncCounts>>;
-/**
- * The same counts as SQL on a workspace id expression (correlated subqueries written by
- * the module that owns the tables), so that the workspace list reads them in its own
- * statement instead of one more query per module.
- */
-export type SyncStateSql = SyncCountsSql;
 
 /**
  * A workspace's `syncStatus` (docs/organizations-and-workspaces.md), derived on read from
@@ -158,7 +152,6 @@ export function workspacesService(deps: { repo: WorkspacesRepository; orgs: Orgs
   const { repo, orgs, users } = deps;
   const statsProviders: StatsProvider[] = [];
   const syncStateProviders: SyncStateProvider[] = [];
-  const syncStateSql: SyncStateSql[] = [];
   const deletedHooks: WorkspaceDeletedHook[] = [];
 
   async function uniqueSlug(base: string): Promise<string> {
@@ -224,10 +217,10 @@ export function workspacesService(deps: { repo: WorkspacesRepository; orgs: Orgs
   /**
    * List items (role, permissions, member count, sync status) of the workspaces the caller
    * can access: one statement for the organization, the page, the caller's memberships,
-   * the member counts, the sync counts of every provider and the total.
+   * the member counts, the sync counts kept per workspace (`workspace_sync_counts`) and the total.
    */
   async function accessible(userId: string, q: { offset: number; limit: number | null; sort: WorkspaceSortField; descending: boolean }) {
-    const found = await repo.accessiblePage(userId, q, syncStateSql);
+    const found = await repo.accessiblePage(userId, q);
     if (!found) throw onboardingRequired();
     const workspaces = found.rows.flatMap(({ workspace: ws, member, memberCount, sync }) => {
       const eff = effectiveAccess(ws, userId, found.orgRole, member);
@@ -287,9 +280,8 @@ export function workspacesService(deps: { repo: WorkspacesRepository; orgs: Orgs
       statsProviders.push(p);
     },
     /** Registers a source of sync state (what `syncStatus` is derived from). */
-    addSyncStateProvider(p: SyncStateProvider, asSql: SyncStateSql) {
+    addSyncStateProvider(p: SyncStateProvider) {
       syncStateProviders.push(p);
-      syncStateSql.push(asSql);
     },
     syncStatuses,
     /** Registers a hook run after a workspace is deleted. */
