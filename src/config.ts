@@ -290,7 +290,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
       anthropic: {
         apiKey: env.ANTHROPIC_API_KEY || undefined,
         baseUrl: env.ANTHROPIC_BASE_URL || undefined,
-        model: env.ANTHROPIC_MODEL || 'claude-sonnet-4-5',
+        model: env.ANTHROPIC_MODEL || 'claude-sonnet-4-6',
         maxTokens: int(env.ANTHROPIC_MAX_TOKENS, 1024),
         timeoutMs: int(env.ANTHROPIC_TIMEOUT_MS, 60_000),
         maxRetries: int(env.ANTHROPIC_MAX_RETRIES, 2),

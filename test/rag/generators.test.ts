@@ -1,4 +1,5 @@
 import t from 'tap';
+import { loadConfig } from '../../src/config.js';
 import { anthropicGenerator, GenerationAborted } from '../../src/rag/generators/anthropic.js';
 import { composeExtractiveAnswer, extractiveGenerator } from '../../src/rag/generators/extractive.js';
 import { createGenerator } from '../../src/rag/generators/index.js';
@@ -243,5 +244,20 @@ t.test('anthropic generator through the real SDK against a local fake API', asyn
     t.equal(withKey.model, 'claude-x');
     t.equal(createGenerator({ ...base, rag: { ...base.rag, generator: 'extractive', anthropic: { ...base.rag.anthropic, apiKey: 'k' } } }).id, 'extractive');
     t.throws(() => createGenerator({ ...base, rag: { ...base.rag, generator: 'anthropic', anthropic: { ...base.rag.anthropic, apiKey: undefined } } }), /ANTHROPIC_API_KEY/);
+  });
+
+  t.test('the default model is one the SDK does not announce as retiring', async (t) => {
+    // A deployment that sets only ANTHROPIC_API_KEY uses the default; a retired model answers every question with an error.
+    const model = loadConfig({ ANTHROPIC_API_KEY: 'k' }).rag.anthropic.model;
+    const warnings: string[] = [];
+    const warn = console.warn;
+    console.warn = (...args: unknown[]) => void warnings.push(args.map(String).join(' '));
+    t.teardown(() => void (console.warn = warn));
+    fake.reply({ text: 'GitHub commits to at least 99.9% Uptime [Source 2].' });
+    const r = await make({ model }).generate(input);
+    console.warn = warn;
+    t.equal(fake.requests[fake.requests.length - 1]!.body.model, model, `the default model is sent (${model})`);
+    t.equal(r.model, model);
+    t.same(warnings.filter((w) => /deprecated|end-of-life/i.test(w)), [], 'the SDK prints no deprecation warning for it');
   });
 });
