@@ -90,4 +90,4 @@ export default fp<AuthPluginOptions>(async function authPlugin(app: FastifyInsta
     if (!user || user.status !== 'active') throw unauthorized();
     request.auth = user;
   });
-});
+}, { name: 'auth' });

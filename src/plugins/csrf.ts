@@ -59,4 +59,4 @@ export default fp<CsrfOptions>(async function csrfPlugin(app: FastifyInstance, o
       throw refuse('a request authenticated by the session cookie must send the X-Requested-With header');
     }
   });
-});
+}, { name: 'csrf' });

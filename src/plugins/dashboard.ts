@@ -96,4 +96,4 @@ export default fp<DashboardOptions>(async function dashboardPlugin(app: FastifyI
   };
   app.get('/', handler);
   app.get('/*', handler);
-});
+}, { name: 'dashboard' });

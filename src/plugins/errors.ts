@@ -72,4 +72,4 @@ export default fp(async function errorsPlugin(app: FastifyInstance) {
       error: { code: 'NOT_FOUND', details: [] },
     });
   });
-});
+}, { name: 'errors' });

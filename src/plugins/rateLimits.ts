@@ -114,4 +114,4 @@ export default fp<RateLimitPluginOptions>(async function rateLimitPlugin(app: Fa
       throw new AppError(429, 'RATE_LIMIT_EXCEEDED', 'Too many requests, please try again later');
     }
   });
-});
+}, { name: 'rate-limits', dependencies: ['auth'] });

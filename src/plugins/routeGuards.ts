@@ -77,12 +77,14 @@ export default fp(async function routeGuards(app: FastifyInstance) {
       });
     }
     if (cfg.workspace || cfg.permission) {
+      // Fails at start-up, not on the first request, when the workspace plugin is missing.
+      const guard = app.workspaceGuard;
+      if (!guard) throw new Error(`Route ${route.url} needs the workspace plugin, registered before it`);
       chain.push(async function workspace(request, reply) {
-        if (!app.workspaceGuard) throw new Error(`Route ${route.url} needs the workspace plugin`);
-        await app.workspaceGuard(request, reply);
+        await guard(request, reply);
       });
     }
     const existing = route.onRequest ? (Array.isArray(route.onRequest) ? route.onRequest : [route.onRequest]) : [];
     route.onRequest = [...chain, ...existing];
   });
-});
+}, { name: 'route-guards', dependencies: ['auth', 'csrf', 'rate-limits'] });

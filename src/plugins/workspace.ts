@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyRequest, RouteOptions } from 'fastify';
 import fp from 'fastify-plugin';
+import type { Scope } from '../domain/scope.js';
 import { AppError, forbidden } from '../lib/errors.js';
 import { PERMISSION_FLAGS, type PermissionFlag } from '../modules/workspaces/permissions.js';
 import { accessDenied, workspaceNotFound, type WorkspaceContext, type WorkspacesService } from '../modules/workspaces/service.js';
@@ -17,6 +18,11 @@ declare module 'fastify' {
   interface FastifyRequest {
     /** Set on workspace-scoped routes by the workspace plugin: the caller's access. */
     workspace: WorkspaceContext | null;
+    /**
+     * Set with `workspace`: the scope every workspace-scoped service takes first
+     * (src/domain/scope.ts). Read it through `requestScope(request)` in handlers.
+     */
+    scope: Scope | null;
   }
   interface FastifyInstance {
     /** Every workspace-scoped route registered after the plugin (for the authorization matrix test and docs). */
@@ -54,8 +60,15 @@ function headerError(problem: string) {
  *   403 INSUFFICIENT_PERMISSION;
  * - `request.workspace` = { id, workspaceId, orgId, role, permissions, ... }.
  */
+/** The request's scope on a workspace-scoped route (the route config declared `workspace` or `permission`). */
+export function requestScope(request: FastifyRequest): Scope {
+  if (!request.scope) throw new Error(`${request.routeOptions.url ?? request.url}: no workspace scope (the route config must declare workspace or permission)`);
+  return request.scope;
+}
+
 export default fp<{ service: WorkspacesService }>(async function workspacePlugin(app: FastifyInstance, { service }) {
   app.decorateRequest('workspace', null);
+  app.decorateRequest('scope', null);
 
   const routes: WorkspaceRouteInfo[] = [];
   app.decorate('workspaceRoutes', routes);
@@ -98,8 +111,9 @@ export default fp<{ service: WorkspacesService }>(async function workspacePlugin
     if (access === 'not_found') throw fromPath ? workspaceNotFound() : accessDenied();
     if (access === 'denied') throw accessDenied();
     request.workspace = access;
+    request.scope = { workspaceId: access.id, slug: access.workspaceId, workspaceName: access.name, orgId: access.orgId, userId: auth.id };
     if (cfg.permission && !access.permissions[cfg.permission]) {
       throw forbidden(`Insufficient permission: this action requires ${cfg.permission}`, 'INSUFFICIENT_PERMISSION');
     }
   });
-});
+}, { name: 'workspace', dependencies: ['auth', 'route-guards'] });
