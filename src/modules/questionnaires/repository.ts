@@ -1,5 +1,6 @@
 import { and, asc, count, desc, eq, inArray, notInArray, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
+import type { Scope } from '../../domain/scope.js';
 import { questionnaireAnswers, questionnaires } from '../../db/schema/index.js';
 import type { AnswerValue, QuestionnaireStatus, SectionScore, Suggestion } from '../../db/schema/questionnaires.js';
 
@@ -27,7 +28,7 @@ export interface ReviewWrite {
 
 /** All SQL of questionnaires and their answers. Every query is scoped by workspace or token hash. */
 export function questionnairesRepository(db: Db) {
-  const inWorkspace = (workspaceId: string, id: string) => and(eq(questionnaires.workspaceId, workspaceId), eq(questionnaires.id, id));
+  const inWorkspace = (scope: Scope, id: string) => and(eq(questionnaires.workspaceId, scope.workspaceId), eq(questionnaires.id, id));
 
   return {
     async insert(values: QuestionnaireInsert): Promise<QuestionnaireRow> {
@@ -35,8 +36,8 @@ export function questionnairesRepository(db: Db) {
       return row!;
     },
 
-    async find(workspaceId: string, id: string): Promise<QuestionnaireRow | null> {
-      const [row] = await db.select().from(questionnaires).where(inWorkspace(workspaceId, id));
+    async find(scope: Scope, id: string): Promise<QuestionnaireRow | null> {
+      const [row] = await db.select().from(questionnaires).where(inWorkspace(scope, id));
       return row ?? null;
     },
 
@@ -45,8 +46,8 @@ export function questionnairesRepository(db: Db) {
       return row ?? null;
     },
 
-    async list(workspaceId: string, opts: { status?: QuestionnaireStatus; sort: SortField; desc: boolean; limit: number; offset: number }) {
-      const where = and(eq(questionnaires.workspaceId, workspaceId), opts.status ? eq(questionnaires.status, opts.status) : undefined);
+    async list(scope: Scope, opts: { status?: QuestionnaireStatus; sort: SortField; desc: boolean; limit: number; offset: number }) {
+      const where = and(eq(questionnaires.workspaceId, scope.workspaceId), opts.status ? eq(questionnaires.status, opts.status) : undefined);
       const col = questionnaires[opts.sort];
       const order: SQL[] = [opts.desc ? sql`${col} desc nulls last` : sql`${col} asc nulls last`, opts.desc ? desc(questionnaires.id) : asc(questionnaires.id)];
       const [rows, [total]] = await Promise.all([
@@ -57,17 +58,17 @@ export function questionnairesRepository(db: Db) {
     },
 
     /** Updates a questionnaire of the workspace; with `fromStatuses`, only while in one of them. */
-    async update(workspaceId: string, id: string, values: Partial<QuestionnaireInsert>, fromStatuses?: readonly QuestionnaireStatus[]): Promise<QuestionnaireRow | null> {
+    async update(scope: Scope, id: string, values: Partial<QuestionnaireInsert>, fromStatuses?: readonly QuestionnaireStatus[]): Promise<QuestionnaireRow | null> {
       const [row] = await db
         .update(questionnaires)
         .set({ ...values, updatedAt: new Date() })
-        .where(and(inWorkspace(workspaceId, id), fromStatuses ? inArray(questionnaires.status, [...fromStatuses]) : undefined))
+        .where(and(inWorkspace(scope, id), fromStatuses ? inArray(questionnaires.status, [...fromStatuses]) : undefined))
         .returning();
       return row ?? null;
     },
 
-    async delete(workspaceId: string, id: string): Promise<boolean> {
-      const rows = await db.delete(questionnaires).where(inWorkspace(workspaceId, id)).returning({ id: questionnaires.id });
+    async delete(scope: Scope, id: string): Promise<boolean> {
+      const rows = await db.delete(questionnaires).where(inWorkspace(scope, id)).returning({ id: questionnaires.id });
       return rows.length > 0;
     },
 
@@ -152,8 +153,7 @@ export function questionnairesRepository(db: Db) {
      * Applies questionnaire changes and reviewer changes to answers in one
      * transaction, guarded by the expected status. Null when the status moved on.
      */
-    async review(input: {
-      workspaceId: string;
+    async review(scope: Scope, input: {
       id: string;
       fromStatuses: readonly QuestionnaireStatus[];
       values: Partial<QuestionnaireInsert>;
@@ -165,7 +165,7 @@ export function questionnairesRepository(db: Db) {
         const [row] = await tx
           .update(questionnaires)
           .set({ ...input.values, updatedAt: input.at })
-          .where(and(inWorkspace(input.workspaceId, input.id), inArray(questionnaires.status, [...input.fromStatuses])))
+          .where(and(inWorkspace(scope, input.id), inArray(questionnaires.status, [...input.fromStatuses])))
           .returning();
         if (!row) return null;
         for (const r of input.reviews) {

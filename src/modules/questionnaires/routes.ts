@@ -7,6 +7,7 @@ import { MAX_COMMENT, MAX_QUESTIONS, MAX_TEXT_ANSWER, QuestionInputSchema, Scori
 import { SORT_FIELDS } from './repository.js';
 import type { QuestionnairesService } from './service.js';
 import { pageOf, pageQuery, PaginationSchema } from '../../domain/paging.js';
+import { requestScope } from '../../plugins/workspace.js';
 
 /**
  * Questionnaires (docs/questionnaires.md). Analyst routes are workspace-scoped
@@ -232,7 +233,7 @@ const routes: FastifyPluginAsyncTypebox<QuestionnaireRoutesOptions> = async (app
         ...errorResponses,
       },
     },
-  }, async (request) => ok(await service.list(request.workspace!, request.query)));
+  }, async (request) => ok(await service.list(requestScope(request), request.query)));
 
   app.post('/questionnaires', {
     config: writeConfig,
@@ -253,7 +254,7 @@ const routes: FastifyPluginAsyncTypebox<QuestionnaireRoutesOptions> = async (app
     },
   }, async (request, reply) => {
     const body = request.body;
-    const out = await service.create(request.workspace!, request.auth!.id, body);
+    const out = await service.create(requestScope(request), body);
     reply.code(201);
     return ok(out, body.send ? 'Questionnaire created and sent' : 'Questionnaire created');
   });
@@ -266,7 +267,7 @@ const routes: FastifyPluginAsyncTypebox<QuestionnaireRoutesOptions> = async (app
       params: IdParams,
       response: { 200: Envelope(Type.Object({ questionnaire: QuestionnaireDetail })), ...errorResponses },
     },
-  }, async (request) => ok({ questionnaire: await service.detail(request.workspace!, request.params.id) }));
+  }, async (request) => ok({ questionnaire: await service.detail(requestScope(request), request.params.id) }));
 
   app.patch('/questionnaires/:id', {
     config: writeConfig,
@@ -293,13 +294,13 @@ const routes: FastifyPluginAsyncTypebox<QuestionnaireRoutesOptions> = async (app
       }, { additionalProperties: false, minProperties: 1 }),
       response: { 200: Envelope(Type.Object({ questionnaire: QuestionnaireDetail })), ...errorResponses },
     },
-  }, async (request) => ok({ questionnaire: await service.update(request.workspace!, request.auth!.id, request.params.id, request.body) }, 'Questionnaire updated'));
+  }, async (request) => ok({ questionnaire: await service.update(requestScope(request), request.params.id, request.body) }, 'Questionnaire updated'));
 
   app.delete('/questionnaires/:id', {
     config: writeConfig,
     schema: { tags, summary: 'Delete a questionnaire, its answers and its vendor link', params: IdParams, response: { 200: MessageEnvelope, ...errorResponses } },
   }, async (request) => {
-    await service.remove(request.workspace!, request.params.id);
+    await service.remove(requestScope(request), request.params.id);
     return okMessage('Questionnaire deleted');
   });
 
@@ -311,7 +312,7 @@ const routes: FastifyPluginAsyncTypebox<QuestionnaireRoutesOptions> = async (app
       params: IdParams,
       response: { 200: Envelope(Type.Object({ questionnaire: QuestionnaireDetail })), ...errorResponses, 502: ErrorEnvelope },
     },
-  }, async (request) => ok({ questionnaire: await service.send(request.workspace!, request.params.id) }, 'Questionnaire sent'));
+  }, async (request) => ok({ questionnaire: await service.send(requestScope(request), request.params.id) }, 'Questionnaire sent'));
 
   app.post('/questionnaires/:id/prefill', {
     config: writeConfig,
@@ -321,7 +322,7 @@ const routes: FastifyPluginAsyncTypebox<QuestionnaireRoutesOptions> = async (app
       params: IdParams,
       response: { 200: Envelope(Type.Object({ questionnaire: QuestionnaireDetail, prefill: PrefillResult })), ...errorResponses, 503: ErrorEnvelope },
     },
-  }, async (request) => ok(await service.prefill(request.workspace!, request.params.id), 'Suggestions updated'));
+  }, async (request) => ok(await service.prefill(requestScope(request), request.params.id), 'Suggestions updated'));
 
   // Vendor side: no account; the token in the path is the only credential.
   app.get('/vendor-questionnaires/:token', {
