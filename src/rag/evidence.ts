@@ -2,7 +2,7 @@ import { analyseQuestion, conceptIn, defines, indexPassage, type Concept, type P
 import { looksLikeInstruction } from './prompt.js';
 import { passageIndexOf } from './rerank.js';
 import { plainText, sentences, words } from './text.js';
-import type { Source } from './types.js';
+import type { Source } from '../domain/sources.js';
 
 /**
  * The evidence an extractive answer stands on (docs/rag.md, "Extractive generator"): the

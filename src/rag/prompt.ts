@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import type { HistoryTurn, Source } from './types.js';
+import type { Source } from '../domain/sources.js';
+import type { HistoryTurn } from './types.js';
 
 /**
  * The prompt of the `anthropic` generator. Retrieved text is data, never instructions:

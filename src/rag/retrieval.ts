@@ -1,5 +1,6 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { queryRows, type Db } from '../db/client.js';
+import type { Source } from '../domain/sources.js';
 import { badRequest } from '../lib/errors.js';
 import { analyseQuestion, conceptQueries, embeddingQuery, type QuestionAnalysis } from './concepts.js';
 import type { Embedder } from './embedders/index.js';
@@ -13,25 +14,6 @@ import { rerank, select, type Candidate, type ConceptWeights, type Named, type S
  * The best candidates of each scope are then reranked on the question's concepts
  * (src/rag/rerank.ts) and chosen with per-document diversity.
  */
-
-/** One retrieved passage (shape shared with src/rag/types.ts `Source`). */
-export interface Source {
-  /** Chunk id. */
-  id: string;
-  sourceNumber: number;
-  title: string;
-  content: string;
-  url: string;
-  section: string;
-  /** Relevance 0..1: weighted share of the question's concepts the passage holds, blended with its fusion rank. */
-  score: number;
-  documentId: string;
-  dataSourceId: string | null;
-  /** First page of the passage (PDF page, XLSX worksheet), as a string; null for flowing formats. */
-  page: string | null;
-  /** NULL for the shared DORA corpus. */
-  workspaceId: string | null;
-}
 
 export interface RetrievalFilters {
   /** A page number (`"3"`: passages covering page 3) or a document id. */

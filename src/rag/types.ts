@@ -2,9 +2,10 @@
  * Types shared by retrieval, generation and validation of answers.
  */
 
-// Source, RetrievalFilters and SearchInput are retrieval's own types (src/rag/retrieval.ts).
-import type { SearchInput, Source } from './retrieval.js';
-export type { RetrievalFilters, SearchInput, Source } from './retrieval.js';
+import type { Source } from '../domain/sources.js';
+// RetrievalFilters and SearchInput are retrieval's own types (src/rag/retrieval.ts).
+import type { SearchInput } from './retrieval.js';
+export type { RetrievalFilters, SearchInput } from './retrieval.js';
 
 /** What the answer service needs from retrieval (`services.retrieval`). */
 export interface Retriever {
@@ -42,18 +43,4 @@ export interface Generator {
   readonly model: string | null;
   generate(input: GenerateInput): Promise<GenerationResult>;
   stream(input: GenerateInput): AsyncGenerator<string, GenerationResult, void>;
-}
-
-export interface Validation {
-  confidence: number;
-  isGrounded: boolean;
-  hasHallucinations: boolean;
-  isRelevant: boolean;
-  issues: string[];
-}
-
-export interface CitedSource {
-  sourceNumber: number;
-  title: string;
-  url: string;
 }

@@ -1,6 +1,7 @@
 import { CITATION, NO_ANSWER, looksLikeInstruction } from './prompt.js';
 import { coverage, figures, round2, sentences, termSet, terms } from './text.js';
-import type { CitedSource, Source, Validation } from './types.js';
+import type { Validation } from '../domain/answers.js';
+import type { CitedSource, Source } from '../domain/sources.js';
 
 /**
  * Answer validation, computed from evidence (docs/rag.md, "Validation"):

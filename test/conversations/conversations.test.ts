@@ -1,6 +1,6 @@
 import t from 'tap';
 import { queryRows, sql } from '../../src/db/client.js';
-import type { AssistantMetadata } from '../../src/db/schema/index.js';
+import type { AssistantMetadata } from '../../src/domain/answers.js';
 import { buildTestApp, registerUser } from '../helpers/app.js';
 import { addOrgMember, createOrgAndWorkspace, createWorkspace, wsHeaders } from '../helpers/workspaces.js';
 

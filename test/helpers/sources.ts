@@ -1,4 +1,4 @@
-import type { Source } from '../../src/rag/types.js';
+import type { Source } from '../../src/domain/sources.js';
 
 /** Builds numbered Source values (inputs of the pure answer functions). */
 export function makeSources(items: { title: string; content: string; section?: string; score?: number; url?: string }[]): Source[] {

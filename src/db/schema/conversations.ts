@@ -1,4 +1,6 @@
 import { bigserial, boolean, index, integer, jsonb, pgTable, real, text, timestamp } from 'drizzle-orm/pg-core';
+import type { AssistantMetadata } from '../../domain/answers.js';
+import type { QueryLogSource } from '../../domain/sources.js';
 import { newId } from '../../lib/ids.js';
 import { users } from './users.js';
 import { workspaces } from './workspaces.js';
@@ -24,31 +26,6 @@ export const conversations = pgTable(
   (t) => [index('conversations_owner_idx').on(t.workspaceId, t.userId, t.status, t.lastMessageAt)],
 );
 
-export interface MessageSourceRef {
-  id: string;
-  sourceNumber: number;
-  title: string;
-  url: string;
-  section: string;
-  score: number;
-  documentId: string;
-  dataSourceId: string | null;
-  page: string | null;
-  /** The passage text as it was retrieved (absent on messages stored before it was kept). */
-  content?: string;
-}
-
-/** Metadata of an assistant message. */
-export interface AssistantMetadata {
-  confidence: number;
-  sources: MessageSourceRef[];
-  citedSources: { sourceNumber: number; title: string; url: string }[];
-  validation: { confidence: number; isGrounded: boolean; hasHallucinations: boolean; isRelevant: boolean; issues: string[] };
-  generator: string;
-  model: string | null;
-  totalTime: number;
-}
-
 /** Messages of a conversation; `seq` orders them (two messages can share a timestamp). */
 export const messages = pgTable(
   'messages',
@@ -63,18 +40,6 @@ export const messages = pgTable(
   },
   (t) => [index('messages_conversation_seq_idx').on(t.conversationId, t.seq)],
 );
-
-export interface QueryLogSource {
-  sourceNumber: number;
-  id: string;
-  documentId: string;
-  dataSourceId: string | null;
-  title: string;
-  url: string;
-  section: string;
-  score: number;
-  cited: boolean;
-}
 
 /** One row per question asked (answered, failed or aborted), for analytics (docs/analytics.md). */
 export const queryLog = pgTable(

@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { Envelope, Nullable, errorResponses, ok } from '../../lib/envelope.js';
+import { LoggedSourceSchema } from '../../domain/sources.js';
 import { RISK_RATINGS } from '../../db/schema/assessments.js';
 import { PORTFOLIO_SORTS, type PortfolioService } from './portfolio.js';
 import type { AnalyticsService, Viewer } from './service.js';
@@ -40,7 +41,7 @@ const QueryRecord = Type.Object({
   isRelevant: Nullable(Type.Boolean()),
   sourceCount: Type.Number(),
   citedCount: Type.Number(),
-  sources: Type.Array(Type.Object({ sourceNumber: Type.Number(), documentId: Type.String(), title: Type.String(), url: Type.String(), score: Type.Number(), cited: Type.Boolean() })),
+  sources: Type.Array(LoggedSourceSchema),
   inputTokens: NumOrNull,
   outputTokens: NumOrNull,
   createdAt: Type.String(),

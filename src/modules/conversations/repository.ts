@@ -1,6 +1,7 @@
 import { and, asc, count, desc, eq, gt, lt, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
-import { conversations, messages, type AssistantMetadata, type ConversationStatus } from '../../db/schema/index.js';
+import { conversations, messages, type ConversationStatus } from '../../db/schema/index.js';
+import type { AssistantMetadata } from '../../domain/answers.js';
 
 export type ConversationRow = typeof conversations.$inferSelect;
 export type MessageRow = typeof messages.$inferSelect;

@@ -1,7 +1,6 @@
 import { Type } from 'typebox';
 import { CONVERSATION_STATUSES } from '../../db/schema/index.js';
-import { Nullable } from '../../lib/envelope.js';
-
+import { AssistantMetadataSchema } from '../../domain/answers.js';
 
 export const Conversation = Type.Object({
   id: Type.String(),
@@ -12,44 +11,11 @@ export const Conversation = Type.Object({
   createdAt: Type.String({ format: 'date-time' }),
 });
 
-export const SourceRef = Type.Object({
-  id: Type.String(),
-  sourceNumber: Type.Number(),
-  title: Type.String(),
-  url: Type.String(),
-  section: Type.String(),
-  score: Type.Number(),
-  documentId: Type.String(),
-  dataSourceId: Nullable(Type.String()),
-  page: Nullable(Type.String()),
-  content: Type.Optional(Type.String({ description: 'the passage as retrieved for this answer; absent on messages stored before passages were kept' })),
-});
-
-export const CitedSource = Type.Object({ sourceNumber: Type.Number(), title: Type.String(), url: Type.String() });
-
-export const ValidationBlock = Type.Object({
-  confidence: Type.Number(),
-  isGrounded: Type.Boolean(),
-  hasHallucinations: Type.Boolean(),
-  isRelevant: Type.Boolean(),
-  issues: Type.Array(Type.String()),
-});
-
-export const AssistantMetadata = Type.Object({
-  confidence: Type.Number(),
-  sources: Type.Array(SourceRef),
-  citedSources: Type.Array(CitedSource),
-  validation: ValidationBlock,
-  generator: Type.String(),
-  model: Nullable(Type.String()),
-  totalTime: Type.Number({ description: 'milliseconds' }),
-});
-
 export const Message = Type.Object({
   id: Type.String(),
   role: Type.Enum(['user', 'assistant']),
   content: Type.String(),
-  metadata: Type.Optional(AssistantMetadata),
+  metadata: Type.Optional(AssistantMetadataSchema),
   timestamp: Type.String({ format: 'date-time' }),
 });
 

@@ -1,5 +1,6 @@
 import { AppError, badRequest, notFound } from '../../lib/errors.js';
-import type { AssistantMetadata, ConversationStatus } from '../../db/schema/index.js';
+import type { ConversationStatus } from '../../db/schema/index.js';
+import type { AssistantMetadata } from '../../domain/answers.js';
 import { internalSourceLink } from '../../rag/links.js';
 import type { HistoryTurn } from '../../rag/types.js';
 import type { ConversationRow, ConversationsRepository, MessageRow, NewMessage, Owner, SortField } from './repository.js';

@@ -1,6 +1,6 @@
 import type { AnswerValue, StoredQuestion, Suggestion, SuggestionCitation } from '../../db/schema/questionnaires.js';
 import { plainText, sentences } from '../../rag/text.js';
-import type { Source } from '../../rag/types.js';
+import type { Source } from '../../domain/sources.js';
 
 /**
  * Pre-fill (docs/questionnaires.md): for each question, passages of the vendor

@@ -3,11 +3,13 @@ import { performance } from 'node:perf_hooks';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply } from 'fastify';
 import { Type } from 'typebox';
+import { ValidationSchema } from '../../domain/answers.js';
+import { CitedSourceSchema, SourceSchema } from '../../domain/sources.js';
 import { databaseUnavailable, isDatabaseUnavailable } from '../../db/errors.js';
 import { Envelope, ErrorEnvelope, errorResponses, ok } from '../../lib/envelope.js';
 import { AppError } from '../../lib/errors.js';
 import { GenerationAborted } from '../../rag/generators/index.js';
-import { CitedSource, IdParams } from '../conversations/schemas.js';
+import { IdParams } from '../conversations/schemas.js';
 import { ownerOf } from '../conversations/routes.js';
 import type { AskInput, Endpoint, Prepared, RagService } from './service.js';
 
@@ -26,32 +28,12 @@ const AskBody = Type.Object({
 }, { additionalProperties: false });
 const ConversationAskBody = Type.Object({ question: Question, filters: Type.Optional(Filters) }, { additionalProperties: false });
 
-const SourceSchema = Type.Object({
-  id: Type.String(),
-  sourceNumber: Type.Number(),
-  title: Type.String(),
-  content: Type.String(),
-  url: Type.String(),
-  section: Type.String(),
-  score: Type.Number(),
-  documentId: Type.String(),
-  dataSourceId: Type.Union([Type.String(), Type.Null()]),
-  page: Type.Union([Type.String(), Type.Null()]),
-  workspaceId: Type.Union([Type.String(), Type.Null()]),
-});
-
 const AnswerSchema = Type.Object({
   answer: Type.String(),
   formattedAnswer: Type.Object({ text: Type.String(), format: Type.String() }),
   sources: Type.Array(SourceSchema),
-  citedSources: Type.Array(CitedSource),
-  validation: Type.Object({
-    confidence: Type.Number(),
-    isGrounded: Type.Boolean(),
-    hasHallucinations: Type.Boolean(),
-    isRelevant: Type.Boolean(),
-    issues: Type.Array(Type.String()),
-  }),
+  citedSources: Type.Array(CitedSourceSchema),
+  validation: ValidationSchema,
   conversationId: Type.String(),
   totalTime: Type.Number({ description: 'milliseconds from request to answer' }),
 });

@@ -1,10 +1,11 @@
 import { performance } from 'node:perf_hooks';
 import type { Config } from '../../config.js';
-import type { AssistantMetadata, MessageSourceRef, QueryLogSource } from '../../db/schema/index.js';
+import type { AssistantMetadata, Validation } from '../../domain/answers.js';
+import type { CitedSource, MessageSource, QueryLogSource, Source } from '../../domain/sources.js';
 import { AppError, badRequest } from '../../lib/errors.js';
 import { GenerationAborted, isAbort } from '../../rag/generators/index.js';
 import { contextualQuestion } from '../../rag/query.js';
-import type { CitedSource, Generator, GenerationResult, HistoryTurn, RetrievalFilters, Retriever, Source, Validation } from '../../rag/types.js';
+import type { Generator, GenerationResult, HistoryTurn, RetrievalFilters, Retriever } from '../../rag/types.js';
 import { citedSourcesOf, validateAnswer } from '../../rag/validation.js';
 import { internalSourceLink } from '../../rag/links.js';
 import type { AnalyticsService } from '../analytics/service.js';
@@ -81,7 +82,7 @@ export function formatAnswer(answer: string, sources: Source[], cited: CitedSour
   return `${text}\n\n**Sources**\n\n${list.join('\n')}`;
 }
 
-const sourceRef = (s: Source): MessageSourceRef => ({
+const sourceRef = (s: Source): MessageSource => ({
   id: s.id,
   sourceNumber: s.sourceNumber,
   title: s.title,

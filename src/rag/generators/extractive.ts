@@ -1,7 +1,8 @@
 import { holdsExpected, isSpecific, readQuestion, weighEvidence, type Evidence, type Scored, type Unit } from '../evidence.js';
 import { NO_ANSWER } from '../prompt.js';
 import { contextualQuestion } from '../query.js';
-import type { GenerateInput, GenerationResult, Generator, Source } from '../types.js';
+import type { Source } from '../../domain/sources.js';
+import type { GenerateInput, GenerationResult, Generator } from '../types.js';
 
 /**
  * The offline default generator: composes the answer from the sentences of the
