@@ -66,6 +66,12 @@ export function requestScope(request: FastifyRequest): Scope {
   return request.scope;
 }
 
+/** The caller's access (role, flags, membership) on a workspace-scoped route, for routes that manage the workspace itself. */
+export function requestAccess(request: FastifyRequest): WorkspaceContext {
+  if (!request.workspace) throw new Error(`${request.routeOptions.url ?? request.url}: no workspace access (the route config must declare workspace or permission)`);
+  return request.workspace;
+}
+
 export default fp<{ service: WorkspacesService }>(async function workspacePlugin(app: FastifyInstance, { service }) {
   app.decorateRequest('workspace', null);
   app.decorateRequest('scope', null);

@@ -18,15 +18,16 @@ export interface SyncSchedule {
 }
 
 /**
- * A vendor workspace. `id` is the opaque id; `workspace_id` is the second,
- * human-readable identifier (a unique slug). Both are accepted in `X-Workspace-Id`.
+ * A vendor workspace. `id` is the opaque id; `slug` (column `workspace_id`, the API's
+ * `workspaceId` field) is the second, human-readable identifier. Both are accepted in
+ * `X-Workspace-Id`.
  * Tables of other domains reference `workspaces.id` with ON DELETE CASCADE.
  */
 export const workspaces = pgTable(
   'workspaces',
   {
     id: text('id').primaryKey().$defaultFn(newId),
-    workspaceId: text('workspace_id').notNull().unique(),
+    slug: text('workspace_id').notNull().unique(),
     orgId: text('org_id').notNull().references(() => organizations.id, { onDelete: 'cascade' }),
     ownerId: text('owner_id').notNull().references(() => users.id, { onDelete: 'restrict' }),
     name: text('name').notNull(),

@@ -2,6 +2,7 @@ import type { FieldSource } from '../../compliance/drafting/types.js';
 import { and, asc, desc, eq, inArray, isNull, or, sql, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { Db } from '../../db/client.js';
+import type { Scope } from '../../domain/scope.js';
 import { organizationMembers, type OrgRole } from '../../db/schema/organizations.js';
 import { workspaceMembers, workspaces, type Permissions, type SyncSchedule, type WorkspaceRole } from '../../db/schema/workspaces.js';
 import { workspaceSyncCounts } from '../../db/schema/workspaceSyncCounts.js';
@@ -14,7 +15,7 @@ export type WorkspaceRow = typeof workspaces.$inferSelect;
 export type WorkspaceMemberRow = typeof workspaceMembers.$inferSelect;
 /** A row of the workspace list: the columns it shows, the caller's explicit membership, the member count. */
 export interface AccessibleWorkspace {
-  workspace: Pick<WorkspaceRow, 'id' | 'workspaceId' | 'name' | 'ownerId' | 'syncSchedule' | 'createdAt'>;
+  workspace: Pick<WorkspaceRow, 'id' | 'slug' | 'name' | 'ownerId' | 'syncSchedule' | 'createdAt'>;
   member: Pick<WorkspaceMemberRow, 'role' | 'permissions' | 'status'> | null;
   memberCount: number;
   /**
@@ -37,8 +38,8 @@ const conflictOf = (err: unknown): 'slug_taken' | 'name_taken' | null => {
   return c.includes('name') ? 'name_taken' : 'slug_taken';
 };
 
-/** `X-Workspace-Id` / `:id` may hold the opaque id or the human-readable `workspace_id`. */
-const byKey = (key: string) => or(eq(workspaces.id, key), eq(workspaces.workspaceId, key));
+/** `X-Workspace-Id` / `:id` may hold the opaque id or the slug (column `workspace_id`). */
+const byKey = (key: string) => or(eq(workspaces.id, key), eq(workspaces.slug, key));
 
 export interface AccessRow {
   workspace: WorkspaceRow;
@@ -48,7 +49,7 @@ export interface AccessRow {
 
 /**
  * All SQL of vendor workspaces and their memberships. Access resolution reads the
- * caller's organization membership in the same query (one tenancy domain, issue #3).
+ * caller's organization membership in the same query (one tenancy domain).
  */
 export function workspacesRepository(db: Db) {
   /** The workspace plugin resolves the caller's access on every workspace-scoped request: built once, prepared per connection. */
@@ -63,7 +64,7 @@ export function workspacesRepository(db: Db) {
     .from(workspaces)
     .leftJoin(organizationMembers, and(eq(organizationMembers.orgId, workspaces.orgId), eq(organizationMembers.userId, sql.placeholder('userId'))))
     .leftJoin(workspaceMembers, and(eq(workspaceMembers.workspaceId, workspaces.id), eq(workspaceMembers.userId, sql.placeholder('userId'))))
-    .where(or(eq(workspaces.id, sql.placeholder('key')), eq(workspaces.workspaceId, sql.placeholder('key'))))
+    .where(or(eq(workspaces.id, sql.placeholder('key')), eq(workspaces.slug, sql.placeholder('key'))))
     .limit(1)
     .prepare('workspaces_access_row');
 
@@ -79,7 +80,7 @@ export function workspacesRepository(db: Db) {
       .select({
         orgId: om.orgId,
         orgRole: om.role,
-        workspace: { id: workspaces.id, workspaceId: workspaces.workspaceId, name: workspaces.name, ownerId: workspaces.ownerId, syncSchedule: workspaces.syncSchedule, createdAt: workspaces.createdAt },
+        workspace: { id: workspaces.id, slug: workspaces.slug, name: workspaces.name, ownerId: workspaces.ownerId, syncSchedule: workspaces.syncSchedule, createdAt: workspaces.createdAt },
         memberRole: workspaceMembers.role,
         memberPermissions: workspaceMembers.permissions,
         memberStatus: workspaceMembers.status,
@@ -112,7 +113,7 @@ export function workspacesRepository(db: Db) {
       orgId: string;
       ownerId: string;
       name: string;
-      workspaceId: string;
+      slug: string;
       syncSchedule: SyncSchedule;
       vendorProfile: Record<string, unknown>;
       ownerPermissions: Permissions;
@@ -131,7 +132,7 @@ export function workspacesRepository(db: Db) {
       }
     },
     async slugExists(slug: string): Promise<boolean> {
-      const [row] = await db.select({ id: workspaces.id }).from(workspaces).where(eq(workspaces.workspaceId, slug));
+      const [row] = await db.select({ id: workspaces.id }).from(workspaces).where(eq(workspaces.slug, slug));
       return !!row;
     },
     /** Workspaces whose sync schedule is enabled (read by the sync scheduler, docs/sync-schedule.md). */
@@ -255,7 +256,8 @@ export function workspacesRepository(db: Db) {
      * Creates or re-activates an explicit membership. 'exists' when an active one exists
      * (nothing changed).
      */
-    async addMember(values: { workspaceId: string; userId: string; role: WorkspaceRole; permissions: Permissions; addedBy: string }): Promise<WorkspaceMemberRow | 'exists'> {
+    async addMember(scope: Scope, member: { userId: string; role: WorkspaceRole; permissions: Permissions }): Promise<WorkspaceMemberRow | 'exists'> {
+      const values = { ...member, workspaceId: scope.workspaceId, addedBy: scope.userId };
       return db.transaction(async (tx) => {
         const [cur] = await tx
           .select()
@@ -276,7 +278,8 @@ export function workspacesRepository(db: Db) {
       });
     },
     /** Writes an explicit membership (role + flags), creating the row when the access was implicit. */
-    async putMember(values: { workspaceId: string; userId: string; role: WorkspaceRole; permissions: Permissions; addedBy: string; joinedAt: Date }): Promise<WorkspaceMemberRow> {
+    async putMember(scope: Scope, member: { userId: string; role: WorkspaceRole; permissions: Permissions; joinedAt: Date }): Promise<WorkspaceMemberRow> {
+      const values = { ...member, workspaceId: scope.workspaceId, addedBy: scope.userId };
       const [row] = await db
         .insert(workspaceMembers)
         .values({ ...values, status: 'active' })
@@ -291,17 +294,18 @@ export function workspacesRepository(db: Db) {
      * Ends a membership: the row stays with status `removed` or `left` so that access
      * implied by the organization role is withdrawn too.
      */
-    async endMembership(values: { workspaceId: string; userId: string; status: 'removed' | 'left'; role: WorkspaceRole; permissions: Permissions; by: string; joinedAt: Date }): Promise<void> {
+    async endMembership(scope: Scope, values: { userId: string; status: 'removed' | 'left'; role: WorkspaceRole; permissions: Permissions; joinedAt: Date }): Promise<void> {
       await db
         .insert(workspaceMembers)
-        .values({ workspaceId: values.workspaceId, userId: values.userId, role: values.role, permissions: values.permissions, status: values.status, addedBy: values.by, joinedAt: values.joinedAt })
+        .values({ workspaceId: scope.workspaceId, userId: values.userId, role: values.role, permissions: values.permissions, status: values.status, addedBy: scope.userId, joinedAt: values.joinedAt })
         .onConflictDoUpdate({ target: [workspaceMembers.workspaceId, workspaceMembers.userId], set: { status: values.status, updatedAt: new Date() } });
     },
     /**
-     * Makes `toUserId` the owner and the previous owner an admin, atomically; 'not_owner'
-     * when `fromUserId` is no longer the owner (nothing changed).
+     * Makes `toUserId` the owner and the caller (the previous owner) an admin, atomically;
+     * 'not_owner' when the caller is no longer the owner (nothing changed).
      */
-    async transfer(workspaceId: string, fromUserId: string, toUserId: string, perms: { owner: Permissions; admin: Permissions }, toJoinedAt: Date): Promise<'ok' | 'not_owner'> {
+    async transfer(scope: Scope, toUserId: string, perms: { owner: Permissions; admin: Permissions }, toJoinedAt: Date): Promise<'ok' | 'not_owner'> {
+      const { workspaceId, userId: fromUserId } = scope;
       return db.transaction(async (tx) => {
         const [ws] = await tx.select().from(workspaces).where(eq(workspaces.id, workspaceId)).for('update');
         if (!ws || ws.ownerId !== fromUserId) return 'not_owner' as const;

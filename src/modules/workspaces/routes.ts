@@ -7,6 +7,7 @@ import { SLUG_PATTERN, SYNC_STATUSES, type WorkspacesService } from './service.j
 import { VendorProfilePatchSchema, VendorProfileSchema } from './vendorProfile.js';
 import { FieldSourcesSchema } from '../../domain/profileDrafts.js';
 import { pageQuery, PaginationSchema, parseSort, sortQuery } from '../../domain/paging.js';
+import { requestAccess, requestScope } from '../../plugins/workspace.js';
 import { WORKSPACE_SORT_COLUMNS, type WorkspaceSortField } from './repository.js';
 
 const WORKSPACE_SORTS = Object.keys(WORKSPACE_SORT_COLUMNS) as WorkspaceSortField[];
@@ -115,7 +116,7 @@ const routes: FastifyPluginAsyncTypebox<WorkspaceRouteOptions> = async (app, { s
       params: IdParams,
       response: { 200: Envelope(Type.Object({ workspace: WorkspaceDetail })), ...errorResponses },
     },
-  }, async (request) => ok({ workspace: await service.detail(request.workspace!) }));
+  }, async (request) => ok({ workspace: await service.detail(requestScope(request), requestAccess(request)) }));
 
   app.patch('/workspaces/:id', {
     config: { permission: 'canEditSettings', ...inPath },
@@ -130,7 +131,7 @@ const routes: FastifyPluginAsyncTypebox<WorkspaceRouteOptions> = async (app, { s
       }, { additionalProperties: false, minProperties: 1 }),
       response: { 200: Envelope(Type.Object({ workspace: Type.Object(WorkspaceBase) })), ...errorResponses },
     },
-  }, async (request) => ok({ workspace: await service.update(request.workspace!, request.body) }, 'Workspace updated'));
+  }, async (request) => ok({ workspace: await service.update(requestScope(request), request.body) }, 'Workspace updated'));
 
   app.delete('/workspaces/:id', {
     config: { permission: 'canDeleteWorkspace', ...inPath },
@@ -141,7 +142,7 @@ const routes: FastifyPluginAsyncTypebox<WorkspaceRouteOptions> = async (app, { s
       response: { 200: MessageEnvelope, ...errorResponses },
     },
   }, async (request) => {
-    await service.remove(request.workspace!);
+    await service.remove(requestScope(request));
     return okMessage('Workspace deleted');
   });
 
@@ -159,7 +160,7 @@ const routes: FastifyPluginAsyncTypebox<WorkspaceRouteOptions> = async (app, { s
       response: { 201: Envelope(Type.Object({ member: Member })), ...errorResponses },
     },
   }, async (request, reply) => {
-    const member = await service.addMember(request.workspace!, request.auth!.id, request.body);
+    const member = await service.addMember(requestScope(request), requestAccess(request), request.body);
     return reply.status(201).send(ok({ member }, 'Member added'));
   });
 
@@ -173,7 +174,7 @@ const routes: FastifyPluginAsyncTypebox<WorkspaceRouteOptions> = async (app, { s
       response: { 200: Envelope(Type.Object({ member: Member })), ...errorResponses },
     },
   }, async (request) => {
-    const member = await service.updateMember(request.workspace!, request.auth!.id, request.params.userId, request.body);
+    const member = await service.updateMember(requestScope(request), requestAccess(request), request.params.userId, request.body);
     return ok({ member }, 'Member updated');
   });
 
@@ -186,7 +187,7 @@ const routes: FastifyPluginAsyncTypebox<WorkspaceRouteOptions> = async (app, { s
       response: { 200: MessageEnvelope, ...errorResponses },
     },
   }, async (request) => {
-    await service.removeMember(request.workspace!, request.auth!.id, request.params.userId);
+    await service.removeMember(requestScope(request), requestAccess(request), request.params.userId);
     return okMessage('Member removed');
   });
 
@@ -199,7 +200,7 @@ const routes: FastifyPluginAsyncTypebox<WorkspaceRouteOptions> = async (app, { s
       response: { 200: MessageEnvelope, ...errorResponses },
     },
   }, async (request) => {
-    await service.leave(request.workspace!, request.auth!.id);
+    await service.leave(requestScope(request), requestAccess(request));
     return okMessage('You have left the workspace');
   });
 
@@ -213,7 +214,7 @@ const routes: FastifyPluginAsyncTypebox<WorkspaceRouteOptions> = async (app, { s
       response: { 200: MessageEnvelope, ...errorResponses },
     },
   }, async (request) => {
-    await service.transfer(request.workspace!, request.auth!.id, request.body.newOwnerId);
+    await service.transfer(requestScope(request), request.body.newOwnerId);
     return okMessage('Ownership transferred');
   });
 };
