@@ -18,20 +18,17 @@
  * PostgreSQL: a database created beside DATABASE_URL's for the bench and dropped at the end;
  * PGlite: a temporary data directory.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { closeSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
-import postgres from 'postgres';
 import { buildApp } from '../src/app.js';
 import { createDatabase } from '../src/db/client.js';
 import { runMigrations } from '../src/db/migrate.js';
 import { registerUser, testConfig } from '../test/helpers/app.js';
 import { createOrg } from '../test/helpers/workspaces.js';
 import { loadAverage, median } from './lib/machine.js';
+import { prepareDatabase, spawnServer } from './lib/service.js';
 
 const { values: args } = parseArgs({
   options: {
@@ -66,28 +63,6 @@ const ENV = {
   RATE_LIMIT_GENERAL_MAX: '1000000000',
   RATE_LIMIT_GLOBAL_MAX: '1000000000',
 };
-
-/** The database: a fresh PostgreSQL database or a PGlite data directory. */
-async function prepareDatabase(): Promise<{ env: Record<string, string>; label: string; drop(): Promise<void> }> {
-  const base = process.env.DATABASE_URL;
-  if (base) {
-    const name = `bench_request_path_${process.pid}`;
-    const admin = postgres(base, { max: 1, onnotice: () => {} });
-    await admin.unsafe(`CREATE DATABASE "${name}"`);
-    const u = new URL(base);
-    u.pathname = `/${name}`;
-    return {
-      env: { DATABASE_URL: u.toString() },
-      label: 'PostgreSQL',
-      drop: async () => {
-        await admin.unsafe(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
-        await admin.end();
-      },
-    };
-  }
-  const dir = mkdtempSync(path.join(tmpdir(), 'dora-request-path-'));
-  return { env: { DATABASE_URL: '', PGLITE_DATA_DIR: dir }, label: 'PGlite', drop: async () => rmSync(dir, { recursive: true, force: true }) };
-}
 
 /** One organization, VENDORS workspaces with two data sources and one MCP source each; returns a Bearer token. */
 async function seed(env: Record<string, string>): Promise<string> {
@@ -127,42 +102,6 @@ async function seed(env: Record<string, string>): Promise<string> {
   }
 }
 
-interface Server {
-  url: string;
-  child: ChildProcess;
-  stop(): Promise<void>;
-}
-
-async function spawnServer(args: string[], env: Record<string, string>): Promise<Server> {
-  // The log goes to a file, as it would to a log collector: a pipe read by this (busy)
-  // process would fill up and stall the server's synchronous log writes.
-  const logFile = path.join(mkdtempSync(path.join(tmpdir(), 'dora-request-path-log-')), 'server.log');
-  const fd = openSync(logFile, 'w');
-  const child = spawn(process.execPath, args, {
-    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', ...env },
-    stdio: ['ignore', fd, 'inherit'],
-  });
-  closeSync(fd);
-  let exited = false;
-  const exit = new Promise<void>((resolve) => child.once('exit', () => ((exited = true), resolve())));
-  let port: string | undefined;
-  while (!port) {
-    const out = readFileSync(logFile, 'utf8');
-    if (exited) throw new Error(`server exited before listening:\n${out}`);
-    port = /listening at http:\/\/127\.0\.0\.1:(\d+)/i.exec(out)?.[1];
-    if (!port) await sleep(20);
-  }
-  return {
-    url: `http://127.0.0.1:${port}`,
-    child,
-    stop: async () => {
-      if (!exited) child.kill('SIGTERM');
-      await exit;
-      rmSync(path.dirname(logFile), { recursive: true, force: true });
-    },
-  };
-}
-
 async function load(url: string, headers: Record<string, string> = {}): Promise<{ rps: number; p50: number; p99: number; bad: number }> {
   const r = await autocannon({ url, connections: CONNECTIONS, duration: SECONDS, headers });
   // A 304 is the expected answer to a current If-None-Match, not a failure.
@@ -181,7 +120,7 @@ function record(name: string, x: { rps: number; p50: number; p99: number; bad: n
 }
 
 console.log(`bench/request-path.ts: ${CONNECTIONS} connections, ${SECONDS} s per measure, ${ROUNDS} rounds, ${VENDORS} vendors; before: ${loadAverage()}`);
-const db = await prepareDatabase();
+const db = await prepareDatabase('request_path');
 try {
   const token = await seed(db.env);
   // The service as `npm start` runs it (dist/, built when stale).
