@@ -1,3 +1,4 @@
+import type { ElementResult, GapEvidence, GapResult, GapStatus } from '../domain/gap.js';
 import { terms } from '../rag/text.js';
 import type { EvidenceElement, VendorObligation } from './obligations.js';
 import { quoteAround, splitSentences, type Sentence, type SourceDocument } from './passages.js';
@@ -7,50 +8,6 @@ import { quoteAround, splitSentences, type Sentence, type SourceDocument } from 
  * sentences (plus, optionally, embedding vectors computed by the caller) in; one result
  * per obligation out, each with its status, its score and the passages it cites.
  */
-
-export const GAP_STATUSES = ['covered', 'partial', 'missing'] as const;
-export type GapStatus = (typeof GAP_STATUSES)[number];
-
-export interface Evidence {
-  documentId: string;
-  filename: string;
-  documentTitle: string | null;
-  section: string;
-  page?: number;
-  /** Verbatim text of the document (whitespace normalised). */
-  quote: string;
-  /** The quote is a window of a longer sentence. */
-  truncated: boolean;
-  /** Element of the obligation this passage evidences. */
-  element: string;
-  /** Relevance of the passage to the obligation, 0..1 (lexical and semantic). */
-  relevance: number;
-}
-
-export interface ElementResult {
-  id: string;
-  label: string;
-  satisfied: boolean;
-}
-
-export interface GapResult {
-  obligationId: string;
-  article: string;
-  ref: string;
-  title: string;
-  requirement: string;
-  /** Text of the DORA obligation (reference data). */
-  doraText: string;
-  status: GapStatus;
-  /** Share of the evidence elements found, 0..1. */
-  coverage: number;
-  weight: number;
-  key: boolean;
-  elements: ElementResult[];
-  evidence: Evidence[];
-  /** One sentence saying why the status is what it is. */
-  rationale: string;
-}
 
 export interface GapAnalysisOptions {
   /** Minimum relevance of a matching passage for it to count as evidence. */
@@ -205,7 +162,7 @@ export function analyzeGaps(
       return best;
     };
     const elements: ElementResult[] = [];
-    const evidence: Evidence[] = [];
+    const evidence: GapEvidence[] = [];
     for (const el of ob.elements) {
       const ranked = matchesOf(el, sentences, o.minWords)
         .map((m) => ({ m, rel: relevance(m.span) }))

@@ -1,4 +1,4 @@
-import type { Block } from '../ingest/types.js';
+import type { Block } from '../domain/blocks.js';
 import { sentences, terms } from '../rag/text.js';
 
 /** A document as the gap analysis reads it: the parser's blocks (text under headings). */

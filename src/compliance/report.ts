@@ -1,6 +1,6 @@
 import { AlignmentType, BorderStyle, Document, HeadingLevel, Packer, Paragraph, ShadingType, Table, TableCell, TableRow, TextRun, WidthType } from 'docx';
 import type { AssessmentSummary } from '../db/schema/assessments.js';
-import type { GapResult, GapStatus } from './gapAnalysis.js';
+import type { GapResult, GapStatus } from '../domain/gap.js';
 
 export interface ReportInput {
   assessment: { id: string; name: string; score: number; riskRating: string; summary: AssessmentSummary; results: GapResult[]; completedAt: Date };

@@ -1,4 +1,4 @@
-import type { GapResult } from './gapAnalysis.js';
+import type { GapResult } from '../domain/gap.js';
 
 export type Rating = 'low' | 'medium' | 'high' | 'critical';
 const ORDER: Rating[] = ['low', 'medium', 'high', 'critical'];

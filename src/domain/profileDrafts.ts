@@ -1,4 +1,27 @@
-import { Type } from 'typebox';
+import { Type, type Static } from 'typebox';
+
+/**
+ * Register drafting (docs/register-drafting.md): the fields a draft covers, the values
+ * and passages it proposes, and the API shapes of a draft.
+ */
+
+export const DRAFT_FIELDS = [
+  'legalName', 'address', 'description', 'ictServiceType',
+  'startDate', 'endDate', 'renewal', 'noticePeriodDaysEntity', 'noticePeriodDaysProvider', 'governingLaw',
+  'serviceLocations', 'dataStorageLocations', 'dataProcessingLocations', 'subcontractors', 'personalData',
+  'auditRights', 'exitProvisions',
+] as const;
+export type DraftField = (typeof DRAFT_FIELDS)[number];
+
+/** Form of a field's value (what the value schema and the extraction rule are). */
+export type FieldForm = 'text' | 'date' | 'dateOrIndefinite' | 'days' | 'country' | 'countries' | 'serviceType' | 'boolean' | 'subcontractors';
+
+export interface Subcontractor {
+  name: string;
+  role?: string;
+  country?: string;
+}
+export type DraftValue = string | number | boolean | null | string[] | Subcontractor[];
 
 /**
  * API shapes of register drafting (docs/register-drafting.md): a passage a value comes
@@ -16,6 +39,30 @@ export const EvidenceSchema = Type.Object({
   quote: Type.String({ description: 'Verbatim text of the stored passage' }),
   link: Type.String({ description: 'Internal link to the passage (as the answers\' source links)' }),
 });
+/** A passage a value comes from. */
+export type Evidence = Static<typeof EvidenceSchema>;
+
+export interface Candidate {
+  value: DraftValue;
+  confidence: number;
+  evidence: Evidence[];
+}
+
+export type ProposalStatus = 'proposed' | 'conflict' | 'not_found';
+
+export interface FieldProposal {
+  field: DraftField;
+  label: string;
+  /** Form of the value (what an edit must give). */
+  form: FieldForm;
+  status: ProposalStatus;
+  /** The proposed value (status `proposed`); absent otherwise. */
+  value?: DraftValue;
+  confidence?: number;
+  evidence: Evidence[];
+  /** Status `conflict`: every value the documents state, each with its passages. */
+  candidates?: Candidate[];
+}
 
 export const FieldDecisionSchema = Type.Object({
   action: Type.Enum(['accepted', 'edited', 'rejected']),
@@ -57,3 +104,34 @@ export const FieldSourceSchema = Type.Object({
   decidedAt: Type.String(),
 });
 export const FieldSourcesSchema = Type.Record(Type.String(), FieldSourceSchema, { description: 'Profile path (e.g. contracts.0.governingLaw) -> where its value came from' });
+
+/** The analyst's decision on one field of a draft. */
+export interface FieldDecision {
+  action: 'accepted' | 'edited' | 'rejected';
+  /** The value written into the profile (absent when rejected). */
+  value?: DraftValue;
+  by: string;
+  at: string;
+}
+
+/**
+ * One field of a stored draft: the proposal, or `unchanged` (the profile already holds
+ * this value from this passage: nothing to decide), and the decision once made.
+ */
+export interface DraftFieldState extends Omit<FieldProposal, 'status'> {
+  status: FieldProposal['status'] | 'unchanged';
+  decision: FieldDecision | null;
+}
+
+export type DraftSummary = Static<typeof DraftSummarySchema>;
+
+/** Where an accepted profile value came from (workspaces.field_sources). */
+export interface FieldSource {
+  field: DraftField;
+  value: DraftValue;
+  action: 'accepted' | 'edited';
+  draftId: string;
+  evidence: Evidence[];
+  decidedBy: string;
+  decidedAt: string;
+}

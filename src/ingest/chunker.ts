@@ -1,4 +1,4 @@
-import type { Block } from './types.js';
+import type { Block } from '../domain/blocks.js';
 
 export interface ChunkOptions {
   /** Target maximum characters of a chunk. */

@@ -1,15 +1,7 @@
+import type { Block } from '../domain/blocks.js';
 import type { DocumentFormat } from '../db/schema/documents.js';
 
 export type { DocumentFormat };
-
-/** One block of text (paragraph, list item, table row...) under its heading path. */
-export interface Block {
-  text: string;
-  /** Headings above the block, outermost first (`['Terms', '3. Termination']`). */
-  headings: string[];
-  /** 1-based page (PDF) or worksheet (XLSX) number; absent for flowing formats. */
-  page?: number;
-}
 
 /** What a parser extracts from one file. */
 export interface ParsedDocument {

@@ -1,5 +1,6 @@
 import t from 'tap';
-import { analyzeGaps, runGapAnalysis, type GapResult } from '../../src/compliance/gapAnalysis.js';
+import { analyzeGaps, runGapAnalysis } from '../../src/compliance/gapAnalysis.js';
+import type { GapResult } from '../../src/domain/gap.js';
 import { VENDOR_OBLIGATIONS, applicableObligations, type VendorObligation } from '../../src/compliance/obligations.js';
 import { quoteAround, splitSentences } from '../../src/compliance/passages.js';
 import { preflight } from '../../src/compliance/register/xbrl.js';

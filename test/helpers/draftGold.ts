@@ -1,6 +1,6 @@
-import { DRAFT_FIELDS } from '../../src/compliance/drafting/fields.js';
+import { DRAFT_FIELDS } from '../../src/domain/profileDrafts.js';
 import { valueKey } from '../../src/compliance/drafting/draft.js';
-import type { DraftField } from '../../src/compliance/drafting/fields.js';
+import type { DraftField } from '../../src/domain/profileDrafts.js';
 
 /** bench/eval/draft-gold.json */
 export interface DraftGold {

@@ -1,5 +1,5 @@
 import t from 'tap';
-import { DRAFT_FIELDS } from '../../src/compliance/drafting/fields.js';
+import { DRAFT_FIELDS } from '../../src/domain/profileDrafts.js';
 import { buildTestApp, registerUser, testConfig } from '../helpers/app.js';
 import { createTextSource } from '../helpers/dataSources.js';
 import { startFakeAnthropic } from '../helpers/fakeAnthropic.js';

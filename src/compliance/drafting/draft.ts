@@ -1,6 +1,7 @@
 import { internalSourceLink } from '../../rag/links.js';
-import { companyNames, extract, type DraftValue, type Found, type Subcontractor } from './extractors.js';
-import { DRAFT_FIELDS, FIELD_SPECS, type DraftField, type FieldForm } from './fields.js';
+import { DRAFT_FIELDS, type Candidate, type DraftField, type DraftValue, type Evidence, type FieldForm, type FieldProposal, type Subcontractor } from '../../domain/profileDrafts.js';
+import { companyNames, extract, type Found } from './extractors.js';
+import { FIELD_SPECS } from './fields.js';
 
 /**
  * Drafts register fields from a vendor's documents (docs/register-drafting.md): for each
@@ -20,39 +21,6 @@ export interface Passage {
   page: string | null;
   url: string;
   content: string;
-}
-
-export interface Evidence {
-  documentId: string;
-  dataSourceId: string | null;
-  chunkId: string;
-  title: string;
-  section: string;
-  page: string | null;
-  quote: string;
-  link: string;
-}
-
-export interface Candidate {
-  value: DraftValue;
-  confidence: number;
-  evidence: Evidence[];
-}
-
-export type ProposalStatus = 'proposed' | 'conflict' | 'not_found';
-
-export interface FieldProposal {
-  field: DraftField;
-  label: string;
-  /** Form of the value (what an edit must give). */
-  form: FieldForm;
-  status: ProposalStatus;
-  /** The proposed value (status `proposed`); absent otherwise. */
-  value?: DraftValue;
-  confidence?: number;
-  evidence: Evidence[];
-  /** Status `conflict`: every value the documents state, each with its passages. */
-  candidates?: Candidate[];
 }
 
 export interface DraftInput {

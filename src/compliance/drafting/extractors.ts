@@ -1,5 +1,5 @@
-import { ICT_SERVICE_TYPES } from '../../modules/workspaces/vendorProfile.js';
-import type { DraftField } from './fields.js';
+import { ICT_SERVICE_TYPES } from '../../domain/vendorProfile.js';
+import type { DraftField, DraftValue } from '../../domain/profileDrafts.js';
 import { countriesIn, dates, durations, jurisdictionCountry, sentences, type Sentence } from './text.js';
 
 /**
@@ -8,13 +8,6 @@ import { countriesIn, dates, durations, jurisdictionCountry, sentences, type Sen
  * finds with the offsets of the sentence that states them; a rule that is not sure
  * returns nothing (a field is "not found" rather than guessed).
  */
-
-export interface Subcontractor {
-  name: string;
-  role?: string;
-  country?: string;
-}
-export type DraftValue = string | number | boolean | null | string[] | Subcontractor[];
 
 export interface Found {
   value: DraftValue;

@@ -4,16 +4,7 @@
  * find the passages that can settle it.
  */
 
-export const DRAFT_FIELDS = [
-  'legalName', 'address', 'description', 'ictServiceType',
-  'startDate', 'endDate', 'renewal', 'noticePeriodDaysEntity', 'noticePeriodDaysProvider', 'governingLaw',
-  'serviceLocations', 'dataStorageLocations', 'dataProcessingLocations', 'subcontractors', 'personalData',
-  'auditRights', 'exitProvisions',
-] as const;
-export type DraftField = (typeof DRAFT_FIELDS)[number];
-
-/** Form of a field's value (what the value schema and the extraction rule are). */
-export type FieldForm = 'text' | 'date' | 'dateOrIndefinite' | 'days' | 'country' | 'countries' | 'serviceType' | 'boolean' | 'subcontractors';
+import { DRAFT_FIELDS, type DraftField, type FieldForm } from '../../domain/profileDrafts.js';
 
 export interface FieldSpec {
   label: string;

@@ -1,7 +1,8 @@
 import type Anthropic from '@anthropic-ai/sdk';
-import { decide, passagesOf, type FieldProposal, type Passage } from './draft.js';
-import type { DraftValue, Found } from './extractors.js';
-import { DRAFT_FIELDS, FIELD_SPECS, type DraftField, type FieldForm } from './fields.js';
+import { DRAFT_FIELDS, type DraftField, type DraftValue, type FieldForm, type FieldProposal } from '../../domain/profileDrafts.js';
+import { decide, passagesOf, type Passage } from './draft.js';
+import type { Found } from './extractors.js';
+import { FIELD_SPECS } from './fields.js';
 
 /**
  * The model path of register drafting (docs/register-drafting.md): with ANTHROPIC_API_KEY,

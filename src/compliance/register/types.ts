@@ -1,6 +1,6 @@
-import type { GapResult } from '../gapAnalysis.js';
-import type { FieldSource } from '../drafting/types.js';
-import type { VendorProfile } from '../../modules/workspaces/vendorProfile.js';
+import type { GapResult } from '../../domain/gap.js';
+import type { FieldSource } from '../../domain/profileDrafts.js';
+import type { VendorProfile } from '../../domain/vendorProfile.js';
 
 /** One vendor (workspace) as the Register of Information reads it. */
 export interface RegisterVendor {

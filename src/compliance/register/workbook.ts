@@ -1,6 +1,6 @@
 import { PassThrough } from 'node:stream';
 import ExcelJS from 'exceljs';
-import { ICT_SERVICE_TYPES, type IctServiceType } from '../../modules/workspaces/vendorProfile.js';
+import { ICT_SERVICE_TYPES, type IctServiceType } from '../../domain/vendorProfile.js';
 import type { RegisterVendor } from './types.js';
 
 /** Sheet names and headers of the workbook (docs/register-of-information.md). */

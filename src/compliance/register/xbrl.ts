@@ -1,6 +1,6 @@
 import { stringify } from 'csv-stringify/sync';
 import yazl from 'yazl';
-import { ICT_SERVICE_TYPES, isValidLei, type IctServiceType } from '../../modules/workspaces/vendorProfile.js';
+import { ICT_SERVICE_TYPES, isValidLei, type IctServiceType } from '../../domain/vendorProfile.js';
 import type { RegisterEntity, RegisterVendor } from './types.js';
 
 /**

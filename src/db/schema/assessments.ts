@@ -1,6 +1,6 @@
 import { index, integer, jsonb, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
-import type { GapResult } from '../../compliance/gapAnalysis.js';
-import type { Block } from '../../ingest/types.js';
+import type { GapResult } from '../../domain/gap.js';
+import type { Block } from '../../domain/blocks.js';
 import { newId } from '../../lib/ids.js';
 import { users } from './users.js';
 import { workspaces } from './workspaces.js';

@@ -1,5 +1,5 @@
 import { index, jsonb, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
-import type { DraftFieldState, DraftSummary } from '../../compliance/drafting/types.js';
+import type { DraftFieldState, DraftSummary } from '../../domain/profileDrafts.js';
 import { newId } from '../../lib/ids.js';
 import { users } from './users.js';
 import { workspaces } from './workspaces.js';

@@ -3,7 +3,7 @@ import { index, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex } from 
 import { newId } from '../../lib/ids.js';
 import { organizations } from './organizations.js';
 import { users } from './users.js';
-import type { FieldSource } from '../../compliance/drafting/types.js';
+import type { FieldSource } from '../../domain/profileDrafts.js';
 
 export const WORKSPACE_ROLES = ['owner', 'admin', 'member', 'viewer'] as const;
 export type WorkspaceRole = (typeof WORKSPACE_ROLES)[number];
@@ -32,7 +32,7 @@ export const workspaces = pgTable(
     ownerId: text('owner_id').notNull().references(() => users.id, { onDelete: 'restrict' }),
     name: text('name').notNull(),
     syncSchedule: jsonb('sync_schedule').$type<SyncSchedule>().notNull().default({ enabled: false, intervalHours: 24 }),
-    /** The vendor profile (shape: VendorProfile in src/modules/workspaces/vendorProfile.ts). */
+    /** The vendor profile (shape: VendorProfile in src/domain/vendorProfile.ts). */
     vendorProfile: jsonb('vendor_profile').$type<Record<string, unknown>>().notNull().default({}),
     /**
      * Where profile values came from (docs/register-drafting.md): profile path

@@ -1,6 +1,7 @@
 import type { AnyNode, Element } from 'domhandler';
 import { parseDocument } from 'htmlparser2';
-import type { Block, DocumentFormat, ParsedDocument } from '../types.js';
+import type { Block } from '../../domain/blocks.js';
+import type { DocumentFormat, ParsedDocument } from '../types.js';
 
 const SKIP = new Set(['script', 'style', 'noscript', 'template', 'svg', 'iframe', 'head', 'nav', 'button', 'form', 'select', 'object', 'canvas', 'map']);
 const BLOCK = new Set([

@@ -1,4 +1,5 @@
-import type { Block, ParsedDocument } from '../types.js';
+import type { Block } from '../../domain/blocks.js';
+import type { ParsedDocument } from '../types.js';
 import { parseDate } from './html.js';
 
 const MAX_DEPTH = 20;

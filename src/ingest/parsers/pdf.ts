@@ -1,4 +1,5 @@
-import { TextLimitError, type Block, type ParsedDocument } from '../types.js';
+import type { Block } from '../../domain/blocks.js';
+import { TextLimitError, type ParsedDocument } from '../types.js';
 import { parseDate } from './html.js';
 
 type PdfJs = typeof import('pdfjs-dist/legacy/build/pdf.mjs');

@@ -1,4 +1,5 @@
-import type { Block, ParsedDocument } from '../types.js';
+import type { Block } from '../../domain/blocks.js';
+import type { ParsedDocument } from '../types.js';
 
 const NUMBERED = /^((?:\d{1,2}\.)+\d{0,2}|\d{1,2}\)|[IVXLC]{1,6}\.|[A-Z]\.|(?:section|article|chapter|part|annex|appendix|schedule)\s+[\dIVXLC]+[.:]?)\s+\S/i;
 

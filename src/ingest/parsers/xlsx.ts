@@ -1,5 +1,6 @@
 import ExcelJS from 'exceljs';
-import { TextLimitError, type Block, type ParsedDocument } from '../types.js';
+import type { Block } from '../../domain/blocks.js';
+import { TextLimitError, type ParsedDocument } from '../types.js';
 import { parseDate } from './html.js';
 
 const cellText = (c: ExcelJS.Cell): string => {

@@ -1,7 +1,7 @@
 import { RISK_RATINGS, type RiskRating } from '../../db/schema/assessments.js';
 import type { AssessmentsService } from '../assessments/service.js';
 import type { QuestionnairesService } from '../questionnaires/service.js';
-import type { VendorProfile } from '../workspaces/vendorProfile.js';
+import type { VendorProfile } from '../../domain/vendorProfile.js';
 import type { WorkspacesService } from '../workspaces/service.js';
 import { pageOf, type PageRequest } from '../../domain/paging.js';
 

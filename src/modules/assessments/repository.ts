@@ -1,8 +1,8 @@
 import { and, asc, desc, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { assessmentDocuments, assessments, type AssessmentStatus, type AssessmentSummary, type RiskRating } from '../../db/schema/index.js';
-import type { GapResult } from '../../compliance/gapAnalysis.js';
-import type { Block } from '../../ingest/types.js';
+import type { GapResult } from '../../domain/gap.js';
+import type { Block } from '../../domain/blocks.js';
 
 export type AssessmentRow = typeof assessments.$inferSelect;
 export type AssessmentDocumentRow = typeof assessmentDocuments.$inferSelect;

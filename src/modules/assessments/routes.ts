@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { GAP_STATUSES } from '../../compliance/gapAnalysis.js';
+import { GAP_STATUSES } from '../../domain/gap.js';
 import type { Config } from '../../config.js';
 import { ASSESSMENT_STATUSES, RISK_RATINGS } from '../../db/schema/assessments.js';
 import { AppError, badRequest } from '../../lib/errors.js';

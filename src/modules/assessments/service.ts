@@ -10,7 +10,7 @@ import type { Embedder } from '../../rag/embedders/types.js';
 import { EmbedderError } from '../../rag/embedders/types.js';
 import type { ComplianceService } from '../compliance/service.js';
 import type { DataSourcesService } from '../data-sources/service.js';
-import type { VendorProfile } from '../workspaces/vendorProfile.js';
+import type { VendorProfile } from '../../domain/vendorProfile.js';
 import type { NotificationsService } from '../notifications/service.js';
 import type { WorkspacesService } from '../workspaces/service.js';
 import type { AssessmentListRow, AssessmentsRepository, DocumentMeta, NewDocument, SortField } from './repository.js';

@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { ORG_ROLES } from '../../db/schema/organizations.js';
 import { Envelope, MessageEnvelope, errorResponses, ok, okMessage } from '../../lib/envelope.js';
-import { CountrySchema, LeiSchema } from '../workspaces/vendorProfile.js';
+import { CountrySchema, LeiSchema } from '../../domain/vendorProfile.js';
 import type { OrganizationsService } from './service.js';
 import { pageQuery, PaginationSchema, parseSort, sortQuery } from '../../domain/paging.js';
 import { INVITATION_SORT_COLUMNS, MEMBER_SORT_COLUMNS, type InvitationSortField, type MemberSortField } from './repository.js';

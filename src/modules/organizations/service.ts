@@ -5,7 +5,7 @@ import { newSecret, sha256 } from '../../lib/ids.js';
 import type { Mailer } from '../../lib/mailer.js';
 import type { AuthService } from '../auth/service.js';
 import type { NotificationsService } from '../notifications/service.js';
-import { isCountryCode, isValidLei } from '../workspaces/vendorProfile.js';
+import { isCountryCode, isValidLei } from '../../domain/vendorProfile.js';
 import type { OrganizationRow, OrganizationsRepository, OrgMemberRow } from './repository.js';
 import { offsetOf, pagination, type PageRequest } from '../../domain/paging.js';
 import type { InvitationSortField, MemberSortField } from './repository.js';

@@ -1,7 +1,7 @@
 import { and, count, desc, eq, inArray } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { profileDrafts } from '../../db/schema/index.js';
-import type { DraftFieldState, DraftSummary } from '../../compliance/drafting/types.js';
+import type { DraftFieldState, DraftSummary } from '../../domain/profileDrafts.js';
 
 export type ProfileDraftRow = typeof profileDrafts.$inferSelect;
 

@@ -3,7 +3,7 @@ import { PROFILE_DRAFT_STATUSES } from '../../db/schema/profileDrafts.js';
 import { DraftFieldSchema, DraftSummarySchema, FieldSourcesSchema } from '../../domain/profileDrafts.js';
 import { Envelope, errorResponses } from '../../lib/envelope.js';
 import { pageQuery, PaginationSchema } from '../../domain/paging.js';
-import { VendorProfileSchema } from '../workspaces/vendorProfile.js';
+import { VendorProfileSchema } from '../../domain/vendorProfile.js';
 
 /** One named schema per route of the register drafts (docs/register-drafting.md). */
 const IdParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 100 }) });

@@ -1,15 +1,14 @@
 import { Value } from 'typebox/value';
-import { draftFields, valueKey, type Evidence, type Passage } from '../../compliance/drafting/draft.js';
-import type { DraftValue } from '../../compliance/drafting/extractors.js';
-import { DRAFT_FIELDS, FIELD_SPECS, isDraftField, type DraftField } from '../../compliance/drafting/fields.js';
+import { draftFields, valueKey, type Passage } from '../../compliance/drafting/draft.js';
+import { FIELD_SPECS, isDraftField } from '../../compliance/drafting/fields.js';
 import type { ModelExtractor } from '../../compliance/drafting/model.js';
-import type { DraftFieldState, DraftSummary, FieldSource } from '../../compliance/drafting/types.js';
+import { DRAFT_FIELDS, type DraftField, type DraftFieldState, type DraftSummary, type DraftValue, type Evidence, type FieldSource } from '../../domain/profileDrafts.js';
 import { offsetOf, pagination, type PageRequest } from '../../domain/paging.js';
 import { AppError, badRequest, conflict, notFound } from '../../lib/errors.js';
 import type { RetrievalService } from '../../rag/retrieval.js';
 import type { NotificationsService } from '../notifications/service.js';
 import type { WorkspacesService } from '../workspaces/service.js';
-import { ContractSchema, isCountryCode, PROFILE_FIELD_SCHEMAS, type VendorProfile } from '../workspaces/vendorProfile.js';
+import { ContractSchema, isCountryCode, PROFILE_FIELD_SCHEMAS, type VendorProfile } from '../../domain/vendorProfile.js';
 import type { ProfileDraftRow, ProfileDraftsRepository } from './repository.js';
 
 export const DRAFT_QUEUE = 'profile-draft';

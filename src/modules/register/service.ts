@@ -4,8 +4,8 @@ import type { Config } from '../../config.js';
 import { AppError } from '../../lib/errors.js';
 import type { AssessmentsService } from '../assessments/service.js';
 import type { QuestionnairesService } from '../questionnaires/service.js';
-import type { FieldSource } from '../../compliance/drafting/types.js';
-import type { VendorProfile } from '../workspaces/vendorProfile.js';
+import type { FieldSource } from '../../domain/profileDrafts.js';
+import type { VendorProfile } from '../../domain/vendorProfile.js';
 import type { WorkspacesService } from '../workspaces/service.js';
 
 type Deps = {

@@ -1,4 +1,4 @@
-import type { FieldSource } from '../../compliance/drafting/types.js';
+import type { FieldSource } from '../../domain/profileDrafts.js';
 import { and, asc, desc, eq, inArray, isNull, or, sql, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { Db } from '../../db/client.js';

@@ -4,7 +4,7 @@ import { WORKSPACE_ROLES } from '../../db/schema/workspaces.js';
 import { Envelope, MessageEnvelope, errorResponses, ok, okMessage } from '../../lib/envelope.js';
 import { PERMISSION_FLAGS } from './permissions.js';
 import { SLUG_PATTERN, SYNC_STATUSES, type WorkspacesService } from './service.js';
-import { VendorProfilePatchSchema, VendorProfileSchema } from './vendorProfile.js';
+import { VendorProfilePatchSchema, VendorProfileSchema } from '../../domain/vendorProfile.js';
 import { FieldSourcesSchema } from '../../domain/profileDrafts.js';
 import { pageQuery, PaginationSchema, parseSort, sortQuery } from '../../domain/paging.js';
 import { requestAccess, requestScope } from '../../plugins/workspace.js';

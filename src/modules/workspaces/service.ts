@@ -9,9 +9,9 @@ import { effectiveAccess, type WorkspaceAccess } from './access.js';
 import { workspaceMembers, workspaceNotFound, type MemberView } from './members.js';
 import { defaultPermissions } from './permissions.js';
 import type { AccessibleWorkspace, WorkspaceRow, WorkspaceSortField, WorkspacesRepository } from './repository.js';
-import { checkVendorProfile, mergeVendorProfile, readVendorProfile, type VendorProfile, type VendorProfilePatch } from './vendorProfile.js';
+import { checkVendorProfile, mergeVendorProfile, readVendorProfile, type VendorProfile, type VendorProfilePatch } from '../../domain/vendorProfile.js';
 import { offsetOf, pagination, type PageRequest } from '../../domain/paging.js';
-import type { FieldSource } from '../../compliance/drafting/types.js';
+import type { FieldSource } from '../../domain/profileDrafts.js';
 
 /** The value at a profile path (`contracts.0.governingLaw`). */
 export function valueAt(profile: unknown, path: string): unknown {

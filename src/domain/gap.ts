@@ -1,0 +1,49 @@
+/**
+ * The result of the DORA gap analysis for one obligation (docs/assessments.md): its
+ * status, score and the passages it cites. Computed by src/compliance/gapAnalysis.ts,
+ * stored in assessments.results.
+ */
+
+export const GAP_STATUSES = ['covered', 'partial', 'missing'] as const;
+export type GapStatus = (typeof GAP_STATUSES)[number];
+
+export interface GapEvidence {
+  documentId: string;
+  filename: string;
+  documentTitle: string | null;
+  section: string;
+  page?: number;
+  /** Verbatim text of the document (whitespace normalised). */
+  quote: string;
+  /** The quote is a window of a longer sentence. */
+  truncated: boolean;
+  /** Element of the obligation this passage evidences. */
+  element: string;
+  /** Relevance of the passage to the obligation, 0..1 (lexical and semantic). */
+  relevance: number;
+}
+
+export interface ElementResult {
+  id: string;
+  label: string;
+  satisfied: boolean;
+}
+
+export interface GapResult {
+  obligationId: string;
+  article: string;
+  ref: string;
+  title: string;
+  requirement: string;
+  /** Text of the DORA obligation (reference data). */
+  doraText: string;
+  status: GapStatus;
+  /** Share of the evidence elements found, 0..1. */
+  coverage: number;
+  weight: number;
+  key: boolean;
+  elements: ElementResult[];
+  evidence: GapEvidence[];
+  /** One sentence saying why the status is what it is. */
+  rationale: string;
+}
