@@ -51,8 +51,8 @@ console.log(`demo documents ingested in ${(performance.now() - t0).toFixed(0)} m
 const drafts: Record<string, Awaited<ReturnType<typeof app.services.profileDrafts.get>>> = {};
 for (const v of demo.vendors) {
   t0 = performance.now();
-  const scope = { id: v.workspaceId, name: v.workspaceName };
-  const started = await app.services.profileDrafts.start(scope, demo.user.id);
+  const scope = v.scope;
+  const started = await app.services.profileDrafts.start(scope);
   for (;;) {
     const d = await app.services.profileDrafts.get(scope, started.id);
     if (d.status === 'completed' || d.status === 'failed') {

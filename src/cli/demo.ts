@@ -1,6 +1,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { scopeOf, type Scope } from '../domain/scope.js';
 import type { Services } from '../services.js';
 
 /** The demo account (README): an org admin owning the two vendor workspaces. */
@@ -40,7 +41,7 @@ export async function loadDemo(services: DemoServices, opts: { vendorDocsDir?: s
     await services.organizations.create(user.id, { name: DEMO_ORG });
     log(`created organization ${DEMO_ORG}`);
   }
-  const out: { workspaceId: string; workspaceName: string; dataSourceId: string; status: string; documents: number; chunks: number }[] = [];
+  const out: { workspaceId: string; workspaceName: string; scope: Scope; dataSourceId: string; status: string; documents: number; chunks: number }[] = [];
   for (const v of DEMO_VENDORS) {
     const existing = (await services.workspaces.list(user.id)).find((w) => w.workspaceName === v.workspaceName);
     const wsId = existing?.id ?? (await services.workspaces.create(user.id, { workspaceName: v.workspaceName })).id;
@@ -67,7 +68,9 @@ export async function loadDemo(services: DemoServices, opts: { vendorDocsDir?: s
       await new Promise((r) => setTimeout(r, 200));
       ds = await services.dataSources.get(wsId, dsId);
     }
-    out.push({ workspaceId: wsId, workspaceName: v.workspaceName, dataSourceId: dsId, status: ds.status, documents: ds.documentCount, chunks: ds.chunkCount });
+    const ws = (await services.workspaces.get(wsId))!;
+    const scope = scopeOf({ id: ws.id, slug: ws.workspaceId, name: ws.workspaceName, orgId: ws.organizationId }, user.id);
+    out.push({ workspaceId: wsId, workspaceName: v.workspaceName, scope, dataSourceId: dsId, status: ds.status, documents: ds.documentCount, chunks: ds.chunkCount });
   }
   return { user: { id: user.id, email: DEMO_USER.email }, vendors: out };
 }

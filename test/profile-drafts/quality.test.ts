@@ -17,8 +17,8 @@ t.test('offline drafts of the demo vendors: recall >= 0.70, precision >= 0.90, q
   const demo = await loadDemo(app.services, {});
   const drafts: Record<string, Awaited<ReturnType<typeof app.services.profileDrafts.get>>> = {};
   for (const v of demo.vendors) {
-    const scope = { id: v.workspaceId, name: v.workspaceName };
-    const { id } = await app.services.profileDrafts.start(scope, demo.user.id);
+    const scope = v.scope;
+    const { id } = await app.services.profileDrafts.start(scope);
     const deadline = Date.now() + 120_000;
     for (;;) {
       const d = await app.services.profileDrafts.get(scope, id);

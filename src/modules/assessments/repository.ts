@@ -1,5 +1,6 @@
 import { and, asc, desc, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
+import type { Scope } from '../../domain/scope.js';
 import { assessmentDocuments, assessments, type AssessmentStatus, type AssessmentSummary, type RiskRating } from '../../db/schema/index.js';
 import type { GapResult } from '../../domain/gap.js';
 import type { Block } from '../../domain/blocks.js';
@@ -78,8 +79,8 @@ export function assessmentsRepository(db: Db) {
       await db.update(assessments).set({ jobId, updatedAt: new Date() }).where(eq(assessments.id, id));
     },
 
-    async list(workspaceId: string, q: { page: number; limit: number; status?: AssessmentStatus; sort: SortField; desc: boolean }) {
-      const where = and(eq(assessments.workspaceId, workspaceId), q.status ? eq(assessments.status, q.status) : undefined);
+    async list(scope: Scope, q: { page: number; limit: number; status?: AssessmentStatus; sort: SortField; desc: boolean }) {
+      const where = and(eq(assessments.workspaceId, scope.workspaceId), q.status ? eq(assessments.status, q.status) : undefined);
       const col = SORT_FIELDS[q.sort];
       const order: SQL[] = [q.desc ? sql`${col} desc nulls last` : sql`${col} asc nulls last`, desc(assessments.id)];
       const rows = await db.select(listColumns).from(assessments).where(where).orderBy(...order).limit(q.limit).offset((q.page - 1) * q.limit);
@@ -87,8 +88,8 @@ export function assessmentsRepository(db: Db) {
       return { rows: rows as AssessmentListRow[], total: Number(count?.n ?? 0) };
     },
 
-    async get(workspaceId: string, id: string): Promise<AssessmentRow | null> {
-      const [row] = await db.select().from(assessments).where(and(eq(assessments.workspaceId, workspaceId), eq(assessments.id, id)));
+    async get(scope: Scope, id: string): Promise<AssessmentRow | null> {
+      const [row] = await db.select().from(assessments).where(and(eq(assessments.workspaceId, scope.workspaceId), eq(assessments.id, id)));
       return row ?? null;
     },
 
@@ -133,8 +134,8 @@ export function assessmentsRepository(db: Db) {
       await db.update(assessments).set({ status: 'failed', errorMessage: message, updatedAt: new Date() }).where(eq(assessments.id, id));
     },
 
-    async delete(workspaceId: string, id: string): Promise<boolean> {
-      const rows = await db.delete(assessments).where(and(eq(assessments.workspaceId, workspaceId), eq(assessments.id, id))).returning({ id: assessments.id });
+    async delete(scope: Scope, id: string): Promise<boolean> {
+      const rows = await db.delete(assessments).where(and(eq(assessments.workspaceId, scope.workspaceId), eq(assessments.id, id))).returning({ id: assessments.id });
       return rows.length > 0;
     },
 

@@ -1,4 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { requestScope } from '../../plugins/workspace.js';
 import { Type } from 'typebox';
 import { GAP_STATUSES } from '../../domain/gap.js';
 import type { Config } from '../../config.js';
@@ -110,7 +111,7 @@ const routes: FastifyPluginAsyncTypebox<{ service: AssessmentsService; ingest: C
       }, { additionalProperties: false }),
       response: { 200: Envelope(Type.Object({ assessments: Type.Array(AssessmentListItem), pagination: PaginationSchema })), ...errorResponses },
     },
-  }, async (request) => ok(await service.list(request.workspace!, request.query)));
+  }, async (request) => ok(await service.list(requestScope(request), request.query)));
 
   app.post('/assessments', {
     config: { permission: 'canManageSync' },
@@ -139,7 +140,7 @@ const routes: FastifyPluginAsyncTypebox<{ service: AssessmentsService; ingest: C
       }
       upload = { name: body.name?.trim() || null, files: [], sourceFileIds: body.sourceFileIds };
     }
-    const assessment = await service.create(request.workspace!, request.auth!.id, upload);
+    const assessment = await service.create(requestScope(request), upload);
     return reply.status(201).send(ok({ assessment }, 'Assessment created; the gap analysis is queued'));
   });
 
@@ -151,7 +152,7 @@ const routes: FastifyPluginAsyncTypebox<{ service: AssessmentsService; ingest: C
       params: IdParams,
       response: { 200: Envelope(Type.Object({ assessment: AssessmentDetail })), ...errorResponses },
     },
-  }, async (request) => ok({ assessment: await service.detail(request.workspace!, request.params.id) }));
+  }, async (request) => ok({ assessment: await service.detail(requestScope(request), request.params.id) }));
 
   app.get('/assessments/:id/documents/:documentId', {
     config: { permission: 'canViewSources' },
@@ -164,7 +165,7 @@ const routes: FastifyPluginAsyncTypebox<{ service: AssessmentsService; ingest: C
         ...errorResponses,
       },
     },
-  }, async (request) => ok({ document: await service.document(request.workspace!, request.params.id, request.params.documentId) }));
+  }, async (request) => ok({ document: await service.document(requestScope(request), request.params.id, request.params.documentId) }));
 
   app.delete('/assessments/:id', {
     config: { permission: 'canManageSync' },
@@ -175,7 +176,7 @@ const routes: FastifyPluginAsyncTypebox<{ service: AssessmentsService; ingest: C
       response: { 200: MessageEnvelope, ...errorResponses },
     },
   }, async (request) => {
-    await service.remove(request.workspace!, request.params.id);
+    await service.remove(requestScope(request), request.params.id);
     return okMessage('Assessment deleted');
   });
 
@@ -189,7 +190,7 @@ const routes: FastifyPluginAsyncTypebox<{ service: AssessmentsService; ingest: C
       response: { 200: Type.Any({ description: 'The .docx file' }), ...errorResponses },
     },
   }, async (request, reply) => {
-    const { filename, buffer } = await service.report(request.workspace!, request.params.id);
+    const { filename, buffer } = await service.report(requestScope(request), request.params.id);
     return reply
       .header('Content-Type', 'application/vnd.openxmlformats-officedocument.wordprocessingml.document')
       .header('Content-Disposition', `attachment; filename=${filename}`)

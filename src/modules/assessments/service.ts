@@ -13,6 +13,7 @@ import type { DataSourcesService } from '../data-sources/service.js';
 import type { VendorProfile } from '../../domain/vendorProfile.js';
 import type { NotificationsService } from '../notifications/service.js';
 import type { WorkspacesService } from '../workspaces/service.js';
+import type { Scope } from '../../domain/scope.js';
 import type { AssessmentListRow, AssessmentsRepository, DocumentMeta, NewDocument, SortField } from './repository.js';
 import { pagination } from '../../domain/paging.js';
 
@@ -30,11 +31,6 @@ export interface IncomingFile {
   content: Buffer;
 }
 
-/** Minimal view of the workspace a request acts in (request.workspace). */
-export interface AssessmentScope {
-  id: string;
-  name: string;
-}
 
 type Deps = {
   repo: AssessmentsRepository;
@@ -181,7 +177,7 @@ export function assessmentsService(deps: Deps) {
      * Parses the uploads and the reused workspace files (4xx for any unusable file, nothing
      * stored), stores them and queues the analysis.
      */
-    async create(scope: AssessmentScope, userId: string, input: { name?: string | null; files: IncomingFile[]; sourceFileIds?: string[] }) {
+    async create(scope: Scope, input: { name?: string | null; files: IncomingFile[]; sourceFileIds?: string[] }) {
       const reuse = [...new Set(input.sourceFileIds ?? [])];
       const count = input.files.length + reuse.length;
       if (!count) throw badRequest('at least one document is required', ['files: at least one file (or sourceFileIds) is required']);
@@ -192,7 +188,7 @@ export function assessmentsService(deps: Deps) {
       const files = [...input.files];
       if (reuse.length) {
         if (!deps.dataSources) throw badRequest('reusing documents is not available', ['sourceFileIds: not supported']);
-        for (const f of await deps.dataSources.filesByIds(scope.id, reuse)) files.push({ filename: f.filename, declaredType: f.mimeType, content: f.content });
+        for (const f of await deps.dataSources.filesByIds(scope.workspaceId, reuse)) files.push({ filename: f.filename, declaredType: f.mimeType, content: f.content });
       }
       const docs: NewDocument[] = [];
       for (const f of files) {
@@ -209,8 +205,8 @@ export function assessmentsService(deps: Deps) {
           blocks: parsed.doc.blocks,
         });
       }
-      const name = input.name?.trim() || `DORA assessment of ${scope.name} (${new Date().toISOString().slice(0, 10)})`;
-      const row = await repo.insert({ workspaceId: scope.id, name, createdBy: userId }, docs);
+      const name = input.name?.trim() || `DORA assessment of ${scope.workspaceName} (${new Date().toISOString().slice(0, 10)})`;
+      const row = await repo.insert({ workspaceId: scope.workspaceId, name, createdBy: scope.userId }, docs);
       await publishStatus(row.id);
       if (deps.jobs) {
         const jobId = await deps.jobs.send(ANALYSIS_QUEUE, { assessmentId: row.id });
@@ -221,50 +217,50 @@ export function assessmentsService(deps: Deps) {
       return { ...shape(row), documents: (await repo.documents(row.id)).map(shapeDocument) };
     },
 
-    async list(scope: AssessmentScope, q: { page: number; limit: number; status?: AssessmentStatus; sort: string }) {
+    async list(scope: Scope, q: { page: number; limit: number; status?: AssessmentStatus; sort: string }) {
       const desc = q.sort.startsWith('-');
       const field = (desc ? q.sort.slice(1) : q.sort) as SortField;
-      const { rows, total } = await repo.list(scope.id, { page: q.page, limit: q.limit, status: q.status, sort: field, desc });
+      const { rows, total } = await repo.list(scope, { page: q.page, limit: q.limit, status: q.status, sort: field, desc });
       return { assessments: rows.map((r) => shape(r)), pagination: pagination(q, total) };
     },
 
-    async detail(scope: AssessmentScope, id: string) {
-      const row = await repo.get(scope.id, id);
+    async detail(scope: Scope, id: string) {
+      const row = await repo.get(scope, id);
       if (!row) throw assessmentNotFound();
       return { ...shape(row), documents: (await repo.documents(id)).map(shapeDocument), results: row.results ?? [] };
     },
 
     /** One document of the assessment as its text blocks (headings, page): what the evidence quotes point into. */
-    async document(scope: AssessmentScope, id: string, documentId: string) {
-      const row = await repo.get(scope.id, id);
+    async document(scope: Scope, id: string, documentId: string) {
+      const row = await repo.get(scope, id);
       if (!row) throw assessmentNotFound();
       const doc = await repo.document(id, documentId);
       if (!doc) throw notFound('Document not found', 'DOCUMENT_NOT_FOUND');
       return { ...shapeDocument(doc), blocks: doc.blocks.map((b) => ({ text: b.text, headings: b.headings, page: b.page ?? null })) };
     },
 
-    async remove(scope: AssessmentScope, id: string) {
-      if (!(await repo.delete(scope.id, id))) throw assessmentNotFound();
-      await publishStatus(id, { workspaceId: scope.id });
+    async remove(scope: Scope, id: string) {
+      if (!(await repo.delete(scope, id))) throw assessmentNotFound();
+      await publishStatus(id, { workspaceId: scope.workspaceId });
     },
 
     /** The Word report of a completed assessment. */
-    async report(scope: AssessmentScope, id: string): Promise<{ filename: string; buffer: Buffer }> {
-      const row = await repo.get(scope.id, id);
+    async report(scope: Scope, id: string): Promise<{ filename: string; buffer: Buffer }> {
+      const row = await repo.get(scope, id);
       if (!row) throw assessmentNotFound();
       if (row.status !== 'completed' || !row.results || !row.summary) {
         throw conflict(`The assessment is ${row.status}; the report is available once the gap analysis has completed`, 'ASSESSMENT_NOT_COMPLETE');
       }
-      const { name: vendorName, profile } = await profileOf(scope.id);
+      const { name: vendorName, profile } = await profileOf(scope.workspaceId);
       const documents = await repo.documents(id);
       // The Word writer (docx) is loaded with the first report, not at start.
       const { buildAssessmentReport } = await import('../../compliance/report.js');
       const buffer = await buildAssessmentReport({
         assessment: { id: row.id, name: row.name, score: row.score ?? 0, riskRating: row.riskRating ?? 'critical', summary: row.summary, results: row.results, completedAt: row.completedAt ?? row.updatedAt },
-        vendor: { name: vendorName || scope.name, legalName: profile?.legalName ?? null, criticalityTier: profile?.criticalityTier ?? null },
+        vendor: { name: vendorName || scope.workspaceName, legalName: profile?.legalName ?? null, criticalityTier: profile?.criticalityTier ?? null },
         documents: documents.map((d) => ({ filename: d.filename, title: d.title, format: d.format })),
       });
-      const slug = (vendorName || scope.name).replace(/[^A-Za-z0-9]+/g, '_').replace(/^_|_$/g, '') || 'vendor';
+      const slug = (vendorName || scope.workspaceName).replace(/[^A-Za-z0-9]+/g, '_').replace(/^_|_$/g, '') || 'vendor';
       const date = (row.completedAt ?? new Date()).toISOString().slice(0, 10);
       return { filename: `DORA_Gap_Assessment_${slug}_${date}.docx`, buffer };
     },

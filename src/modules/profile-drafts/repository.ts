@@ -1,4 +1,5 @@
 import { and, count, desc, eq, inArray } from 'drizzle-orm';
+import type { Scope } from '../../domain/scope.js';
 import type { Db } from '../../db/client.js';
 import { profileDrafts } from '../../db/schema/index.js';
 import type { DraftFieldState, DraftSummary } from '../../domain/profileDrafts.js';
@@ -20,22 +21,22 @@ export function profileDraftsRepository(db: Db) {
       const [row] = await db.select().from(profileDrafts).where(eq(profileDrafts.id, id));
       return row ?? null;
     },
-    async get(workspaceId: string, id: string): Promise<ProfileDraftRow | null> {
-      const [row] = await db.select().from(profileDrafts).where(and(eq(profileDrafts.workspaceId, workspaceId), eq(profileDrafts.id, id)));
+    async get(scope: Scope, id: string): Promise<ProfileDraftRow | null> {
+      const [row] = await db.select().from(profileDrafts).where(and(eq(profileDrafts.workspaceId, scope.workspaceId), eq(profileDrafts.id, id)));
       return row ?? null;
     },
-    async list(workspaceId: string, offset: number, limit: number): Promise<{ rows: ProfileDraftRow[]; total: number }> {
-      const where = eq(profileDrafts.workspaceId, workspaceId);
+    async list(scope: Scope, offset: number, limit: number): Promise<{ rows: ProfileDraftRow[]; total: number }> {
+      const where = eq(profileDrafts.workspaceId, scope.workspaceId);
       const rows = await db.select().from(profileDrafts).where(where).orderBy(desc(profileDrafts.createdAt), desc(profileDrafts.id)).offset(offset).limit(limit);
       const [c] = await db.select({ n: count() }).from(profileDrafts).where(where);
       return { rows, total: Number(c?.n ?? 0) };
     },
     /** A draft still queued or running for the workspace (one at a time). */
-    async active(workspaceId: string): Promise<ProfileDraftRow | null> {
+    async active(scope: Scope): Promise<ProfileDraftRow | null> {
       const [row] = await db
         .select()
         .from(profileDrafts)
-        .where(and(eq(profileDrafts.workspaceId, workspaceId), inArray(profileDrafts.status, ['pending', 'running'])))
+        .where(and(eq(profileDrafts.workspaceId, scope.workspaceId), inArray(profileDrafts.status, ['pending', 'running'])))
         .limit(1);
       return row ?? null;
     },
@@ -53,8 +54,8 @@ export function profileDraftsRepository(db: Db) {
     async fail(id: string, message: string) {
       await db.update(profileDrafts).set({ status: 'failed', errorMessage: message, updatedAt: new Date() }).where(eq(profileDrafts.id, id));
     },
-    async saveFields(workspaceId: string, id: string, fields: DraftFieldState[]) {
-      await db.update(profileDrafts).set({ fields, updatedAt: new Date() }).where(and(eq(profileDrafts.workspaceId, workspaceId), eq(profileDrafts.id, id)));
+    async saveFields(scope: Scope, id: string, fields: DraftFieldState[]) {
+      await db.update(profileDrafts).set({ fields, updatedAt: new Date() }).where(and(eq(profileDrafts.workspaceId, scope.workspaceId), eq(profileDrafts.id, id)));
     },
   };
 }

@@ -4,6 +4,7 @@ import { FIELD_SPECS, isDraftField } from '../../compliance/drafting/fields.js';
 import type { ModelExtractor } from '../../compliance/drafting/model.js';
 import { DRAFT_FIELDS, type DraftField, type DraftFieldState, type DraftSummary, type DraftValue, type Evidence, type FieldSource } from '../../domain/profileDrafts.js';
 import { offsetOf, pagination, type PageRequest } from '../../domain/paging.js';
+import type { Scope } from '../../domain/scope.js';
 import { AppError, badRequest, conflict, notFound } from '../../lib/errors.js';
 import type { RetrievalService } from '../../rag/retrieval.js';
 import type { NotificationsService } from '../notifications/service.js';
@@ -23,11 +24,6 @@ export interface DraftJobs {
   send<T extends object>(name: string, data: T): Promise<string>;
 }
 
-/** The workspace a request acts in (request.workspace). */
-export interface DraftScope {
-  id: string;
-  name: string;
-}
 
 export interface DecisionInput {
   field: string;
@@ -186,28 +182,28 @@ export function profileDraftsService(deps: Deps) {
 
   return {
     /** Queues a draft of the workspace's register fields (one at a time per workspace: 409 while one runs). */
-    async start(scope: DraftScope, userId: string) {
-      let active = await repo.active(scope.id);
+    async start(scope: Scope) {
+      let active = await repo.active(scope);
       // A draft whose job died with its process (no update for longer than a job may run) no longer blocks.
       if (active && Date.now() - active.updatedAt.getTime() > STALE_AFTER_MS) {
         await repo.fail(active.id, 'Drafting did not finish (the job stopped); start a new draft');
         active = null;
       }
       if (active) throw conflict(`A draft of this vendor is already ${active.status} (${active.id}); wait for it to finish`, 'PROFILE_DRAFT_RUNNING');
-      const row = await repo.insert({ workspaceId: scope.id, createdBy: userId, extractor: deps.model ? deps.model.id : 'offline' });
+      const row = await repo.insert({ workspaceId: scope.workspaceId, createdBy: scope.userId, extractor: deps.model ? deps.model.id : 'offline' });
       if (deps.jobs) await repo.setJob(row.id, await deps.jobs.send(DRAFT_QUEUE, { draftId: row.id }));
       else setImmediate(() => void runJob({ draftId: row.id }));
       return shape(row);
     },
 
     /** The workspace's drafts, newest first, paged (without their fields). */
-    async list(scope: DraftScope, q: PageRequest) {
-      const { rows, total } = await repo.list(scope.id, offsetOf(q), q.limit);
+    async list(scope: Scope, q: PageRequest) {
+      const { rows, total } = await repo.list(scope, offsetOf(q), q.limit);
       return { drafts: rows.map((r) => shape(r)), pagination: pagination(q, total) };
     },
 
-    async get(scope: DraftScope, id: string) {
-      const row = await repo.get(scope.id, id);
+    async get(scope: Scope, id: string) {
+      const row = await repo.get(scope, id);
       if (!row) throw draftNotFound();
       return full(row);
     },
@@ -218,8 +214,9 @@ export function profileDraftsService(deps: Deps) {
      * Accepted and edited values go into the profile with their passages as source, all
      * or nothing (400 naming the decision that does not fit).
      */
-    async decide(scope: DraftScope, userId: string, id: string, decisions: DecisionInput[]) {
-      const row = await repo.get(scope.id, id);
+    async decide(scope: Scope, id: string, decisions: DecisionInput[]) {
+      const userId = scope.userId;
+      const row = await repo.get(scope, id);
       if (!row) throw draftNotFound();
       if (row.status !== 'completed' || !row.fields) throw conflict(`The draft is ${row.status}; decisions are taken on a completed draft`, 'PROFILE_DRAFT_NOT_COMPLETE');
       const fields = structuredClone(row.fields);
@@ -268,7 +265,7 @@ export function profileDraftsService(deps: Deps) {
 
       let workspace: { vendorProfile: VendorProfile; vendorProfileSources: Record<string, FieldSource> } | null = null;
       if (writes.length) {
-        workspace = await deps.workspaces.applyProfileValues(scope.id, (profile, sources) => {
+        workspace = await deps.workspaces.applyProfileValues(scope.workspaceId, (profile, sources) => {
           const contractWrites = writes.filter((w) => FIELD_SPECS[w.field].target === 'contract');
           if (contractWrites.length && !profile.contracts?.length) {
             const start = contractWrites.find((w) => w.field === 'startDate');
@@ -288,9 +285,9 @@ export function profileDraftsService(deps: Deps) {
           return { profile, sources };
         });
       }
-      await repo.saveFields(scope.id, id, fields);
-      const updated = (await repo.get(scope.id, id))!;
-      const ws = workspace ?? (await deps.workspaces.get(scope.id));
+      await repo.saveFields(scope, id, fields);
+      const updated = (await repo.get(scope, id))!;
+      const ws = workspace ?? (await deps.workspaces.get(scope.workspaceId));
       return { draft: full(updated), vendorProfile: (ws?.vendorProfile ?? {}) as VendorProfile, vendorProfileSources: (ws?.vendorProfileSources ?? {}) as Record<string, FieldSource> };
     },
 
