@@ -1,6 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { Type } from 'typebox';
-import { Envelope } from '../../lib/envelope.js';
+import { health } from './schemas.js';
 
 const started = Date.now();
 
@@ -8,14 +7,7 @@ const started = Date.now();
 const routes: FastifyPluginAsyncTypebox<{ ping(): Promise<void> }> = async (app, opts) => {
   app.get('/health', {
     config: { public: true },
-    schema: {
-      tags: ['health'],
-      summary: 'Liveness and database reachability',
-      response: {
-        200: Envelope(Type.Object({ status: Type.Literal('up'), timestamp: Type.String(), uptime: Type.Number(), database: Type.String() })),
-        503: Type.Object({ status: Type.Literal('error'), message: Type.String(), error: Type.Object({ code: Type.String(), details: Type.Array(Type.String()) }) }),
-      },
-    },
+    schema: health,
   }, async (_request, reply) => {
     try {
       await opts.ping();

@@ -21,7 +21,7 @@ const isUniqueViolation = (err: unknown) => {
 
 /**
  * All SQL of organizations, their members and invitations. Organizations and vendor
- * workspaces form one tenancy domain (issue #3): revoking an organization member also
+ * workspaces form one tenancy domain: revoking an organization member also
  * ends that user's explicit memberships of the organization's workspaces, in the same
  * transaction.
  */

@@ -1,0 +1,87 @@
+import { Type } from 'typebox';
+import { Envelope, MessageEnvelope, errorResponses } from '../../lib/envelope.js';
+
+/** Request and response schemas of authentication: one named schema per route (routes.ts). */
+
+const Email = Type.String({ format: 'email', maxLength: 254 });
+const Name = Type.String({ minLength: 2, maxLength: 100 });
+const UserBrief = Type.Object({ id: Type.String(), email: Type.String(), name: Type.String() });
+const UserCreated = Type.Object({ id: Type.String(), email: Type.String(), name: Type.String(), createdAt: Type.String() });
+export const UserFull = Type.Object({
+  id: Type.String(),
+  email: Type.String(),
+  name: Type.String(),
+  role: Type.String(),
+  status: Type.String(),
+  emailVerified: Type.Boolean(),
+  createdAt: Type.String(),
+  lastLoginAt: Type.Union([Type.String(), Type.Null()]),
+});
+const Token = Type.String({ minLength: 10, maxLength: 200 });
+
+export const register = {
+  tags: ['auth'],
+  summary: 'Create an account; sets the accessToken and refreshToken cookies',
+  body: Type.Object({ email: Email, password: Type.String({ minLength: 8, maxLength: 128 }), name: Name, invitationToken: Type.Optional(Token) }, { additionalProperties: false }),
+  response: { 201: Envelope(Type.Object({ user: UserCreated, accessToken: Type.String(), expiresIn: Type.Number() })), ...errorResponses },
+};
+
+export const login = {
+  tags: ['auth'],
+  summary: 'Log in; sets the accessToken and refreshToken cookies',
+  body: Type.Object({ email: Type.String({ minLength: 1, maxLength: 254 }), password: Type.String({ minLength: 1, maxLength: 1024 }) }, { additionalProperties: false }),
+  response: { 200: Envelope(Type.Object({ user: UserBrief, accessToken: Type.String(), expiresIn: Type.Number() })), ...errorResponses },
+};
+
+export const logout = { tags: ['auth'], summary: 'Log out; revokes the refresh token family and clears both cookies', response: { 200: MessageEnvelope } };
+
+export const refresh = {
+  tags: ['auth'],
+  summary: 'Exchange the refresh token (cookie, or body field) for a new access token; the refresh token is rotated',
+  body: Type.Object({ refreshToken: Type.Optional(Type.String({ maxLength: 200 })) }, { additionalProperties: false }),
+  response: { 200: Envelope(Type.Object({ accessToken: Type.String(), expiresIn: Type.Number() })), ...errorResponses },
+};
+
+export const me = { tags: ['auth'], summary: 'The signed-in user', response: { 200: Envelope(Type.Object({ user: UserFull })), ...errorResponses } };
+
+export const updateMe = {
+  tags: ['auth'],
+  summary: 'Update name and/or e-mail (a new e-mail must be verified again)',
+  body: Type.Object({ name: Type.Optional(Name), email: Type.Optional(Email) }, { additionalProperties: false, minProperties: 1 }),
+  response: { 200: Envelope(Type.Object({ user: UserBrief })), ...errorResponses },
+};
+
+export const changePassword = {
+  tags: ['auth'],
+  summary: 'Change the password; other sessions are signed out',
+  body: Type.Object({ currentPassword: Type.String({ minLength: 1, maxLength: 1024 }), newPassword: Type.String({ minLength: 8, maxLength: 128 }) }, { additionalProperties: false }),
+  response: { 200: MessageEnvelope, ...errorResponses },
+};
+
+export const forgotPassword = {
+  tags: ['auth'],
+  summary: 'Send a password-reset e-mail (the answer is the same whether or not the account exists)',
+  body: Type.Object({ email: Email }, { additionalProperties: false }),
+  response: { 200: MessageEnvelope, ...errorResponses },
+};
+
+export const resetPassword = {
+  tags: ['auth'],
+  summary: 'Set a new password with the single-use token from the reset e-mail',
+  body: Type.Object({ token: Token, newPassword: Type.String({ minLength: 8, maxLength: 128 }) }, { additionalProperties: false }),
+  response: { 200: MessageEnvelope, ...errorResponses },
+};
+
+export const verifyEmail = {
+  tags: ['auth'],
+  summary: 'Verify an e-mail address with the single-use token from the verification e-mail',
+  body: Type.Object({ token: Token }, { additionalProperties: false }),
+  response: { 200: Envelope(Type.Object({ user: UserFull })), ...errorResponses },
+};
+
+export const resendVerification = {
+  tags: ['auth'],
+  summary: 'Resend the verification link (to the signed-in user, or to the given e-mail address)',
+  body: Type.Object({ email: Type.Optional(Email) }, { additionalProperties: false }),
+  response: { 200: MessageEnvelope, ...errorResponses },
+};

@@ -1,0 +1,159 @@
+import { Type } from 'typebox';
+import { WORKSPACE_ROLES } from '../../db/schema/workspaces.js';
+import { Envelope, MessageEnvelope, errorResponses } from '../../lib/envelope.js';
+import { PERMISSION_FLAGS } from './permissions.js';
+import { SLUG_PATTERN, SYNC_STATUSES } from './service.js';
+import { VendorProfilePatchSchema, VendorProfileSchema } from '../../domain/vendorProfile.js';
+import { FieldSourcesSchema } from '../../domain/profileDrafts.js';
+import { pageQuery, PaginationSchema, sortQuery } from '../../domain/paging.js';
+import { WORKSPACE_SORT_COLUMNS, type WorkspaceSortField } from './repository.js';
+
+/** Request and response schemas of vendor workspaces and their members: one named schema per route (routes.ts). */
+
+const WORKSPACE_SORTS = Object.keys(WORKSPACE_SORT_COLUMNS) as WorkspaceSortField[];
+const flag = Type.Boolean();
+export const PermissionsSchema = Type.Object(Object.fromEntries(PERMISSION_FLAGS.map((f) => [f, flag])) as Record<(typeof PERMISSION_FLAGS)[number], typeof flag>);
+const PermissionsPatch = Type.Object(
+  Object.fromEntries(PERMISSION_FLAGS.map((f) => [f, Type.Optional(flag)])) as Record<(typeof PERMISSION_FLAGS)[number], ReturnType<typeof Type.Optional<typeof flag>>>,
+  { additionalProperties: false },
+);
+const Role = Type.Enum([...WORKSPACE_ROLES]);
+export const SyncScheduleSchema = Type.Object(
+  { enabled: Type.Boolean(), intervalHours: Type.Integer({ minimum: 1, maximum: 720 }) },
+  { additionalProperties: false },
+);
+const WorkspaceName = Type.String({ minLength: 1, maxLength: 200, pattern: '\\S' });
+const UserRef = Type.Object({ id: Type.String(), name: Type.String(), email: Type.String() });
+const Member = Type.Object({
+  user: UserRef,
+  role: Role,
+  permissions: PermissionsSchema,
+  status: Type.String(),
+  membership: Type.Optional(Type.Enum(['explicit', 'organization'])),
+  joinedAt: Type.String(),
+});
+const Stats = Type.Object({ totalPages: Type.Number(), totalDatabases: Type.Number(), totalDocuments: Type.Number() });
+const WorkspaceBase = {
+  id: Type.String(),
+  workspaceName: Type.String(),
+  workspaceId: Type.String(),
+  organizationId: Type.String(),
+  syncStatus: Type.Enum([...SYNC_STATUSES]),
+  syncSchedule: SyncScheduleSchema,
+  vendorProfile: VendorProfileSchema,
+  vendorProfileSources: FieldSourcesSchema,
+  createdAt: Type.String(),
+  updatedAt: Type.String(),
+};
+const WorkspaceListItem = Type.Object({
+  id: Type.String(),
+  workspaceName: Type.String(),
+  workspaceId: Type.String(),
+  syncStatus: Type.Enum([...SYNC_STATUSES]),
+  myRole: Role,
+  permissions: PermissionsSchema,
+  memberCount: Type.Number(),
+  syncSchedule: SyncScheduleSchema,
+  documentCount: Type.Integer({ description: 'live indexed documents (data sources and MCP sources)' }),
+  lastSyncedAt: Type.Union([Type.String(), Type.Null()], { description: 'newest successful ingestion or MCP sync; null if none' }),
+  createdAt: Type.String(),
+});
+const WorkspaceCreated = Type.Object({ ...WorkspaceBase, myRole: Role, permissions: PermissionsSchema });
+const WorkspaceDetail = Type.Object({
+  ...WorkspaceBase,
+  myRole: Role,
+  permissions: PermissionsSchema,
+  memberCount: Type.Number(),
+  owner: UserRef,
+  members: Type.Array(Member),
+  stats: Stats,
+});
+const IdParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 100 }) });
+const MemberParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 100 }), userId: Type.String({ minLength: 1, maxLength: 100 }) });
+
+export const listWorkspaces = {
+  tags: ['workspaces'],
+  summary: 'The vendor workspaces the caller can access, with role, permissions and member count, paged',
+  querystring: Type.Object({ ...pageQuery(), sort: sortQuery(WORKSPACE_SORTS, 'createdAt') }, { additionalProperties: false }),
+  response: { 200: Envelope(Type.Object({ workspaces: Type.Array(WorkspaceListItem), pagination: PaginationSchema })), ...errorResponses },
+};
+
+export const createWorkspace = {
+  tags: ['workspaces'],
+  summary: 'Create a vendor workspace in the caller\'s organization (the caller becomes its owner)',
+  body: Type.Object({
+    workspaceName: WorkspaceName,
+    workspaceId: Type.Optional(Type.String({ minLength: 1, maxLength: 64, pattern: SLUG_PATTERN })),
+    syncSchedule: Type.Optional(SyncScheduleSchema),
+    vendorProfile: Type.Optional(VendorProfileSchema),
+  }, { additionalProperties: false }),
+  response: { 201: Envelope(Type.Object({ workspace: WorkspaceCreated })), ...errorResponses },
+};
+
+export const getWorkspace = {
+  tags: ['workspaces'],
+  summary: 'Workspace details: owner, members, stats, vendor profile',
+  params: IdParams,
+  response: { 200: Envelope(Type.Object({ workspace: WorkspaceDetail })), ...errorResponses },
+};
+
+export const updateWorkspace = {
+  tags: ['workspaces'],
+  summary: 'Update name, sync schedule and vendor profile (owner only)',
+  params: IdParams,
+  body: Type.Object({
+    workspaceName: Type.Optional(WorkspaceName),
+    syncSchedule: Type.Optional(SyncScheduleSchema),
+    vendorProfile: Type.Optional(VendorProfilePatchSchema),
+  }, { additionalProperties: false, minProperties: 1 }),
+  response: { 200: Envelope(Type.Object({ workspace: Type.Object(WorkspaceBase) })), ...errorResponses },
+};
+
+export const deleteWorkspace = {
+  tags: ['workspaces'],
+  summary: 'Delete the workspace and all its data (owner only)',
+  params: IdParams,
+  response: { 200: MessageEnvelope, ...errorResponses },
+};
+
+export const addMember = {
+  tags: ['workspaces'],
+  summary: 'Add a member of the organization to the workspace with a role (default member) and optional permission flags',
+  params: IdParams,
+  body: Type.Object({
+    email: Type.String({ format: 'email', maxLength: 254 }),
+    role: Type.Optional(Role),
+    permissions: Type.Optional(PermissionsPatch),
+  }, { additionalProperties: false }),
+  response: { 201: Envelope(Type.Object({ member: Member })), ...errorResponses },
+};
+
+export const updateMember = {
+  tags: ['workspaces'],
+  summary: 'Change a member\'s role and/or permission flags',
+  params: MemberParams,
+  body: Type.Object({ role: Type.Optional(Role), permissions: Type.Optional(PermissionsPatch) }, { additionalProperties: false, minProperties: 1 }),
+  response: { 200: Envelope(Type.Object({ member: Member })), ...errorResponses },
+};
+
+export const removeMember = {
+  tags: ['workspaces'],
+  summary: 'Remove a member from the workspace',
+  params: MemberParams,
+  response: { 200: MessageEnvelope, ...errorResponses },
+};
+
+export const leaveWorkspace = {
+  tags: ['workspaces'],
+  summary: 'Leave the workspace (not for the owner)',
+  params: IdParams,
+  response: { 200: MessageEnvelope, ...errorResponses },
+};
+
+export const transferOwnership = {
+  tags: ['workspaces'],
+  summary: 'Transfer ownership to another member (owner only); the previous owner becomes admin',
+  params: IdParams,
+  body: Type.Object({ newOwnerId: Type.String({ minLength: 1, maxLength: 100 }) }, { additionalProperties: false }),
+  response: { 200: MessageEnvelope, ...errorResponses },
+};
