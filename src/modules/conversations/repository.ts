@@ -1,16 +1,11 @@
-import { and, asc, count, desc, eq, gt, lt, sql, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, gt, inArray, lt, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { conversations, messages, type ConversationStatus } from '../../db/schema/index.js';
 import type { AssistantMetadata } from '../../domain/answers.js';
+import type { Scope } from '../../domain/scope.js';
 
 export type ConversationRow = typeof conversations.$inferSelect;
 export type MessageRow = typeof messages.$inferSelect;
-
-/** The caller's scope: a conversation is visible only to its user, in its workspace. */
-export interface Owner {
-  workspaceId: string;
-  userId: string;
-}
 
 export const SORT_FIELDS = {
   createdAt: conversations.createdAt,
@@ -21,10 +16,11 @@ export const SORT_FIELDS = {
 } as const;
 export type SortField = keyof typeof SORT_FIELDS;
 
-const owned = (owner: Owner, id?: string): SQL =>
+/** A conversation is visible only to its user, in its workspace. */
+const owned = (scope: Pick<Scope, 'workspaceId' | 'userId'>, id?: string): SQL =>
   and(
-    eq(conversations.workspaceId, owner.workspaceId),
-    eq(conversations.userId, owner.userId),
+    eq(conversations.workspaceId, scope.workspaceId),
+    eq(conversations.userId, scope.userId),
     id === undefined ? undefined : eq(conversations.id, id),
   )!;
 
@@ -37,19 +33,26 @@ export interface NewMessage {
 
 /** All SQL of conversations and their messages. */
 export function conversationsRepository(db: Db) {
+  /** The messages of a conversation of the scope's user (none when it is another's). */
+  const messagesOf = (scope: Scope, conversationId: string): SQL =>
+    and(
+      eq(messages.conversationId, conversationId),
+      inArray(messages.conversationId, db.select({ id: conversations.id }).from(conversations).where(owned(scope, conversationId))),
+    )!;
+
   return {
-    async insert(owner: Owner, title: string): Promise<ConversationRow> {
-      const [row] = await db.insert(conversations).values({ ...owner, title }).returning();
+    async insert(scope: Scope, title: string): Promise<ConversationRow> {
+      const [row] = await db.insert(conversations).values({ workspaceId: scope.workspaceId, userId: scope.userId, title }).returning();
       return row;
     },
 
-    async find(owner: Owner, id: string): Promise<ConversationRow | null> {
-      const [row] = await db.select().from(conversations).where(owned(owner, id));
+    async find(scope: Scope, id: string): Promise<ConversationRow | null> {
+      const [row] = await db.select().from(conversations).where(owned(scope, id));
       return row ?? null;
     },
 
-    async list(owner: Owner, q: { status: ConversationStatus; sort: SortField; desc: boolean; limit: number; offset: number }) {
-      const where = and(owned(owner), eq(conversations.status, q.status));
+    async list(scope: Scope, q: { status: ConversationStatus; sort: SortField; desc: boolean; limit: number; offset: number }) {
+      const where = and(owned(scope), eq(conversations.status, q.status));
       const col = SORT_FIELDS[q.sort];
       const order = q.desc ? [desc(col), desc(conversations.id)] : [asc(col), asc(conversations.id)];
       const rows = await db.select().from(conversations).where(where).orderBy(...order).limit(q.limit).offset(q.offset);
@@ -57,38 +60,38 @@ export function conversationsRepository(db: Db) {
       return { rows, total: Number(n) };
     },
 
-    async update(owner: Owner, id: string, patch: { title?: string; status?: ConversationStatus }): Promise<ConversationRow | null> {
+    async update(scope: Scope, id: string, patch: { title?: string; status?: ConversationStatus }): Promise<ConversationRow | null> {
       const [row] = await db
         .update(conversations)
         .set({ ...patch, updatedAt: new Date() })
-        .where(owned(owner, id))
+        .where(owned(scope, id))
         .returning();
       return row ?? null;
     },
 
     /** Deletes the conversation; its messages go with it (ON DELETE CASCADE). */
-    async delete(owner: Owner, id: string): Promise<boolean> {
-      const rows = await db.delete(conversations).where(owned(owner, id)).returning({ id: conversations.id });
+    async delete(scope: Scope, id: string): Promise<boolean> {
+      const rows = await db.delete(conversations).where(owned(scope, id)).returning({ id: conversations.id });
       return rows.length > 0;
     },
 
     /** Deletes every message and resets the counters, in one transaction; returns how many went. */
-    async clearMessages(conversation: ConversationRow): Promise<number> {
+    async clearMessages(scope: Scope, conversation: ConversationRow): Promise<number> {
       return db.transaction(async (tx) => {
-        const gone = await tx.delete(messages).where(eq(messages.conversationId, conversation.id)).returning({ id: messages.id });
+        const gone = await tx.delete(messages).where(messagesOf(scope, conversation.id)).returning({ id: messages.id });
         await tx
           .update(conversations)
           .set({ messageCount: 0, lastMessageAt: conversation.createdAt, updatedAt: new Date() })
-          .where(eq(conversations.id, conversation.id));
+          .where(owned(scope, conversation.id));
         return gone.length;
       });
     },
 
-    async messageSeq(conversationId: string, messageId: string): Promise<number | null> {
+    async messageSeq(scope: Scope, conversationId: string, messageId: string): Promise<number | null> {
       const [row] = await db
         .select({ seq: messages.seq })
         .from(messages)
-        .where(and(eq(messages.conversationId, conversationId), eq(messages.id, messageId)));
+        .where(and(messagesOf(scope, conversationId), eq(messages.id, messageId)));
       return row ? Number(row.seq) : null;
     },
 
@@ -96,9 +99,9 @@ export function conversationsRepository(db: Db) {
      * A page of messages between two positions. `fromEnd` pages backwards from the
      * newest matching message; rows always come back oldest first.
      */
-    async messages(conversationId: string, q: { beforeSeq?: number; afterSeq?: number; limit: number; offset: number; fromEnd: boolean }) {
+    async messages(scope: Scope, conversationId: string, q: { beforeSeq?: number; afterSeq?: number; limit: number; offset: number; fromEnd: boolean }) {
       const where = and(
-        eq(messages.conversationId, conversationId),
+        messagesOf(scope, conversationId),
         q.beforeSeq !== undefined ? lt(messages.seq, q.beforeSeq) : undefined,
         q.afterSeq !== undefined ? gt(messages.seq, q.afterSeq) : undefined,
       );
@@ -113,8 +116,8 @@ export function conversationsRepository(db: Db) {
       return { rows: q.fromEnd ? rows.reverse() : rows, total: Number(n) };
     },
 
-    async allMessages(conversationId: string): Promise<MessageRow[]> {
-      return db.select().from(messages).where(eq(messages.conversationId, conversationId)).orderBy(asc(messages.seq));
+    async allMessages(scope: Scope, conversationId: string): Promise<MessageRow[]> {
+      return db.select().from(messages).where(messagesOf(scope, conversationId)).orderBy(asc(messages.seq));
     },
 
     /**
@@ -122,15 +125,15 @@ export function conversationsRepository(db: Db) {
      * conversation when `conversationId` is null, appends both messages and moves the
      * counters. Returns null when the conversation disappeared meanwhile.
      */
-    async appendExchange(owner: Owner, input: { conversationId: string | null; newTitle: string; messages: NewMessage[] }) {
+    async appendExchange(scope: Pick<Scope, 'workspaceId' | 'userId'>, input: { conversationId: string | null; newTitle: string; messages: NewMessage[] }) {
       return db.transaction(async (tx) => {
         let conversationId = input.conversationId;
         if (conversationId === null) {
-          const [row] = await tx.insert(conversations).values({ ...owner, title: input.newTitle, createdAt: input.messages[0].createdAt }).returning({ id: conversations.id });
+          const [row] = await tx.insert(conversations).values({ workspaceId: scope.workspaceId, userId: scope.userId, title: input.newTitle, createdAt: input.messages[0].createdAt }).returning({ id: conversations.id });
           conversationId = row.id;
         } else {
           // Lock the row so that concurrent exchanges of one conversation keep their counters right.
-          const [row] = await tx.select({ id: conversations.id }).from(conversations).where(owned(owner, conversationId)).for('update');
+          const [row] = await tx.select({ id: conversations.id }).from(conversations).where(owned(scope, conversationId)).for('update');
           if (!row) return null;
         }
         const inserted = await tx

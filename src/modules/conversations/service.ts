@@ -3,10 +3,9 @@ import type { ConversationStatus } from '../../db/schema/index.js';
 import type { AssistantMetadata } from '../../domain/answers.js';
 import { internalSourceLink } from '../../rag/links.js';
 import type { HistoryTurn } from '../../rag/types.js';
-import type { ConversationRow, ConversationsRepository, MessageRow, NewMessage, Owner, SortField } from './repository.js';
+import type { Scope } from '../../domain/scope.js';
+import type { ConversationRow, ConversationsRepository, MessageRow, NewMessage, SortField } from './repository.js';
 import { pagination } from '../../domain/paging.js';
-
-export type { Owner };
 
 export const DEFAULT_TITLE = 'New Conversation';
 export const TITLE_MAX = 200;
@@ -68,51 +67,51 @@ export function toMarkdown(c: ConversationRow, msgs: MessageRow[]): string {
 }
 
 export function conversationsService(repo: ConversationsRepository) {
-  async function owned(owner: Owner, id: string): Promise<ConversationRow> {
-    const c = await repo.find(owner, id);
+  async function owned(scope: Scope, id: string): Promise<ConversationRow> {
+    const c = await repo.find(scope, id);
     if (!c) throw conversationNotFound();
     return c;
   }
 
   return {
-    async list(owner: Owner, q: { page: number; limit: number; status: ConversationStatus; sort: string }) {
+    async list(scope: Scope, q: { page: number; limit: number; status: ConversationStatus; sort: string }) {
       const descending = q.sort.startsWith('-');
       const field = (descending ? q.sort.slice(1) : q.sort) as SortField;
-      const { rows, total } = await repo.list(owner, { status: q.status, sort: field, desc: descending, limit: q.limit, offset: (q.page - 1) * q.limit });
+      const { rows, total } = await repo.list(scope, { status: q.status, sort: field, desc: descending, limit: q.limit, offset: (q.page - 1) * q.limit });
       return {
         conversations: rows.map(conversationView),
         pagination: pagination(q, total),
       };
     },
 
-    async create(owner: Owner, title?: string) {
+    async create(scope: Scope, title?: string) {
       const t = title?.trim();
       if (title !== undefined && !t) throw badRequest('title: must not be blank', ['title: must not be blank']);
-      return conversationView(await repo.insert(owner, t || DEFAULT_TITLE));
+      return conversationView(await repo.insert(scope, t || DEFAULT_TITLE));
     },
 
-    async get(owner: Owner, id: string, messageLimit: number) {
-      const c = await owned(owner, id);
-      const { rows } = await repo.messages(c.id, { limit: messageLimit, offset: 0, fromEnd: true });
+    async get(scope: Scope, id: string, messageLimit: number) {
+      const c = await owned(scope, id);
+      const { rows } = await repo.messages(scope, c.id, { limit: messageLimit, offset: 0, fromEnd: true });
       return { conversation: conversationView(c), messages: rows.map(messageView) };
     },
 
-    async update(owner: Owner, id: string, patch: { title?: string; status?: 'active' | 'archived' }) {
+    async update(scope: Scope, id: string, patch: { title?: string; status?: 'active' | 'archived' }) {
       const title = patch.title?.trim();
       if (patch.title !== undefined && !title) throw badRequest('title: must not be blank', ['title: must not be blank']);
-      const row = await repo.update(owner, id, { ...(title ? { title } : {}), ...(patch.status ? { status: patch.status } : {}) });
+      const row = await repo.update(scope, id, { ...(title ? { title } : {}), ...(patch.status ? { status: patch.status } : {}) });
       if (!row) throw conversationNotFound();
       return row;
     },
 
-    async remove(owner: Owner, id: string) {
-      if (!(await repo.delete(owner, id))) throw conversationNotFound();
+    async remove(scope: Scope, id: string) {
+      if (!(await repo.delete(scope, id))) throw conversationNotFound();
     },
 
-    async messages(owner: Owner, id: string, q: { page: number; limit: number; before?: string; after?: string }) {
-      const c = await owned(owner, id);
+    async messages(scope: Scope, id: string, q: { page: number; limit: number; before?: string; after?: string }) {
+      const c = await owned(scope, id);
       const seqOf = async (field: 'before' | 'after', messageId: string) => {
-        const seq = await repo.messageSeq(c.id, messageId);
+        const seq = await repo.messageSeq(scope, c.id, messageId);
         if (seq === null) throw badRequest(`${field}: no message with this id in the conversation`, [`${field}: no message with this id in the conversation`]);
         return seq;
       };
@@ -120,21 +119,21 @@ export function conversationsService(repo: ConversationsRepository) {
       const afterSeq = q.after ? await seqOf('after', q.after) : undefined;
       const fromEnd = beforeSeq !== undefined && afterSeq === undefined;
       const offset = (q.page - 1) * q.limit;
-      const { rows, total } = await repo.messages(c.id, { beforeSeq, afterSeq, limit: q.limit, offset, fromEnd });
+      const { rows, total } = await repo.messages(scope, c.id, { beforeSeq, afterSeq, limit: q.limit, offset, fromEnd });
       return {
         messages: rows.map(messageView),
         pagination: { ...pagination(q, total), hasMore: offset + rows.length < total },
       };
     },
 
-    async clearMessages(owner: Owner, id: string) {
-      const c = await owned(owner, id);
-      return { deletedCount: await repo.clearMessages(c) };
+    async clearMessages(scope: Scope, id: string) {
+      const c = await owned(scope, id);
+      return { deletedCount: await repo.clearMessages(scope, c) };
     },
 
-    async export(owner: Owner, id: string, format: 'json' | 'markdown') {
-      const c = await owned(owner, id);
-      const msgs = await repo.allMessages(c.id);
+    async export(scope: Scope, id: string, format: 'json' | 'markdown') {
+      const c = await owned(scope, id);
+      const msgs = await repo.allMessages(scope, c.id);
       if (format === 'markdown') return { format, markdown: toMarkdown(c, msgs), conversation: c };
       return {
         format,
@@ -145,8 +144,8 @@ export function conversationsService(repo: ConversationsRepository) {
     // ---- for the answer service ----
 
     /** The conversation a question continues: the caller's, and not archived. */
-    async forQuestion(owner: Owner, id: string): Promise<ConversationRow> {
-      const c = await owned(owner, id);
+    async forQuestion(scope: Scope, id: string): Promise<ConversationRow> {
+      const c = await owned(scope, id);
       if (c.status !== 'active') {
         throw new AppError(409, 'CONVERSATION_ARCHIVED', 'Conversation is archived: set its status to active to continue it');
       }
@@ -154,19 +153,19 @@ export function conversationsService(repo: ConversationsRepository) {
     },
 
     /** The newest `n` messages, oldest first, as generator context. */
-    async history(conversationId: string, n: number): Promise<HistoryTurn[]> {
+    async history(scope: Scope, conversationId: string, n: number): Promise<HistoryTurn[]> {
       if (n <= 0) return [];
-      const { rows } = await repo.messages(conversationId, { limit: n, offset: 0, fromEnd: true });
+      const { rows } = await repo.messages(scope, conversationId, { limit: n, offset: 0, fromEnd: true });
       return rows.map((m) => ({ role: m.role, content: m.content }));
     },
 
     /** Stores a question and its answer once; creates the conversation when none is given. */
-    async saveExchange(owner: Owner, input: { conversationId: string | null; question: string; askedAt: Date; answer: string; answeredAt: Date; metadata: AssistantMetadata }) {
+    async saveExchange(scope: Pick<Scope, 'workspaceId' | 'userId'>, input: { conversationId: string | null; question: string; askedAt: Date; answer: string; answeredAt: Date; metadata: AssistantMetadata }) {
       const msgs: NewMessage[] = [
         { role: 'user', content: input.question, metadata: null, createdAt: input.askedAt },
         { role: 'assistant', content: input.answer, metadata: input.metadata, createdAt: input.answeredAt },
       ];
-      const saved = await repo.appendExchange(owner, { conversationId: input.conversationId, newTitle: titleFromQuestion(input.question), messages: msgs });
+      const saved = await repo.appendExchange(scope, { conversationId: input.conversationId, newTitle: titleFromQuestion(input.question), messages: msgs });
       if (!saved) throw conversationNotFound();
       return { conversationId: saved.conversationId, userMessageId: saved.messageIds[0], assistantMessageId: saved.messageIds[1] };
     },

@@ -1,4 +1,5 @@
 import { performance } from 'node:perf_hooks';
+import type { Scope } from '../../domain/scope.js';
 import { AppError, badRequest } from '../../lib/errors.js';
 import { EmbedderError, type Embedder } from '../../rag/embedders/index.js';
 import { evaluateExternally, type ExternalConfig } from './external.js';
@@ -13,13 +14,8 @@ import { averages, builtinMetrics, type BuiltinDetails, type Metrics, type Sampl
 export const MAX_SAMPLES = 20;
 export const MAX_QUESTIONS = 10;
 
-export interface Owner {
-  workspaceId: string;
-  userId: string;
-}
-
 /** Answers one question as POST /rag would (the answer service). */
-export type AskFn = (owner: Owner, question: string) => Promise<{ answer: string; contexts: string[]; conversationId: string }>;
+export type AskFn = (scope: Scope, question: string) => Promise<{ answer: string; contexts: string[]; conversationId: string }>;
 
 export interface EvaluateInput {
   question?: string;
@@ -97,7 +93,7 @@ export function evaluationService(deps: { embedder: Embedder; external?: Externa
     /** Whether an external evaluation service is configured. */
     externalConfigured: Boolean(deps.external?.url),
 
-    async evaluate(owner: Owner, input: EvaluateInput, opts: { requestId?: string } = {}) {
+    async evaluate(scope: Scope, input: EvaluateInput, opts: { requestId?: string } = {}) {
       const started = performance.now();
       const given = samplesOf(input);
       checkBlank(given.samples, given.questions);
@@ -114,7 +110,7 @@ export function evaluationService(deps: { embedder: Embedder; external?: Externa
         if (!deps.ask) throw new AppError(503, 'RAG_UNAVAILABLE', 'Answering questions is not available on this server');
         samples = [];
         for (const [i, question] of given.questions!.entries()) {
-          const r = await deps.ask(owner, question.trim());
+          const r = await deps.ask(scope, question.trim());
           produced.push(r);
           samples.push({ question: question.trim(), answer: r.answer, contexts: r.contexts, groundTruth: input.groundTruths?.[i] ?? null });
         }

@@ -2,49 +2,14 @@ import { PassThrough } from 'node:stream';
 import { performance } from 'node:perf_hooks';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply } from 'fastify';
-import { Type } from 'typebox';
-import { ValidationSchema } from '../../domain/answers.js';
-import { CitedSourceSchema, SourceSchema } from '../../domain/sources.js';
 import { databaseUnavailable, isDatabaseUnavailable } from '../../db/errors.js';
-import { Envelope, ErrorEnvelope, errorResponses, ok } from '../../lib/envelope.js';
+import { ok } from '../../lib/envelope.js';
 import { AppError } from '../../lib/errors.js';
 import { GenerationAborted } from '../../rag/generators/index.js';
+import { requestScope } from '../../plugins/workspace.js';
 import { IdParams } from '../conversations/schemas.js';
-import { ownerOf } from '../conversations/routes.js';
+import { AskBody, answerResponses, ConversationAskBody, streamResponses } from './schemas.js';
 import type { AskInput, Endpoint, Prepared, RagService } from './service.js';
-
-const DateString = Type.String({ format: 'date', pattern: '^\\d{4}-\\d{2}-\\d{2}$', description: 'YYYY-MM-DD' });
-const Filters = Type.Object({
-  page: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'restrict to one page (document page id)' })),
-  section: Type.Optional(Type.String({ minLength: 1, maxLength: 500, description: 'restrict to a section' })),
-  dateRange: Type.Optional(Type.Object({ start: Type.Optional(DateString), end: Type.Optional(DateString) }, { additionalProperties: false })),
-}, { additionalProperties: false });
-const Question = Type.String({ minLength: 1, maxLength: 5000 });
-
-const AskBody = Type.Object({
-  question: Question,
-  conversationId: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
-  filters: Type.Optional(Filters),
-}, { additionalProperties: false });
-const ConversationAskBody = Type.Object({ question: Question, filters: Type.Optional(Filters) }, { additionalProperties: false });
-
-const AnswerSchema = Type.Object({
-  answer: Type.String(),
-  formattedAnswer: Type.Object({ text: Type.String(), format: Type.String() }),
-  sources: Type.Array(SourceSchema),
-  citedSources: Type.Array(CitedSourceSchema),
-  validation: ValidationSchema,
-  conversationId: Type.String(),
-  totalTime: Type.Number({ description: 'milliseconds from request to answer' }),
-});
-
-const answerResponses = {
-  200: Envelope(AnswerSchema),
-  ...errorResponses,
-  502: ErrorEnvelope,
-  503: ErrorEnvelope,
-  504: ErrorEnvelope,
-};
 
 /** 499 (client closed request): nobody reads it, but it marks the log line. */
 const CLIENT_CLOSED = new AppError(499, 'CLIENT_CLOSED', 'Client closed the request');
@@ -90,7 +55,7 @@ const routes: FastifyPluginAsyncTypebox<{ service: RagService; heartbeatMs?: num
       schema: { tags: ['rag'], summary, body: AskBody, response: answerResponses },
     }, async (request, reply) => {
       const startedAt = performance.now();
-      const prepared = await service.prepare(ownerOf(request), 'rag', request.body, startedAt);
+      const prepared = await service.prepare(requestScope(request), 'rag', request.body, startedAt);
       return answerJson(prepared, reply);
     });
   }
@@ -101,7 +66,7 @@ const routes: FastifyPluginAsyncTypebox<{ service: RagService; heartbeatMs?: num
   }, async (request, reply) => {
     const startedAt = performance.now();
     const input: AskInput = { ...request.body, conversationId: request.params.id };
-    const prepared = await service.prepare(ownerOf(request), 'conversation', input, startedAt);
+    const prepared = await service.prepare(requestScope(request), 'conversation', input, startedAt);
     return answerJson(prepared, reply);
   });
 
@@ -112,15 +77,12 @@ const routes: FastifyPluginAsyncTypebox<{ service: RagService; heartbeatMs?: num
       summary: 'Ask a question; the answer arrives as server-sent events',
       description: 'Events, in order: status, sources, status, chunk..., metadata, saved, done (or error). Each `data` line is JSON with a `timestamp` (ms since the epoch).',
       body: AskBody,
-      response: {
-        200: { description: 'text/event-stream', content: { 'text/event-stream': { schema: Type.String() } } },
-        ...errorResponses,
-      },
+      response: streamResponses,
     },
   }, async (request, reply) => {
     const startedAt = performance.now();
     // Everything that can fail before the stream starts answers as a plain JSON error.
-    const prepared = await service.prepare(ownerOf(request), 'stream' satisfies Endpoint, request.body, startedAt);
+    const prepared = await service.prepare(requestScope(request), 'stream' satisfies Endpoint, request.body, startedAt);
 
     const stream = new PassThrough();
     stream.on('error', () => {}); // a write racing a client disconnect must not crash the process

@@ -1,6 +1,7 @@
 import { performance } from 'node:perf_hooks';
 import type { Config } from '../../config.js';
 import type { AssistantMetadata, Validation } from '../../domain/answers.js';
+import type { Scope } from '../../domain/scope.js';
 import type { CitedSource, MessageSource, QueryLogSource, Source } from '../../domain/sources.js';
 import { AppError, badRequest } from '../../lib/errors.js';
 import { GenerationAborted, isAbort } from '../../rag/generators/index.js';
@@ -9,7 +10,7 @@ import type { Generator, GenerationResult, HistoryTurn, RetrievalFilters, Retrie
 import { citedSourcesOf, validateAnswer } from '../../rag/validation.js';
 import { internalSourceLink } from '../../rag/links.js';
 import type { AnalyticsService } from '../analytics/service.js';
-import type { ConversationsService, Owner } from '../conversations/service.js';
+import type { ConversationsService } from '../conversations/service.js';
 
 /**
  * Answers questions (docs/rag.md): retrieval -> generation (streamed or not) ->
@@ -36,7 +37,7 @@ export interface Answer {
 
 /** A checked question, ready to answer (errors up to here are plain HTTP errors). */
 export interface Prepared {
-  owner: Owner;
+  scope: Scope;
   endpoint: Endpoint;
   question: string;
   filters?: RetrievalFilters;
@@ -125,8 +126,8 @@ export function ragService(deps: {
     }));
     try {
       await analytics.logQuery({
-        workspaceId: p.owner.workspaceId,
-        userId: p.owner.userId,
+        workspaceId: p.scope.workspaceId,
+        userId: p.scope.userId,
         conversationId: entry.conversationId ?? p.conversationId,
         endpoint: p.endpoint,
         question: p.question,
@@ -156,15 +157,15 @@ export function ragService(deps: {
     generatorId: generator.id,
 
     /** Checks the question and its conversation before any answer (or stream) starts. */
-    async prepare(owner: Owner, endpoint: Endpoint, input: AskInput, startedAt: number): Promise<Prepared> {
+    async prepare(scope: Scope, endpoint: Endpoint, input: AskInput, startedAt: number): Promise<Prepared> {
       const question = input.question.trim();
       if (!question) throw badRequest('question: must not be blank', ['question: must not be blank']);
       const filters = checkFilters(input.filters);
       let conversationId: string | null = null;
       if (input.conversationId !== undefined) {
-        conversationId = (await conversations.forQuestion(owner, input.conversationId)).id;
+        conversationId = (await conversations.forQuestion(scope, input.conversationId)).id;
       }
-      return { owner, endpoint, question, filters, conversationId, startedAt, askedAt: new Date() };
+      return { scope, endpoint, question, filters, conversationId, startedAt, askedAt: new Date() };
     },
 
     /**
@@ -183,9 +184,9 @@ export function ragService(deps: {
       try {
         hooks.status?.(STATUS_RETRIEVING);
         await flush();
-        const history: HistoryTurn[] = p.conversationId ? await conversations.history(p.conversationId, config.historyMessages) : [];
+        const history: HistoryTurn[] = p.conversationId ? await conversations.history(p.scope, p.conversationId, config.historyMessages) : [];
         const query = contextualQuestion(p.question, history);
-        const found = await retrieval.search({ workspaceId: p.owner.workspaceId, query, filters: p.filters, limit: config.topK });
+        const found = await retrieval.search({ workspaceId: p.scope.workspaceId, query, filters: p.filters, limit: config.topK });
         sources = found.slice(0, config.topK).map((s, i) => ({ ...s, sourceNumber: i + 1 }));
         if (signal?.aborted) throw new GenerationAborted();
         hooks.sources?.(sources);
@@ -224,7 +225,7 @@ export function ragService(deps: {
           model: result.model,
           totalTime,
         };
-        const saved = await conversations.saveExchange(p.owner, {
+        const saved = await conversations.saveExchange(p.scope, {
           conversationId: p.conversationId,
           question: p.question,
           askedAt: p.askedAt,
