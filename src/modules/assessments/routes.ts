@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyRequest } from 'fastify';
 import { requestScope } from '../../plugins/workspace.js';
-import { Type } from 'typebox';
 import type { Config } from '../../config.js';
 import { AppError, badRequest } from '../../lib/errors.js';
 import { readMultipart } from '../../plugins/multipart.js';
@@ -14,6 +14,25 @@ import { listAssessments, createAssessment, getAssessment, getAssessmentDocument
  * need `canViewSources`; creating and deleting need `canManageSync`.
  */
 
+/** The uploaded documents (multipart) or the ids of documents already uploaded (JSON) of POST /assessments. */
+async function readUpload(request: FastifyRequest, ingest: Config['ingest']): Promise<{ name: string | null; files: IncomingFile[]; sourceFileIds: string[] }> {
+  if (request.isMultipart()) {
+    const { files, fields, lists } = await readMultipart(request, ingest, { name: { maxLength: 200 }, sourceFileId: { maxLength: 100, repeated: true } }, 'assessment');
+    const sourceFileIds = lists.sourceFileId ?? [];
+    if (sourceFileIds.some((id) => !id)) throw badRequest('sourceFileId must be a file id', ['sourceFileId: must be 1-100 characters']);
+    return { name: fields.name || null, files, sourceFileIds };
+  }
+  const body = request.body as { name?: string; sourceFileIds?: string[] } | undefined;
+  // No body at all (no Content-Type): answered as an empty JSON body (the schema names the missing field).
+  if (!request.headers['content-type'] && body !== undefined && Object.keys(body).length === 0) {
+    throw badRequest('sourceFileIds: is required', ['sourceFileIds: is required']);
+  }
+  if (!request.headers['content-type']?.startsWith('application/json') || !body?.sourceFileIds) {
+    throw new AppError(415, 'UNSUPPORTED_MEDIA_TYPE', 'Upload the vendor documents as multipart/form-data (fields: files, sourceFileId, name), or send JSON { sourceFileIds } to reuse uploaded documents');
+  }
+  return { name: body.name?.trim() || null, files: [], sourceFileIds: body.sourceFileIds };
+}
+
 const routes: FastifyPluginAsyncTypebox<{ service: AssessmentsService; ingest: Config['ingest'] }> = async (app, { service, ingest }) => {
   app.get('/assessments', {
     config: { permission: 'canQuery' },
@@ -24,23 +43,7 @@ const routes: FastifyPluginAsyncTypebox<{ service: AssessmentsService; ingest: C
     config: { permission: 'canManageSync' },
     schema: createAssessment,
   }, async (request, reply) => {
-    let upload: { name: string | null; files: IncomingFile[]; sourceFileIds: string[] };
-    if (request.isMultipart()) {
-      const { files, fields, lists } = await readMultipart(request, ingest, { name: { maxLength: 200 }, sourceFileId: { maxLength: 100, repeated: true } }, 'assessment');
-      const sourceFileIds = lists.sourceFileId ?? [];
-      if (sourceFileIds.some((id) => !id)) throw badRequest('sourceFileId must be a file id', ['sourceFileId: must be 1-100 characters']);
-      upload = { name: fields.name || null, files, sourceFileIds };
-    } else {
-      const body = request.body as { name?: string; sourceFileIds?: string[] } | undefined;
-      // No body at all (no Content-Type): answered as an empty JSON body (the schema names the missing field).
-      if (!request.headers['content-type'] && body !== undefined && Object.keys(body).length === 0) {
-        throw badRequest('sourceFileIds: is required', ['sourceFileIds: is required']);
-      }
-      if (!request.headers['content-type']?.startsWith('application/json') || !body?.sourceFileIds) {
-        throw new AppError(415, 'UNSUPPORTED_MEDIA_TYPE', 'Upload the vendor documents as multipart/form-data (fields: files, sourceFileId, name), or send JSON { sourceFileIds } to reuse uploaded documents');
-      }
-      upload = { name: body.name?.trim() || null, files: [], sourceFileIds: body.sourceFileIds };
-    }
+    const upload = await readUpload(request, ingest);
     const assessment = await service.create(requestScope(request), upload);
     return reply.status(201).send(ok({ assessment }, 'Assessment created; the gap analysis is queued'));
   });

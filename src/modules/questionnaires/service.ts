@@ -338,6 +338,20 @@ function vendorWrites(row: QuestionnaireRow, existing: Map<string, AnswerRow>, i
   return writes;
 }
 
+/** The vendor's link to the questionnaire (the web page that answers through the token). */
+function vendorLink(publicUrl: string, token: string) {
+  return `${publicUrl.replace(/\/+$/, '')}/vendor-questionnaire?token=${encodeURIComponent(token)}`;
+}
+
+/** Counts of a pre-fill run: questions, suggestions made, suggestions with a value. */
+function prefillCounts(out: { suggestion: Suggestion | null }[]): PrefillResult {
+  return {
+    questions: out.length,
+    suggestions: out.filter((s) => s.suggestion).length,
+    withValue: out.filter((s) => s.suggestion?.value !== null && s.suggestion?.value !== undefined).length,
+  };
+}
+
 /** Whether pre-fill proposes an answer to the question (closed questions need a pre-fill query). */
 const prefillable = (q: StoredQuestion) => q.type === 'text' || q.type === 'yes_no' || q.type === 'number' || !!q.prefillQuery;
 
@@ -354,10 +368,6 @@ export function questionnairesService(deps: Deps): QuestionnairesService {
   async function detail(scope: Scope, id: string) {
     const row = await load(scope, id);
     return detailView(row, await repo.answers(row.id));
-  }
-
-  function vendorLink(token: string) {
-    return `${config.publicUrl.replace(/\/+$/, '')}/vendor-questionnaire?token=${encodeURIComponent(token)}`;
   }
 
   async function send(scope: Scope, id: string) {
@@ -378,7 +388,7 @@ export function questionnairesService(deps: Deps): QuestionnairesService {
     if (!updated) throw conflict('The questionnaire changed meanwhile: retry', 'QUESTIONNAIRE_CHANGED');
     try {
       const requester = (await deps.requesterName(updated.workspaceId)) ?? 'A financial entity';
-      await mailer.send(vendorMail(updated, requester, vendorLink(token), expiresAt));
+      await mailer.send(vendorMail(updated, requester, vendorLink(config.publicUrl, token), expiresAt));
     } catch (err) {
       await repo.update(scope, id, { status: row.status, tokenHash: row.tokenHash, tokenExpiresAt: row.tokenExpiresAt, sentAt: row.sentAt, sendCount: row.sendCount });
       throw new AppError(502, 'MAIL_DELIVERY_FAILED', `The questionnaire e-mail could not be sent (${(err as Error).message}); nothing was changed`);
@@ -407,11 +417,7 @@ export function questionnairesService(deps: Deps): QuestionnairesService {
     };
     await Promise.all(Array.from({ length: PREFILL_CONCURRENCY }, worker));
     await repo.saveSuggestions(row.id, out, now);
-    return {
-      questions: row.questions.length,
-      suggestions: out.filter((s) => s.suggestion).length,
-      withValue: out.filter((s) => s.suggestion?.value !== null && s.suggestion?.value !== undefined).length,
-    };
+    return prefillCounts(out);
   }
 
   /** A vendor's token -> its questionnaire (404 unknown, 410 expired). */

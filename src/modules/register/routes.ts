@@ -1,5 +1,4 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { Type } from 'typebox';
 import { ok } from '../../lib/envelope.js';
 import type { RegisterService } from './service.js';
 import { XLSX, exportRegister, preflightRegister } from './schemas.js';

@@ -6,7 +6,7 @@ import type { AuthService } from '../auth/service.js';
 import type { NotificationsService } from '../notifications/service.js';
 import { onboardingRequired, type OrganizationsService } from '../organizations/service.js';
 import { effectiveAccess, type WorkspaceAccess } from './access.js';
-import { workspaceMembers, workspaceNotFound, type MemberView } from './members.js';
+import { workspaceMembers, workspaceNotFound, type AccessEntry, type MemberView } from './members.js';
 import { defaultPermissions } from './permissions.js';
 import type { AccessibleWorkspace, WorkspaceRow, WorkspaceSortField, WorkspacesRepository } from './repository.js';
 import { checkVendorProfile, mergeVendorProfile, readVendorProfile, type VendorProfile, type VendorProfilePatch } from '../../domain/vendorProfile.js';
@@ -200,6 +200,45 @@ export interface WorkspacesService {
   transfer(scope: Scope, newOwnerId: string): Promise<void>;
 }
 
+/** `syncStatus` per workspace from the providers' counts: syncing, else error, else active. */
+function syncStatusOfCounts(workspaceIds: string[], reports: Map<string, SyncCounts>[]): Map<string, WorkspaceSyncStatus> {
+  const totals = new Map<string, SyncCounts>(workspaceIds.map((id) => [id, { syncing: 0, failed: 0 }]));
+  for (const counts of reports) {
+    for (const [id, c] of counts) {
+      const t = totals.get(id);
+      if (!t) continue;
+      t.syncing += c.syncing;
+      t.failed += c.failed;
+    }
+  }
+  return new Map([...totals].map(([id, t]) => [id, t.syncing > 0 ? 'syncing' : t.failed > 0 ? 'error' : 'active']));
+}
+
+/** Everyone with access as the detail shows them (users no longer found are left out). */
+function memberViews(list: AccessEntry[], byId: Map<string, { id: string; name: string; email: string }>) {
+  return list.flatMap((m) => {
+    const u = byId.get(m.userId);
+    if (!u) return [];
+    return [{
+      user: { id: u.id, name: u.name, email: u.email },
+      role: m.eff.role,
+      permissions: m.eff.permissions,
+      status: m.status,
+      membership: m.eff.membership,
+      joinedAt: m.joinedAt.toISOString(),
+    }];
+  });
+}
+
+/** The slug of a new workspace as asked for (never shaped like a UUID), or null to make one from the name. */
+function requestedSlug(workspaceId: string | undefined): string | null {
+  if (workspaceId === undefined) return null;
+  if (UUID_RE.test(workspaceId)) {
+    throw new AppError(400, 'VALIDATION_ERROR', 'Validation failed: workspaceId must not look like a UUID', ['workspaceId: must not look like a UUID']);
+  }
+  return workspaceId;
+}
+
 type Orgs = Pick<OrganizationsService, 'requireMembership' | 'membersOf'>;
 
 export function workspacesService(deps: { repo: WorkspacesRepository; orgs: Orgs; users: Pick<AuthService, 'usersByIds' | 'findByEmail'>; notifications?: Pick<NotificationsService, 'notifyQuietly'> }): WorkspacesService {
@@ -240,18 +279,8 @@ export function workspacesService(deps: { repo: WorkspacesRepository; orgs: Orgs
   }
 
   async function syncStatuses(workspaceIds: string[]): Promise<Map<string, WorkspaceSyncStatus>> {
-    const totals = new Map<string, SyncCounts>(workspaceIds.map((id) => [id, { syncing: 0, failed: 0 }]));
-    if (workspaceIds.length) {
-      for (const counts of await Promise.all(syncStateProviders.map((p) => p(workspaceIds)))) {
-        for (const [id, c] of counts) {
-          const t = totals.get(id);
-          if (!t) continue;
-          t.syncing += c.syncing;
-          t.failed += c.failed;
-        }
-      }
-    }
-    return new Map([...totals].map(([id, t]) => [id, t.syncing > 0 ? 'syncing' : t.failed > 0 ? 'error' : 'active']));
+    const reports = workspaceIds.length ? await Promise.all(syncStateProviders.map((p) => p(workspaceIds))) : [];
+    return syncStatusOfCounts(workspaceIds, reports);
   }
   const syncStatusOf = async (workspaceId: string) => (await syncStatuses([workspaceId])).get(workspaceId) ?? 'active';
 
@@ -309,15 +338,7 @@ export function workspacesService(deps: { repo: WorkspacesRepository; orgs: Orgs
         await assertNewVendor(org.orgId, input.vendorProfile);
       }
       const name = input.workspaceName.trim();
-      let slug: string;
-      if (input.workspaceId !== undefined) {
-        if (UUID_RE.test(input.workspaceId)) {
-          throw new AppError(400, 'VALIDATION_ERROR', 'Validation failed: workspaceId must not look like a UUID', ['workspaceId: must not look like a UUID']);
-        }
-        slug = input.workspaceId;
-      } else {
-        slug = await uniqueSlug(slugify(name));
-      }
+      const slug = requestedSlug(input.workspaceId) ?? (await uniqueSlug(slugify(name)));
       const row = await repo.insertWithOwner({
         orgId: org.orgId,
         ownerId: userId,
@@ -345,18 +366,7 @@ export function workspacesService(deps: { repo: WorkspacesRepository; orgs: Orgs
         permissions: access.permissions,
         memberCount: list.length,
         owner: { id: ws.ownerId, name: owner?.name ?? '', email: owner?.email ?? '' },
-        members: list.flatMap((m) => {
-          const u = byId.get(m.userId);
-          if (!u) return [];
-          return [{
-            user: { id: u.id, name: u.name, email: u.email },
-            role: m.eff.role,
-            permissions: m.eff.permissions,
-            status: m.status,
-            membership: m.eff.membership,
-            joinedAt: m.joinedAt.toISOString(),
-          }];
-        }),
+        members: memberViews(list, byId),
         stats: await stats(ws.id),
       };
     },
