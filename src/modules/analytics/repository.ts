@@ -1,15 +1,10 @@
 import { and, count, desc, eq, gte, lt, ne, or, sql, type SQL } from 'drizzle-orm';
 import { queryRows, type Db } from '../../db/client.js';
 import { queryLog } from '../../db/schema/index.js';
+import type { Scope } from '../../domain/scope.js';
 
 export type QueryLogRow = typeof queryLog.$inferSelect;
 export type NewQueryLog = typeof queryLog.$inferInsert;
-
-/** Whose queries: one workspace, optionally one user's only. */
-export interface Scope {
-  workspaceId: string;
-  userId: string | null;
-}
 
 export interface Range {
   from: Date;
@@ -17,20 +12,25 @@ export interface Range {
   to: Date;
 }
 
-const where = (scope: Scope, range: Range): SQL =>
+/** Which of the scope's workspace queries: a time range, and one user's only when `userId` is set. */
+export interface LogFilter extends Range {
+  userId: string | null;
+}
+
+const where = (scope: Scope, f: LogFilter): SQL =>
   and(
     eq(queryLog.workspaceId, scope.workspaceId),
-    scope.userId ? eq(queryLog.userId, scope.userId) : undefined,
-    gte(queryLog.createdAt, range.from),
-    lt(queryLog.createdAt, range.to),
+    f.userId ? eq(queryLog.userId, f.userId) : undefined,
+    gte(queryLog.createdAt, f.from),
+    lt(queryLog.createdAt, f.to),
   )!;
 
 /** Same filter in raw SQL (for the aggregate queries). */
-const rawWhere = (scope: Scope, range: Range) =>
+const rawWhere = (scope: Scope, f: LogFilter) =>
   sql`q.workspace_id = ${scope.workspaceId}
-    ${scope.userId ? sql`and q.user_id = ${scope.userId}` : sql``}
-    and q.created_at >= ${range.from.toISOString()}::timestamptz
-    and q.created_at < ${range.to.toISOString()}::timestamptz`;
+    ${f.userId ? sql`and q.user_id = ${f.userId}` : sql``}
+    and q.created_at >= ${f.from.toISOString()}::timestamptz
+    and q.created_at < ${f.to.toISOString()}::timestamptz`;
 
 const num = (v: unknown): number => (v === null || v === undefined ? 0 : Number(v));
 const numOrNull = (v: unknown): number | null => (v === null || v === undefined ? null : Number(v));
@@ -42,16 +42,16 @@ export function analyticsRepository(db: Db) {
       await db.insert(queryLog).values(row);
     },
 
-    async list(scope: Scope, range: Range, q: { limit: number; offset: number; status?: string; unanswered?: boolean }) {
+    async list(scope: Scope, f: LogFilter, q: { limit: number; offset: number; status?: string; unanswered?: boolean }) {
       // Unanswered: failed or aborted, or answered without citing any source or with sources judged irrelevant.
       const unanswered = q.unanswered ? or(ne(queryLog.status, 'answered'), eq(queryLog.citedCount, 0), eq(queryLog.isRelevant, false)) : undefined;
-      const w = and(where(scope, range), q.status ? eq(queryLog.status, q.status) : undefined, unanswered);
+      const w = and(where(scope, f), q.status ? eq(queryLog.status, q.status) : undefined, unanswered);
       const rows = await db.select().from(queryLog).where(w).orderBy(desc(queryLog.createdAt), desc(queryLog.id)).limit(q.limit).offset(q.offset);
       const [{ n }] = await db.select({ n: count() }).from(queryLog).where(w);
       return { rows, total: Number(n) };
     },
 
-    async totals(scope: Scope, range: Range) {
+    async totals(scope: Scope, f: LogFilter) {
       const [r] = await queryRows<Record<string, unknown>>(db, sql`
         select count(*) as queries,
           count(*) filter (where q.status = 'answered') as answered,
@@ -69,7 +69,7 @@ export function analyticsRepository(db: Db) {
           avg(case when q.is_relevant then 1.0 else 0.0 end) filter (where q.status = 'answered') as relevant_rate,
           coalesce(sum(q.input_tokens), 0) as input_tokens,
           coalesce(sum(q.output_tokens), 0) as output_tokens
-        from query_log q where ${rawWhere(scope, range)}`);
+        from query_log q where ${rawWhere(scope, f)}`);
       return {
         queries: num(r.queries),
         answered: num(r.answered),
@@ -90,7 +90,7 @@ export function analyticsRepository(db: Db) {
       };
     },
 
-    async byDay(scope: Scope, range: Range) {
+    async byDay(scope: Scope, f: LogFilter) {
       const rows = await queryRows<Record<string, unknown>>(db, sql`
         select to_char(date_trunc('day', q.created_at at time zone 'UTC'), 'YYYY-MM-DD') as day,
           count(*) as queries,
@@ -98,7 +98,7 @@ export function analyticsRepository(db: Db) {
           count(distinct q.user_id) as users,
           avg(q.latency_ms) as avg_latency,
           avg(q.confidence) filter (where q.status = 'answered') as avg_confidence
-        from query_log q where ${rawWhere(scope, range)}
+        from query_log q where ${rawWhere(scope, f)}
         group by 1 order by 1`);
       return rows.map((r) => ({
         date: String(r.day),
@@ -110,18 +110,18 @@ export function analyticsRepository(db: Db) {
       }));
     },
 
-    async byGroup(scope: Scope, range: Range, column: 'endpoint' | 'generator' | 'user_id') {
+    async byGroup(scope: Scope, f: LogFilter, column: 'endpoint' | 'generator' | 'user_id') {
       const col = sql.raw(`q.${column}`);
       const rows = await queryRows<Record<string, unknown>>(db, sql`
         select ${col} as key, count(*) as queries, avg(q.latency_ms) as avg_latency
-        from query_log q where ${rawWhere(scope, range)}
+        from query_log q where ${rawWhere(scope, f)}
         group by 1 order by 2 desc, 1 limit 100`);
       return rows.map((r) => ({ key: r.key === null ? null : String(r.key), queries: num(r.queries), avgLatencyMs: numOrNull(r.avg_latency) }));
     },
 
     /** Documents behind the retrieved sources, most cited first. */
-    async sources(scope: Scope, range: Range, q: { limit: number; offset: number }) {
-      const base = sql`from query_log q cross join lateral jsonb_array_elements(q.sources) s where ${rawWhere(scope, range)}`;
+    async sources(scope: Scope, f: LogFilter, q: { limit: number; offset: number }) {
+      const base = sql`from query_log q cross join lateral jsonb_array_elements(q.sources) s where ${rawWhere(scope, f)}`;
       const rows = await queryRows<Record<string, unknown>>(db, sql`
         select s->>'documentId' as document_id,
           max(s->>'dataSourceId') as data_source_id,

@@ -1,93 +1,21 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { FastifyRequest } from 'fastify';
-import { Type } from 'typebox';
-import { Envelope, Nullable, errorResponses, ok } from '../../lib/envelope.js';
-import { LoggedSourceSchema } from '../../domain/sources.js';
-import { RISK_RATINGS } from '../../db/schema/assessments.js';
-import { PORTFOLIO_SORTS, type PortfolioService } from './portfolio.js';
-import type { AnalyticsService, Viewer } from './service.js';
-import { pageQuery, PaginationSchema, parseSort, sortQuery } from '../../domain/paging.js';
+import { errorResponses, ok } from '../../lib/envelope.js';
+import { requestAccess, requestScope } from '../../plugins/workspace.js';
+import { parseSort } from '../../domain/paging.js';
+import type { PortfolioService } from './portfolio.js';
+import { PortfolioQuery, PortfolioResponse, QueriesQuery, QueriesResponse, SourcesQuery, SourcesResponse, UsageQuery, UsageResponse } from './schemas.js';
+import type { AnalyticsService } from './service.js';
 
-const NumOrNull = Nullable(Type.Number());
-const UserRef = Nullable(Type.Object({ id: Type.String(), name: Type.String(), email: Type.String() }));
-const DateParam = Type.String({ minLength: 10, maxLength: 40, description: 'YYYY-MM-DD (a `to` date includes that day) or an ISO 8601 date-time' });
-const RangeQuery = {
-  from: Type.Optional(DateParam),
-  to: Type.Optional(DateParam),
-  userId: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: 'owners and admins: one member only' })),
-};
-const Paging = {
-  ...pageQuery(),
-};
-const Pagination = PaginationSchema;
-const RangeOut = Type.Object({ from: Type.String(), to: Type.String() });
-const ScopeOut = Type.Enum(['workspace', 'user']);
-
-const QueryRecord = Type.Object({
-  id: Type.String(),
-  user: UserRef,
-  conversationId: Nullable(Type.String()),
-  endpoint: Type.String(),
-  question: Type.String(),
-  status: Type.String(),
-  errorCode: Nullable(Type.String()),
-  generator: Type.String(),
-  model: Nullable(Type.String()),
-  latencyMs: Type.Number(),
-  firstChunkMs: NumOrNull,
-  confidence: NumOrNull,
-  isGrounded: Nullable(Type.Boolean()),
-  hasHallucinations: Nullable(Type.Boolean()),
-  isRelevant: Nullable(Type.Boolean()),
-  sourceCount: Type.Number(),
-  citedCount: Type.Number(),
-  sources: Type.Array(LoggedSourceSchema),
-  inputTokens: NumOrNull,
-  outputTokens: NumOrNull,
-  createdAt: Type.String(),
-});
-
-const Totals = Type.Object({
-  queries: Type.Number(), answered: Type.Number(), failed: Type.Number(), aborted: Type.Number(),
-  users: Type.Number(), conversations: Type.Number(),
-  avgLatencyMs: NumOrNull, p50LatencyMs: NumOrNull, p95LatencyMs: NumOrNull, avgFirstChunkMs: NumOrNull,
-  avgConfidence: NumOrNull, groundedRate: NumOrNull, hallucinationRate: NumOrNull, relevantRate: NumOrNull,
-  inputTokens: Type.Number(), outputTokens: Type.Number(),
-});
-
-const viewerOf = (request: FastifyRequest): Viewer => ({ workspaceId: request.workspace!.id, userId: request.auth!.id, role: request.workspace!.role });
 const tags = ['analytics'];
 
-/** Query analytics of a workspace (docs/analytics.md). */
-const PortfolioVendor = Type.Object({
-  workspaceId: Type.String(),
-  workspaceSlug: Type.String(),
-  name: Type.String(),
-  criticalityTier: Nullable(Type.String()),
-  supportsCriticalFunction: Nullable(Type.Boolean()),
-  nextReviewDate: Nullable(Type.String()),
-  assessment: Nullable(Type.Object({
-    id: Type.String(), name: Type.String(), score: NumOrNull, riskRating: Nullable(Type.Enum([...RISK_RATINGS])), completedAt: Type.String(),
-    covered: NumOrNull, partial: NumOrNull, missing: NumOrNull,
-  })),
-  questionnaire: Nullable(Type.Object({ id: Type.String(), title: Type.String(), score: NumOrNull, completedAt: Type.String() })),
-});
-
+/** Query analytics of a workspace and the organization's vendor portfolio (docs/analytics.md). */
 const routes: FastifyPluginAsyncTypebox<{ service: AnalyticsService; portfolio: PortfolioService }> = async (app, { service, portfolio }) => {
   app.get('/analytics/portfolio', {
     schema: {
       tags,
       summary: 'Vendor portfolio of the organization: every accessible vendor with its tier, latest completed assessment (score, risk rating) and questionnaire score; counts by risk rating',
-      // A portfolio is read whole by a dashboard: the default page is the largest (100 vendors).
-      querystring: Type.Object({ ...pageQuery({ defaultLimit: 100 }), sort: sortQuery(PORTFOLIO_SORTS, 'createdAt') }, { additionalProperties: false }),
-      response: {
-        200: Envelope(Type.Object({
-          vendors: Type.Array(PortfolioVendor),
-          byRisk: Type.Object({ critical: Type.Integer(), high: Type.Integer(), medium: Type.Integer(), low: Type.Integer(), notAssessed: Type.Integer() }),
-          pagination: PaginationSchema,
-        })),
-        ...errorResponses,
-      },
+      querystring: PortfolioQuery,
+      response: { 200: PortfolioResponse, ...errorResponses },
     },
   }, async (request) => {
     const { page, limit, sort } = request.query;
@@ -99,58 +27,30 @@ const routes: FastifyPluginAsyncTypebox<{ service: AnalyticsService; portfolio: 
     schema: {
       tags,
       summary: 'Logged questions, newest first',
-      querystring: Type.Object({
-        ...RangeQuery,
-        ...Paging,
-        status: Type.Optional(Type.Enum(['answered', 'failed', 'aborted'])),
-        unanswered: Type.Optional(Type.Boolean({ description: 'only questions not answered from the sources: failed or aborted, or answered without a cited or relevant source' })),
-      }, { additionalProperties: false }),
-      response: { 200: Envelope(Type.Object({ range: RangeOut, scope: ScopeOut, queries: Type.Array(QueryRecord), pagination: Pagination })), ...errorResponses },
+      querystring: QueriesQuery,
+      response: { 200: QueriesResponse, ...errorResponses },
     },
-  }, async (request) => ok(await service.queries(viewerOf(request), request.query)));
+  }, async (request) => ok(await service.queries(requestScope(request), requestAccess(request).role, request.query)));
 
   app.get('/analytics/usage', {
     config: { workspace: true },
     schema: {
       tags,
       summary: 'Usage statistics: totals, per day, per endpoint, generator and user',
-      querystring: Type.Object(RangeQuery, { additionalProperties: false }),
-      response: {
-        200: Envelope(Type.Object({
-          range: RangeOut,
-          scope: ScopeOut,
-          totals: Totals,
-          daily: Type.Array(Type.Object({ date: Type.String(), queries: Type.Number(), answered: Type.Number(), users: Type.Number(), avgLatencyMs: NumOrNull, avgConfidence: NumOrNull })),
-          byEndpoint: Type.Array(Type.Object({ endpoint: Type.String(), queries: Type.Number(), avgLatencyMs: NumOrNull })),
-          byGenerator: Type.Array(Type.Object({ generator: Type.String(), queries: Type.Number(), avgLatencyMs: NumOrNull })),
-          byUser: Type.Array(Type.Object({ user: UserRef, queries: Type.Number(), avgLatencyMs: NumOrNull })),
-        })),
-        ...errorResponses,
-      },
+      querystring: UsageQuery,
+      response: { 200: UsageResponse, ...errorResponses },
     },
-  }, async (request) => ok(await service.usage(viewerOf(request), request.query)));
+  }, async (request) => ok(await service.usage(requestScope(request), requestAccess(request).role, request.query)));
 
   app.get('/analytics/sources', {
     config: { workspace: true },
     schema: {
       tags,
       summary: 'Documents behind retrieved sources: how often retrieved and cited',
-      querystring: Type.Object({ ...RangeQuery, ...Paging }, { additionalProperties: false }),
-      response: {
-        200: Envelope(Type.Object({
-          range: RangeOut,
-          scope: ScopeOut,
-          totals: Type.Object({ documents: Type.Number(), retrievals: Type.Number(), citations: Type.Number() }),
-          sources: Type.Array(Type.Object({
-            documentId: Type.String(), dataSourceId: Nullable(Type.String()), title: Type.String(), url: Type.String(),
-            retrievedCount: Type.Number(), citedCount: Type.Number(), queryCount: Type.Number(), avgScore: NumOrNull, lastRetrievedAt: Type.String(),
-          })),
-          pagination: Pagination,
-        })),
-        ...errorResponses,
-      },
+      querystring: SourcesQuery,
+      response: { 200: SourcesResponse, ...errorResponses },
     },
-  }, async (request) => ok(await service.sources(viewerOf(request), request.query)));
+  }, async (request) => ok(await service.sources(requestScope(request), requestAccess(request).role, request.query)));
 };
 
 export default routes;

@@ -1,17 +1,11 @@
 import { badRequest, forbidden } from '../../lib/errors.js';
 import type { WorkspaceRole } from '../../db/schema/workspaces.js';
 import { round2 } from '../../rag/text.js';
-import type { AnalyticsRepository, NewQueryLog, QueryLogRow, Range, Scope } from './repository.js';
+import type { Scope } from '../../domain/scope.js';
+import type { AnalyticsRepository, LogFilter, NewQueryLog, QueryLogRow, Range } from './repository.js';
 import { pagination } from '../../domain/paging.js';
 
 export type QueryLogEntry = Omit<NewQueryLog, 'id' | 'createdAt'>;
-
-/** Who asks for analytics: roles `owner` and `admin` see the whole workspace, others their own queries. */
-export interface Viewer {
-  workspaceId: string;
-  userId: string;
-  role: WorkspaceRole;
-}
 
 export interface RangeQuery {
   from?: string;
@@ -22,30 +16,41 @@ export const DEFAULT_RANGE_DAYS = 30;
 const DAY = 24 * 3600 * 1000;
 const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
 
-/** `from`/`to` (YYYY-MM-DD or ISO 8601) -> [from, to); a date-only `to` includes that whole day. */
+/** The shortest date the range takes (`YYYY-MM-DD`). */
+const MIN_DATE_LENGTH = 10;
+
+/**
+ * `from`/`to` (YYYY-MM-DD or ISO 8601) -> [from, to); a date-only `to` includes that whole
+ * day. The one check of the range's dates (the query schema bounds only their length).
+ */
 export function parseRange(q: RangeQuery, now = new Date()): Range {
   const parse = (field: 'from' | 'to', v: string) => {
     const d = new Date(DATE_ONLY.test(v) ? `${v}T00:00:00.000Z` : v);
-    if (Number.isNaN(d.getTime()) || (DATE_ONLY.test(v) && d.toISOString().slice(0, 10) !== v)) {
+    if (v.length < MIN_DATE_LENGTH || Number.isNaN(d.getTime()) || (DATE_ONLY.test(v) && d.toISOString().slice(0, 10) !== v)) {
       throw badRequest(`${field}: must be a date (YYYY-MM-DD) or an ISO 8601 date-time`, [`${field}: must be a date (YYYY-MM-DD) or an ISO 8601 date-time`]);
     }
     return field === 'to' && DATE_ONLY.test(v) ? new Date(d.getTime() + DAY) : d;
   };
-  const to = q.to ? parse('to', q.to) : now;
-  const from = q.from ? parse('from', q.from) : new Date(to.getTime() - DEFAULT_RANGE_DAYS * DAY);
+  const to = q.to !== undefined ? parse('to', q.to) : now;
+  const from = q.from !== undefined ? parse('from', q.from) : new Date(to.getTime() - DEFAULT_RANGE_DAYS * DAY);
   if (from.getTime() >= to.getTime()) throw badRequest('from: must be before to', ['from: must be before to']);
   return { from, to };
 }
 
 const SEES_ALL: readonly WorkspaceRole[] = ['owner', 'admin'];
 
-/** The scope a viewer may see; asking for another member's queries needs owner or admin. */
-export function scopeOf(viewer: Viewer, userId?: string): Scope {
-  if (SEES_ALL.includes(viewer.role)) return { workspaceId: viewer.workspaceId, userId: userId ?? null };
-  if (userId && userId !== viewer.userId) {
+/**
+ * The queries the caller may see, in the range the query asks for: roles `owner` and
+ * `admin` see the whole workspace (or one member's, with `userId`), others their own;
+ * asking for another member's queries needs owner or admin.
+ */
+export function filterOf(scope: Scope, role: WorkspaceRole, q: RangeQuery & { userId?: string }): LogFilter {
+  const range = parseRange(q);
+  if (SEES_ALL.includes(role)) return { ...range, userId: q.userId ?? null };
+  if (q.userId && q.userId !== scope.userId) {
     throw forbidden("Insufficient permission: only workspace owners and admins see other members' queries", 'INSUFFICIENT_PERMISSION');
   }
-  return { workspaceId: viewer.workspaceId, userId: viewer.userId };
+  return { ...range, userId: scope.userId };
 }
 
 type UserLookup = (ids: string[]) => Promise<Map<string, { id: string; name: string; email: string }>>;
@@ -86,33 +91,31 @@ export function analyticsService(repo: AnalyticsRepository, deps: { usersByIds: 
       await repo.insert(entry);
     },
 
-    async queries(viewer: Viewer, q: RangeQuery & { page: number; limit: number; userId?: string; status?: string; unanswered?: boolean }) {
-      const range = parseRange(q);
-      const scope = scopeOf(viewer, q.userId);
-      const { rows, total } = await repo.list(scope, range, { limit: q.limit, offset: (q.page - 1) * q.limit, status: q.status, unanswered: q.unanswered });
+    async queries(scope: Scope, role: WorkspaceRole, q: RangeQuery & { page: number; limit: number; userId?: string; status?: string; unanswered?: boolean }) {
+      const f = filterOf(scope, role, q);
+      const { rows, total } = await repo.list(scope, f, { limit: q.limit, offset: (q.page - 1) * q.limit, status: q.status, unanswered: q.unanswered });
       const users = await deps.usersByIds([...new Set(rows.flatMap((r) => (r.userId ? [r.userId] : [])))]);
       return {
-        range: rangeView(range),
-        scope: scope.userId ? ('user' as const) : ('workspace' as const),
+        range: rangeView(f),
+        scope: f.userId ? ('user' as const) : ('workspace' as const),
         queries: rows.map((r) => queryView(r, users)),
         pagination: pagination(q, total),
       };
     },
 
-    async usage(viewer: Viewer, q: RangeQuery & { userId?: string }) {
-      const range = parseRange(q);
-      const scope = scopeOf(viewer, q.userId);
+    async usage(scope: Scope, role: WorkspaceRole, q: RangeQuery & { userId?: string }) {
+      const f = filterOf(scope, role, q);
       const [t, days, endpoints, generators, byUser] = await Promise.all([
-        repo.totals(scope, range),
-        repo.byDay(scope, range),
-        repo.byGroup(scope, range, 'endpoint'),
-        repo.byGroup(scope, range, 'generator'),
-        repo.byGroup(scope, range, 'user_id'),
+        repo.totals(scope, f),
+        repo.byDay(scope, f),
+        repo.byGroup(scope, f, 'endpoint'),
+        repo.byGroup(scope, f, 'generator'),
+        repo.byGroup(scope, f, 'user_id'),
       ]);
       const users = await deps.usersByIds(byUser.flatMap((u) => (u.key ? [u.key] : [])));
       return {
-        range: rangeView(range),
-        scope: scope.userId ? ('user' as const) : ('workspace' as const),
+        range: rangeView(f),
+        scope: f.userId ? ('user' as const) : ('workspace' as const),
         totals: {
           ...t,
           avgLatencyMs: r2(t.avgLatencyMs),
@@ -134,13 +137,12 @@ export function analyticsService(repo: AnalyticsRepository, deps: { usersByIds: 
       };
     },
 
-    async sources(viewer: Viewer, q: RangeQuery & { page: number; limit: number; userId?: string }) {
-      const range = parseRange(q);
-      const scope = scopeOf(viewer, q.userId);
-      const out = await repo.sources(scope, range, { limit: q.limit, offset: (q.page - 1) * q.limit });
+    async sources(scope: Scope, role: WorkspaceRole, q: RangeQuery & { page: number; limit: number; userId?: string }) {
+      const f = filterOf(scope, role, q);
+      const out = await repo.sources(scope, f, { limit: q.limit, offset: (q.page - 1) * q.limit });
       return {
-        range: rangeView(range),
-        scope: scope.userId ? ('user' as const) : ('workspace' as const),
+        range: rangeView(f),
+        scope: f.userId ? ('user' as const) : ('workspace' as const),
         totals: { documents: out.total, retrievals: out.retrievals, citations: out.citations },
         sources: out.rows.map((r) => ({ ...r, avgScore: r2(r.avgScore) })),
         pagination: pagination(q, out.total),
