@@ -1,5 +1,5 @@
 /**
- * Code lists of the vendor profile, as the API checks them (src/modules/workspaces/vendorProfile.ts,
+ * Code lists of the vendor profile, as the API checks them (src/domain/vendorProfile.ts,
  * docs/organizations-and-workspaces.md). Country and currency codes are the same lists the API
  * takes from i18n-iso-countries and currency-codes; their names come from the browser (Intl).
  */
