@@ -51,23 +51,77 @@ export function checkNewPassword(password: string, email?: string): void {
   if (problems.length) throw badRequest(problems.join('; '), problems);
 }
 
-export function authService(deps: {
-  repo: AuthRepository;
-  mailer: Mailer;
-  config: Pick<Config, 'refreshTokenTtlSec' | 'emailTokenTtlSec' | 'publicUrl'>;
-  signAccessToken(userId: string): string;
-  onRegistered?: RegisterHook[];
-  log?: { error(obj: unknown, msg?: string): void };
-}) {
-  const { repo, mailer, config } = deps;
-  const hooks: RegisterHook[] = deps.onRegistered ?? [];
+/** The e-mail carrying a verification or password reset token. */
+function emailTokenMail(user: { name: string; to: string }, purpose: 'verify_email' | 'reset_password', token: string, publicUrl: string, hours: number) {
+  if (purpose === 'verify_email') {
+    const link = `${publicUrl}/verify-email?token=${encodeURIComponent(token)}`;
+    return {
+      to: user.to,
+      subject: 'Verify your e-mail address',
+      text: `Hello ${user.name},\n\nPlease confirm your e-mail address by opening this link:\n${link}\n\nOr send this token to POST /api/v1/auth/verify-email: ${token}\n\nThe link expires in ${hours} hours and can be used once.\n`,
+    };
+  }
+  const link = `${publicUrl}/reset-password?token=${encodeURIComponent(token)}`;
+  return {
+    to: user.to,
+    subject: 'Reset your password',
+    text: `Hello ${user.name},\n\nSomeone asked to reset the password of this account. To choose a new password, open:\n${link}\n\nOr send this token with your new password to POST /api/v1/auth/reset-password: ${token}\n\nThe link expires in ${hours} hours and can be used once. If you did not ask for this, ignore this message.\n`,
+  };
+}
 
-  /**
-   * The user of each authenticated request, kept for AUTH_USER_CACHE_MS (docs/auth.md,
-   * "Request authentication"): a client's burst of requests loads its user once. A change
-   * made through this process is seen at once (the entry is dropped before and after the
-   * write); another instance sees it within AUTH_USER_CACHE_MS. A failed load is never kept.
-   */
+/** A user's public identity, for other modules. */
+export interface UserIdentity {
+  id: string;
+  name: string;
+  email: string;
+  status: string;
+}
+
+/** Accounts, sessions (access and rotating refresh tokens) and e-mail tokens (docs/auth.md). */
+export interface AuthService {
+  /** Issues an access token and a new refresh token (a new family unless given). */
+  startSession(user: UserRow, familyId?: string): Promise<IssuedSession>;
+  /** Creates an account and its first session; runs the register hooks (invitations). */
+  register(input: { email: string; password: string; name: string; invitationToken?: string }): Promise<IssuedSession>;
+  /** Checks the credentials and starts a session. */
+  login(email: string, password: string): Promise<IssuedSession>;
+  /** Exchanges a refresh token for a new pair; a reused token revokes its whole family. */
+  refresh(refreshToken: string | undefined): Promise<IssuedSession>;
+  /** Revokes the refresh token's family. */
+  logout(refreshToken: string | undefined): Promise<void>;
+  /** The user of an authenticated request (briefly cached), or null when there is none. */
+  requestUser(id: string): Promise<UserRow | null>;
+  /** A user by id (404 when unknown). */
+  getUser(id: string): Promise<UserRow>;
+  /** Public identity of users, for other modules (members lists). */
+  usersByIds(ids: string[]): Promise<Map<string, UserIdentity>>;
+  /** A user by e-mail address (case-insensitive), for other modules (invitations, members). */
+  findByEmail(email: string): Promise<UserIdentity | null>;
+  /** Changes name and/or e-mail (a new e-mail must be verified again). */
+  updateProfile(userId: string, input: { name?: string; email?: string }): Promise<UserRow>;
+  /** Changes the password; every other session (refresh family) is revoked. */
+  changePassword(userId: string, currentPassword: string, newPassword: string, keepFamilyId?: string): Promise<void>;
+  /** The family of a presented refresh token (to keep the caller's own session). */
+  familyOf(refreshToken: string | undefined): Promise<string | undefined>;
+  /** Sends a reset link when the account exists; returns at once either way. */
+  forgotPassword(email: string): Promise<void>;
+  /** Sets a new password with a reset token; every session is revoked. */
+  resetPassword(token: string, newPassword: string): Promise<void>;
+  /** Marks the e-mail address verified with a verification token. */
+  verifyEmail(token: string): Promise<UserRow>;
+  /** Resends the verification link to an unverified account; silent otherwise; returns at once. */
+  resendVerification(by: { userId?: string; email?: string }): Promise<void>;
+  /** Resolves when the e-mails queued after responses are sent (closing the app, tests). */
+  settled(): Promise<void>;
+}
+
+/**
+ * The user of each authenticated request, kept for AUTH_USER_CACHE_MS (docs/auth.md,
+ * "Request authentication"): a client's burst of requests loads its user once. A change
+ * made through this process is seen at once (`updateUser` drops the entry before and after
+ * the write); another instance sees it within AUTH_USER_CACHE_MS. A failed load is never kept.
+ */
+function requestUserCache(repo: AuthRepository) {
   const requestUsers = new Map<string, { user: UserRow; at: number }>();
   const forget = (id: string) => requestUsers.delete(id);
   const updateUser: AuthRepository['updateUser'] = async (id, values) => {
@@ -78,6 +132,33 @@ export function authService(deps: {
       forget(id);
     }
   };
+  async function requestUser(id: string): Promise<UserRow | null> {
+    const now = Date.now();
+    const hit = requestUsers.get(id);
+    if (hit && now - hit.at < AUTH_USER_CACHE_MS) return hit.user;
+    const user = await repo.findUserById(id);
+    requestUsers.delete(id);
+    if (user) {
+      if (requestUsers.size >= AUTH_USER_CACHE_MAX) requestUsers.delete(requestUsers.keys().next().value!);
+      requestUsers.set(id, { user, at: now });
+    }
+    return user;
+  }
+  return { requestUser, updateUser };
+}
+
+export function authService(deps: {
+  repo: AuthRepository;
+  mailer: Mailer;
+  config: Pick<Config, 'refreshTokenTtlSec' | 'emailTokenTtlSec' | 'publicUrl'>;
+  signAccessToken(userId: string): string;
+  onRegistered?: RegisterHook[];
+  log?: { error(obj: unknown, msg?: string): void };
+}): AuthService {
+  const { repo, mailer, config } = deps;
+  const hooks: RegisterHook[] = deps.onRegistered ?? [];
+
+  const { requestUser, updateUser } = requestUserCache(repo);
 
   // Work whose duration would tell whether an account exists (looking it up, storing a
   // token, talking to the SMTP server) runs after the response (docs/auth.md).
@@ -110,22 +191,7 @@ export function authService(deps: {
       tokenHash: sha256(token),
       expiresAt: new Date(Date.now() + config.emailTokenTtlSec * 1000),
     });
-    const hours = Math.round(config.emailTokenTtlSec / 3600);
-    if (purpose === 'verify_email') {
-      const link = `${config.publicUrl}/verify-email?token=${encodeURIComponent(token)}`;
-      await mailer.send({
-        to,
-        subject: 'Verify your e-mail address',
-        text: `Hello ${user.name},\n\nPlease confirm your e-mail address by opening this link:\n${link}\n\nOr send this token to POST /api/v1/auth/verify-email: ${token}\n\nThe link expires in ${hours} hours and can be used once.\n`,
-      });
-    } else {
-      const link = `${config.publicUrl}/reset-password?token=${encodeURIComponent(token)}`;
-      await mailer.send({
-        to,
-        subject: 'Reset your password',
-        text: `Hello ${user.name},\n\nSomeone asked to reset the password of this account. To choose a new password, open:\n${link}\n\nOr send this token with your new password to POST /api/v1/auth/reset-password: ${token}\n\nThe link expires in ${hours} hours and can be used once. If you did not ask for this, ignore this message.\n`,
-      });
-    }
+    await mailer.send(emailTokenMail({ name: user.name, to }, purpose, token, config.publicUrl, Math.round(config.emailTokenTtlSec / 3600)));
     return token;
   }
 
@@ -184,19 +250,7 @@ export function authService(deps: {
       if (row) await repo.revokeFamily(row.familyId);
     },
 
-    /** The user of an authenticated request (see requestUsers), or null when there is none. */
-    async requestUser(id: string): Promise<UserRow | null> {
-      const now = Date.now();
-      const hit = requestUsers.get(id);
-      if (hit && now - hit.at < AUTH_USER_CACHE_MS) return hit.user;
-      const user = await repo.findUserById(id);
-      requestUsers.delete(id);
-      if (user) {
-        if (requestUsers.size >= AUTH_USER_CACHE_MAX) requestUsers.delete(requestUsers.keys().next().value!);
-        requestUsers.set(id, { user, at: now });
-      }
-      return user;
-    },
+    requestUser,
 
     async getUser(id: string): Promise<UserRow> {
       const user = await repo.findUserById(id);
@@ -301,4 +355,3 @@ export function authService(deps: {
     },
   };
 }
-export type AuthService = ReturnType<typeof authService>;
