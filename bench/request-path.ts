@@ -29,6 +29,7 @@ import { registerUser, testConfig } from '../test/helpers/app.js';
 import { createOrg } from '../test/helpers/workspaces.js';
 import { loadAverage, median } from './lib/machine.js';
 import { prepareDatabase, spawnServer } from './lib/service.js';
+import { scopeOf } from '../src/domain/scope.js';
 
 const { values: args } = parseArgs({
   options: {
@@ -80,9 +81,9 @@ async function seed(env: Record<string, string>): Promise<string> {
     for (let i = 0; i < VENDORS; i++) {
       const ws = await app.services.workspaces.create(owner.id, { workspaceName: `Vendor ${i}` });
       for (let d = 0; d < 2; d++) {
-        await app.services.dataSources.create({ workspaceId: ws.id, userId: owner.id, kind: 'json', name: `Docs ${d}`, files: [{ filename: 'a.txt', declaredType: 'text/plain', content: Buffer.from(`Policy ${i}.${d}: encryption keys rotate every 90 days.`) }] });
+        await app.services.dataSources.create(scopeOf({ id: ws.id, slug: ws.workspaceId, name: ws.workspaceName, orgId: ws.organizationId }, owner.id), { kind: 'json', name: `Docs ${d}`, files: [{ filename: 'a.txt', declaredType: 'text/plain', content: Buffer.from(`Policy ${i}.${d}: encryption keys rotate every 90 days.`) }] });
       }
-      await app.services.mcpSources.create(ws.id, owner.id, { name: 'MCP', transport: 'http', url: 'http://127.0.0.1:9/mcp', headers: {}, sync: false });
+      await app.services.mcpSources.create(scopeOf({ id: ws.id, slug: ws.workspaceId, name: ws.workspaceName, orgId: ws.organizationId }, owner.id), { name: 'MCP', transport: 'http', url: 'http://127.0.0.1:9/mcp', headers: {}, sync: false });
       ids.push(ws.id);
     }
     // The data sources are ingested here, so that the measured server has nothing queued.

@@ -16,6 +16,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { buildTestApp, registerUser } from '../test/helpers/app.js';
 import { createOrg } from '../test/helpers/workspaces.js';
+import { scopeOf } from '../src/domain/scope.js';
 
 const { values: args } = parseArgs({
   options: {
@@ -56,7 +57,7 @@ try {
   for (let i = 0; i < VENDORS; i++) {
     const ws = await app.services.workspaces.create(owner.id, { workspaceName: `Vendor ${i}` });
     for (let d = 0; d < 2; d++) {
-      await app.services.dataSources.create({ workspaceId: ws.id, userId: owner.id, kind: 'json', name: `Docs ${d}`, files: [{ filename: 'a.txt', declaredType: 'text/plain', content: Buffer.from(`Policy ${i}.${d}`) }] });
+      await app.services.dataSources.create(scopeOf({ id: ws.id, slug: ws.workspaceId, name: ws.workspaceName, orgId: ws.organizationId }, owner.id), { kind: 'json', name: `Docs ${d}`, files: [{ filename: 'a.txt', declaredType: 'text/plain', content: Buffer.from(`Policy ${i}.${d}`) }] });
     }
   }
   const q = { page: 1, limit: 20, sort: 'createdAt' as const, descending: false };

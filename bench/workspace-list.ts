@@ -14,6 +14,7 @@ import { performance } from 'node:perf_hooks';
 import { buildApp } from '../src/app.js';
 import { freshDatabase, registerUser, testConfig } from '../test/helpers/app.js';
 import { createOrg } from '../test/helpers/workspaces.js';
+import { scopeOf } from '../src/domain/scope.js';
 
 const N = Number(process.argv[2] ?? 300);
 const REQUESTS = Number(process.argv[3] ?? 50);
@@ -39,9 +40,9 @@ try {
     const ws = await app.services.workspaces.create(owner.id, { workspaceName: `Vendor ${i}` });
     ids.push(ws.id);
     for (let d = 0; d < 2; d++) {
-      await app.services.dataSources.create({ workspaceId: ws.id, userId: owner.id, kind: 'json', name: `Docs ${d}`, files: [{ filename: 'a.txt', declaredType: 'text/plain', content: Buffer.from(`Policy ${i}.${d}: keys rotate every 90 days.`) }] });
+      await app.services.dataSources.create(scopeOf({ id: ws.id, slug: ws.workspaceId, name: ws.workspaceName, orgId: ws.organizationId }, owner.id), { kind: 'json', name: `Docs ${d}`, files: [{ filename: 'a.txt', declaredType: 'text/plain', content: Buffer.from(`Policy ${i}.${d}: keys rotate every 90 days.`) }] });
     }
-    await app.services.mcpSources.create(ws.id, owner.id, { name: 'MCP', transport: 'http', url: 'http://127.0.0.1:9/mcp', headers: {}, sync: false });
+    await app.services.mcpSources.create(scopeOf({ id: ws.id, slug: ws.workspaceId, name: ws.workspaceName, orgId: ws.organizationId }, owner.id), { name: 'MCP', transport: 'http', url: 'http://127.0.0.1:9/mcp', headers: {}, sync: false });
   }
   console.log(`set-up: ${N} workspaces, ${2 * N} data sources, ${N} MCP sources in ${((performance.now() - t0) / 1000).toFixed(1)} s (${database.kind})`);
 

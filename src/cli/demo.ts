@@ -41,12 +41,16 @@ export async function loadDemo(services: DemoServices, opts: { vendorDocsDir?: s
     await services.organizations.create(user.id, { name: DEMO_ORG });
     log(`created organization ${DEMO_ORG}`);
   }
+  const orgId = (await services.organizations.membershipOf(user.id))!.orgId;
   const out: { workspaceId: string; workspaceName: string; scope: Scope; dataSourceId: string; status: string; documents: number; chunks: number }[] = [];
   for (const v of DEMO_VENDORS) {
     const existing = (await services.workspaces.list(user.id)).find((w) => w.workspaceName === v.workspaceName);
-    const wsId = existing?.id ?? (await services.workspaces.create(user.id, { workspaceName: v.workspaceName })).id;
+    const ws = existing ?? (await services.workspaces.create(user.id, { workspaceName: v.workspaceName }));
     if (!existing) log(`created workspace ${v.workspaceName}`);
-    const current = (await services.dataSources.list(wsId, { page: 1, limit: 100 })).dataSources.find((d) => d.name === v.sourceName);
+    const wsId = ws.id;
+    // The CLI runs outside a request: the demo user's scope, built explicitly.
+    const scope = scopeOf({ id: ws.id, slug: ws.workspaceId, name: ws.workspaceName, orgId }, user.id);
+    const current = (await services.dataSources.list(scope, { page: 1, limit: 100 })).dataSources.find((d) => d.name === v.sourceName);
     let dsId: string;
     if (!current) {
       const folder = path.join(dir, v.folder);
@@ -54,22 +58,20 @@ export async function loadDemo(services: DemoServices, opts: { vendorDocsDir?: s
         .filter((f) => /\.(md|txt)$/i.test(f))
         .sort()
         .map((f) => ({ filename: f, declaredType: null, content: readFileSync(path.join(folder, f)) }));
-      const ds = await services.dataSources.create({ workspaceId: wsId, userId: user.id, name: v.sourceName, description: v.description, kind: 'upload', files });
+      const ds = await services.dataSources.create(scope, { name: v.sourceName, description: v.description, kind: 'upload', files });
       dsId = ds.id;
       log(`uploaded ${files.length} ${v.workspaceName} documents`);
     } else {
       dsId = current.id;
-      if (opts.resync || current.status === 'failed') await services.dataSources.sync(wsId, dsId, null);
+      if (opts.resync || current.status === 'failed') await services.dataSources.sync(scope, dsId, null);
     }
     const deadline = Date.now() + (opts.timeoutMs ?? 10 * 60_000);
-    let ds = await services.dataSources.get(wsId, dsId);
+    let ds = await services.dataSources.get(scope, dsId);
     while (ds.status === 'pending' || ds.status === 'processing') {
       if (Date.now() > deadline) throw new Error(`ingestion of ${v.sourceName} did not finish in time (status ${ds.status})`);
       await new Promise((r) => setTimeout(r, 200));
-      ds = await services.dataSources.get(wsId, dsId);
+      ds = await services.dataSources.get(scope, dsId);
     }
-    const ws = (await services.workspaces.get(wsId))!;
-    const scope = scopeOf({ id: ws.id, slug: ws.workspaceId, name: ws.workspaceName, orgId: ws.organizationId }, user.id);
     out.push({ workspaceId: wsId, workspaceName: v.workspaceName, scope, dataSourceId: dsId, status: ds.status, documents: ds.documentCount, chunks: ds.chunkCount });
   }
   return { user: { id: user.id, email: DEMO_USER.email }, vendors: out };

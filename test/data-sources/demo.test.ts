@@ -34,6 +34,6 @@ t.test('the demo loader creates the demo user, organization, two vendors and the
 
   const second = await loadDemo(app.services, { vendorDocsDir: dir });
   t.same(second.vendors.map((v) => v.dataSourceId), first.vendors.map((v) => v.dataSourceId), 'running it again creates nothing new');
-  const sources = await app.services.dataSources.list(basecamp.workspaceId, { page: 1, limit: 10 });
+  const sources = await app.services.dataSources.list({ workspaceId: basecamp.workspaceId }, { page: 1, limit: 10 });
   t.equal(sources.pagination.total, 1);
 });

@@ -98,7 +98,7 @@ t.test('a scheduled sync tells the whole workspace when it fails, nobody when it
   const before = { owner: (await syncNotices(owner)).length, analyst: (await syncNotices(analyst)).length, viewer: (await syncNotices(viewer)).length };
 
   fake.mode.fail = 400;
-  await app.services.dataSources.sync(ws.id, dsId, null);
+  await app.services.dataSources.sync({ workspaceId: ws.id }, dsId, null);
   t.equal((await waitForDataSource(app, ws.headers, dsId)).status, 'failed');
   const [o] = await waitNotices(owner, before.owner + 1);
   const [a] = await waitNotices(analyst, before.analyst + 1);
@@ -109,7 +109,7 @@ t.test('a scheduled sync tells the whole workspace when it fails, nobody when it
   }
 
   fake.mode.fail = null;
-  await app.services.dataSources.sync(ws.id, dsId, null);
+  await app.services.dataSources.sync({ workspaceId: ws.id }, dsId, null);
   t.equal((await waitForDataSource(app, ws.headers, dsId)).status, 'ready');
   // A manual sync after it: its notification proves the scheduled one's would have arrived first.
   await app.inject({ method: 'POST', url: `/api/v1/data-sources/${dsId}/sync`, headers: ws.headers });
@@ -126,7 +126,7 @@ t.test('a run superseded by a newer sync, or of a deleted source, tells nobody',
   const signal = new AbortController().signal;
   const job = { id: 'direct', retryCount: 0, retryLimit: 0, signal };
   // Generation 6 is no longer current after this sync (generation 7).
-  await app.services.dataSources.sync(ws.id, dsId, owner.id);
+  await app.services.dataSources.sync({ workspaceId: ws.id }, dsId, owner.id);
   await app.services.dataSources.ingest({ dataSourceId: dsId, generation: 6, requestedBy: owner.id }, job);
   await waitForDataSource(app, ws.headers, dsId);
   const after = await waitNotices(owner, before + 1);

@@ -128,7 +128,7 @@ t.test('data sources: queued, failed, retried, indexed, deleted', async (t) => {
   fake.mode.fail = null;
   t.match(await check(t, 'failed', a.workspaceId), { ds_syncing: 0, ds_failed: 1, documents: 0 });
 
-  await app.services.dataSources.sync(a.workspaceId, one, owner.id);
+  await app.services.dataSources.sync({ workspaceId: a.workspaceId }, one, owner.id);
   t.match(await check(t, 'retry queued', a.workspaceId), { ds_syncing: 1, ds_failed: 0 });
   await app.services.dataSources.ingest({ dataSourceId: one, generation: 2, requestedBy: owner.id }, job);
   const indexed = await check(t, 'indexed', a.workspaceId);
@@ -136,7 +136,7 @@ t.test('data sources: queued, failed, retried, indexed, deleted', async (t) => {
   t.ok(indexed?.ds_last);
 
   // Re-indexing the same files replaces their documents: the count stays.
-  await app.services.dataSources.sync(a.workspaceId, one, owner.id);
+  await app.services.dataSources.sync({ workspaceId: a.workspaceId }, one, owner.id);
   await app.services.dataSources.ingest({ dataSourceId: one, generation: 3, requestedBy: owner.id }, job);
   t.match(await check(t, 're-indexed', a.workspaceId), { documents: 2 });
 
@@ -147,7 +147,7 @@ t.test('data sources: queued, failed, retried, indexed, deleted', async (t) => {
   t.match(await check(t, 'second source, other workspace', a.workspaceId), { documents: 5 });
 
   // A failed retry of an indexed source: its documents stay, the source counts as failed.
-  await app.services.dataSources.sync(a.workspaceId, two, owner.id);
+  await app.services.dataSources.sync({ workspaceId: a.workspaceId }, two, owner.id);
   fake.mode.fail = 400;
   await app.services.dataSources.ingest({ dataSourceId: two, generation: 2, requestedBy: owner.id }, job);
   fake.mode.fail = null;
@@ -160,7 +160,7 @@ t.test('data sources: queued, failed, retried, indexed, deleted', async (t) => {
   t.equal(after?.ds_last, indexed?.ds_last === after?.ds_last ? indexed?.ds_last : after?.ds_last, 'last sync from the remaining source');
 
   // Deleting a source while its ingestion is queued.
-  await app.services.dataSources.sync(a.workspaceId, one, owner.id);
+  await app.services.dataSources.sync({ workspaceId: a.workspaceId }, one, owner.id);
   t.match(await check(t, 'queued again', a.workspaceId), { ds_syncing: 1 });
   t.equal((await app.inject({ method: 'DELETE', url: `${API}/data-sources/${one}`, headers: a.headers })).statusCode, 200);
   t.match(await check(t, 'queued source deleted', a.workspaceId), { ds_syncing: 0, ds_failed: 0, documents: 0, ds_last: null });
@@ -206,7 +206,7 @@ t.test('MCP sources: runs failed and succeeded, resources removed, disabled, del
 t.test('concurrent changes in one workspace, then the workspace deleted', async (t) => {
   const c = await createOrgAndWorkspace(app, owner, 'Vendor C');
   const ids = await Promise.all([1, 2, 3, 4].map((i) => createDs(c, `S${i}`, i)));
-  await Promise.all(ids.map((id, i) => (i === 3 ? app.services.dataSources.remove(c.workspaceId, id) : app.services.dataSources.ingest({ dataSourceId: id, generation: 1, requestedBy: owner.id }, job))));
+  await Promise.all(ids.map((id, i) => (i === 3 ? app.services.dataSources.remove({ workspaceId: c.workspaceId }, id) : app.services.dataSources.ingest({ dataSourceId: id, generation: 1, requestedBy: owner.id }, job))));
   t.match(await check(t, 'three ingested while one was deleted', c.workspaceId), { documents: 6, ds_syncing: 0 });
   t.equal((await app.inject({ method: 'DELETE', url: `${API}/workspaces/${c.workspaceId}`, headers: c.headers })).statusCode, 200);
   await check(t, 'workspace deleted');

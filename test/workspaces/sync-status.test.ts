@@ -53,17 +53,17 @@ t.test('data sources: syncing while an ingestion is queued, error when it failed
 
   fake.mode.fail = 400;
   await app.services.dataSources.ingest({ dataSourceId: dsId, generation: 1, requestedBy: owner.id }, job);
-  t.equal((await app.services.dataSources.get(ws.workspaceId, dsId)).status, 'failed');
+  t.equal((await app.services.dataSources.get({ workspaceId: ws.workspaceId }, dsId)).status, 'failed');
   t.equal(await status(ws.workspaceId), 'error');
 
   fake.mode.fail = null;
-  await app.services.dataSources.sync(ws.workspaceId, dsId, owner.id);
+  await app.services.dataSources.sync({ workspaceId: ws.workspaceId }, dsId, owner.id);
   t.equal(await status(ws.workspaceId), 'syncing', 'a retry under way takes precedence over the old failure');
   await app.services.dataSources.ingest({ dataSourceId: dsId, generation: 2, requestedBy: owner.id }, job);
   t.equal(await status(ws.workspaceId), 'active');
   const list = (await app.inject({ method: 'GET', url: `${API}/workspaces`, headers: owner.headers })).json().data.workspaces as { id: string; documentCount: number; lastSyncedAt: string | null }[];
   const a = list.find((w) => w.id === ws.workspaceId)!;
-  const ds = await app.services.dataSources.get(ws.workspaceId, dsId);
+  const ds = await app.services.dataSources.get({ workspaceId: ws.workspaceId }, dsId);
   t.equal(a.documentCount, 1, 'the list counts the indexed documents');
   t.equal(a.lastSyncedAt, ds.lastSyncedAt, 'and shows the newest successful sync');
   t.match(list.find((w) => w.id === other.workspaceId), { documentCount: 0, lastSyncedAt: null }, 'a workspace without sources: 0, never');

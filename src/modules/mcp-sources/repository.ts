@@ -1,6 +1,10 @@
 import { and, asc, count, desc, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import { queryRows, type Db } from '../../db/client.js';
 import { mcpResources, mcpSources, mcpSyncRuns, type McpSyncError, type McpSyncStatus, type McpSyncTrigger } from '../../db/schema/mcp.js';
+import type { Scope } from '../../domain/scope.js';
+
+/** The workspace a query is confined to: a request's `Scope`, or `{ workspaceId }` for the scheduler (no user). */
+type InWorkspace = Pick<Scope, 'workspaceId'>;
 
 export type McpSourceRow = typeof mcpSources.$inferSelect;
 export type McpResourceRow = typeof mcpResources.$inferSelect;
@@ -54,17 +58,17 @@ export function mcpSourcesRepository(db: Db) {
     .prepare('mcp_sources_sync_counts');
   return {
     /** Inserts a source; `seal` receives the new id (secrets are bound to it) and returns the sealed value. */
-    async create(values: Omit<typeof mcpSources.$inferInsert, 'id' | 'secrets'>, seal: (id: string) => string | null): Promise<McpSourceRow> {
+    async create(scope: InWorkspace, values: Omit<typeof mcpSources.$inferInsert, 'id' | 'secrets' | 'workspaceId'>, seal: (id: string) => string | null): Promise<McpSourceRow> {
       const id = crypto.randomUUID();
       const [row] = await db
         .insert(mcpSources)
-        .values({ ...values, id, secrets: seal(id) })
+        .values({ ...values, workspaceId: scope.workspaceId, id, secrets: seal(id) })
         .returning();
       return row!;
     },
 
-    async get(workspaceId: string, id: string): Promise<McpSourceRow | null> {
-      const [row] = await db.select().from(mcpSources).where(and(eq(mcpSources.id, id), eq(mcpSources.workspaceId, workspaceId)));
+    async get(scope: InWorkspace, id: string): Promise<McpSourceRow | null> {
+      const [row] = await db.select().from(mcpSources).where(and(eq(mcpSources.id, id), eq(mcpSources.workspaceId, scope.workspaceId)));
       return row ?? null;
     },
 
@@ -73,8 +77,8 @@ export function mcpSourcesRepository(db: Db) {
       return row ?? null;
     },
 
-    async list(workspaceId: string, q: { offset: number; limit: number; sort: McpSortField; descending: boolean }): Promise<{ rows: McpSourceRow[]; total: number }> {
-      const where = eq(mcpSources.workspaceId, workspaceId);
+    async list(scope: InWorkspace, q: { offset: number; limit: number; sort: McpSortField; descending: boolean }): Promise<{ rows: McpSourceRow[]; total: number }> {
+      const where = eq(mcpSources.workspaceId, scope.workspaceId);
       const col = MCP_SORT_COLUMNS[q.sort];
       const [rows, [t]] = await Promise.all([
         db
@@ -90,16 +94,16 @@ export function mcpSourcesRepository(db: Db) {
     },
 
     /** Ids of the enabled sources of a workspace (scheduled syncs). */
-    async enabledIds(workspaceId: string): Promise<string[]> {
-      const rows = await db.select({ id: mcpSources.id }).from(mcpSources).where(and(eq(mcpSources.workspaceId, workspaceId), eq(mcpSources.enabled, true)));
+    async enabledIds(scope: InWorkspace): Promise<string[]> {
+      const rows = await db.select({ id: mcpSources.id }).from(mcpSources).where(and(eq(mcpSources.workspaceId, scope.workspaceId), eq(mcpSources.enabled, true)));
       return rows.map((r) => r.id);
     },
 
-    async update(workspaceId: string, id: string, values: Partial<typeof mcpSources.$inferInsert>, bumpConfig: boolean): Promise<McpSourceRow | null> {
+    async update(scope: InWorkspace, id: string, values: Partial<typeof mcpSources.$inferInsert>, bumpConfig: boolean): Promise<McpSourceRow | null> {
       const [row] = await db
         .update(mcpSources)
         .set({ ...values, updatedAt: new Date(), ...(bumpConfig ? { configVersion: sql`${mcpSources.configVersion} + 1` } : {}) })
-        .where(and(eq(mcpSources.id, id), eq(mcpSources.workspaceId, workspaceId)))
+        .where(and(eq(mcpSources.id, id), eq(mcpSources.workspaceId, scope.workspaceId)))
         .returning();
       return row ?? null;
     },
@@ -109,10 +113,10 @@ export function mcpSourcesRepository(db: Db) {
     },
 
     /** Deletes the source; its resources and runs go with it (ON DELETE CASCADE). */
-    async delete(workspaceId: string, id: string): Promise<boolean> {
+    async delete(scope: InWorkspace, id: string): Promise<boolean> {
       const rows = await db
         .delete(mcpSources)
-        .where(and(eq(mcpSources.id, id), eq(mcpSources.workspaceId, workspaceId)))
+        .where(and(eq(mcpSources.id, id), eq(mcpSources.workspaceId, scope.workspaceId)))
         .returning({ id: mcpSources.id });
       return rows.length > 0;
     },
@@ -199,11 +203,11 @@ export function mcpSourcesRepository(db: Db) {
      * The sync state of every MCP source of a workspace: per source its queued or running
      * run, its latest finished run and the end of its latest successful run (four queries).
      */
-    async syncRows(workspaceId: string) {
+    async syncRows(scope: InWorkspace) {
       const sources = await db
         .select({ id: mcpSources.id, name: mcpSources.name, enabled: mcpSources.enabled })
         .from(mcpSources)
-        .where(eq(mcpSources.workspaceId, workspaceId))
+        .where(eq(mcpSources.workspaceId, scope.workspaceId))
         .orderBy(asc(mcpSources.createdAt), asc(mcpSources.id));
       const ids = sources.map((s) => s.id);
       if (!ids.length) return [];

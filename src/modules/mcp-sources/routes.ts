@@ -1,161 +1,9 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { Type } from 'typebox';
-import { MCP_SYNC_STATUSES, MCP_SYNC_TRIGGERS, MCP_TRANSPORTS } from '../../db/schema/mcp.js';
-import { Envelope, errorResponses, ok } from '../../lib/envelope.js';
-import { MCP_SORT_COLUMNS, type McpSortField } from './repository.js';
+import { ok } from '../../lib/envelope.js';
+import { requestScope } from '../../plugins/workspace.js';
+import type { McpSortField } from './repository.js';
+import { CreateMcpSource, DeleteMcpSource, GetMcpSource, GetMcpSyncRun, ListMcpSources, McpSourceStats, SyncMcpSource, TestMcpConnection, UpdateMcpSource } from './schemas.js';
 import type { McpSourcesService } from './service.js';
-import { pageQuery, PaginationSchema } from '../../domain/paging.js';
-
-const Id = Type.String({ minLength: 1, maxLength: 100 });
-const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(t: T) => Type.Union([t, Type.Null()]);
-
-const Transport = Type.Enum([...MCP_TRANSPORTS], { description: '`http` (Streamable HTTP URL) or `stdio` (a command the server runs; only when enabled by configuration)' });
-const Url = Type.String({ minLength: 1, maxLength: 2048, description: 'Streamable HTTP endpoint (http/https); checked against the network rules' });
-const Command = Type.String({ minLength: 1, maxLength: 1024, pattern: '\\S', description: 'Executable of a stdio server' });
-const Args = Type.Array(Type.String({ maxLength: 4096 }), { maxItems: 64, description: 'Arguments of the command (stored and returned in clear: put secrets in env)' });
-const SecretMap = (what: string) =>
-  Type.Record(Type.String({ minLength: 1, maxLength: 128 }), Type.String({ maxLength: 32768 }), {
-    description: `${what}: stored encrypted (AES-256-GCM), never returned; only the names are shown`,
-  });
-// Null first: with type coercion on, a union tried string-first would turn null into "".
-const NullOr = <T extends Parameters<typeof Type.Union>[0][number]>(t: T) => Type.Union([Type.Null(), t]);
-const SecretPatch = (what: string) =>
-  NullOr(
-    Type.Record(Type.String({ minLength: 1, maxLength: 128 }), NullOr(Type.String({ maxLength: 32768 })), {
-      description: `${what}: merged into the stored ones; a null value removes one, null for the whole object removes all`,
-    }),
-  );
-
-const CreateBody = Type.Object(
-  {
-    name: Type.String({ minLength: 1, maxLength: 200, pattern: '\\S' }),
-    description: Type.Optional(NullOr(Type.String({ maxLength: 2000 }))),
-    transport: Transport,
-    url: Type.Optional(Url),
-    headers: Type.Optional(SecretMap('HTTP headers sent to the server (e.g. Authorization)')),
-    command: Type.Optional(Command),
-    args: Type.Optional(Args),
-    env: Type.Optional(SecretMap('Environment variables of the stdio server process')),
-    enabled: Type.Optional(Type.Boolean({ default: true })),
-    sync: Type.Optional(Type.Boolean({ default: true, description: 'Queue a first sync at once (default true)' })),
-  },
-  { additionalProperties: false },
-);
-
-const TestBody = Type.Object(
-  {
-    transport: Transport,
-    url: Type.Optional(Url),
-    headers: Type.Optional(SecretMap('HTTP headers sent to the server')),
-    command: Type.Optional(Command),
-    args: Type.Optional(Args),
-    env: Type.Optional(SecretMap('Environment variables of the stdio server process')),
-  },
-  { additionalProperties: false },
-);
-
-const UpdateBody = Type.Object(
-  {
-    name: Type.Optional(Type.String({ minLength: 1, maxLength: 200, pattern: '\\S' })),
-    description: Type.Optional(NullOr(Type.String({ maxLength: 2000 }))),
-    transport: Type.Optional(Transport),
-    url: Type.Optional(Url),
-    headers: Type.Optional(SecretPatch('HTTP headers')),
-    command: Type.Optional(Command),
-    args: Type.Optional(Args),
-    env: Type.Optional(SecretPatch('Environment variables')),
-    enabled: Type.Optional(Type.Boolean()),
-  },
-  { additionalProperties: false, minProperties: 1 },
-);
-
-const ServerInfo = Type.Object({
-  name: Type.String(),
-  version: Type.String(),
-  title: Type.Optional(Type.String()),
-  protocolVersion: Type.Optional(Type.String()),
-  instructions: Type.Optional(Type.String()),
-  capabilities: Type.Object({ resources: Type.Boolean(), tools: Type.Boolean(), prompts: Type.Boolean() }),
-});
-
-const SyncError = Type.Object({ uri: Type.Optional(Type.String()), message: Type.String() });
-
-export const SyncRunSchema = Type.Object({
-  id: Type.String(),
-  status: Type.Enum([...MCP_SYNC_STATUSES], { description: '`queued`, `running`, `succeeded`, `partial` (finished, some resources failed) or `failed`' }),
-  trigger: Type.Enum([...MCP_SYNC_TRIGGERS]),
-  jobId: Nullable(Type.String()),
-  queuedAt: Type.String(),
-  startedAt: Nullable(Type.String()),
-  finishedAt: Nullable(Type.String()),
-  durationMs: Nullable(Type.Number()),
-  resources: Type.Object({
-    listed: Type.Number(),
-    added: Type.Number(),
-    updated: Type.Number(),
-    unchanged: Type.Number(),
-    removed: Type.Number(),
-    failed: Type.Number(),
-  }),
-  chunksIndexed: Type.Number(),
-  error: Nullable(Type.String()),
-  errors: Type.Array(SyncError),
-});
-
-export const McpSourceSchema = Type.Object({
-  id: Type.String(),
-  name: Type.String(),
-  description: Nullable(Type.String()),
-  transport: Transport,
-  url: Nullable(Type.String()),
-  command: Nullable(Type.String()),
-  args: Type.Array(Type.String()),
-  headerNames: Type.Array(Type.String(), { description: 'Names of the stored headers (values are never returned)' }),
-  envNames: Type.Array(Type.String(), { description: 'Names of the stored environment variables (values are never returned)' }),
-  enabled: Type.Boolean(),
-  server: Nullable(ServerInfo),
-  syncStatus: Type.Enum(['never', ...MCP_SYNC_STATUSES]),
-  lastSync: Nullable(SyncRunSchema),
-  documentCount: Type.Number(),
-  chunkCount: Type.Number(),
-  createdAt: Type.String(),
-  updatedAt: Type.String(),
-});
-
-const ResourceItem = Type.Object({
-  uri: Type.String(),
-  name: Type.String(),
-  title: Type.Optional(Type.String()),
-  description: Type.Optional(Type.String()),
-  mimeType: Type.Optional(Type.String()),
-  size: Type.Optional(Type.Number()),
-  lastModified: Type.Optional(Type.String()),
-});
-const ToolItem = Type.Object({ name: Type.String(), title: Type.Optional(Type.String()), description: Type.Optional(Type.String()) });
-
-const ConnectionResult = Type.Object({
-  ok: Type.Boolean(),
-  latencyMs: Type.Number(),
-  server: Type.Optional(ServerInfo),
-  resources: Type.Optional(Type.Object({ count: Type.Number(), truncated: Type.Boolean(), items: Type.Array(ResourceItem) })),
-  tools: Type.Optional(Type.Object({ count: Type.Number(), items: Type.Array(ToolItem) })),
-  error: Type.Optional(Type.Object({ code: Type.String(), message: Type.String() })),
-});
-
-const StatsSchema = Type.Object({
-  mcpSourceId: Type.String(),
-  documents: Type.Number(),
-  chunks: Type.Number(),
-  characters: Type.Number(),
-  resources: Type.Object({ tracked: Type.Number(), indexed: Type.Number(), failed: Type.Number(), removed: Type.Number() }),
-  lastSync: Nullable(SyncRunSchema),
-  lastSyncAt: Nullable(Type.String()),
-  lastSyncStatus: Type.Enum(['never', ...MCP_SYNC_STATUSES]),
-  lastSyncDurationMs: Nullable(Type.Number()),
-  lastSuccessfulSyncAt: Nullable(Type.String()),
-  syncs: Type.Object({ total: Type.Number(), succeeded: Type.Number(), partial: Type.Number(), failed: Type.Number(), averageDurationMs: Nullable(Type.Number()) }),
-  errors: Type.Array(Type.Object({ uri: Type.String(), message: Type.String(), at: Type.String() })),
-});
 
 /**
  * The /mcp-sources group (docs/mcp-sources.md). Reading needs `canViewSources`;
@@ -163,122 +11,46 @@ const StatsSchema = Type.Object({
  * sync is also limited by the `sync` rate limit.
  */
 const routes: FastifyPluginAsyncTypebox<{ service: McpSourcesService }> = async (app, { service }) => {
-  app.post('/mcp-sources', {
-    config: { permission: 'canManageSync' },
-    schema: {
-      tags: ['mcp-sources'],
-      summary: 'Register an MCP server (Streamable HTTP URL or stdio command); a first sync is queued unless `sync` is false',
-      body: CreateBody,
-      response: { 201: Envelope(Type.Object({ mcpSource: McpSourceSchema, sync: Nullable(SyncRunSchema) })), ...errorResponses },
-    },
-  }, async (request, reply) => {
-    const { source, sync } = await service.create(request.workspace!.id, request.auth!.id, request.body);
+  app.post('/mcp-sources', { config: { permission: 'canManageSync' }, schema: CreateMcpSource }, async (request, reply) => {
+    const { source, sync } = await service.create(requestScope(request), request.body);
     return reply.status(201).send(ok({ mcpSource: source, sync }, sync ? 'MCP source created; sync queued' : 'MCP source created'));
   });
 
-  app.get('/mcp-sources', {
-    config: { permission: 'canViewSources' },
-    schema: {
-      tags: ['mcp-sources'],
-      summary: 'MCP sources of the workspace',
-      querystring: Type.Object(
-        {
-          ...pageQuery(),
-          sort: Type.Enum(Object.keys(MCP_SORT_COLUMNS).flatMap((k) => [k, `-${k}`]), { default: '-createdAt' }),
-        },
-        { additionalProperties: false },
-      ),
-      response: {
-        200: Envelope(Type.Object({
-          mcpSources: Type.Array(McpSourceSchema),
-          pagination: PaginationSchema,
-        })),
-        ...errorResponses,
-      },
-    },
-  }, async (request) => {
+  app.get('/mcp-sources', { config: { permission: 'canViewSources' }, schema: ListMcpSources }, async (request) => {
     const { page, limit, sort } = request.query;
-    const descending = sort.startsWith('-');
-    return ok(await service.list(request.workspace!.id, { page, limit, sort: sort.replace(/^-/, '') as McpSortField, descending }));
+    return ok(await service.list(requestScope(request), { page, limit, sort: sort.replace(/^-/, '') as McpSortField, descending: sort.startsWith('-') }));
   });
 
   // Registered before /mcp-sources/:id so that the static path wins (it also would by Fastify's router).
-  app.post('/mcp-sources/test-connection', {
-    config: { permission: 'canManageSync' },
-    schema: {
-      tags: ['mcp-sources'],
-      summary: 'Connect with the given settings, list resources and tools, disconnect; nothing is stored. A server that cannot be reached gives ok=false',
-      body: TestBody,
-      response: { 200: Envelope(Type.Object({ connection: ConnectionResult })), ...errorResponses },
-    },
-  }, async (request) => {
+  app.post('/mcp-sources/test-connection', { config: { permission: 'canManageSync' }, schema: TestMcpConnection }, async (request) => {
     const connection = await service.testConnection(request.body);
     return ok({ connection }, connection.ok ? 'Connection succeeded' : 'Connection failed');
   });
 
-  app.get('/mcp-sources/:id', {
-    config: { permission: 'canViewSources' },
-    schema: {
-      tags: ['mcp-sources'],
-      summary: 'One MCP source (credentials are never returned, only their names)',
-      params: Type.Object({ id: Id }),
-      response: { 200: Envelope(Type.Object({ mcpSource: McpSourceSchema })), ...errorResponses },
-    },
-  }, async (request) => ok({ mcpSource: await service.get(request.workspace!.id, request.params.id) }));
+  app.get('/mcp-sources/:id', { config: { permission: 'canViewSources' }, schema: GetMcpSource }, async (request) =>
+    ok({ mcpSource: await service.get(requestScope(request), request.params.id) }),
+  );
 
-  app.patch('/mcp-sources/:id', {
-    config: { permission: 'canManageSync' },
-    schema: {
-      tags: ['mcp-sources'],
-      summary: 'Update name, description, enabled or connection settings (headers/env are merged; null removes)',
-      params: Type.Object({ id: Id }),
-      body: UpdateBody,
-      response: { 200: Envelope(Type.Object({ mcpSource: McpSourceSchema })), ...errorResponses },
-    },
-  }, async (request) => ok({ mcpSource: await service.update(request.workspace!.id, request.params.id, request.body) }, 'MCP source updated'));
+  app.patch('/mcp-sources/:id', { config: { permission: 'canManageSync' }, schema: UpdateMcpSource }, async (request) =>
+    ok({ mcpSource: await service.update(requestScope(request), request.params.id, request.body) }, 'MCP source updated'),
+  );
 
-  app.delete('/mcp-sources/:id', {
-    config: { permission: 'canManageSync' },
-    schema: {
-      tags: ['mcp-sources'],
-      summary: 'Delete the MCP source, its indexed documents and chunks, and its sync history',
-      params: Type.Object({ id: Id }),
-      response: { 200: Envelope(Type.Object({ id: Type.String(), deletedDocuments: Type.Number(), deletedChunks: Type.Number() })), ...errorResponses },
-    },
-  }, async (request) => ok(await service.remove(request.workspace!.id, request.params.id), 'MCP source deleted'));
+  app.delete('/mcp-sources/:id', { config: { permission: 'canManageSync' }, schema: DeleteMcpSource }, async (request) =>
+    ok(await service.remove(requestScope(request), request.params.id), 'MCP source deleted'),
+  );
 
-  app.post('/mcp-sources/:id/sync', {
-    config: { permission: 'canManageSync', rateLimitScope: 'sync' },
-    schema: {
-      tags: ['mcp-sources'],
-      summary: 'Queue a sync job (answers at once with its state; a sync already queued is returned instead of a second one)',
-      params: Type.Object({ id: Id }),
-      response: { 200: Envelope(Type.Object({ sync: SyncRunSchema })), ...errorResponses },
-    },
-  }, async (request) => {
-    const { sync, created } = await service.requestSync(request.workspace!.id, request.params.id, request.auth!.id);
+  app.post('/mcp-sources/:id/sync', { config: { permission: 'canManageSync', rateLimitScope: 'sync' }, schema: SyncMcpSource }, async (request) => {
+    const { sync, created } = await service.requestSync(requestScope(request), request.params.id);
     return ok({ sync }, created ? 'Sync started' : 'A sync of this source is already queued');
   });
 
-  app.get('/mcp-sources/:id/syncs/:syncId', {
-    config: { permission: 'canViewSources' },
-    schema: {
-      tags: ['mcp-sources'],
-      summary: 'State of one sync run (poll after triggering a sync)',
-      params: Type.Object({ id: Id, syncId: Id }),
-      response: { 200: Envelope(Type.Object({ sync: SyncRunSchema })), ...errorResponses },
-    },
-  }, async (request) => ok({ sync: await service.syncRun(request.workspace!.id, request.params.id, request.params.syncId) }));
+  app.get('/mcp-sources/:id/syncs/:syncId', { config: { permission: 'canViewSources' }, schema: GetMcpSyncRun }, async (request) =>
+    ok({ sync: await service.syncRun(requestScope(request), request.params.id, request.params.syncId) }),
+  );
 
-  app.get('/mcp-sources/:id/stats', {
-    config: { permission: 'canViewSources' },
-    schema: {
-      tags: ['mcp-sources'],
-      summary: 'Document and chunk counts, resource states, last sync (time, status, duration), sync totals and errors',
-      params: Type.Object({ id: Id }),
-      response: { 200: Envelope(Type.Object({ stats: StatsSchema })), ...errorResponses },
-    },
-  }, async (request) => ok({ stats: await service.stats(request.workspace!.id, request.params.id) }));
+  app.get('/mcp-sources/:id/stats', { config: { permission: 'canViewSources' }, schema: McpSourceStats }, async (request) =>
+    ok({ stats: await service.stats(requestScope(request), request.params.id) }),
+  );
 };
 
 export default routes;

@@ -1,26 +1,9 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { Type } from 'typebox';
-import { pageQuery, PaginationSchema, parseSort, sortQuery } from '../../domain/paging.js';
-import { SOURCE_SYNC_STATES, SourceSyncStateSchema } from '../../domain/syncState.js';
-import { Envelope, Nullable, errorResponses, ok } from '../../lib/envelope.js';
-import { SYNC_STATUS_SORTS, type SyncStatusService } from './service.js';
-
-const SyncStatus = Type.Object({
-  workspaceId: Type.String(),
-  syncStatus: Type.Enum(['active', 'syncing', 'error'], { description: 'the workspace `syncStatus` (same rule as GET /workspaces)' }),
-  checkedAt: Type.String(),
-  lastSyncAt: Nullable(Type.String({ description: 'the latest end of a sync of any source' })),
-  schedule: Type.Object({
-    enabled: Type.Boolean(),
-    intervalHours: Type.Integer(),
-    lastRunAt: Nullable(Type.String({ description: 'last scheduled run of the workspace' })),
-    nextRunAt: Nullable(Type.String({ description: 'next scheduled run (starts within schedulerIntervalSec of it); null when the schedule is off' })),
-    schedulerIntervalSec: Type.Integer(),
-  }),
-  counts: Type.Object({ total: Type.Integer(), ...Object.fromEntries(SOURCE_SYNC_STATES.map((s) => [s, Type.Integer()])) }),
-  sources: Type.Array(SourceSyncStateSchema),
-  pagination: PaginationSchema,
-});
+import { parseSort } from '../../domain/paging.js';
+import { ok } from '../../lib/envelope.js';
+import { requestScope } from '../../plugins/workspace.js';
+import { GetSyncStatus } from './schemas.js';
+import type { SyncStatusService } from './service.js';
 
 /**
  * `GET /sync-status`: the sync state of the workspace in `X-Workspace-Id`
@@ -28,24 +11,9 @@ const SyncStatus = Type.Object({
  * contract's limit table lists it as unlimited: dashboards poll it).
  */
 const routes: FastifyPluginAsyncTypebox<{ service: SyncStatusService }> = async (app, { service }) => {
-  app.get('/sync-status', {
-    config: { permission: 'canViewSources', noRateLimit: true },
-    schema: {
-      tags: ['sync'],
-      summary: 'Sync state of the workspace: every data source and MCP source with status, last and next sync, running job and progress, last error',
-      querystring: Type.Object(
-        {
-          ...pageQuery({ defaultLimit: 50 }),
-          sort: sortQuery(SYNC_STATUS_SORTS, 'state'),
-          state: Type.Optional(Type.Enum([...SOURCE_SYNC_STATES], { description: 'only sources in this state' })),
-        },
-        { additionalProperties: false },
-      ),
-      response: { 200: Envelope(SyncStatus), ...errorResponses },
-    },
-  }, async (request) => {
+  app.get('/sync-status', { config: { permission: 'canViewSources', noRateLimit: true }, schema: GetSyncStatus }, async (request) => {
     const { page, limit, sort, state } = request.query;
-    return ok(await service.status(request.workspace!.id, { page, limit, state, ...parseSort(sort) }));
+    return ok(await service.status(requestScope(request), { page, limit, state, ...parseSort(sort) }));
   });
 };
 
