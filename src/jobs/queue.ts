@@ -1,6 +1,7 @@
 import PgBoss from 'pg-boss';
 import type { Database } from '../db/client.js';
 import { pgliteBossAdapter } from './pgliteAdapter.js';
+import type { Log } from '../domain/log.js';
 
 export interface JobContext {
   id: string;
@@ -31,7 +32,7 @@ export interface JobQueueDeps {
   /** Concurrent workers per queue in this process; 0 = API-only instance (jobs are queued, not run). */
   workers: number;
   pollIntervalSec: number;
-  log?: { error(obj: unknown, msg?: string): void };
+  log?: Log;
 }
 
 /**

@@ -1,5 +1,6 @@
 import nodemailer, { type Transporter } from 'nodemailer';
 import { maskEmail } from './redact.js';
+import type { Log } from '../domain/log.js';
 
 export interface MailMessage {
   to: string;
@@ -30,7 +31,7 @@ const KEEP = 200;
  * JSON transport, which builds the full message and records it in memory so that the
  * flows (verification, reset, invitations) work offline and can be inspected.
  */
-export function createMailer(opts: { smtpUrl?: string; from: string; log?: { info(obj: object, msg: string): void } }): Mailer {
+export function createMailer(opts: { smtpUrl?: string; from: string; log?: Log }): Mailer {
   const transport: Transporter = opts.smtpUrl
     ? nodemailer.createTransport(opts.smtpUrl)
     : nodemailer.createTransport({ jsonTransport: true });
@@ -43,7 +44,7 @@ export function createMailer(opts: { smtpUrl?: string; from: string; log?: { inf
       const record: SentMail = { ...message, from: opts.from, messageId: String(info.messageId ?? ''), sentAt: new Date() };
       sent.push(record);
       if (sent.length > KEEP) sent.splice(0, sent.length - KEEP);
-      opts.log?.info({ to: maskEmail(message.to), subject: message.subject, transport: opts.smtpUrl ? 'smtp' : 'recording' }, 'mail sent');
+      opts.log?.info?.({ to: maskEmail(message.to), subject: message.subject, transport: opts.smtpUrl ? 'smtp' : 'recording' }, 'mail sent');
       return record;
     },
     close() {

@@ -1,4 +1,5 @@
 import type { Redis } from 'ioredis';
+import type { Log } from '../domain/log.js';
 
 /**
  * Counter stores of the rate limiter (src/plugins/rateLimits.ts, docs/rate-limits.md).
@@ -32,10 +33,6 @@ export interface RateLimitStore {
   close(): void;
 }
 
-export interface StoreLog {
-  warn(obj: object, msg: string): void;
-  info(obj: object, msg: string): void;
-}
 
 /** Fixed windows in process memory; expired windows are swept every `cleanupMs`. */
 export function memoryStore(opts: { cleanupMs?: number; now?: () => number } = {}): RateLimitStore & { size(): number } {
@@ -160,7 +157,7 @@ export function resilientStore(opts: {
   fallback: RateLimitStore;
   timeoutMs: number;
   retryMs: number;
-  log: StoreLog;
+  log: Log;
   now?: () => number;
 }): RateLimitStore & { usingFallback(): boolean } {
   const now = opts.now ?? Date.now;
@@ -176,7 +173,7 @@ export function resilientStore(opts: {
         const result = await withTimeout(opts.primary.take(entries), opts.timeoutMs);
         if (down) {
           down = false;
-          opts.log.info({}, 'Redis answers again: rate limits are counted in Redis again');
+          opts.log.info?.({}, 'Redis answers again: rate limits are counted in Redis again');
         }
         return result;
       } catch (err) {

@@ -1,9 +1,6 @@
 import { Redis } from 'ioredis';
+import type { Log } from '../domain/log.js';
 
-export interface RedisLog {
-  warn(obj: object, msg: string): void;
-  info(obj: object, msg: string): void;
-}
 
 /**
  * The Redis client of the rate limiter (docs/rate-limits.md). Commands fail at once
@@ -27,7 +24,7 @@ export function createRedis(url: string, timeoutMs: number): Redis {
  * Logs connection errors once per outage (ioredis emits one per reconnection attempt)
  * and the reconnection once; without a listener an `error` event is unhandled.
  */
-export function watchRedis(redis: Redis, log: RedisLog): void {
+export function watchRedis(redis: Redis, log: Log): void {
   let failing = false;
   redis.on('error', (err: Error) => {
     if (failing) return;
@@ -37,6 +34,6 @@ export function watchRedis(redis: Redis, log: RedisLog): void {
   redis.on('ready', () => {
     if (!failing) return;
     failing = false;
-    log.info({}, 'Redis connection ready');
+    log.info?.({}, 'Redis connection ready');
   });
 }

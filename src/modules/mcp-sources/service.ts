@@ -15,6 +15,7 @@ import { checkConnection, fieldError, mergeMap, openSecrets, sealSecrets, type S
 import type { McpSortField, McpSourcesRepository } from './repository.js';
 import { mcpSync, type McpDocumentStore, type McpNotifier } from './sync.js';
 import { runView, sourceViews, statsView, syncStateOf, type McpSourceStats, type McpSourceView, type SyncRunView } from './views.js';
+import type { Log } from '../../domain/log.js';
 
 export { MCP_SYNC_QUEUE, type McpDocumentStore } from './sync.js';
 export { resourceFilename, resourceLink, runView, type McpSourceView, type SyncRunView } from './views.js';
@@ -35,7 +36,7 @@ export interface McpSourcesDeps {
   /** Parses resources off the main thread (src/ingest/parsePool.ts). */
   parser: Pick<ParsePool, 'parse'>;
   notifications?: McpNotifier;
-  log?: { error(obj: unknown, msg?: string): void; warn(obj: unknown, msg?: string): void; info?(obj: unknown, msg?: string): void };
+  log?: Log;
   /** For tests of the guard itself: a network guard to use instead of the configured one. */
   guard?: NetworkGuard;
 }

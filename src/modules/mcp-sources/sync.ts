@@ -10,6 +10,7 @@ import type { NotificationsService, NotifyInput } from '../notifications/service
 import { specOf } from './connection.js';
 import type { McpResourceRow, McpSourceRow, McpSourcesRepository, McpSyncRunRow, RunCounts } from './repository.js';
 import { emptyCounts, resourceFilename, resourceLink, sourceViews } from './views.js';
+import type { Log } from '../../domain/log.js';
 
 /**
  * The MCP sync (docs/mcp-sources.md): queueing a run, the job that lists a server's
@@ -61,7 +62,7 @@ export interface McpSyncDeps {
   client: McpClient;
   box: SecretBox;
   notifications?: McpNotifier;
-  log?: { error(obj: unknown, msg?: string): void; warn(obj: unknown, msg?: string): void; info?(obj: unknown, msg?: string): void };
+  log?: Log;
 }
 
 /** The sync side of MCP sources. */

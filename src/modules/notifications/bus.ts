@@ -1,10 +1,8 @@
 import postgres from 'postgres';
 import type { Database } from '../../db/client.js';
 import { NOTIFY_CHANNEL, type BusMessage } from './repository.js';
+import type { Log } from '../../domain/log.js';
 
-export interface BusLog {
-  warn(obj: unknown, msg?: string): void;
-}
 
 /**
  * The receiving end of the cross-instance fan-out: Postgres `LISTEN` on
@@ -23,7 +21,7 @@ export interface NotificationBus {
   close(): Promise<void>;
 }
 
-export function createNotificationBus(database: Database, onMessage: (m: BusMessage) => void, log?: BusLog): NotificationBus {
+export function createNotificationBus(database: Database, onMessage: (m: BusMessage) => void, log?: Log): NotificationBus {
   let starting: Promise<void> | null = null;
   let stop: (() => Promise<void>) | null = null;
   let closed = false;

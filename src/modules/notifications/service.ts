@@ -3,6 +3,7 @@ import { AppError, notFound } from '../../lib/errors.js';
 import { busNotificationOf, NOTIFY_INLINE_MAX, type BusMessage, type NotificationRow, type NotificationsRepository, type WorkspaceEventName } from './repository.js';
 import type { NotificationBus } from './bus.js';
 import { offsetOf, pagination } from '../../domain/paging.js';
+import type { Log } from '../../domain/log.js';
 
 /**
  * Notifications (docs/notifications.md): stored per user, counted, listed, marked read,
@@ -120,7 +121,7 @@ export function notificationsService(deps: {
   /** Builds the LISTEN side of the fan-out, delivering to `receive`. */
   createBus(receive: (m: BusMessage) => void): NotificationBus;
   maxStreamsPerUser: number;
-  log?: { error(obj: unknown, msg?: string): void; warn(obj: unknown, msg?: string): void };
+  log?: Log;
 }) {
   const { repo, maxStreamsPerUser } = deps;
   const subscribers = new Map<string, Set<Subscriber>>();

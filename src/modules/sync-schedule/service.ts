@@ -1,5 +1,6 @@
 import type { SyncSchedule } from '../../db/schema/workspaces.js';
 import type { SyncScheduleRepository } from './repository.js';
+import type { Log } from '../../domain/log.js';
 
 /**
  * Scheduled syncs (docs/sync-schedule.md). Every `intervalSec` each instance that runs
@@ -29,7 +30,7 @@ export function syncScheduleService(deps: {
   repo: SyncScheduleRepository;
   workspaces: { withScheduleEnabled(): Promise<{ id: string; syncSchedule: SyncSchedule }[]> };
   targets: () => SyncTarget[];
-  log?: { error(obj: unknown, msg?: string): void; info?(obj: unknown, msg?: string): void };
+  log?: Log;
 }) {
   const { repo } = deps;
   let timer: NodeJS.Timeout | null = null;
