@@ -2,7 +2,7 @@ import { NOTIFICATION_TYPES, type NotificationType } from '../../db/schema/notif
 import { AppError, notFound } from '../../lib/errors.js';
 import { busNotificationOf, NOTIFY_INLINE_MAX, type BusMessage, type NotificationRow, type NotificationsRepository, type WorkspaceEventName } from './repository.js';
 import type { NotificationBus } from './bus.js';
-import { offsetOf, pagination } from '../../domain/paging.js';
+import { offsetOf, pagination, type Pagination } from '../../domain/paging.js';
 import type { Log } from '../../domain/log.js';
 
 /**
@@ -114,7 +114,31 @@ function checkInput(input: NotifyInput) {
   return { title, body: input.body ?? '', data };
 }
 
-export function notificationsService(deps: {
+/** Gives an event to streams; a stream that throws is logged and the others still get it. */
+function pushTo(subs: Iterable<Subscriber>, ev: StreamEvent, log: Log | undefined) {
+  for (const s of subs) {
+    try {
+      s.onEvent(ev);
+    } catch (err) {
+      log?.warn({ err }, 'notifications: a stream failed to take an event');
+    }
+  }
+}
+
+/** Who receives a notification: `userIds` (limited to the workspace's members with a workspace), or every member; minus `excludeUserIds`. */
+async function recipients(workspaceMembers: NotificationsDeps['workspaceMembers'], input: NotifyInput): Promise<string[]> {
+  let ids: string[];
+  if (input.workspaceId) {
+    const members = await workspaceMembers(input.workspaceId);
+    ids = input.userIds ? input.userIds.filter((u) => members.includes(u)) : members;
+  } else {
+    ids = input.userIds ?? [];
+  }
+  const excluded = new Set(input.excludeUserIds ?? []);
+  return [...new Set(ids)].filter((u) => !excluded.has(u));
+}
+
+export interface NotificationsDeps {
   repo: NotificationsRepository;
   /** Ids of everyone who can access a workspace (holding `permission`, when given) (the workspaces service). */
   workspaceMembers(workspaceId: string, permission?: string): Promise<string[]>;
@@ -122,7 +146,45 @@ export function notificationsService(deps: {
   createBus(receive: (m: BusMessage) => void): NotificationBus;
   maxStreamsPerUser: number;
   log?: Log;
-}) {
+}
+
+/** One page of a user's notifications. */
+export interface NotificationPage {
+  notifications: NotificationView[];
+  unreadCount: number;
+  pagination: Pagination & { hasMore: boolean; offset: number };
+}
+
+/**
+ * The notifications of users (stored, per user; not workspace-scoped: a user's
+ * notifications of every workspace) and the live events of workspaces.
+ */
+export interface NotificationsService {
+  /** Stores a notification for each recipient and pushes it to their open streams on every instance; returns the stored ones. */
+  notify(input: NotifyInput): Promise<NotificationView[]>;
+  /** Like notify, for side effects of another action: a failure is logged and never fails that action. */
+  notifyQuietly(input: NotifyInput): Promise<void>;
+  /** A live, unstored event about a workspace to the open streams of everyone with access (holding `permission`); never throws. */
+  broadcast(input: WorkspaceEventInput): Promise<void>;
+  /** The badge count: the user's unread notifications, across all workspaces. */
+  unreadCount(userId: string): Promise<number>;
+  /** A page of the user's notifications: by `page`, or by `offset` when given (it wins). */
+  list(userId: string, q: { page: number; limit: number; offset?: number; unread?: boolean; type?: NotificationType; workspaceId?: string }): Promise<NotificationPage>;
+  /** Marks one of the user's notifications read (or unread); someone else's is 404 (never revealed). */
+  setRead(userId: string, id: string, read?: boolean): Promise<{ notification: NotificationView; unreadCount: number }>;
+  /** Marks all the user's unread notifications read (optionally those of one workspace). */
+  markAllRead(userId: string, workspaceId?: string): Promise<{ updated: number; unreadCount: number }>;
+  /** Registers an open stream of the user on this instance (429 TOO_MANY_STREAMS beyond the limit); starts listening on first use. */
+  subscribe(userId: string, sub: Subscriber): Promise<Subscription>;
+  /** What a stream shows first: the unread count, then what it missed after `lastEventId`. */
+  opening(userId: string, lastEventId?: string): Promise<StreamEvent[]>;
+  /** Number of open streams on this instance (for tests and metrics). */
+  openStreams(): number;
+  /** Ends every open stream and stops listening (app shutdown). */
+  close(): Promise<void>;
+}
+
+export function notificationsService(deps: NotificationsDeps): NotificationsService {
   const { repo, maxStreamsPerUser } = deps;
   const subscribers = new Map<string, Set<Subscriber>>();
   let closed = false;
@@ -134,15 +196,7 @@ export function notificationsService(deps: {
   async function deliverWorkspace(m: Extract<BusMessage, { e: 'ws' }>) {
     const users = (await deps.workspaceMembers(m.w, m.perm)).filter((u) => subscribers.has(u));
     const ev: StreamEvent = { event: m.ev, payload: { ...m.p, timestamp: Date.now() } };
-    for (const u of users) {
-      for (const s of subscribers.get(u) ?? []) {
-        try {
-          s.onEvent(ev);
-        } catch (err) {
-          deps.log?.warn({ err }, 'notifications: a stream failed to take an event');
-        }
-      }
-    }
+    for (const u of users) pushTo(subscribers.get(u) ?? [], ev, deps.log);
   }
 
   async function deliver(m: BusMessage) {
@@ -162,13 +216,7 @@ export function notificationsService(deps: {
       ev = { event: 'notification:count', payload: { unreadCount: await repo.unreadCount(m.u), timestamp: Date.now() } };
     }
     if (!ev) return;
-    for (const s of subscribers.get(m.u) ?? []) {
-      try {
-        s.onEvent(ev);
-      } catch (err) {
-        deps.log?.warn({ err }, 'notifications: a stream failed to take an event');
-      }
-    }
+    pushTo(subscribers.get(m.u) ?? [], ev, deps.log);
   }
 
   const bus = deps.createBus((m) => {
@@ -190,26 +238,14 @@ export function notificationsService(deps: {
     });
   });
 
-  async function recipients(input: NotifyInput): Promise<string[]> {
-    let ids: string[];
-    if (input.workspaceId) {
-      const members = await deps.workspaceMembers(input.workspaceId);
-      ids = input.userIds ? input.userIds.filter((u) => members.includes(u)) : members;
-    } else {
-      ids = input.userIds ?? [];
-    }
-    const excluded = new Set(input.excludeUserIds ?? []);
-    return [...new Set(ids)].filter((u) => !excluded.has(u));
-  }
-
-  const service = {
+  const service: NotificationsService = {
     /**
      * Stores a notification for each recipient and pushes it to their open streams on
      * every instance. Returns the stored notifications (one per recipient).
      */
     async notify(input: NotifyInput): Promise<NotificationView[]> {
       const { title, body, data } = checkInput(input);
-      const users = await recipients(input);
+      const users = await recipients(deps.workspaceMembers, input);
       const rows = await repo.insertAndPublish(
         users.map((userId) => ({ userId, workspaceId: input.workspaceId ?? null, type: input.type, title, body, data })),
       );
@@ -333,4 +369,3 @@ export function notificationsService(deps: {
   };
   return service;
 }
-export type NotificationsService = ReturnType<typeof notificationsService>;
