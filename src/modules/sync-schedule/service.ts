@@ -8,6 +8,10 @@ import type { Log } from '../../domain/log.js';
  * (not paused), claims those whose last scheduled run is older than `intervalHours`
  * (one conditional UPDATE: exactly one instance wins a due workspace), and queues a
  * sync of every data source and MCP source of each claimed workspace.
+ *
+ * The scheduler runs outside any request and has no user: it works on plain workspace
+ * ids (the targets pass `{ workspaceId }` to the sources' services), and its state is
+ * keyed by workspace id, not by a `Scope`.
  */
 
 /** Something a workspace can sync (data sources, MCP sources): queues syncs of all its items. */
@@ -26,12 +30,24 @@ export interface TickResult {
   errors: string[];
 }
 
+/** Scheduled syncs of the workspaces. */
+export interface SyncScheduleService {
+  /** One scheduler pass (tests call it directly instead of waiting); concurrent calls in one process share a pass. */
+  tick(): Promise<TickResult>;
+  /** Starts ticking every `intervalSec` (first tick after one interval). */
+  start(intervalSec: number): void;
+  /** Stops ticking, waiting for a pass under way. */
+  stop(): Promise<void>;
+  /** The last scheduled run of a workspace, or null when it never ran. */
+  state(workspaceId: string): Promise<{ lastRunAt: Date | null; lastRunSources: number; lastRunErrors: string[] } | null>;
+}
+
 export function syncScheduleService(deps: {
   repo: SyncScheduleRepository;
   workspaces: { withScheduleEnabled(): Promise<{ id: string; syncSchedule: SyncSchedule }[]> };
   targets: () => SyncTarget[];
   log?: Log;
-}) {
+}): SyncScheduleService {
   const { repo } = deps;
   let timer: NodeJS.Timeout | null = null;
   let running: Promise<TickResult> | null = null;
@@ -61,7 +77,7 @@ export function syncScheduleService(deps: {
     return { scheduled: scheduled.length, claimed, queued, errors };
   }
 
-  const service = {
+  const service: SyncScheduleService = {
     /** One scheduler pass (tests call it directly instead of waiting). Concurrent calls in one process share a pass. */
     async tick(): Promise<TickResult> {
       running ??= tick().finally(() => {
@@ -85,8 +101,7 @@ export function syncScheduleService(deps: {
       await running?.catch(() => {});
     },
 
-    state: (workspaceId: string) => repo.state(workspaceId),
+    state: (workspaceId) => repo.state(workspaceId),
   };
   return service;
 }
-export type SyncScheduleService = ReturnType<typeof syncScheduleService>;
