@@ -188,7 +188,7 @@ export function assessmentsService(deps: Deps) {
       const files = [...input.files];
       if (reuse.length) {
         if (!deps.dataSources) throw badRequest('reusing documents is not available', ['sourceFileIds: not supported']);
-        for (const f of await deps.dataSources.filesByIds(scope.workspaceId, reuse)) files.push({ filename: f.filename, declaredType: f.mimeType, content: f.content });
+        for (const f of await deps.dataSources.filesByIds(scope, reuse)) files.push({ filename: f.filename, declaredType: f.mimeType, content: f.content });
       }
       const docs: NewDocument[] = [];
       for (const f of files) {

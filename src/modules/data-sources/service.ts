@@ -75,14 +75,14 @@ export interface DataSourcesService {
   /** The original bytes of one file of a live data source. */
   file(scope: InWorkspace, id: string, fileId: string): Promise<{ filename: string; mimeType: string; content: Buffer }>;
   /** Original files of the workspace's live data sources, in the order of `fileIds` (404 FILE_NOT_FOUND naming the missing). */
-  filesByIds(workspaceId: string, fileIds: string[]): Promise<{ id: string; filename: string; mimeType: string; content: Buffer }[]>;
+  filesByIds(scope: InWorkspace, fileIds: string[]): Promise<{ id: string; filename: string; mimeType: string; content: Buffer }[]>;
   /** Re-sync: a new generation parsed again from the stored files; `requestedBy` null for the scheduler. */
   sync(scope: InWorkspace, id: string, requestedBy: string | null): Promise<DataSourceView>;
   /** Soft-deletes the source, its documents and chunks. */
   remove(scope: InWorkspace, id: string): Promise<{ id: string; deletedDocuments: number; deletedChunks: number }>;
   /** The sync state of every data source of a workspace (GET /sync-status). */
   syncStates(scope: InWorkspace): Promise<SourceSyncState[]>;
-  /** Workspace stats: live documents, their pages, live data sources ("databases"). */
+  /** Workspace stats: live documents, their pages, live data sources ("databases"); a provider of the workspaces service, by id. */
   statsFor(workspaceId: string): Promise<{ totalDocuments: number; totalPages: number; totalDatabases: number }>;
   /** Sources being ingested and sources whose ingestion failed, per workspace (the list's `syncStatus`; any workspaces). */
   syncCounts(workspaceIds: string[]): Promise<Map<string, { syncing: number; failed: number }>>;
@@ -197,8 +197,8 @@ export function dataSourcesService(deps: DataSourcesDeps): DataSourcesService {
       return { filename: f.filename, mimeType: f.mimeType, content: f.content };
     },
 
-    async filesByIds(workspaceId, fileIds) {
-      const rows = new Map((await repo.filesByIds(workspaceId, fileIds)).map((f) => [f.id, f]));
+    async filesByIds(scope, fileIds) {
+      const rows = new Map((await repo.filesByIds(scope.workspaceId, fileIds)).map((f) => [f.id, f]));
       const missing = fileIds.filter((id) => !rows.has(id));
       if (missing.length) throw notFound(`File not found in this workspace's documents: ${missing.join(', ')}`, 'FILE_NOT_FOUND');
       return fileIds.map((id) => {
