@@ -90,6 +90,11 @@ export const ConfigSchema = Type.Object({
     parseMemoryMb: Type.Integer({ minimum: 64 }),
     /** A running ingestion marks its source every this many seconds; three missed beats and another worker takes it over. */
     heartbeatSec: Type.Number({ minimum: 0.2 }),
+    /**
+     * PGlite only: chunk rows per transaction when an ingestion is committed (its single
+     * connection serves nothing else during a transaction; docs/data-sources.md).
+     */
+    pgliteCommitRows: Type.Integer({ minimum: 1, maximum: 100000 }),
   }),
   /** Embedder (docs/retrieval.md): `local` needs nothing; `openai` is any OpenAI-compatible API. */
   embeddings: Type.Object({
@@ -249,6 +254,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
       parseTimeoutMs: int(env.PARSE_TIMEOUT_MS, 120_000),
       parseMemoryMb: int(env.PARSE_MEMORY_MB, 512),
       heartbeatSec: Number(env.INGEST_HEARTBEAT_SEC || 10),
+      pgliteCommitRows: int(env.INGEST_PGLITE_COMMIT_ROWS, 8),
     },
     embeddings: {
       provider: (env.EMBEDDER || 'local') as 'local' | 'openai',

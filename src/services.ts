@@ -78,7 +78,7 @@ export function createServices(deps: { config: Config; database: Database; maile
   // Uploaded files are parsed in worker threads with a time and memory budget (docs/data-sources.md).
   const parser = createParsePool({ size: config.ingest.parseWorkers, timeoutMs: config.ingest.parseTimeoutMs, memoryMb: config.ingest.parseMemoryMb });
   const retrieval = retrievalService({ db, embedder });
-  const dataSources = dataSourcesService({ repo: dataSourcesRepository(db), jobs, embedder, parser, config, compliance, notifications, log: deps.log });
+  const dataSources = dataSourcesService({ repo: dataSourcesRepository(db, { commitRowsPerTransaction: database.kind === 'pglite' ? config.ingest.pgliteCommitRows : undefined }), jobs, embedder, parser, config, compliance, notifications, log: deps.log });
   workspaces.addStatsProvider((workspaceId) => dataSources.statsFor(workspaceId));
   workspaces.addSyncStateProvider((ids) => dataSources.syncCounts(ids));
   const conversations = conversationsService(conversationsRepository(db));

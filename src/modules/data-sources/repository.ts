@@ -75,8 +75,21 @@ const fileMetaColumns = {
   createdAt: dataSourceFiles.createdAt,
 };
 
+export interface DataSourcesRepositoryOptions {
+  /**
+   * Chunk rows per transaction when an ingestion is committed; unset: the whole data source
+   * in one transaction, searchable all at once (PostgreSQL). PGlite has a single connection,
+   * and a transaction there holds every other query of the process until it ends: with a
+   * limit, the commit runs in short transactions and requests are answered between them.
+   */
+  commitRowsPerTransaction?: number;
+}
+
+/** Lets queued I/O (requests waiting for the database) run before the next transaction. */
+const yieldToRequests = () => new Promise<void>((resolve) => setImmediate(resolve));
+
 /** All SQL of data sources, their files, documents and chunks (retrieval reads chunks in src/rag/retrieval.ts). */
-export function dataSourcesRepository(db: Db) {
+export function dataSourcesRepository(db: Db, opts: DataSourcesRepositoryOptions = {}) {
   type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 
   /**
@@ -95,10 +108,10 @@ export function dataSourcesRepository(db: Db) {
     .groupBy(dataSources.workspaceId)
     .prepare('data_sources_sync_counts');
 
-  /** Replaces the chunks of a document (upserted by file or corpus key) inside `tx`. */
-  async function writeDocument(tx: Tx, scope: { workspaceId: string | null; dataSourceId: string | null; mcpSourceId?: string | null }, d: DocumentInsert): Promise<string> {
-    const now = new Date();
-    const values = {
+  type DocScope = { workspaceId: string | null; dataSourceId: string | null; mcpSourceId?: string | null };
+
+  function documentValues(scope: DocScope, d: DocumentInsert) {
+    return {
       workspaceId: scope.workspaceId,
       dataSourceId: scope.dataSourceId,
       mcpSourceId: scope.mcpSourceId ?? null,
@@ -115,26 +128,26 @@ export function dataSourcesRepository(db: Db) {
       docDate: d.docDate,
       embeddingModel: d.embeddingModel,
       metadata: d.metadata,
-      updatedAt: now,
+      updatedAt: new Date(),
       deletedAt: null,
     };
+  }
+
+  /** The document row an earlier ingestion wrote for the same file or key, if any. */
+  async function existingDocument(tx: Tx, scope: DocScope, d: DocumentInsert): Promise<string | null> {
     const [existing] = d.fileId
       ? await tx.select({ id: documents.id }).from(documents).where(eq(documents.fileId, d.fileId))
       : scope.mcpSourceId
         ? await tx.select({ id: documents.id }).from(documents).where(and(eq(documents.mcpSourceId, scope.mcpSourceId), eq(documents.sourceKey, d.sourceKey!)))
         : await tx.select({ id: documents.id }).from(documents).where(and(eq(documents.corpus, d.corpus!), eq(documents.sourceKey, d.sourceKey!)));
-    let documentId: string;
-    if (existing) {
-      documentId = existing.id;
-      await tx.update(documents).set(values).where(eq(documents.id, documentId));
-      await tx.delete(chunks).where(eq(chunks.documentId, documentId));
-    } else {
-      const [row] = await tx.insert(documents).values(values).returning({ id: documents.id });
-      documentId = row!.id;
-    }
-    for (let i = 0; i < d.chunks.length; i += INSERT_BATCH) {
+    return existing?.id ?? null;
+  }
+
+  /** Inserts chunks of a document, INSERT_BATCH rows per statement. */
+  async function insertChunks(tx: Tx, scope: DocScope, documentId: string, d: DocumentInsert, rows: ChunkInsert[]): Promise<void> {
+    for (let i = 0; i < rows.length; i += INSERT_BATCH) {
       await tx.insert(chunks).values(
-        d.chunks.slice(i, i + INSERT_BATCH).map((c) => ({
+        rows.slice(i, i + INSERT_BATCH).map((c) => ({
           workspaceId: scope.workspaceId,
           documentId,
           dataSourceId: scope.dataSourceId,
@@ -151,7 +164,82 @@ export function dataSourcesRepository(db: Db) {
         })),
       );
     }
+  }
+
+  /** Replaces the chunks of a document (upserted by file or corpus key) inside `tx`. */
+  async function writeDocument(tx: Tx, scope: DocScope, d: DocumentInsert): Promise<string> {
+    const values = documentValues(scope, d);
+    let documentId = await existingDocument(tx, scope, d);
+    if (documentId) {
+      await tx.update(documents).set(values).where(eq(documents.id, documentId));
+      await tx.delete(chunks).where(eq(chunks.documentId, documentId));
+    } else {
+      const [row] = await tx.insert(documents).values(values).returning({ id: documents.id });
+      documentId = row!.id;
+    }
+    await insertChunks(tx, scope, documentId, d, d.chunks);
     return documentId;
+  }
+
+  /** Marks the data source `ready` with its counts and removes documents of files it no longer has, inside `tx`. */
+  async function finishIngestion(tx: Tx, id: string, docs: DocumentInsert[], keep: string[]): Promise<void> {
+    // Documents of files that no longer exist (none today: files are immutable).
+    const stale = (await tx.select({ id: documents.id }).from(documents).where(eq(documents.dataSourceId, id))).map((r) => r.id).filter((x) => !keep.includes(x));
+    if (stale.length) await tx.delete(documents).where(inArray(documents.id, stale));
+    await tx
+      .update(dataSources)
+      .set({
+        status: 'ready',
+        errorCode: null,
+        errorMessage: null,
+        documentCount: docs.length,
+        chunkCount: docs.reduce((n, d) => n + d.chunks.length, 0),
+        pageCount: docs.reduce((n, d) => n + d.pageCount, 0),
+        lastSyncedAt: new Date(),
+        updatedAt: new Date(),
+      })
+      .where(eq(dataSources.id, id));
+  }
+
+  /**
+   * One short transaction of a stepped commit: runs `fn` only while `generation` is still
+   * current and the source not deleted, checked under the data source's row lock (the lock
+   * a delete or a new sync takes too), else returns null.
+   */
+  function commitStep<T>(id: string, generation: number, fn: (tx: Tx, ds: DataSourceRow) => Promise<T>): Promise<{ value: T } | null> {
+    return db.transaction(async (tx) => {
+      const [ds] = await tx.select().from(dataSources).where(eq(dataSources.id, id)).for('update');
+      if (!ds || ds.deletedAt || ds.generation !== generation) return null;
+      return { value: await fn(tx, ds) };
+    });
+  }
+
+  /**
+   * The commit in transactions of at most `rows` chunk rows, the event loop let run between
+   * them (docs/data-sources.md, "Committing an ingestion"): a new document becomes searchable
+   * part by part, a document that replaces an earlier version is swapped whole in one step,
+   * and the source turns `ready` in the last step.
+   */
+  async function commitInSteps(id: string, generation: number, docs: DocumentInsert[], rows: number): Promise<boolean> {
+    const keep: string[] = [];
+    for (const d of docs) {
+      const first = await commitStep(id, generation, async (tx, ds) => {
+        const scope = { workspaceId: ds.workspaceId, dataSourceId: ds.id };
+        if (await existingDocument(tx, scope, d)) return { documentId: await writeDocument(tx, scope, d), written: d.chunks.length, scope };
+        const [row] = await tx.insert(documents).values(documentValues(scope, d)).returning({ id: documents.id });
+        await insertChunks(tx, scope, row!.id, d, d.chunks.slice(0, rows));
+        return { documentId: row!.id, written: Math.min(rows, d.chunks.length), scope };
+      });
+      if (!first) return false;
+      const { documentId, scope } = first.value;
+      keep.push(documentId);
+      for (let i = first.value.written; i < d.chunks.length; i += rows) {
+        await yieldToRequests();
+        if (!(await commitStep(id, generation, (tx) => insertChunks(tx, scope, documentId, d, d.chunks.slice(i, i + rows))))) return false;
+      }
+      await yieldToRequests();
+    }
+    return (await commitStep(id, generation, (tx) => finishIngestion(tx, id, docs, keep))) !== null;
   }
 
   return {
@@ -307,34 +395,19 @@ export function dataSourcesRepository(db: Db) {
     },
 
     /**
-     * Writes the documents and chunks of one ingestion and marks the source `ready`, in
-     * one transaction, only if the generation is still current and the source not
-     * deleted (the row is locked first). Chunks of a document are replaced, never added to.
+     * Writes the documents and chunks of one ingestion and marks the source `ready`, only
+     * if the generation is still current and the source not deleted (the row is locked
+     * first). Chunks of a document are replaced, never added to. In one transaction, or,
+     * with `commitRowsPerTransaction` (PGlite), in short ones (commitInSteps).
      */
     async commitIngestion(id: string, generation: number, docs: DocumentInsert[]): Promise<boolean> {
-      return db.transaction(async (tx) => {
-        const [ds] = await tx.select().from(dataSources).where(eq(dataSources.id, id)).for('update');
-        if (!ds || ds.deletedAt || ds.generation !== generation) return false;
+      if (opts.commitRowsPerTransaction) return commitInSteps(id, generation, docs, opts.commitRowsPerTransaction);
+      const done = await commitStep(id, generation, async (tx, ds) => {
         const keep: string[] = [];
         for (const d of docs) keep.push(await writeDocument(tx, { workspaceId: ds.workspaceId, dataSourceId: ds.id }, d));
-        // Documents of files that no longer exist (none today: files are immutable).
-        const stale = (await tx.select({ id: documents.id }).from(documents).where(eq(documents.dataSourceId, id))).map((r) => r.id).filter((x) => !keep.includes(x));
-        if (stale.length) await tx.delete(documents).where(inArray(documents.id, stale));
-        await tx
-          .update(dataSources)
-          .set({
-            status: 'ready',
-            errorCode: null,
-            errorMessage: null,
-            documentCount: docs.length,
-            chunkCount: docs.reduce((n, d) => n + d.chunks.length, 0),
-            pageCount: docs.reduce((n, d) => n + d.pageCount, 0),
-            lastSyncedAt: new Date(),
-            updatedAt: new Date(),
-          })
-          .where(eq(dataSources.id, id));
-        return true;
+        await finishIngestion(tx, id, docs, keep);
       });
+      return done !== null;
     },
 
     /**
