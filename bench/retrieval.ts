@@ -130,7 +130,7 @@ try {
       workspaces.push(id);
     }
     const newSource = async (ws: string, name: string) => {
-      const row = await repo.create({ workspaceId: ws, name, description: null, kind: 'upload', createdBy: userId, totalBytes: 0 }, []);
+      const row = await repo.create({ workspaceId: ws }, { name, description: null, kind: 'upload', createdBy: userId, totalBytes: 0 }, []);
       return row;
     };
 

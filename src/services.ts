@@ -1,3 +1,4 @@
+import type { Log } from './domain/log.js';
 import type { Config } from './config.js';
 import type { Database } from './db/client.js';
 import type { Mailer } from './lib/mailer.js';
@@ -45,12 +46,7 @@ import { anthropicExtractor } from './compliance/drafting/model.js';
  * The composition root: every service, wired once. Modules reach each other through
  * these services, never through another module's tables.
  */
-export interface ServiceLog {
-  error(obj: unknown, msg?: string): void;
-  warn(obj: unknown, msg?: string): void;
-}
-
-export function createServices(deps: { config: Config; database: Database; mailer: Mailer; signAccessToken(userId: string): string; log?: ServiceLog }) {
+export function createServices(deps: { config: Config; database: Database; mailer: Mailer; signAccessToken(userId: string): string; log?: Log }) {
   const { config, database, mailer } = deps;
   const db = database.db;
   const registerHooks: RegisterHook[] = [];
@@ -71,7 +67,7 @@ export function createServices(deps: { config: Config; database: Database; maile
     await organizations.onRegistered(user, ctx.invitationToken);
   });
   const workspaces = workspacesService({ repo: workspacesRepository(db), orgs: organizations, users: auth, notifications });
-  // Documents in (issue 4): one job queue (pg-boss) per app, one embedder shared by
+  // Documents in: one job queue (pg-boss) per app, one embedder shared by
   // ingestion and retrieval; workspace stats count the data sources' documents.
   const jobs = createJobQueue({ database, workers: config.workers, pollIntervalSec: config.jobsPollIntervalSec, log: deps.log });
   const embedder = createEmbedder(config.embeddings);

@@ -106,7 +106,7 @@ t.test('stepped commit of an ingestion', async (t) => {
     const commit = stepped.commitIngestion(ds.id, ds.generation, docs).finally(() => (done = true));
     while (!done && (await liveChunks(ds.id)) === 0) await nextTurn();
     t.notOk(done, 'the delete arrives while the commit runs');
-    t.ok(await stepped.softDelete(workspaceId, ds.id));
+    t.ok(await stepped.softDelete(scope, ds.id));
     t.equal(await commit, false, 'the commit sees the delete and stops');
     t.equal(await liveChunks(ds.id), 0);
     const written = Number((await db.select({ n: count() }).from(chunks).where(eq(chunks.dataSourceId, ds.id)))[0]!.n);
@@ -119,7 +119,7 @@ t.test('stepped commit of an ingestion', async (t) => {
     let done = false;
     const commit = stepped.commitIngestion(ds.id, ds.generation, docs).finally(() => (done = true));
     while (!done && (await liveChunks(ds.id)) === 0) await nextTurn();
-    t.ok(await stepped.requestSync(workspaceId, ds.id), 'a new sync is requested');
+    t.ok(await stepped.requestSync(scope, ds.id), 'a new sync is requested');
     t.equal(await commit, false);
     const row = (await stepped.byId(ds.id))!;
     t.equal(await stepped.commitIngestion(ds.id, row.generation, docs), true);

@@ -1,7 +1,11 @@
 import { and, asc, count, desc, eq, inArray, isNull, lt, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
+import type { Scope } from '../../domain/scope.js';
 import { chunks, dataSourceFiles, dataSources, documents, type DataSourceStatus, type DocumentFormat } from '../../db/schema/documents.js';
 
+
+/** The workspace a query is confined to: a request's `Scope`, or `{ workspaceId }` from a job (no user). */
+type InWorkspace = Pick<Scope, 'workspaceId'>;
 export type DataSourceRow = typeof dataSources.$inferSelect;
 export type FileRow = typeof dataSourceFiles.$inferSelect;
 export type FileMeta = Omit<FileRow, 'content'>;
@@ -244,7 +248,8 @@ export function dataSourcesRepository(db: Db, opts: DataSourcesRepositoryOptions
 
   return {
     /** The data source and its files, in one transaction. */
-    async create(ds: { workspaceId: string; name: string; description: string | null; kind: string; createdBy: string; totalBytes: number }, files: NewFile[]): Promise<DataSourceRow> {
+    async create(scope: InWorkspace, values: { name: string; description: string | null; kind: string; createdBy: string; totalBytes: number }, files: NewFile[]): Promise<DataSourceRow> {
+      const ds = { ...values, workspaceId: scope.workspaceId };
       return db.transaction(async (tx) => {
         const [row] = await tx.insert(dataSources).values({ ...ds, status: 'pending' }).returning();
         for (let i = 0; i < files.length; i++) {
@@ -254,8 +259,8 @@ export function dataSourcesRepository(db: Db, opts: DataSourcesRepositoryOptions
       });
     },
 
-    async list(workspaceId: string, q: { offset: number; limit: number; status?: DataSourceStatus; sort: SortField; descending: boolean }): Promise<{ rows: DataSourceRow[]; total: number }> {
-      const where = and(eq(dataSources.workspaceId, workspaceId), isNull(dataSources.deletedAt), q.status ? eq(dataSources.status, q.status) : undefined);
+    async list(scope: InWorkspace, q: { offset: number; limit: number; status?: DataSourceStatus; sort: SortField; descending: boolean }): Promise<{ rows: DataSourceRow[]; total: number }> {
+      const where = and(eq(dataSources.workspaceId, scope.workspaceId), isNull(dataSources.deletedAt), q.status ? eq(dataSources.status, q.status) : undefined);
       const col = SORT_COLUMNS[q.sort];
       const [rows, [totalRow]] = await Promise.all([
         db
@@ -271,8 +276,8 @@ export function dataSourcesRepository(db: Db, opts: DataSourcesRepositoryOptions
     },
 
     /** A live data source of the workspace. */
-    async get(workspaceId: string, id: string): Promise<DataSourceRow | null> {
-      const [row] = await db.select().from(dataSources).where(and(eq(dataSources.id, id), eq(dataSources.workspaceId, workspaceId), isNull(dataSources.deletedAt)));
+    async get(scope: InWorkspace, id: string): Promise<DataSourceRow | null> {
+      const [row] = await db.select().from(dataSources).where(and(eq(dataSources.id, id), eq(dataSources.workspaceId, scope.workspaceId), isNull(dataSources.deletedAt)));
       return row ?? null;
     },
 
@@ -287,13 +292,13 @@ export function dataSourcesRepository(db: Db, opts: DataSourcesRepositoryOptions
     },
 
     /** Files of live data sources of the workspace, by file id (ids of other workspaces or deleted sources are left out). */
-    async filesByIds(workspaceId: string, fileIds: string[]): Promise<FileRow[]> {
+    async filesByIds(scope: InWorkspace, fileIds: string[]): Promise<FileRow[]> {
       if (!fileIds.length) return [];
       return db
         .select({ file: dataSourceFiles })
         .from(dataSourceFiles)
         .innerJoin(dataSources, eq(dataSources.id, dataSourceFiles.dataSourceId))
-        .where(and(inArray(dataSourceFiles.id, fileIds), eq(dataSourceFiles.workspaceId, workspaceId), isNull(dataSources.deletedAt)))
+        .where(and(inArray(dataSourceFiles.id, fileIds), eq(dataSourceFiles.workspaceId, scope.workspaceId), isNull(dataSources.deletedAt)))
         .then((rows) => rows.map((r) => r.file));
     },
 
@@ -308,11 +313,11 @@ export function dataSourcesRepository(db: Db, opts: DataSourcesRepositoryOptions
     },
 
     /** Starts a new sync generation: the data source goes back to `pending`. */
-    async requestSync(workspaceId: string, id: string): Promise<DataSourceRow | null> {
+    async requestSync(scope: InWorkspace, id: string): Promise<DataSourceRow | null> {
       const [row] = await db
         .update(dataSources)
         .set({ generation: sql`${dataSources.generation} + 1`, status: 'pending', attempts: 0, errorCode: null, errorMessage: null, jobId: null, syncRequestedAt: new Date(), updatedAt: new Date() })
-        .where(and(eq(dataSources.id, id), eq(dataSources.workspaceId, workspaceId), isNull(dataSources.deletedAt)))
+        .where(and(eq(dataSources.id, id), eq(dataSources.workspaceId, scope.workspaceId), isNull(dataSources.deletedAt)))
         .returning();
       return row ?? null;
     },
@@ -340,7 +345,7 @@ export function dataSourcesRepository(db: Db, opts: DataSourcesRepositoryOptions
     },
 
     /** The sync state of every live data source of a workspace, with its file count (one query). */
-    async syncRows(workspaceId: string) {
+    async syncRows(scope: InWorkspace) {
       return db
         .select({
           id: dataSources.id,
@@ -359,7 +364,7 @@ export function dataSourcesRepository(db: Db, opts: DataSourcesRepositoryOptions
           fileCount: sql<number>`(SELECT count(*)::int FROM ${dataSourceFiles} f WHERE f.data_source_id = "data_sources"."id")`,
         })
         .from(dataSources)
-        .where(and(eq(dataSources.workspaceId, workspaceId), isNull(dataSources.deletedAt)))
+        .where(and(eq(dataSources.workspaceId, scope.workspaceId), isNull(dataSources.deletedAt)))
         .orderBy(asc(dataSources.createdAt), asc(dataSources.id));
     },
 
@@ -414,13 +419,13 @@ export function dataSourcesRepository(db: Db, opts: DataSourcesRepositoryOptions
      * Soft-deletes the data source, its documents and chunks in one transaction; they
      * are never returned again (every read filters `deleted_at IS NULL`).
      */
-    async softDelete(workspaceId: string, id: string): Promise<{ documents: number; chunks: number } | null> {
+    async softDelete(scope: InWorkspace, id: string): Promise<{ documents: number; chunks: number } | null> {
       return db.transaction(async (tx) => {
         const now = new Date();
         const [ds] = await tx
           .update(dataSources)
           .set({ deletedAt: now, updatedAt: now, generation: sql`${dataSources.generation} + 1` })
-          .where(and(eq(dataSources.id, id), eq(dataSources.workspaceId, workspaceId), isNull(dataSources.deletedAt)))
+          .where(and(eq(dataSources.id, id), eq(dataSources.workspaceId, scope.workspaceId), isNull(dataSources.deletedAt)))
           .returning({ id: dataSources.id });
         if (!ds) return null;
         const docs = await tx.update(documents).set({ deletedAt: now }).where(and(eq(documents.dataSourceId, id), isNull(documents.deletedAt))).returning({ id: documents.id });
@@ -430,12 +435,12 @@ export function dataSourcesRepository(db: Db, opts: DataSourcesRepositoryOptions
     },
 
     /** Live counts of a workspace: documents, their pages, data sources. */
-    async stats(workspaceId: string): Promise<{ documents: number; pages: number; dataSources: number }> {
+    async stats(scope: InWorkspace): Promise<{ documents: number; pages: number; dataSources: number }> {
       const [d] = await db
         .select({ n: count(), pages: sql<number>`coalesce(sum(${documents.pageCount}), 0)::int` })
         .from(documents)
-        .where(and(eq(documents.workspaceId, workspaceId), isNull(documents.deletedAt)));
-      const [s] = await db.select({ n: count() }).from(dataSources).where(and(eq(dataSources.workspaceId, workspaceId), isNull(dataSources.deletedAt)));
+        .where(and(eq(documents.workspaceId, scope.workspaceId), isNull(documents.deletedAt)));
+      const [s] = await db.select({ n: count() }).from(dataSources).where(and(eq(dataSources.workspaceId, scope.workspaceId), isNull(dataSources.deletedAt)));
       return { documents: Number(d?.n ?? 0), pages: Number(d?.pages ?? 0), dataSources: Number(s?.n ?? 0) };
     },
 

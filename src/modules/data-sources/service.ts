@@ -148,7 +148,7 @@ export function dataSourcesService(deps: DataSourcesDeps): DataSourcesService {
   }
 
   async function live(scope: InWorkspace, id: string): Promise<DataSourceRow> {
-    const row = await repo.get(scope.workspaceId, id);
+    const row = await repo.get(scope, id);
     if (!row) throw dataSourceNotFound();
     return row;
   }
@@ -159,8 +159,8 @@ export function dataSourcesService(deps: DataSourcesDeps): DataSourcesService {
       const { stored, firstTitle } = await checkFiles(deps.parser, config.ingest, files);
       const name = input.name?.trim() || firstTitle || path.parse(files[0]!.filename).name || files[0]!.filename;
       const row = await repo.create(
+        scope,
         {
-          workspaceId: scope.workspaceId,
           name: name.slice(0, 200),
           description: input.description?.trim() || null,
           kind: input.kind,
@@ -177,7 +177,7 @@ export function dataSourcesService(deps: DataSourcesDeps): DataSourcesService {
       const sortRaw = q.sort ?? '-createdAt';
       const descending = sortRaw.startsWith('-');
       const sort = sortRaw.replace(/^[-+]/, '') as SortField;
-      const { rows, total } = await repo.list(scope.workspaceId, { offset: (q.page - 1) * q.limit, limit: q.limit, status: q.status, sort, descending });
+      const { rows, total } = await repo.list(scope, { offset: (q.page - 1) * q.limit, limit: q.limit, status: q.status, sort, descending });
       const ids = rows.map((r) => r.id);
       const [files, docs] = await Promise.all([repo.fileMetas(ids), repo.documentsOf(ids)]);
       return {
@@ -198,7 +198,7 @@ export function dataSourcesService(deps: DataSourcesDeps): DataSourcesService {
     },
 
     async filesByIds(scope, fileIds) {
-      const rows = new Map((await repo.filesByIds(scope.workspaceId, fileIds)).map((f) => [f.id, f]));
+      const rows = new Map((await repo.filesByIds(scope, fileIds)).map((f) => [f.id, f]));
       const missing = fileIds.filter((id) => !rows.has(id));
       if (missing.length) throw notFound(`File not found in this workspace's documents: ${missing.join(', ')}`, 'FILE_NOT_FOUND');
       return fileIds.map((id) => {
@@ -208,25 +208,25 @@ export function dataSourcesService(deps: DataSourcesDeps): DataSourcesService {
     },
 
     async sync(scope, id, requestedBy) {
-      const row = await repo.requestSync(scope.workspaceId, id);
+      const row = await repo.requestSync(scope, id);
       if (!row) throw dataSourceNotFound();
       await announce(row); // pending, before the job can start
       return detail(await enqueue(row, requestedBy));
     },
 
     async remove(scope, id) {
-      const res = await repo.softDelete(scope.workspaceId, id);
+      const res = await repo.softDelete(scope, id);
       if (!res) throw dataSourceNotFound();
       await announce(id, true);
       return { id, deletedDocuments: res.documents, deletedChunks: res.chunks };
     },
 
     async syncStates(scope) {
-      return (await repo.syncRows(scope.workspaceId)).map(syncStateOf);
+      return (await repo.syncRows(scope)).map(syncStateOf);
     },
 
     async statsFor(workspaceId) {
-      const s = await repo.stats(workspaceId);
+      const s = await repo.stats({ workspaceId });
       return { totalDocuments: s.documents, totalPages: s.pages, totalDatabases: s.dataSources };
     },
 
