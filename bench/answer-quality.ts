@@ -56,7 +56,17 @@ try {
 } finally {
   await demo.close();
 }
-const load = loadavg().map((x) => x.toFixed(2)).join(' ');
+const load = loadavg()
+  .map((x) => x.toFixed(2))
+  .join(' ');
 console.log(`\n${figureTable(results)}\n`);
 console.log(`${summaryLine(results, label)} load=${load}`);
-if (values.json) writeFileSync(values.json, JSON.stringify(results.map((r) => ({ ...r, q: r.q.id })), null, 1));
+if (values.json)
+  writeFileSync(
+    values.json,
+    JSON.stringify(
+      results.map((r) => ({ ...r, q: r.q.id })),
+      null,
+      1,
+    ),
+  );

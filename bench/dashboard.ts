@@ -42,7 +42,9 @@ let initialGz = 0;
 let lazyRaw = 0;
 let lazyGz = 0;
 const lines: string[] = [];
-for (const f of readdirSync(path.join(dist, 'assets')).filter((f) => f.endsWith('.js')).sort()) {
+for (const f of readdirSync(path.join(dist, 'assets'))
+  .filter((f) => f.endsWith('.js'))
+  .sort()) {
   const buf = readFileSync(path.join(dist, 'assets', f));
   const gz = gzipSync(buf, { level: 9 }).length;
   if (initial.has(f)) {
@@ -58,7 +60,9 @@ const css = readdirSync(path.join(dist, 'assets')).filter((f) => f.endsWith('.cs
 const cssGz = css.reduce((n, f) => n + gzipSync(readFileSync(path.join(dist, 'assets', f)), { level: 9 }).length, 0);
 console.log('Production bundle (web/dist/assets):');
 for (const l of lines) console.log(l);
-console.log(`JavaScript of the first load: ${kb(initialRaw)}, gzip ${kb(initialGz)}; on demand: ${kb(lazyRaw)}, gzip ${kb(lazyGz)}; all: gzip ${kb(initialGz + lazyGz)}`);
+console.log(
+  `JavaScript of the first load: ${kb(initialRaw)}, gzip ${kb(initialGz)}; on demand: ${kb(lazyRaw)}, gzip ${kb(lazyGz)}; all: gzip ${kb(initialGz + lazyGz)}`,
+);
 console.log(`CSS: gzip ${kb(cssGz)}`);
 
 const server = await startDashboardServer();
@@ -104,4 +108,8 @@ const fmt = (xs: number[]) => `median ${pct(xs, 50).toFixed(0)} ms, p95 ${pct(xs
 console.log(`\nFirst load on loopback, cache disabled, ${runs} runs:`);
 console.log(`  /login until the sign-in form is interactive: ${fmt(login)}`);
 console.log(`  /vendors signed in, until the vendor table is shown: ${fmt(vendors)}`);
-console.log(`load average: ${loadavg().map((x) => x.toFixed(2)).join(' ')}`);
+console.log(
+  `load average: ${loadavg()
+    .map((x) => x.toFixed(2))
+    .join(' ')}`,
+);

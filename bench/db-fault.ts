@@ -33,7 +33,19 @@ async function trial(n: number) {
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
   const child = spawn(process.execPath, ['--import=tsx', 'src/server.ts'], {
-    env: { ...process.env, DATABASE_URL: u.toString(), PORT: String(port), LOG_LEVEL: 'warn', WORKERS: '1', RATE_LIMIT_ENABLED: 'false', JOBS_POLL_INTERVAL_SEC: '0.5', JWT_SECRET: 'x'.repeat(40), REDIS_URL: '', SMTP_URL: '', NODE_ENV: 'development' },
+    env: {
+      ...process.env,
+      DATABASE_URL: u.toString(),
+      PORT: String(port),
+      LOG_LEVEL: 'warn',
+      WORKERS: '1',
+      RATE_LIMIT_ENABLED: 'false',
+      JOBS_POLL_INTERVAL_SEC: '0.5',
+      JWT_SECRET: 'x'.repeat(40),
+      REDIS_URL: '',
+      SMTP_URL: '',
+      NODE_ENV: 'development',
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stderr = '';
@@ -52,7 +64,11 @@ async function trial(n: number) {
       await new Promise((r) => setTimeout(r, 200));
     }
     const json = async (method: string, path: string, body?: unknown, headers: Record<string, string> = {}) => {
-      const res = await fetch(`${base}${path}`, { method, headers: { ...headers, ...(body ? { 'content-type': 'application/json' } : {}) }, body: body ? JSON.stringify(body) : undefined });
+      const res = await fetch(`${base}${path}`, {
+        method,
+        headers: { ...headers, ...(body ? { 'content-type': 'application/json' } : {}) },
+        body: body ? JSON.stringify(body) : undefined,
+      });
       return { status: res.status, body: (await res.json().catch(() => ({}))) as Record<string, any> };
     };
     const reg = await json('POST', '/api/v1/auth/register', { email: `fault${n}@example.com`, password: 'correct horse battery', name: 'Fault Test' });
@@ -60,7 +76,12 @@ async function trial(n: number) {
     await json('POST', '/api/v1/organizations', { name: 'Fault Bank' }, auth);
     const ws = await json('POST', '/api/v1/workspaces', { workspaceName: 'Vendor' }, auth);
     const headers = { ...auth, 'x-workspace-id': ws.body.data.workspace.id };
-    const ds = await json('POST', '/api/v1/data-sources', { documents: [{ title: 'Policy', content: 'Incidents are reported within 24 hours. Backups are encrypted.' }] }, headers);
+    const ds = await json(
+      'POST',
+      '/api/v1/data-sources',
+      { documents: [{ title: 'Policy', content: 'Incidents are reported within 24 hours. Backups are encrypted.' }] },
+      headers,
+    );
     for (let i = 0; i < 100; i++) {
       const s = await json('GET', `/api/v1/data-sources/${ds.body.data.dataSource.id}`, undefined, headers);
       if (s.body.data?.dataSource?.status === 'ready') break;
@@ -76,7 +97,9 @@ async function trial(n: number) {
         const t0 = performance.now();
         let key: string;
         try {
-          const r = write ? await json('POST', '/api/v1/rag', { question: `How fast are incidents reported? ${c}.${i}` }, headers) : await json('GET', '/api/v1/data-sources', undefined, headers);
+          const r = write
+            ? await json('POST', '/api/v1/rag', { question: `How fast are incidents reported? ${c}.${i}` }, headers)
+            : await json('GET', '/api/v1/data-sources', undefined, headers);
           key = `${r.status}${r.body.error?.code ? ` ${r.body.error.code}` : ''}`;
         } catch {
           key = 'no answer';
@@ -105,7 +128,9 @@ async function trial(n: number) {
       await new Promise((r) => setTimeout(r, 100));
     }
     const crash = exited ? ` ${(/TypeError[^\n]*/.exec(stderr) ?? [''])[0]}` : '';
-    console.log(`trial ${n}: process ${exited ?? 'alive'}${crash}; answers ${JSON.stringify(Object.fromEntries(outcomes))}; slowest ${Math.round(slowest)} ms; 200 again after ${exited ? '-' : recovered}`);
+    console.log(
+      `trial ${n}: process ${exited ?? 'alive'}${crash}; answers ${JSON.stringify(Object.fromEntries(outcomes))}; slowest ${Math.round(slowest)} ms; 200 again after ${exited ? '-' : recovered}`,
+    );
     return exited ? 1 : 0;
   } finally {
     if (!exited) {
@@ -116,8 +141,16 @@ async function trial(n: number) {
   }
 }
 
-console.log(`load average before: ${loadavg().map((x) => x.toFixed(2)).join(' ')}`);
+console.log(
+  `load average before: ${loadavg()
+    .map((x) => x.toFixed(2))
+    .join(' ')}`,
+);
 let exits = 0;
 for (let i = 1; i <= trials; i++) exits += await trial(i);
-console.log(`process exits: ${exits} of ${trials} trials; load average after: ${loadavg().map((x) => x.toFixed(2)).join(' ')}`);
+console.log(
+  `process exits: ${exits} of ${trials} trials; load average after: ${loadavg()
+    .map((x) => x.toFixed(2))
+    .join(' ')}`,
+);
 await admin.end();

@@ -23,28 +23,39 @@ const owner = await registerUser(app);
 const gh = await createOrgAndWorkspace(app, owner, 'GitHub');
 const bc = await createWorkspace(app, owner, 'Basecamp');
 let documents = 0;
-for (const [vendor, headers] of [['github', gh.headers], ['basecamp', bc.headers]] as const) {
+for (const [vendor, headers] of [
+  ['github', gh.headers],
+  ['basecamp', bc.headers],
+] as const) {
   const dir = path.join(VENDOR_DOCS, vendor);
   const files = readdirSync(dir).sort();
   documents += files.length;
-  await ingest(app, headers, `${vendor} documents`, files.map((f) => ({
-    title: f.replace(/\.(md|txt)$/, '').replace(/-/g, ' '),
-    content: readFileSync(path.join(dir, f), 'utf8'),
-    format: f.endsWith('.txt') ? ('text' as const) : ('markdown' as const),
-  })), 600_000);
+  await ingest(
+    app,
+    headers,
+    `${vendor} documents`,
+    files.map((f) => ({
+      title: f.replace(/\.(md|txt)$/, '').replace(/-/g, ' '),
+      content: readFileSync(path.join(dir, f), 'utf8'),
+      format: f.endsWith('.txt') ? ('text' as const) : ('markdown' as const),
+    })),
+    600_000,
+  );
 }
 await app.listen({ port: 0, host: '127.0.0.1' });
 const { port } = app.server.address() as AddressInfo;
-console.log(JSON.stringify({
-  port,
-  github: gh.headers,
-  basecamp: bc.headers,
-  database: ctx.database.kind,
-  generator: app.services.rag.generatorId,
-  doraArticles: corpus.documents,
-  vendorDocuments: documents,
-  setupMs: Math.round(performance.now() - t0),
-}));
+console.log(
+  JSON.stringify({
+    port,
+    github: gh.headers,
+    basecamp: bc.headers,
+    database: ctx.database.kind,
+    generator: app.services.rag.generatorId,
+    doraArticles: corpus.documents,
+    vendorDocuments: documents,
+    setupMs: Math.round(performance.now() - t0),
+  }),
+);
 const stop = async () => {
   await ctx.close();
   process.exit(0);

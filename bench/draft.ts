@@ -25,7 +25,12 @@ import { startFakeAnthropic } from '../test/helpers/fakeAnthropic.js';
 const MODEL = process.argv.includes('--model');
 const fake = MODEL ? await startFakeAnthropic() : null;
 const base = testConfig({ workers: 1 });
-const config = fake ? { ...base, rag: { ...base.rag, generator: 'anthropic' as const, anthropic: { ...base.rag.anthropic, apiKey: fake.apiKey, baseUrl: fake.url, maxRetries: 0 } } } : base;
+const config = fake
+  ? {
+      ...base,
+      rag: { ...base.rag, generator: 'anthropic' as const, anthropic: { ...base.rag.anthropic, apiKey: fake.apiKey, baseUrl: fake.url, maxRetries: 0 } },
+    }
+  : base;
 if (fake) {
   const g = gold as DraftGold;
   fake.reply((req) => {
@@ -46,7 +51,9 @@ const app = await buildApp({ config, database });
 await app.ready();
 let t0 = performance.now();
 const demo = await loadDemo(app.services, {});
-console.log(`demo documents ingested in ${(performance.now() - t0).toFixed(0)} ms: ${demo.vendors.map((v) => `${v.workspaceName} ${v.documents} documents, ${v.chunks} chunks`).join('; ')}`);
+console.log(
+  `demo documents ingested in ${(performance.now() - t0).toFixed(0)} ms: ${demo.vendors.map((v) => `${v.workspaceName} ${v.documents} documents, ${v.chunks} chunks`).join('; ')}`,
+);
 
 const drafts: Record<string, Awaited<ReturnType<typeof app.services.profileDrafts.get>>> = {};
 for (const v of demo.vendors) {
@@ -61,7 +68,9 @@ for (const v of demo.vendors) {
     }
     await new Promise((r) => setTimeout(r, 100));
   }
-  console.log(`${v.workspaceName}: draft ${drafts[v.workspaceName]!.status} in ${(performance.now() - t0).toFixed(0)} ms (${drafts[v.workspaceName]!.extractor}), ${drafts[v.workspaceName]!.summary?.passages ?? 0} passages read`);
+  console.log(
+    `${v.workspaceName}: draft ${drafts[v.workspaceName]!.status} in ${(performance.now() - t0).toFixed(0)} ms (${drafts[v.workspaceName]!.extractor}), ${drafts[v.workspaceName]!.summary?.passages ?? 0} passages read`,
+  );
 }
 
 const report = await judgeDraft(gold as DraftGold, drafts, async (chunkId) => {
@@ -72,9 +81,13 @@ const report = await judgeDraft(gold as DraftGold, drafts, async (chunkId) => {
 });
 console.log('\nfield                      gold  proposed  correct  precision  recall');
 for (const f of report.fields) {
-  console.log(`${f.field.padEnd(26)} ${String(f.gold).padStart(4)}  ${String(f.proposed).padStart(8)}  ${String(f.correct).padStart(7)}  ${f.precision === null ? '     -' : f.precision.toFixed(2).padStart(9)}  ${f.recall === null ? '    -' : f.recall.toFixed(2).padStart(6)}`);
+  console.log(
+    `${f.field.padEnd(26)} ${String(f.gold).padStart(4)}  ${String(f.proposed).padStart(8)}  ${String(f.correct).padStart(7)}  ${f.precision === null ? '     -' : f.precision.toFixed(2).padStart(9)}  ${f.recall === null ? '    -' : f.recall.toFixed(2).padStart(6)}`,
+  );
 }
-console.log(`${'overall'.padEnd(26)} ${String(report.gold).padStart(4)}  ${String(report.proposed).padStart(8)}  ${String(report.correct).padStart(7)}  ${report.precision.toFixed(2).padStart(9)}  ${report.recall.toFixed(2).padStart(6)}`);
+console.log(
+  `${'overall'.padEnd(26)} ${String(report.gold).padStart(4)}  ${String(report.proposed).padStart(8)}  ${String(report.correct).padStart(7)}  ${report.precision.toFixed(2).padStart(9)}  ${report.recall.toFixed(2).padStart(6)}`,
+);
 console.log(`quotes checked against the stored passages: ${report.quotes}, not verbatim: ${report.notVerbatim}`);
 for (const m of report.mistakes) console.log(`  ${m}`);
 const dropped = Object.values(drafts).reduce((a, d) => a + (d.summary?.dropped ?? 0), 0);

@@ -58,7 +58,9 @@ const ENV = {
 const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
 const DOCS = ['github', 'basecamp'].flatMap((v) => {
   const dir = path.join(ROOT, 'data', 'vendor-docs', v);
-  return readdirSync(dir).filter((f) => /\.(md|txt)$/.test(f)).map((f) => ({ name: f, text: readFileSync(path.join(dir, f), 'utf8') }));
+  return readdirSync(dir)
+    .filter((f) => /\.(md|txt)$/.test(f))
+    .map((f) => ({ name: f, text: readFileSync(path.join(dir, f), 'utf8') }));
 });
 
 async function seed(env: Record<string, string>): Promise<{ token: string; workspaceId: string }> {
@@ -123,7 +125,12 @@ try {
       if (tick % 5 === 2) fire('GET /workspaces/:id', () => fetch(api(`/workspaces/${workspaceId}`), { headers: auth }));
       if (tick % 10 === 7) {
         const n = ++probeUploads;
-        fire('POST /data-sources (1 small file)', () => upload([{ name: `note-${n}.txt`, text: `Analyst note ${n}: the vendor confirmed encryption at rest with AES-256 and key rotation every 90 days.` }], `Note ${n}`).then((id) => (idleUploads.push(id), id)));
+        fire('POST /data-sources (1 small file)', () =>
+          upload(
+            [{ name: `note-${n}.txt`, text: `Analyst note ${n}: the vendor confirmed encryption at rest with AES-256 and key rotation every 90 days.` }],
+            `Note ${n}`,
+          ).then((id) => (idleUploads.push(id), id)),
+        );
       }
       await sleep(100);
     }
@@ -135,10 +142,22 @@ try {
     console.log(`\n${label}`);
     for (const [kind, xs] of lat) {
       if (!xs.length) continue;
-      console.log(`  ${kind.padEnd(36)} n=${String(xs.length).padStart(4)}   p50 ${percentile(xs, 50).toFixed(0).padStart(6)} ms   p95 ${percentile(xs, 95).toFixed(0).padStart(6)} ms   max ${Math.max(...xs).toFixed(0).padStart(6)} ms`);
+      console.log(
+        `  ${kind.padEnd(36)} n=${String(xs.length).padStart(4)}   p50 ${percentile(xs, 50).toFixed(0).padStart(6)} ms   p95 ${percentile(xs, 95).toFixed(0).padStart(6)} ms   max ${Math.max(
+          ...xs,
+        )
+          .toFixed(0)
+          .padStart(6)} ms`,
+      );
     }
     const all = [...lat.values()].flat();
-    console.log(`  ${'all probes'.padEnd(36)} n=${String(all.length).padStart(4)}   p50 ${percentile(all, 50).toFixed(0).padStart(6)} ms   p95 ${percentile(all, 95).toFixed(0).padStart(6)} ms   max ${Math.max(...all).toFixed(0).padStart(6)} ms`);
+    console.log(
+      `  ${'all probes'.padEnd(36)} n=${String(all.length).padStart(4)}   p50 ${percentile(all, 50).toFixed(0).padStart(6)} ms   p95 ${percentile(all, 95).toFixed(0).padStart(6)} ms   max ${Math.max(
+        ...all,
+      )
+        .toFixed(0)
+        .padStart(6)} ms`,
+    );
   };
 
   try {
@@ -150,7 +169,9 @@ try {
     /** Waits until these data sources are `ready` (or `failed`); returns how many failed. */
     const waitReady = async (ids: string[], limitS: number) => {
       for (let i = 0; ; i++) {
-        const states = await Promise.all(ids.map((id) => fetch(api(`/data-sources/${id}`), { headers: auth }).then((r) => r.json() as Promise<{ data: { dataSource: { status: string } } }>)));
+        const states = await Promise.all(
+          ids.map((id) => fetch(api(`/data-sources/${id}`), { headers: auth }).then((r) => r.json() as Promise<{ data: { dataSource: { status: string } } }>)),
+        );
         const open = states.filter((s) => s.data.dataSource.status === 'pending' || s.data.dataSource.status === 'processing').length;
         if (open === 0) return states.filter((s) => s.data.dataSource.status === 'failed').length;
         if (i > limitS * 2) throw new Error(`${open} data sources still being ingested after ${limitS} s`);
@@ -171,7 +192,10 @@ try {
         const files = Array.from({ length: Math.min(PER_SOURCE, FILES - s * PER_SOURCE) }, (_, j) => {
           const i = s * PER_SOURCE + j;
           const d = DOCS[i % DOCS.length]!;
-          return { name: `${i}-${d.name}`, text: `Copy ${i} of ${d.name}, received ${new Date(Date.UTC(2026, 0, 1 + i)).toISOString().slice(0, 10)}.\n\n${d.text}` };
+          return {
+            name: `${i}-${d.name}`,
+            text: `Copy ${i} of ${d.name}, received ${new Date(Date.UTC(2026, 0, 1 + i)).toISOString().slice(0, 10)}.\n\n${d.text}`,
+          };
         });
         const u0 = performance.now();
         bulkIds.push(await upload(files, `Bulk ${s + 1}`));
@@ -183,8 +207,13 @@ try {
       const readyAt = performance.now();
       done = true;
       const lat = await probes;
-      report(`${db.label}, during the ingestion of ${uploaded} files (${(uploadedAt - t0).toFixed(0)} ms to upload them in ${bulk.length} requests, ready ${((readyAt - t0) / 1000).toFixed(1)} s after the first)`, lat);
-      console.log(`  bulk upload requests (${PER_SOURCE} files each): p50 ${percentile(bulk, 50).toFixed(0)} ms, max ${Math.max(...bulk).toFixed(0)} ms${failed ? `; ${failed} data sources not ready` : ''}`);
+      report(
+        `${db.label}, during the ingestion of ${uploaded} files (${(uploadedAt - t0).toFixed(0)} ms to upload them in ${bulk.length} requests, ready ${((readyAt - t0) / 1000).toFixed(1)} s after the first)`,
+        lat,
+      );
+      console.log(
+        `  bulk upload requests (${PER_SOURCE} files each): p50 ${percentile(bulk, 50).toFixed(0)} ms, max ${Math.max(...bulk).toFixed(0)} ms${failed ? `; ${failed} data sources not ready` : ''}`,
+      );
     } finally {
       done = true;
       await probes.catch(() => {});

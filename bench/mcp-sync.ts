@@ -17,7 +17,12 @@ import { createOrgAndWorkspace } from '../test/helpers/workspaces.js';
 const resources: FixtureResource[] = [];
 for (const vendor of ['basecamp', 'github']) {
   for (const f of readdirSync(path.join(VENDOR_DOCS, vendor)).sort()) {
-    resources.push({ uri: `docs://${vendor}/${f}`, name: `${vendor}-${f}`, mimeType: f.endsWith('.md') ? 'text/markdown' : 'text/plain', text: readFileSync(path.join(VENDOR_DOCS, vendor, f), 'utf8') });
+    resources.push({
+      uri: `docs://${vendor}/${f}`,
+      name: `${vendor}-${f}`,
+      mimeType: f.endsWith('.md') ? 'text/markdown' : 'text/plain',
+      text: readFileSync(path.join(VENDOR_DOCS, vendor, f), 'utf8'),
+    });
   }
 }
 const base = testConfig();
@@ -49,14 +54,40 @@ const unchanged = await resync();
 fixture.resources = fixture.resources.map((r, i) => (i === 0 ? { ...r, text: `${r.text}\n\nAmended clause added for the benchmark.` } : r));
 const oneChanged = await resync();
 
-console.log(JSON.stringify({
-  database: ctx.database.kind,
-  resources: resources.length,
-  characters: resources.reduce((n, r) => n + r.text.length, 0),
-  testConnectionMs,
-  firstSync: { status: first.status, errors: first.errors, resourcesCounts: first.resources, chunks: first.chunksIndexed, durationMs: first.durationMs, wallMs: firstWallMs, msPerResource: Math.round(first.durationMs / resources.length) },
-  unchangedResync: { status: unchanged.run.status, counts: unchanged.run.resources, unchanged: unchanged.run.resources.unchanged, durationMs: unchanged.run.durationMs, wallMs: unchanged.wallMs },
-  oneChangedResync: { status: oneChanged.run.status, updated: oneChanged.run.resources.updated, chunks: oneChanged.run.chunksIndexed, durationMs: oneChanged.run.durationMs, wallMs: oneChanged.wallMs },
-}, null, 2));
+console.log(
+  JSON.stringify(
+    {
+      database: ctx.database.kind,
+      resources: resources.length,
+      characters: resources.reduce((n, r) => n + r.text.length, 0),
+      testConnectionMs,
+      firstSync: {
+        status: first.status,
+        errors: first.errors,
+        resourcesCounts: first.resources,
+        chunks: first.chunksIndexed,
+        durationMs: first.durationMs,
+        wallMs: firstWallMs,
+        msPerResource: Math.round(first.durationMs / resources.length),
+      },
+      unchangedResync: {
+        status: unchanged.run.status,
+        counts: unchanged.run.resources,
+        unchanged: unchanged.run.resources.unchanged,
+        durationMs: unchanged.run.durationMs,
+        wallMs: unchanged.wallMs,
+      },
+      oneChangedResync: {
+        status: oneChanged.run.status,
+        updated: oneChanged.run.resources.updated,
+        chunks: oneChanged.run.chunksIndexed,
+        durationMs: oneChanged.run.durationMs,
+        wallMs: oneChanged.wallMs,
+      },
+    },
+    null,
+    2,
+  ),
+);
 await fixture.close();
 await ctx.close();

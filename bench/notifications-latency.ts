@@ -52,7 +52,9 @@ for (let i = 0; i < rounds; i++) {
 
 const q = (xs: number[], p: number) => [...xs].sort((x, y) => x - y)[Math.min(xs.length - 1, Math.floor(p * xs.length))];
 const fmt = (xs: number[]) => `median ${q(xs, 0.5)} ms, p95 ${q(xs, 0.95)} ms, max ${Math.max(...xs)} ms (n=${xs.length})`;
-console.log(`${two ? 'PostgreSQL, notify on instance B, streams on instance A (LISTEN/NOTIFY)' : 'PGlite, one instance'}; ${streamCount} streams, ${rounds} workspace notifications`);
+console.log(
+  `${two ? 'PostgreSQL, notify on instance B, streams on instance A (LISTEN/NOTIFY)' : 'PGlite, one instance'}; ${streamCount} streams, ${rounds} workspace notifications`,
+);
 console.log(`  notify() -> notification:new on a stream:     ${fmt(perEvent)}`);
 console.log(`  notify() itself (recipients, insert + NOTIFY, commit): ${fmt(notifyCall)}`);
 console.log(`  notify() -> the last of the ${streamCount} streams has it: ${fmt(lastOfRound)}`);

@@ -28,12 +28,20 @@ const MB = 1024 * 1024;
 const which = process.argv[2];
 
 if (!which) {
-  console.log(`load average before: ${loadavg().map((x) => x.toFixed(2)).join(' ')}`);
+  console.log(
+    `load average before: ${loadavg()
+      .map((x) => x.toFixed(2))
+      .join(' ')}`,
+  );
   for (const name of Object.keys(BOMBS)) {
     const r = spawnSync(process.execPath, [...process.execArgv, new URL(import.meta.url).pathname, name], { stdio: 'inherit' });
     if (r.status !== 0) console.log(`${name}: exited ${r.status ?? r.signal}`);
   }
-  console.log(`load average after: ${loadavg().map((x) => x.toFixed(2)).join(' ')}`);
+  console.log(
+    `load average after: ${loadavg()
+      .map((x) => x.toFixed(2))
+      .join(' ')}`,
+  );
 } else {
   const bomb = BOMBS[which];
   if (!bomb) throw new Error(`unknown bomb ${which}; one of ${Object.keys(BOMBS).join(', ')}`);

@@ -35,14 +35,25 @@ const ws = await createOrgAndWorkspace(app, owner, 'Bench vendor');
 const H = ws.headers;
 
 // Index the demo vendor documents (files under 50 KB; one data source per vendor) through the API.
-let t0 = performance.now();
+const t0 = performance.now();
 const files: string[] = [];
 for (const vendor of ['github', 'basecamp']) {
-  const mine = readdirSync(path.join(DOCS, vendor)).map((f) => path.join(vendor, f)).filter((f) => readFileSync(path.join(DOCS, f)).length < 50_000);
+  const mine = readdirSync(path.join(DOCS, vendor))
+    .map((f) => path.join(vendor, f))
+    .filter((f) => readFileSync(path.join(DOCS, f)).length < 50_000);
   files.push(...mine);
   const created = await app.inject({
-    method: 'POST', url: `${API}/data-sources`, headers: H,
-    payload: { name: vendor, documents: mine.map((f) => ({ title: path.basename(f), content: readFileSync(path.join(DOCS, f), 'utf8'), format: f.endsWith('.md') ? 'markdown' : 'text' })) },
+    method: 'POST',
+    url: `${API}/data-sources`,
+    headers: H,
+    payload: {
+      name: vendor,
+      documents: mine.map((f) => ({
+        title: path.basename(f),
+        content: readFileSync(path.join(DOCS, f), 'utf8'),
+        format: f.endsWith('.md') ? 'markdown' : 'text',
+      })),
+    },
   });
   if (created.statusCode !== 201) throw new Error(`data source: ${created.body.slice(0, 300)}`);
   const dsId = created.json().data.dataSource.id;
@@ -56,7 +67,16 @@ console.log(`indexed ${files.length} demo documents in ${(performance.now() - t0
 
 const answers = DORA_TEMPLATE.questions.map((q) => ({
   questionId: q.id,
-  value: q.type === 'yes_no' ? 'yes' : q.type === 'number' ? 10 : q.type === 'date' ? new Date().toISOString().slice(0, 10) : q.type === 'choice' ? 'performed' : 'Answer text',
+  value:
+    q.type === 'yes_no'
+      ? 'yes'
+      : q.type === 'number'
+        ? 10
+        : q.type === 'date'
+          ? new Date().toISOString().slice(0, 10)
+          : q.type === 'choice'
+            ? 'performed'
+            : 'Answer text',
 }));
 const timings: Record<string, number[]> = {};
 const time = async <T>(name: string, f: () => Promise<T>): Promise<T> => {
@@ -71,21 +91,42 @@ const expect = <R extends { statusCode: number; body: string }>(res: R, code: nu
 };
 
 for (let i = 0; i < ROUNDS; i++) {
-  const c = await time('create (52 questions)', async () => expect(await app.inject({ method: 'POST', url: `${API}/questionnaires`, headers: H, payload: { template: 'dora-ict-tpp', vendorContact: { email: `v${i}@bench.example` } } }), 201));
+  const c = await time('create (52 questions)', async () =>
+    expect(
+      await app.inject({
+        method: 'POST',
+        url: `${API}/questionnaires`,
+        headers: H,
+        payload: { template: 'dora-ict-tpp', vendorContact: { email: `v${i}@bench.example` } },
+      }),
+      201,
+    ),
+  );
   const id = c.json().data.questionnaire.id;
   await time('pre-fill (52 searches)', async () => expect(await app.inject({ method: 'POST', url: `${API}/questionnaires/${id}/prefill`, headers: H }), 200));
   await time('send', async () => expect(await app.inject({ method: 'POST', url: `${API}/questionnaires/${id}/send`, headers: H }), 200));
   const token = tokenFromMail(app, `v${i}@bench.example`);
   await time('vendor GET', async () => expect(await app.inject({ method: 'GET', url: `${API}/vendor-questionnaires/${token}` }), 200));
-  await time('vendor save 52 answers', async () => expect(await app.inject({ method: 'PUT', url: `${API}/vendor-questionnaires/${token}/answers`, payload: { answers } }), 200));
-  await time('vendor submit', async () => expect(await app.inject({ method: 'PUT', url: `${API}/vendor-questionnaires/${token}/answers`, payload: { answers: [], submit: true } }), 200));
+  await time('vendor save 52 answers', async () =>
+    expect(await app.inject({ method: 'PUT', url: `${API}/vendor-questionnaires/${token}/answers`, payload: { answers } }), 200),
+  );
+  await time('vendor submit', async () =>
+    expect(await app.inject({ method: 'PUT', url: `${API}/vendor-questionnaires/${token}/answers`, payload: { answers: [], submit: true } }), 200),
+  );
   await time('analyst detail + scores', async () => expect(await app.inject({ method: 'GET', url: `${API}/questionnaires/${id}`, headers: H }), 200));
-  await time('complete (freeze score)', async () => expect(await app.inject({ method: 'PATCH', url: `${API}/questionnaires/${id}`, headers: H, payload: { status: 'complete' } }), 200));
+  await time('complete (freeze score)', async () =>
+    expect(await app.inject({ method: 'PATCH', url: `${API}/questionnaires/${id}`, headers: H, payload: { status: 'complete' } }), 200),
+  );
 }
 await time(`list (${ROUNDS} items, scores)`, async () => expect(await app.inject({ method: 'GET', url: `${API}/questionnaires?limit=100`, headers: H }), 200));
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 console.log(`database: ${database.kind}, rounds: ${ROUNDS}`);
-for (const [name, xs] of Object.entries(timings)) console.log(`${name.padEnd(28)} median ${median(xs).toFixed(1).padStart(8)} ms   max ${Math.max(...xs).toFixed(1).padStart(8)} ms`);
+for (const [name, xs] of Object.entries(timings))
+  console.log(
+    `${name.padEnd(28)} median ${median(xs).toFixed(1).padStart(8)} ms   max ${Math.max(...xs)
+      .toFixed(1)
+      .padStart(8)} ms`,
+  );
 await app.close();
 await drop();

@@ -25,7 +25,15 @@ const prefix = `dora-rl-bench-${Date.now().toString(36)}:`;
 const base = testConfig();
 const high = { max: 1_000_000, windowMs: 3_600_000 };
 const config = testConfig({
-  rateLimits: { ...base.rateLimits, enabled: true, redisKeyPrefix: prefix, globalHourly: high, general: high, auth: high, login: { max: 5, windowMs: 3_600_000 } },
+  rateLimits: {
+    ...base.rateLimits,
+    enabled: true,
+    redisKeyPrefix: prefix,
+    globalHourly: high,
+    general: high,
+    auth: high,
+    login: { max: 5, windowMs: 3_600_000 },
+  },
 });
 const proxy = await tcpProxy({ host: '127.0.0.1', port: 6379 });
 const redis = createRedis(proxy.url('redis'), config.rateLimits.redisTimeoutMs);
@@ -52,7 +60,12 @@ async function phase(mode: ProxyMode) {
   const loginMs: number[] = [];
   for (let i = 0; i < 10; i++) {
     const t0 = performance.now();
-    const res = await app.inject({ method: 'POST', url: '/api/v1/auth/login', remoteAddress: ip, payload: { email: 'nobody@example.com', password: 'wrong-password' } });
+    const res = await app.inject({
+      method: 'POST',
+      url: '/api/v1/auth/login',
+      remoteAddress: ip,
+      payload: { email: 'nobody@example.com', password: 'wrong-password' },
+    });
     loginMs.push(performance.now() - t0);
     logins.push(res.statusCode);
   }

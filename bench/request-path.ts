@@ -70,7 +70,11 @@ async function seed(env: Record<string, string>): Promise<string> {
   const database = await createDatabase({ url: env.DATABASE_URL || undefined, pgliteDataDir: env.PGLITE_DATA_DIR });
   await runMigrations(database);
   const base = testConfig();
-  const config = { ...testConfig({ workers: 1, jobsPollIntervalSec: 0.5, jwtSecret: ENV.JWT_SECRET, secretsKey: ENV.SECRETS_KEY }), accessTokenTtlSec: 3600, mcp: { ...base.mcp, allowPrivateNetworks: true } };
+  const config = {
+    ...testConfig({ workers: 1, jobsPollIntervalSec: 0.5, jwtSecret: ENV.JWT_SECRET, secretsKey: ENV.SECRETS_KEY }),
+    accessTokenTtlSec: 3600,
+    mcp: { ...base.mcp, allowPrivateNetworks: true },
+  };
   const app = await buildApp({ config, database });
   await app.ready();
   try {
@@ -81,9 +85,19 @@ async function seed(env: Record<string, string>): Promise<string> {
     for (let i = 0; i < VENDORS; i++) {
       const ws = await app.services.workspaces.create(owner.id, { workspaceName: `Vendor ${i}` });
       for (let d = 0; d < 2; d++) {
-        await app.services.dataSources.create(scopeOf({ id: ws.id, slug: ws.workspaceId, name: ws.workspaceName, orgId: ws.organizationId }, owner.id), { kind: 'json', name: `Docs ${d}`, files: [{ filename: 'a.txt', declaredType: 'text/plain', content: Buffer.from(`Policy ${i}.${d}: encryption keys rotate every 90 days.`) }] });
+        await app.services.dataSources.create(scopeOf({ id: ws.id, slug: ws.workspaceId, name: ws.workspaceName, orgId: ws.organizationId }, owner.id), {
+          kind: 'json',
+          name: `Docs ${d}`,
+          files: [{ filename: 'a.txt', declaredType: 'text/plain', content: Buffer.from(`Policy ${i}.${d}: encryption keys rotate every 90 days.`) }],
+        });
       }
-      await app.services.mcpSources.create(scopeOf({ id: ws.id, slug: ws.workspaceId, name: ws.workspaceName, orgId: ws.organizationId }, owner.id), { name: 'MCP', transport: 'http', url: 'http://127.0.0.1:9/mcp', headers: {}, sync: false });
+      await app.services.mcpSources.create(scopeOf({ id: ws.id, slug: ws.workspaceId, name: ws.workspaceName, orgId: ws.organizationId }, owner.id), {
+        name: 'MCP',
+        transport: 'http',
+        url: 'http://127.0.0.1:9/mcp',
+        headers: {},
+        sync: false,
+      });
       ids.push(ws.id);
     }
     // The data sources are ingested here, so that the measured server has nothing queued.
@@ -106,7 +120,9 @@ async function seed(env: Record<string, string>): Promise<string> {
 async function load(url: string, headers: Record<string, string> = {}): Promise<{ rps: number; p50: number; p99: number; bad: number }> {
   const r = await autocannon({ url, connections: CONNECTIONS, duration: SECONDS, headers });
   // A 304 is the expected answer to a current If-None-Match, not a failure.
-  const notModified = headers['if-none-match'] ? ((r as unknown as { statusCodeStats?: Record<string, { count: number }> }).statusCodeStats?.['304']?.count ?? 0) : 0;
+  const notModified = headers['if-none-match']
+    ? ((r as unknown as { statusCodeStats?: Record<string, { count: number }> }).statusCodeStats?.['304']?.count ?? 0)
+    : 0;
   return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, bad: r.non2xx - notModified + r.errors + r.timeouts };
 }
 
@@ -148,7 +164,11 @@ try {
       if (measure('health')) record('GET /health', await load(`${server.url}/health`));
       if (measure('workspaces')) record(`GET /api/v1/workspaces (${VENDORS} vendors)`, await load(`${server.url}/api/v1/workspaces`, auth));
       if (measure('articles')) record('GET /api/v1/compliance/articles', await load(`${server.url}/api/v1/compliance/articles`, auth));
-      if (etag && measure('304')) record('GET /api/v1/compliance/articles, If-None-Match (304)', await load(`${server.url}/api/v1/compliance/articles`, { ...auth, 'if-none-match': etag }));
+      if (etag && measure('304'))
+        record(
+          'GET /api/v1/compliance/articles, If-None-Match (304)',
+          await load(`${server.url}/api/v1/compliance/articles`, { ...auth, 'if-none-match': etag }),
+        );
       console.log(`round ${round} done; ${loadAverage()}`);
     }
   } finally {
@@ -157,7 +177,9 @@ try {
   }
   console.log(`\n${db.label}, ${CONNECTIONS} connections, medians of ${ROUNDS} rounds of ${SECONDS} s:`);
   for (const [name, r] of results) {
-    console.log(`  ${name.padEnd(56)} ${median(r.rps).toFixed(0).padStart(7)} req/s   p50 ${median(r.p50).toFixed(0)} ms, p99 ${median(r.p99).toFixed(0)} ms${r.bad ? `   (${r.bad} non-2xx/errors)` : ''}`);
+    console.log(
+      `  ${name.padEnd(56)} ${median(r.rps).toFixed(0).padStart(7)} req/s   p50 ${median(r.p50).toFixed(0)} ms, p99 ${median(r.p99).toFixed(0)} ms${r.bad ? `   (${r.bad} non-2xx/errors)` : ''}`,
+    );
   }
   console.log(`after: ${loadAverage()}`);
 } finally {

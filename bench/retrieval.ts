@@ -110,10 +110,23 @@ const { database, drop, label } = await freshDatabase();
 const db = database.db;
 const repo = dataSourcesRepository(db);
 console.log(`# retrieval benchmark — ${label}`);
-console.log(`# ${values.reuse ? 'reused database' : `${N} chunks over ${W} workspaces`}, ${Q} queries, embedder ${embedder.id}, chunk size ${chunking.size}/${chunking.overlap}, node ${process.version}`);
+console.log(
+  `# ${values.reuse ? 'reused database' : `${N} chunks over ${W} workspaces`}, ${Q} queries, embedder ${embedder.id}, chunk size ${chunking.size}/${chunking.overlap}, node ${process.version}`,
+);
 
 try {
-  const sections = ['Definitions', 'Term and termination', 'Data protection', 'Security incidents', 'Audit rights', 'Subprocessors', 'Service levels', 'Exit and transition', 'Liability', 'Governing law'];
+  const sections = [
+    'Definitions',
+    'Term and termination',
+    'Data protection',
+    'Security incidents',
+    'Audit rights',
+    'Subprocessors',
+    'Service levels',
+    'Exit and transition',
+    'Liability',
+    'Governing law',
+  ];
   const workspaces: string[] = [];
   if (values.reuse) {
     for (const r of await queryRows<{ id: string }>(db, sql`select id from workspaces where name like 'Vendor %' order by name`)) workspaces.push(r.id);
@@ -126,7 +139,9 @@ try {
     await db.execute(sql`insert into organizations (id, name) values (${orgId}, 'Bench Bank')`);
     for (let i = 0; i < W; i++) {
       const id = newId();
-      await db.execute(sql`insert into workspaces (id, workspace_id, org_id, owner_id, name) values (${id}, ${`bench-${i}-${id.slice(0, 8)}`}, ${orgId}, ${userId}, ${`Vendor ${i}`})`);
+      await db.execute(
+        sql`insert into workspaces (id, workspace_id, org_id, owner_id, name) values (${id}, ${`bench-${i}-${id.slice(0, 8)}`}, ${orgId}, ${userId}, ${`Vendor ${i}`})`,
+      );
       workspaces.push(id);
     }
     const newSource = async (ws: string, name: string) => {
@@ -135,7 +150,11 @@ try {
     };
 
     // 1. Ingestion of the real vendor documents through the pipeline.
-    const vendorFiles = ['github', 'basecamp'].flatMap((v) => readdirSync(path.join(VENDOR_DOCS, v)).sort().map((f) => path.join(VENDOR_DOCS, v, f)));
+    const vendorFiles = ['github', 'basecamp'].flatMap((v) =>
+      readdirSync(path.join(VENDOR_DOCS, v))
+        .sort()
+        .map((f) => path.join(VENDOR_DOCS, v, f)),
+    );
     const ingestSource = await newSource(workspaces[0]!, 'vendor documents');
     const t0 = performance.now();
     const docs: DocumentInsert[] = [];
@@ -150,8 +169,24 @@ try {
       const chunks = await chunkAndEmbed(parsed.doc, parsed.doc.title ?? path.basename(file), { ...chunking, embedder });
       embedMs += performance.now() - te;
       const fileRow = newId();
-      await db.execute(sql`insert into data_source_files (id, data_source_id, workspace_id, position, filename, format, mime_type, size_bytes, sha256, content) values (${fileRow}, ${ingestSource.id}, ${workspaces[0]!}, ${docs.length}, ${path.basename(file)}, ${parsed.sniffed.format}, ${parsed.sniffed.mimeType}, ${buf.length}, 'x', ${buf})`);
-      docs.push({ fileId: fileRow, corpus: null, sourceKey: null, title: parsed.doc.title ?? path.basename(file), url: '/bench', format: parsed.sniffed.format, pageCount: parsed.doc.pageCount, charCount: parsed.chars, contentHash: indexFingerprint(buf, chunking, embedder.id), docDate: new Date(), embeddingModel: embedder.id, metadata: {}, chunks });
+      await db.execute(
+        sql`insert into data_source_files (id, data_source_id, workspace_id, position, filename, format, mime_type, size_bytes, sha256, content) values (${fileRow}, ${ingestSource.id}, ${workspaces[0]!}, ${docs.length}, ${path.basename(file)}, ${parsed.sniffed.format}, ${parsed.sniffed.mimeType}, ${buf.length}, 'x', ${buf})`,
+      );
+      docs.push({
+        fileId: fileRow,
+        corpus: null,
+        sourceKey: null,
+        title: parsed.doc.title ?? path.basename(file),
+        url: '/bench',
+        format: parsed.sniffed.format,
+        pageCount: parsed.doc.pageCount,
+        charCount: parsed.chars,
+        contentHash: indexFingerprint(buf, chunking, embedder.id),
+        docDate: new Date(),
+        embeddingModel: embedder.id,
+        metadata: {},
+        chunks,
+      });
     }
     const ti = performance.now();
     await repo.commitIngestion(ingestSource.id, ingestSource.generation, docs);
@@ -160,8 +195,12 @@ try {
     const ingestChunks = docs.reduce((n, d) => n + d.chunks.length, 0);
     const ingestChars = docs.reduce((n, d) => n + d.charCount, 0);
     console.log(`\n## ingestion (pipeline: parse -> sections -> chunks -> embeddings -> insert transaction)`);
-    console.log(`${vendorFiles.length} vendor documents, ${(ingestChars / 1024).toFixed(0)} KiB of text -> ${ingestChunks} chunks in ${ms(ingestMs)}: ${(ingestChunks / (ingestMs / 1000)).toFixed(0)} chunks/s`);
-    console.log(`  parse ${ms(parseMs)}, chunk+embed ${ms(embedMs)}, insert ${ms(insertMs)} (${(ingestChunks / (insertMs / 1000)).toFixed(0)} chunks/s into the indexed table)`);
+    console.log(
+      `${vendorFiles.length} vendor documents, ${(ingestChars / 1024).toFixed(0)} KiB of text -> ${ingestChunks} chunks in ${ms(ingestMs)}: ${(ingestChunks / (ingestMs / 1000)).toFixed(0)} chunks/s`,
+    );
+    console.log(
+      `  parse ${ms(parseMs)}, chunk+embed ${ms(embedMs)}, insert ${ms(insertMs)} (${(ingestChunks / (insertMs / 1000)).toFixed(0)} chunks/s into the indexed table)`,
+    );
 
     // 2. The DORA corpus and N synthetic chunks made of real sentences.
     const compliance = complianceService(complianceRepository(db));
@@ -169,16 +208,44 @@ try {
     const corpus = await doraCorpusDocuments(compliance);
     const corpusDocs: DocumentInsert[] = [];
     for (const c of corpus) {
-      corpusDocs.push({ fileId: null, corpus: 'dora', sourceKey: c.sourceKey, title: c.title, url: c.url, format: 'text', pageCount: 1, charCount: c.text.length, contentHash: 'x', docDate: c.date, embeddingModel: embedder.id, metadata: {}, chunks: await chunkAndEmbed(c.parsed, c.title, { ...chunking, embedder }) });
+      corpusDocs.push({
+        fileId: null,
+        corpus: 'dora',
+        sourceKey: c.sourceKey,
+        title: c.title,
+        url: c.url,
+        format: 'text',
+        pageCount: 1,
+        charCount: c.text.length,
+        contentHash: 'x',
+        docDate: c.date,
+        embeddingModel: embedder.id,
+        metadata: {},
+        chunks: await chunkAndEmbed(c.parsed, c.title, { ...chunking, embedder }),
+      });
     }
-    await repo.writeCorpus('dora', corpusDocs, corpus.map((c) => c.sourceKey));
+    await repo.writeCorpus(
+      'dora',
+      corpusDocs,
+      corpus.map((c) => c.sourceKey),
+    );
     const sentences = [...vendorFiles.map((f) => readFileSync(f, 'utf8')), ...corpus.map((c) => c.text)]
       .join('\n')
       .split(/(?<=[.;:])\s+|\n+/)
-      .map((s) => s.replace(/[#*_>|`{}%]+/g, ' ').replace(/\s+/g, ' ').trim())
+      .map((s) =>
+        s
+          .replace(/[#*_>|`{}%]+/g, ' ')
+          .replace(/\s+/g, ' ')
+          .trim(),
+      )
       .filter((s) => s.length > 40 && s.length < 400);
     // The HNSW and GIN indexes of chunks as the migrations made them, dropped for a bulk load and built again after it.
-    const INDEXES = values.bulk ? (await queryRows<{ name: string; ddl: string }>(db, sql`select indexname as name, indexdef as ddl from pg_indexes where tablename = 'chunks' and (indexdef like '%USING hnsw%' or indexdef like '%USING gin%')`)) : [];
+    const INDEXES = values.bulk
+      ? await queryRows<{ name: string; ddl: string }>(
+          db,
+          sql`select indexname as name, indexdef as ddl from pg_indexes where tablename = 'chunks' and (indexdef like '%USING hnsw%' or indexdef like '%USING gin%')`,
+        )
+      : [];
     for (const { name } of INDEXES) await db.execute(sql.raw(`DROP INDEX "${name}"`));
     const loadStart = performance.now();
     let loaded = 0;
@@ -201,11 +268,26 @@ try {
       embedLoadMs += performance.now() - te;
       const date = new Date(Date.UTC(2019 + (docNo % 6), docNo % 12, 1 + (docNo % 28)));
       const fileRow = newId();
-      await db.execute(sql`insert into data_source_files (id, data_source_id, workspace_id, position, filename, format, mime_type, size_bytes, sha256, content) values (${fileRow}, ${source.id}, ${ws}, 0, 'synthetic.txt', 'text', 'text/plain', 0, 'x', ${Buffer.alloc(0)})`);
-      await repo.commitIngestion(source.id, source.generation, [{
-        fileId: fileRow, corpus: null, sourceKey: null, title, url: '/bench', format: 'text', pageCount: 1, charCount: 0, contentHash: 'x', docDate: date, embeddingModel: embedder.id, metadata: {},
-        chunks: texts.map((x, i) => ({ chunkIndex: i, section: x.section, page: null, pageEnd: null, content: x.content, embedding: vectors[i]! })),
-      }]);
+      await db.execute(
+        sql`insert into data_source_files (id, data_source_id, workspace_id, position, filename, format, mime_type, size_bytes, sha256, content) values (${fileRow}, ${source.id}, ${ws}, 0, 'synthetic.txt', 'text', 'text/plain', 0, 'x', ${Buffer.alloc(0)})`,
+      );
+      await repo.commitIngestion(source.id, source.generation, [
+        {
+          fileId: fileRow,
+          corpus: null,
+          sourceKey: null,
+          title,
+          url: '/bench',
+          format: 'text',
+          pageCount: 1,
+          charCount: 0,
+          contentHash: 'x',
+          docDate: date,
+          embeddingModel: embedder.id,
+          metadata: {},
+          chunks: texts.map((x, i) => ({ chunkIndex: i, section: x.section, page: null, pageEnd: null, content: x.content, embedding: vectors[i]! })),
+        },
+      ]);
       loaded += count;
       docNo += 1;
       if (performance.now() - lastReport > 15_000) {
@@ -225,7 +307,9 @@ try {
     const loadMs = performance.now() - loadStart;
     const [{ total }] = await queryRows<{ total: number }>(db, sql`select count(*)::int as total from chunks where deleted_at is null`);
     console.log(`\n## load`);
-    console.log(`${N} chunks in ${docNo} documents over ${W} workspaces in ${(loadMs / 1000).toFixed(1)} s: ${(N / (loadMs / 1000)).toFixed(0)} chunks/s (embedding ${(embedLoadMs / 1000).toFixed(1)} s of it${values.bulk ? `; bulk: inserted without the HNSW/GIN indexes, which were then built in ${(indexMs / 1000).toFixed(1)} s` : '; HNSW and GIN indexes maintained on every insert'}); table holds ${total} live chunks (with DORA corpus and vendor documents)`);
+    console.log(
+      `${N} chunks in ${docNo} documents over ${W} workspaces in ${(loadMs / 1000).toFixed(1)} s: ${(N / (loadMs / 1000)).toFixed(0)} chunks/s (embedding ${(embedLoadMs / 1000).toFixed(1)} s of it${values.bulk ? `; bulk: inserted without the HNSW/GIN indexes, which were then built in ${(indexMs / 1000).toFixed(1)} s` : '; HNSW and GIN indexes maintained on every insert'}); table holds ${total} live chunks (with DORA corpus and vendor documents)`,
+    );
   }
   if (database.kind === 'postgres') await db.execute(sql`ANALYZE chunks`);
 
@@ -249,7 +333,13 @@ try {
     'register of information on contractual arrangements',
   ];
   const filtersFor = (i: number) =>
-    i % 5 === 1 ? { section: pick(sections) } : i % 5 === 2 ? { dateRange: { start: '2021-01-01', end: '2022-12-31' } } : i % 5 === 3 ? { page: '1' } : undefined;
+    i % 5 === 1
+      ? { section: pick(sections) }
+      : i % 5 === 2
+        ? { dateRange: { start: '2021-01-01', end: '2022-12-31' } }
+        : i % 5 === 3
+          ? { page: '1' }
+          : undefined;
   for (let i = 0; i < 10; i++) await retrieval.search({ workspaceId: pick(workspaces), query: pick(questions) }); // warm-up
   const timings: number[] = [];
   const filtered: number[] = [];
@@ -264,7 +354,9 @@ try {
   }
   const all = [...timings, ...filtered];
   console.log(`\n## retrieval: services.retrieval.search (embed question + one SQL statement), limit 5, ${Q} calls`);
-  console.log(`all       p50 ${ms(pct(all, 50))}  p95 ${ms(pct(all, 95))}  p99 ${ms(pct(all, 99))}  mean ${ms(all.reduce((a, b) => a + b, 0) / all.length)}  (${(returned / Q).toFixed(1)} sources per call)`);
+  console.log(
+    `all       p50 ${ms(pct(all, 50))}  p95 ${ms(pct(all, 95))}  p99 ${ms(pct(all, 99))}  mean ${ms(all.reduce((a, b) => a + b, 0) / all.length)}  (${(returned / Q).toFixed(1)} sources per call)`,
+  );
   console.log(`unfiltered p50 ${ms(pct(timings, 50))}  p95 ${ms(pct(timings, 95))}  (${timings.length} calls)`);
   console.log(`filtered  p50 ${ms(pct(filtered, 50))}  p95 ${ms(pct(filtered, 95))}  (${filtered.length} calls: section, dateRange, page)`);
 
@@ -276,12 +368,26 @@ try {
     await tx.execute(sql.raw(`SET LOCAL hnsw.iterative_scan = relaxed_order`));
     await tx.execute(sql.raw(`SET LOCAL hnsw.ef_search = 100`));
   };
-  const runStatement: Runner = (retrievalModule as { searchRows?: Runner }).searchRows
-    ?? ((d, p) => d.transaction(async (tx) => { await settings(tx as never); return queryRows(tx as never, searchSql(p)); }));
+  const runStatement: Runner =
+    (retrievalModule as { searchRows?: Runner }).searchRows ??
+    ((d, p) =>
+      d.transaction(async (tx) => {
+        await settings(tx as never);
+        return queryRows(tx as never, searchSql(p));
+      }));
   const paramsFor = async (workspaceId: string, question: string, filters?: ReturnType<typeof filtersFor>): Promise<SearchSqlParams> => {
     const analysis = analyseQuestion(question);
     const [vector] = await embedder.embed([embeddingQuery(analysis)]);
-    return { vector: vector!, embeddingModel: embedder.id, textQueries: isWebsearchSyntax(question) ? [question] : conceptQueries(analysis), workspaceId, filters, candidates: CANDIDATES, textCandidates: TEXT_CANDIDATES, pool: POOL };
+    return {
+      vector: vector!,
+      embeddingModel: embedder.id,
+      textQueries: isWebsearchSyntax(question) ? [question] : conceptQueries(analysis),
+      workspaceId,
+      filters,
+      candidates: CANDIDATES,
+      textCandidates: TEXT_CANDIDATES,
+      pool: POOL,
+    };
   };
   const stmt: number[] = [];
   const stmtUnfiltered: number[] = [];
@@ -298,14 +404,23 @@ try {
   console.log(`all       p50 ${ms(pct(stmt, 50))}  p95 ${ms(pct(stmt, 95))}  p99 ${ms(pct(stmt, 99))}`);
   console.log(`unfiltered p50 ${ms(pct(stmtUnfiltered, 50))}  p95 ${ms(pct(stmtUnfiltered, 95))}`);
   const exactMax = (retrievalModule as { EXACT_KNN_MAX?: number }).EXACT_KNN_MAX;
-  console.log(exactMax === undefined ? 'workspace kNN arm: HNSW index, iterative scan' : `workspace kNN arm: exact up to ${exactMax} live chunks in the workspace (recall 1), HNSW above`);
+  console.log(
+    exactMax === undefined
+      ? 'workspace kNN arm: HNSW index, iterative scan'
+      : `workspace kNN arm: exact up to ${exactMax} live chunks in the workspace (recall 1), HNSW above`,
+  );
   const knn10 = async (workspaceId: string, vector: number[], mode: 'hnsw' | 'exact') =>
     db.transaction(async (tx) => {
       await settings(tx as never);
       if (mode === 'hnsw') await tx.execute(sql.raw(`SET LOCAL enable_sort = off`));
       else await tx.execute(sql.raw(`SET LOCAL enable_indexscan = off`));
       const v = `[${vector.join(',')}]`;
-      return (await queryRows<{ id: string }>(tx as never, sql`select id from chunks where deleted_at is null and workspace_id = ${workspaceId} order by embedding <=> ${v}::vector limit 10`)).map((r) => r.id);
+      return (
+        await queryRows<{ id: string }>(
+          tx as never,
+          sql`select id from chunks where deleted_at is null and workspace_id = ${workspaceId} order by embedding <=> ${v}::vector limit 10`,
+        )
+      ).map((r) => r.id);
     });
   let found = 0;
   let wanted = 0;
@@ -318,7 +433,9 @@ try {
     wanted += truth.length;
     found += truth.filter((id) => approx.has(id)).length;
   }
-  console.log(`HNSW index recall@10 against exact kNN, workspace-filtered, iterative scan, ef_search 100: ${(found / wanted).toFixed(3)} (${RECALL_QUERIES} queries)`);
+  console.log(
+    `HNSW index recall@10 against exact kNN, workspace-filtered, iterative scan, ef_search 100: ${(found / wanted).toFixed(3)} (${RECALL_QUERIES} queries)`,
+  );
 
   // 3c. POST /api/v1/rag in process (app.inject: routing, auth, workspace access, retrieval,
   // the extractive answer, the query log), same kind of calls, against the statement alone.
@@ -332,7 +449,12 @@ try {
       const [{ org_id: orgOf }] = await queryRows<{ org_id: string }>(db, sql`select org_id from workspaces where id = ${workspaces[0]!}`);
       await db.execute(sql`insert into organization_members (org_id, user_id, role) values (${orgOf}, ${user.id}, 'org_admin')`);
       const ask = async (i: number) => {
-        const res = await app.inject({ method: 'POST', url: '/api/v1/rag', headers: { ...user.headers, 'x-workspace-id': pick(workspaces) }, payload: { question: pick(questions), filters: filtersFor(i) } });
+        const res = await app.inject({
+          method: 'POST',
+          url: '/api/v1/rag',
+          headers: { ...user.headers, 'x-workspace-id': pick(workspaces) },
+          payload: { question: pick(questions), filters: filtersFor(i) },
+        });
         if (res.statusCode !== 200) throw new Error(`POST /rag answered ${res.statusCode}: ${res.body.slice(0, 300)}`);
       };
       for (let i = 0; i < 10; i++) await ask(i);
@@ -352,11 +474,24 @@ try {
   // 4. The statement and its plan.
   const question = questions[0]!;
   const [vector] = await embedder.embed([question]);
-  const statement = searchSql({ vector: vector!, embeddingModel: embedder.id, textQueries: conceptQueries(analyseQuestion(question)), workspaceId: workspaces[1]!, candidates: CANDIDATES, textCandidates: TEXT_CANDIDATES, pool: POOL });
+  const statement = searchSql({
+    vector: vector!,
+    embeddingModel: embedder.id,
+    textQueries: conceptQueries(analyseQuestion(question)),
+    workspaceId: workspaces[1]!,
+    candidates: CANDIDATES,
+    textCandidates: TEXT_CANDIDATES,
+    pool: POOL,
+  });
   const { sql: text, params } = new PgDialect().sqlToQuery(statement);
   console.log(`\n## the SQL of one call (run after SET LOCAL hnsw.iterative_scan = relaxed_order, hnsw.ef_search = 100)`);
   console.log(text.trim());
-  console.log(`-- params: $1 = [${(params[0] as string).slice(1, 40)}...] (${embedder.dimensions} numbers), ${params.slice(1).map((p, i) => `$${i + 2} = ${JSON.stringify(p)}`).join(', ')}`);
+  console.log(
+    `-- params: $1 = [${(params[0] as string).slice(1, 40)}...] (${embedder.dimensions} numbers), ${params
+      .slice(1)
+      .map((p, i) => `$${i + 2} = ${JSON.stringify(p)}`)
+      .join(', ')}`,
+  );
   const plan = await db.transaction(async (tx) => {
     await tx.execute(sql.raw(`SET LOCAL hnsw.iterative_scan = relaxed_order`));
     await tx.execute(sql.raw(`SET LOCAL hnsw.ef_search = 100`));

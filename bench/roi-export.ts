@@ -45,7 +45,17 @@ function lei(prefix18: string): string {
 
 const config = testConfig({
   workers: 0,
-  roi: { entityLei: lei('BENCHBANK000000001'), entityCountry: 'DE', entityType: 'eba_CT:x12', competentAuthority: 'BaFin', currency: 'EUR', scope: 'CON', referenceDate: '2025-12-31', totalAssets: 1e9, licensedActivity: 'eba_TA:x162' },
+  roi: {
+    entityLei: lei('BENCHBANK000000001'),
+    entityCountry: 'DE',
+    entityType: 'eba_CT:x12',
+    competentAuthority: 'BaFin',
+    currency: 'EUR',
+    scope: 'CON',
+    referenceDate: '2025-12-31',
+    totalAssets: 1e9,
+    licensedActivity: 'eba_TA:x162',
+  },
 });
 const { database, drop } = await freshDatabase();
 const app = await buildApp({ config, database });
@@ -82,12 +92,26 @@ try {
         ictServiceType: types[i % types.length],
         criticalityTier: tiers[i % tiers.length],
         supportsCriticalFunction: i % 4 < 2,
-        contracts: [{
-          reference: `CTR-${i + 1}`, ictServiceType: types[i % types.length], startDate: '2024-01-01', endDate: i % 3 ? '2027-12-31' : undefined,
-          noticePeriodDaysEntity: 30, noticePeriodDaysProvider: 90, governingLaw: 'IE', annualCost: { amount: 1000 + i, currency: 'EUR' },
-          storesData: true, dataStorageLocations: ['IE'], dataProcessingLocations: ['IE'], dataSensitivity: 'medium',
-        }],
-        certifications: [{ type: 'ISO/IEC 27001', validUntil: '2030-01-01', status: 'valid' }, { type: 'SOC 2 Type II', status: 'pending' }],
+        contracts: [
+          {
+            reference: `CTR-${i + 1}`,
+            ictServiceType: types[i % types.length],
+            startDate: '2024-01-01',
+            endDate: i % 3 ? '2027-12-31' : undefined,
+            noticePeriodDaysEntity: 30,
+            noticePeriodDaysProvider: 90,
+            governingLaw: 'IE',
+            annualCost: { amount: 1000 + i, currency: 'EUR' },
+            storesData: true,
+            dataStorageLocations: ['IE'],
+            dataProcessingLocations: ['IE'],
+            dataSensitivity: 'medium',
+          },
+        ],
+        certifications: [
+          { type: 'ISO/IEC 27001', validUntil: '2030-01-01', status: 'valid' },
+          { type: 'SOC 2 Type II', status: 'pending' },
+        ],
         substitutability: 'medium_complexity',
         discontinuationImpact: 'medium',
         exitPlan: { exists: true, reintegrationPossibility: 'difficult', alternativeProvidersIdentified: true, alternativeProviders: ['Alt Co'] },
@@ -98,16 +122,39 @@ try {
     await assessments.complete(a.id, {
       score: risk.score,
       riskRating: risk.rating,
-      summary: { obligations: results.length, covered: 0, partial: 0, missing: 0, documents: docs.length, sentences: sentenceCount, missingKey: [], riskReasons: risk.reasons, embedder: app.services.embedder.id },
+      summary: {
+        obligations: results.length,
+        covered: 0,
+        partial: 0,
+        missing: 0,
+        documents: docs.length,
+        sentences: sentenceCount,
+        missingKey: [],
+        riskReasons: risk.reasons,
+        embedder: app.services.embedder.id,
+      },
       results,
     });
-    await questionnaires.insert({ workspaceId: ws.id, title: 'DORA ICT third-party questionnaire', sections: [], questions: [], status: 'complete', score: 50 + (i % 50), completedAt: new Date(), createdBy: owner.id });
+    await questionnaires.insert({
+      workspaceId: ws.id,
+      title: 'DORA ICT third-party questionnaire',
+      sections: [],
+      questions: [],
+      status: 'complete',
+      score: 50 + (i % 50),
+      completedAt: new Date(),
+      createdBy: owner.id,
+    });
   }
   const setup = (performance.now() - t0) / 1000;
   const gaps = results.filter((r) => r.status !== 'covered').length;
   console.log(`database: ${database.kind}; vendors: ${N}; gaps per vendor: ${gaps}; set-up ${setup.toFixed(1)} s`);
 
-  for (const [label, url] of [['xlsx workbook', '/api/v1/workspaces/roi-export'], ['xbrl-csv package', '/api/v1/workspaces/roi-export?format=xbrl-csv'], ['pre-flight', '/api/v1/workspaces/roi-preflight']] as const) {
+  for (const [label, url] of [
+    ['xlsx workbook', '/api/v1/workspaces/roi-export'],
+    ['xbrl-csv package', '/api/v1/workspaces/roi-export?format=xbrl-csv'],
+    ['pre-flight', '/api/v1/workspaces/roi-preflight'],
+  ] as const) {
     global.gc?.();
     peakRss = 0;
     peakHeap = 0;

@@ -32,19 +32,32 @@ const quantile = (xs: number[], q: number) => {
   return s[Math.min(s.length - 1, Math.ceil(q * s.length) - 1)];
 };
 const fmt = (name: string, xs: number[]) =>
-  `${name.padEnd(22)} median ${quantile(xs, 0.5).toFixed(1).padStart(7)} ms   p95 ${quantile(xs, 0.95).toFixed(1).padStart(7)} ms   max ${Math.max(...xs).toFixed(1).padStart(7)} ms`;
+  `${name.padEnd(22)} median ${quantile(xs, 0.5).toFixed(1).padStart(7)} ms   p95 ${quantile(xs, 0.95).toFixed(1).padStart(7)} ms   max ${Math.max(...xs)
+    .toFixed(1)
+    .padStart(7)} ms`;
 
 // The server runs in its own process, so that the client's clock is not held up by the
 // server's work (embedded PGlite runs its queries on the server's event loop).
 const server = spawn(process.execPath, ['--import=tsx', 'bench/demo-server.ts'], { stdio: ['ignore', 'pipe', 'inherit'], env: process.env });
-const info = await new Promise<{ port: number; github: Record<string, string>; basecamp: Record<string, string>; database: string; generator: string; doraArticles: number; vendorDocuments: number; setupMs: number }>((resolve, reject) => {
+const info = await new Promise<{
+  port: number;
+  github: Record<string, string>;
+  basecamp: Record<string, string>;
+  database: string;
+  generator: string;
+  doraArticles: number;
+  vendorDocuments: number;
+  setupMs: number;
+}>((resolve, reject) => {
   createInterface({ input: server.stdout! }).once('line', (line) => resolve(JSON.parse(line)));
   server.once('exit', (code) => reject(new Error(`demo server exited with ${code}`)));
 });
 const port = info.port;
 const gh = { headers: info.github };
 const bc = { headers: info.basecamp };
-console.log(`corpus: ${info.doraArticles} DORA articles + ${info.vendorDocuments} vendor documents, ${info.database}, generator ${info.generator}; set-up ${(info.setupMs / 1000).toFixed(1)} s`);
+console.log(
+  `corpus: ${info.doraArticles} DORA articles + ${info.vendorDocuments} vendor documents, ${info.database}, generator ${info.generator}; set-up ${(info.setupMs / 1000).toFixed(1)} s`,
+);
 
 async function once(headers: Record<string, string>, question: string) {
   const started = performance.now();

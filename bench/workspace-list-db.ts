@@ -57,7 +57,11 @@ try {
   for (let i = 0; i < VENDORS; i++) {
     const ws = await app.services.workspaces.create(owner.id, { workspaceName: `Vendor ${i}` });
     for (let d = 0; d < 2; d++) {
-      await app.services.dataSources.create(scopeOf({ id: ws.id, slug: ws.workspaceId, name: ws.workspaceName, orgId: ws.organizationId }, owner.id), { kind: 'json', name: `Docs ${d}`, files: [{ filename: 'a.txt', declaredType: 'text/plain', content: Buffer.from(`Policy ${i}.${d}`) }] });
+      await app.services.dataSources.create(scopeOf({ id: ws.id, slug: ws.workspaceId, name: ws.workspaceName, orgId: ws.organizationId }, owner.id), {
+        kind: 'json',
+        name: `Docs ${d}`,
+        files: [{ filename: 'a.txt', declaredType: 'text/plain', content: Buffer.from(`Policy ${i}.${d}`) }],
+      });
     }
   }
   const q = { page: 1, limit: 20, sort: 'createdAt' as const, descending: false };
@@ -66,13 +70,17 @@ try {
     const pg0 = postgresCpu();
     const cpu0 = process.cpuUsage();
     const t0 = performance.now();
-    await Promise.all(Array.from({ length: C }, async () => {
-      for (let i = 0; i < LISTS / C; i++) await app.services.workspaces.page(owner.id, q);
-    }));
+    await Promise.all(
+      Array.from({ length: C }, async () => {
+        for (let i = 0; i < LISTS / C; i++) await app.services.workspaces.page(owner.id, q);
+      }),
+    );
     const wall = performance.now() - t0;
     const cpu = process.cpuUsage(cpu0);
     const pg = postgresCpu() - pg0;
-    console.log(`round ${round}: PostgreSQL CPU ${((pg * 1000) / LISTS).toFixed(3)} ms/list, this process ${((cpu.user + cpu.system) / 1000 / LISTS).toFixed(3)} ms/list, wall ${(wall / LISTS).toFixed(3)} ms/list (${C} callers)`);
+    console.log(
+      `round ${round}: PostgreSQL CPU ${((pg * 1000) / LISTS).toFixed(3)} ms/list, this process ${((cpu.user + cpu.system) / 1000 / LISTS).toFixed(3)} ms/list, wall ${(wall / LISTS).toFixed(3)} ms/list (${C} callers)`,
+    );
   }
 } finally {
   await ctx.close();

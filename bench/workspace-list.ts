@@ -40,9 +40,19 @@ try {
     const ws = await app.services.workspaces.create(owner.id, { workspaceName: `Vendor ${i}` });
     ids.push(ws.id);
     for (let d = 0; d < 2; d++) {
-      await app.services.dataSources.create(scopeOf({ id: ws.id, slug: ws.workspaceId, name: ws.workspaceName, orgId: ws.organizationId }, owner.id), { kind: 'json', name: `Docs ${d}`, files: [{ filename: 'a.txt', declaredType: 'text/plain', content: Buffer.from(`Policy ${i}.${d}: keys rotate every 90 days.`) }] });
+      await app.services.dataSources.create(scopeOf({ id: ws.id, slug: ws.workspaceId, name: ws.workspaceName, orgId: ws.organizationId }, owner.id), {
+        kind: 'json',
+        name: `Docs ${d}`,
+        files: [{ filename: 'a.txt', declaredType: 'text/plain', content: Buffer.from(`Policy ${i}.${d}: keys rotate every 90 days.`) }],
+      });
     }
-    await app.services.mcpSources.create(scopeOf({ id: ws.id, slug: ws.workspaceId, name: ws.workspaceName, orgId: ws.organizationId }, owner.id), { name: 'MCP', transport: 'http', url: 'http://127.0.0.1:9/mcp', headers: {}, sync: false });
+    await app.services.mcpSources.create(scopeOf({ id: ws.id, slug: ws.workspaceId, name: ws.workspaceName, orgId: ws.organizationId }, owner.id), {
+      name: 'MCP',
+      transport: 'http',
+      url: 'http://127.0.0.1:9/mcp',
+      headers: {},
+      sync: false,
+    });
   }
   console.log(`set-up: ${N} workspaces, ${2 * N} data sources, ${N} MCP sources in ${((performance.now() - t0) / 1000).toFixed(1)} s (${database.kind})`);
 
@@ -62,7 +72,9 @@ try {
   }
   const f = (x: number) => `${x.toFixed(1)} ms`;
   console.log(`GET /workspaces (${N} items, ${REQUESTS} requests): median ${f(pct(whole, 50))}, p95 ${f(pct(whole, 95))}`);
-  console.log(`  syncStatus step alone: median ${f(pct(status, 50))}, p95 ${f(pct(status, 95))} (${((pct(status, 50) / pct(whole, 50)) * 100).toFixed(0)}% of the median request)`);
+  console.log(
+    `  syncStatus step alone: median ${f(pct(status, 50))}, p95 ${f(pct(status, 95))} (${((pct(status, 50) / pct(whole, 50)) * 100).toFixed(0)}% of the median request)`,
+  );
 } finally {
   await app.close();
   await drop();

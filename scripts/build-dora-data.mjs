@@ -54,9 +54,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-const SOURCE_DIR = process.argv[2]
-  ? resolve(process.cwd(), process.argv[2])
-  : resolve(REPO_ROOT, '../shared/data/dora/source');
+const SOURCE_DIR = process.argv[2] ? resolve(process.cwd(), process.argv[2]) : resolve(REPO_ROOT, '../shared/data/dora/source');
 const OUT_FILE = join(REPO_ROOT, 'data/dora/articles.json');
 
 const DOMAINS = [
@@ -98,11 +96,33 @@ const fail = (msg) => failures.push(msg);
 // ---------------------------------------------------------------- encoding repair
 // Windows-1252 code points 0x80-0x9F -> byte
 const CP1252 = {
-  0x20ac: 0x80, 0x201a: 0x82, 0x0192: 0x83, 0x201e: 0x84, 0x2026: 0x85, 0x2020: 0x86,
-  0x2021: 0x87, 0x02c6: 0x88, 0x2030: 0x89, 0x0160: 0x8a, 0x2039: 0x8b, 0x0152: 0x8c,
-  0x017d: 0x8e, 0x2018: 0x91, 0x2019: 0x92, 0x201c: 0x93, 0x201d: 0x94, 0x2022: 0x95,
-  0x2013: 0x96, 0x2014: 0x97, 0x02dc: 0x98, 0x2122: 0x99, 0x0161: 0x9a, 0x203a: 0x9b,
-  0x0153: 0x9c, 0x017e: 0x9e, 0x0178: 0x9f,
+  0x20ac: 0x80,
+  0x201a: 0x82,
+  0x0192: 0x83,
+  0x201e: 0x84,
+  0x2026: 0x85,
+  0x2020: 0x86,
+  0x2021: 0x87,
+  0x02c6: 0x88,
+  0x2030: 0x89,
+  0x0160: 0x8a,
+  0x2039: 0x8b,
+  0x0152: 0x8c,
+  0x017d: 0x8e,
+  0x2018: 0x91,
+  0x2019: 0x92,
+  0x201c: 0x93,
+  0x201d: 0x94,
+  0x2022: 0x95,
+  0x2013: 0x96,
+  0x2014: 0x97,
+  0x02dc: 0x98,
+  0x2122: 0x99,
+  0x0161: 0x9a,
+  0x203a: 0x9b,
+  0x0153: 0x9c,
+  0x017e: 0x9e,
+  0x0178: 0x9f,
 };
 const toByte = (ch) => {
   const cp = ch.codePointAt(0);
@@ -113,11 +133,9 @@ const toByte = (ch) => {
 const utf8Decoder = new TextDecoder('utf-8', { fatal: true });
 // A lead byte Â-ô (C2-F4) followed by as many continuation characters as its UTF-8 sequence
 // needs (0x80-0xBF read as Latin-1/C1 controls or as their Windows-1252 look-alikes).
-const CONT = '[\\u0080-\\u00BF\\u20AC\\u201A\\u0192\\u201E\\u2026\\u2020\\u2021\\u02C6\\u2030\\u0160\\u2039\\u0152\\u017D\\u2018\\u2019\\u201C\\u201D\\u2022\\u2013\\u2014\\u02DC\\u2122\\u0161\\u203A\\u0153\\u017E\\u0178]';
-const MOJIBAKE = new RegExp(
-  `[\\u00C2-\\u00DF]${CONT}|[\\u00E0-\\u00EF]${CONT}{2}|[\\u00F0-\\u00F4]${CONT}{3}|â€(?!${CONT})`,
-  'g',
-);
+const CONT =
+  '[\\u0080-\\u00BF\\u20AC\\u201A\\u0192\\u201E\\u2026\\u2020\\u2021\\u02C6\\u2030\\u0160\\u2039\\u0152\\u017D\\u2018\\u2019\\u201C\\u201D\\u2022\\u2013\\u2014\\u02DC\\u2122\\u0161\\u203A\\u0153\\u017E\\u0178]';
+const MOJIBAKE = new RegExp(`[\\u00C2-\\u00DF]${CONT}|[\\u00E0-\\u00EF]${CONT}{2}|[\\u00F0-\\u00F4]${CONT}{3}|â€(?!${CONT})`, 'g');
 
 function fixMojibake(s) {
   let prev;
@@ -151,14 +169,16 @@ const HEADING = /^\s*\**\s*Article\s+(\d+)\s*,\s*(.+?)\s*\**\s*$/;
 const MIRROR_LINE = /https?:\/\/|www\.|\]\(|^!?\[[^\]]*\]\s*$|^\s*\[[^\]]+\]:/i;
 
 function unmark(line) {
-  return line
-    .replace(/\*\*|__/g, '')
-    .replace(/\\([\\`*_{}\[\]()#+\-.!>|~])/g, '$1')
-    .replace(/ {2,}/g, ' ')
-    .trim()
-    // "(35)‘payment institution’" -> "(35) ‘payment institution’"; "1.Financial" -> "1. Financial"
-    .replace(/^(\((?:\d+|[a-z]+)\))(?=\S)/, '$1 ')
-    .replace(/^(\d+\.)(?=[^\s\d])/, '$1 ');
+  return (
+    line
+      .replace(/\*\*|__/g, '')
+      .replace(/\\([\\`*_{}\[\]()#+\-.!>|~])/g, '$1')
+      .replace(/ {2,}/g, ' ')
+      .trim()
+      // "(35)‘payment institution’" -> "(35) ‘payment institution’"; "1.Financial" -> "1. Financial"
+      .replace(/^(\((?:\d+|[a-z]+)\))(?=\S)/, '$1 ')
+      .replace(/^(\d+\.)(?=[^\s\d])/, '$1 ')
+  );
 }
 
 // ---------------------------------------------------------------- structure
@@ -195,9 +215,16 @@ function parseStructure(lines, n) {
       if (type === 'letter' && label === 'a' && letter && !prevEndsColon) {
         fail(`Article ${n}: point (a) restarts a list without a lead-in: ${text.slice(0, 60)}`);
       }
-      if (type === 'letter') { letter = label; roman = null; }
+      if (type === 'letter') {
+        letter = label;
+        roman = null;
+      }
       if (type === 'roman') roman = label;
-      if (type === 'digit') { digit = label; roman = null; letter = null; }
+      if (type === 'digit') {
+        digit = label;
+        roman = null;
+        letter = null;
+      }
       items.push({ kind: 'point', type, label, level: type === 'roman' ? 2 : 1, text });
     } else if (DASH_RE.test(text)) {
       const last = [...items].reverse().find((it) => it.kind === 'point');
@@ -212,9 +239,7 @@ function parseStructure(lines, n) {
     const it = items[i];
     if (it.kind !== 'sub') continue;
     const next = items[i + 1];
-    it.embedded = Boolean(
-      next && next.kind === 'point' && !['a', 'i', '1', '—'].includes(next.label) && i > 0,
-    );
+    it.embedded = Boolean(next && next.kind === 'point' && !['a', 'i', '1', '—'].includes(next.label) && i > 0);
   }
   // Tree: stack[0] = current block lead-in, stack[k] = current point at level k.
   let stack = [];
@@ -272,7 +297,10 @@ function buildArticle(n) {
     return null;
   }
   const raw = normaliseChars(readFileSync(file, 'utf8'));
-  const rawLines = raw.split('\n').map((l) => l.replace(/\s+$/, '')).filter((l) => l.trim() !== '');
+  const rawLines = raw
+    .split('\n')
+    .map((l) => l.replace(/\s+$/, ''))
+    .filter((l) => l.trim() !== '');
 
   const h = HEADING.exec(rawLines[0] ?? '');
   if (!h) {

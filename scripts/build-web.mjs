@@ -32,7 +32,9 @@ export function sourceHash() {
     ...files(path.join(web, 'src')),
     ...files(path.join(web, 'public')),
     path.join(root, 'package-lock.json'),
-  ].filter((f) => existsSync(f)).sort();
+  ]
+    .filter((f) => existsSync(f))
+    .sort();
   const h = createHash('sha256');
   for (const f of inputs) h.update(path.relative(root, f)).update('\0').update(readFileSync(f)).update('\0');
   return h.digest('hex');

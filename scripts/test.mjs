@@ -28,7 +28,13 @@ let buffer = '';
 let inFailure = false;
 const show = (line) => {
   const m = /^# \{ (.*) \}$/.exec(line);
-  if (m) summary = Object.fromEntries(m[1].split(',').map((kv) => kv.split(':').map((s) => s.trim())).map(([k, v]) => [k, Number(v)]));
+  if (m)
+    summary = Object.fromEntries(
+      m[1]
+        .split(',')
+        .map((kv) => kv.split(':').map((s) => s.trim()))
+        .map(([k, v]) => [k, Number(v)]),
+    );
   if (verbose) return console.log(line);
   // Top-level lines (one per test file), and every failure with its diagnostics.
   if (/^\s*not ok /.test(line)) inFailure = true;

@@ -147,7 +147,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   if (config.openapi) {
     await app.register(swagger, {
       openapi: {
-        info: { title: 'DORA Vendor Service API', version: '1.0.0', description: 'Vendor document Q&A, DORA compliance reference, assessments, questionnaires and the Register of Information.' },
+        info: {
+          title: 'DORA Vendor Service API',
+          version: '1.0.0',
+          description: 'Vendor document Q&A, DORA compliance reference, assessments, questionnaires and the Register of Information.',
+        },
         components: {
           securitySchemes: {
             bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },

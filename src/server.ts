@@ -36,7 +36,8 @@ async function main() {
   const corpus = await app.services.dataSources.indexCorpus();
   if (corpus.indexed) app.log.info(corpus, 'DORA retrieval corpus indexed');
   if (devSecret) app.log.warn({ file: devSecret.file ?? 'memory' }, 'JWT_SECRET is not set: tokens are signed with a random development secret');
-  if (devSecretsKey) app.log.warn({ file: devSecretsKey.file ?? 'memory' }, 'SECRETS_KEY is not set: stored MCP credentials are sealed with a random development key');
+  if (devSecretsKey)
+    app.log.warn({ file: devSecretsKey.file ?? 'memory' }, 'SECRETS_KEY is not set: stored MCP credentials are sealed with a random development key');
   await app.listen({ host: config.host, port: config.port });
   app.log.info({ database: database.kind, ms: Date.now() - started }, 'service started');
 

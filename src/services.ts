@@ -74,7 +74,16 @@ export function createServices(deps: { config: Config; database: Database; maile
   // Uploaded files are parsed in worker threads with a time and memory budget (docs/data-sources.md).
   const parser = createParsePool({ size: config.ingest.parseWorkers, timeoutMs: config.ingest.parseTimeoutMs, memoryMb: config.ingest.parseMemoryMb });
   const retrieval = retrievalService({ db, embedder });
-  const dataSources = dataSourcesService({ repo: dataSourcesRepository(db, { commitRowsPerTransaction: database.kind === 'pglite' ? config.ingest.pgliteCommitRows : undefined }), jobs, embedder, parser, config, compliance, notifications, log: deps.log });
+  const dataSources = dataSourcesService({
+    repo: dataSourcesRepository(db, { commitRowsPerTransaction: database.kind === 'pglite' ? config.ingest.pgliteCommitRows : undefined }),
+    jobs,
+    embedder,
+    parser,
+    config,
+    compliance,
+    notifications,
+    log: deps.log,
+  });
   workspaces.addStatsProvider((workspaceId) => dataSources.statsFor(workspaceId));
   workspaces.addSyncStateProvider((ids) => dataSources.syncCounts(ids));
   const conversations = conversationsService(conversationsRepository(db));
@@ -115,7 +124,18 @@ export function createServices(deps: { config: Config; database: Database; maile
     }),
   );
   // Assessments (docs/assessments.md): uploaded vendor documents, gap analysis as a job.
-  const assessments = assessmentsService({ repo: assessmentsRepository(db), compliance, workspaces, dataSources, embedder, parser, config, jobs, log: deps.log, notifications });
+  const assessments = assessmentsService({
+    repo: assessmentsRepository(db),
+    compliance,
+    workspaces,
+    dataSources,
+    embedder,
+    parser,
+    config,
+    jobs,
+    log: deps.log,
+    notifications,
+  });
   // Register of Information (docs/register-of-information.md): workbook, xBRL-CSV package, pre-flight.
   const register = registerService({ workspaces, assessments, questionnaires, config });
   // Register drafting (docs/register-drafting.md): profile fields from the workspace's documents, as a job;
@@ -126,7 +146,10 @@ export function createServices(deps: { config: Config; database: Database; maile
     repo: profileDraftsRepository(db),
     workspaces,
     retrieval,
-    model: useModel && a.apiKey ? anthropicExtractor({ apiKey: a.apiKey, baseURL: a.baseUrl, model: a.model, maxTokens: a.maxTokens, timeoutMs: a.timeoutMs, maxRetries: a.maxRetries }) : null,
+    model:
+      useModel && a.apiKey
+        ? anthropicExtractor({ apiKey: a.apiKey, baseURL: a.baseUrl, model: a.model, maxTokens: a.maxTokens, timeoutMs: a.timeoutMs, maxRetries: a.maxRetries })
+        : null,
     jobs,
     notifications,
     log: deps.log,
@@ -134,7 +157,16 @@ export function createServices(deps: { config: Config; database: Database; maile
   // The vendor portfolio (docs/analytics.md): tiers, latest assessment and questionnaire scores.
   const portfolio = portfolioService({ workspaces, assessments, questionnaires });
   // MCP sources (docs/mcp-sources.md): resources go through the same pipeline and document store as data sources.
-  const mcpSources = mcpSourcesService({ repo: mcpSourcesRepository(db), config, queue: jobs, store: dataSources, embedder, parser, notifications, log: deps.log });
+  const mcpSources = mcpSourcesService({
+    repo: mcpSourcesRepository(db),
+    config,
+    queue: jobs,
+    store: dataSources,
+    embedder,
+    parser,
+    notifications,
+    log: deps.log,
+  });
   workspaces.addSyncStateProvider((ids) => mcpSources.syncCounts(ids));
   // Scheduled syncs (docs/sync-schedule.md): every data source and MCP source of a due workspace, once across instances.
   const syncSchedule = syncScheduleService({
@@ -145,6 +177,30 @@ export function createServices(deps: { config: Config; database: Database; maile
   });
   // GET /sync-status (docs/sync-status.md): the sync state of a workspace in one read.
   const syncStatus = syncStatusService({ dataSources, mcpSources, workspaces, schedule: syncSchedule, schedulerIntervalSec: config.syncSchedulerIntervalSec });
-  return { auth, compliance, organizations, workspaces, conversations, analytics, rag, evaluation, notifications, questionnaires, jobs, embedder, parser, retrieval, dataSources, assessments, register, profileDrafts, portfolio, mcpSources, syncSchedule, syncStatus, registerHooks };
+  return {
+    auth,
+    compliance,
+    organizations,
+    workspaces,
+    conversations,
+    analytics,
+    rag,
+    evaluation,
+    notifications,
+    questionnaires,
+    jobs,
+    embedder,
+    parser,
+    retrieval,
+    dataSources,
+    assessments,
+    register,
+    profileDrafts,
+    portfolio,
+    mcpSources,
+    syncSchedule,
+    syncStatus,
+    registerHooks,
+  };
 }
 export type Services = ReturnType<typeof createServices>;

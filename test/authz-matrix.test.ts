@@ -50,7 +50,9 @@ let counter = 0;
 /** A workspace of the victim organization with the admin made explicit and `removed` removed. */
 async function victimWorkspace(): Promise<Ws> {
   counter += 1;
-  const ws = await createWorkspace(app, owner, `${MARKER} Vendor ${counter}`, { vendorProfile: sampleVendorProfile({ legalName: `${MARKER} Legal ${counter}`, identifier: undefined }) });
+  const ws = await createWorkspace(app, owner, `${MARKER} Vendor ${counter}`, {
+    vendorProfile: sampleVendorProfile({ legalName: `${MARKER} Legal ${counter}`, identifier: undefined }),
+  });
   const base = `/api/v1/workspaces/${ws.id}/members`;
   const a = await app.inject({ method: 'POST', url: base, headers: owner.headers, payload: { email: people.admin.email, role: 'admin' } });
   const r = await app.inject({ method: 'DELETE', url: `${base}/${people.removed.id}`, headers: owner.headers });
@@ -65,11 +67,17 @@ interface Req {
 }
 
 /** A multipart/form-data body with text fields and files. */
-function multipart(fields: Record<string, string>, files: { name: string; filename: string; type: string; content: string }[]): { payload: Buffer; headers: Record<string, string> } {
+function multipart(
+  fields: Record<string, string>,
+  files: { name: string; filename: string; type: string; content: string }[],
+): { payload: Buffer; headers: Record<string, string> } {
   const boundary = `----authz${Math.random().toString(16).slice(2)}`;
   const parts: string[] = [];
   for (const [k, v] of Object.entries(fields)) parts.push(`--${boundary}\r\nContent-Disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`);
-  for (const f of files) parts.push(`--${boundary}\r\nContent-Disposition: form-data; name="${f.name}"; filename="${f.filename}"\r\nContent-Type: ${f.type}\r\n\r\n${f.content}\r\n`);
+  for (const f of files)
+    parts.push(
+      `--${boundary}\r\nContent-Disposition: form-data; name="${f.name}"; filename="${f.filename}"\r\nContent-Type: ${f.type}\r\n\r\n${f.content}\r\n`,
+    );
   parts.push(`--${boundary}--\r\n`);
   return { payload: Buffer.from(parts.join('')), headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } };
 }
@@ -104,14 +112,24 @@ async function profileDraft(ws: Ws): Promise<string> {
 }
 
 async function conversation(ws: Ws, as: Actor): Promise<string> {
-  const res = await app.inject({ method: 'POST', url: '/api/v1/conversations', headers: hdr(MEMBERS.includes(as as Member) ? as : 'owner', ws), payload: { title: `${MARKER} conversation` } });
+  const res = await app.inject({
+    method: 'POST',
+    url: '/api/v1/conversations',
+    headers: hdr(MEMBERS.includes(as as Member) ? as : 'owner', ws),
+    payload: { title: `${MARKER} conversation` },
+  });
   if (res.statusCode !== 201) throw new Error(`conversation: ${res.body}`);
   return res.json().data.conversation.id;
 }
 
 async function questionnaire(ws: Ws): Promise<string> {
   // Created by the owner (writing questionnaires needs canManageSync, which viewers lack).
-  const res = await app.inject({ method: 'POST', url: '/api/v1/questionnaires', headers: hdr('owner', ws), payload: { title: `${MARKER} questionnaire`, template: TEMPLATE_IDS[0], vendorContact: { email: 'vendor@example.com' } } });
+  const res = await app.inject({
+    method: 'POST',
+    url: '/api/v1/questionnaires',
+    headers: hdr('owner', ws),
+    payload: { title: `${MARKER} questionnaire`, template: TEMPLATE_IDS[0], vendorContact: { email: 'vendor@example.com' } },
+  });
   if (res.statusCode !== 201) throw new Error(`questionnaire: ${res.body}`);
   return res.json().data.questionnaire.id;
 }
@@ -121,7 +139,19 @@ async function questionnaire(ws: Ws): Promise<string> {
  * literal passes the network rules without DNS and is never contacted).
  */
 async function mcpSource(ws: Ws, extra: Record<string, unknown> = {}): Promise<string> {
-  const res = await app.inject({ method: 'POST', url: '/api/v1/mcp-sources', headers: hdr('owner', ws), payload: { name: `${MARKER} MCP`, transport: 'http', url: 'https://93.184.215.14/mcp', headers: { Authorization: `Bearer ${MARKER}` }, sync: false, ...extra } });
+  const res = await app.inject({
+    method: 'POST',
+    url: '/api/v1/mcp-sources',
+    headers: hdr('owner', ws),
+    payload: {
+      name: `${MARKER} MCP`,
+      transport: 'http',
+      url: 'https://93.184.215.14/mcp',
+      headers: { Authorization: `Bearer ${MARKER}` },
+      sync: false,
+      ...extra,
+    },
+  });
   if (res.statusCode !== 201) throw new Error(`mcp source: ${res.body}`);
   return res.json().data.mcpSource.id;
 }
@@ -132,7 +162,10 @@ async function dataSource(ws: Ws): Promise<{ id: string; fileId: string }> {
     method: 'POST',
     url: '/api/v1/data-sources',
     headers: hdr('owner', ws),
-    payload: { name: `${MARKER} source`, documents: [{ filename: 'policy.md', format: 'markdown', content: `# ${MARKER} policy\n\nThe vendor keeps backups for 30 days.` }] },
+    payload: {
+      name: `${MARKER} source`,
+      documents: [{ filename: 'policy.md', format: 'markdown', content: `# ${MARKER} policy\n\nThe vendor keeps backups for 30 days.` }],
+    },
   });
   if (res.statusCode !== 201) throw new Error(`data source: ${res.statusCode} ${res.body}`);
   const d = res.json().data.dataSource;
@@ -141,7 +174,14 @@ async function dataSource(ws: Ws): Promise<{ id: string; fileId: string }> {
 
 /** `mark`: the victim's resources carry MARKER; sample request bodies must not (their echo is no leak). */
 const assessmentUpload = (mark = MARKER) =>
-  multipart({ name: `${mark} assessment` }, [{ name: 'files', filename: 'soc2.md', type: 'text/markdown', content: `# ${mark} security policy\n\nIncidents are reported within 24 hours. An exit plan is tested yearly.` }]);
+  multipart({ name: `${mark} assessment` }, [
+    {
+      name: 'files',
+      filename: 'soc2.md',
+      type: 'text/markdown',
+      content: `# ${mark} security policy\n\nIncidents are reported within 24 hours. An exit plan is tested yearly.`,
+    },
+  ]);
 
 async function assessmentWithDocument(ws: Ws): Promise<{ id: string; documentId: string }> {
   const up = assessmentUpload();
@@ -156,77 +196,178 @@ const assessment = async (ws: Ws) => (await assessmentWithDocument(ws)).id;
 const SAMPLES: Record<string, Sample> = {
   // workspaces (workspace from :id)
   'GET /api/v1/workspaces/:id': { prepare: (ws) => ({ url: `/api/v1/workspaces/${ws.id}` }) },
-  'PATCH /api/v1/workspaces/:id': { destructive: true, prepare: (ws) => ({ url: `/api/v1/workspaces/${ws.id}`, payload: { workspaceName: `Renamed ${ws.slug}` } }) },
+  'PATCH /api/v1/workspaces/:id': {
+    destructive: true,
+    prepare: (ws) => ({ url: `/api/v1/workspaces/${ws.id}`, payload: { workspaceName: `Renamed ${ws.slug}` } }),
+  },
   'DELETE /api/v1/workspaces/:id': { destructive: true, prepare: (ws) => ({ url: `/api/v1/workspaces/${ws.id}` }) },
-  'POST /api/v1/workspaces/:id/members': { destructive: true, expect: { owner: 201, admin: 201 }, prepare: (ws) => ({ url: `/api/v1/workspaces/${ws.id}/members`, payload: { email: people.spare.email, role: 'viewer' } }) },
-  'PATCH /api/v1/workspaces/:id/members/:userId': { destructive: true, prepare: (ws) => ({ url: `/api/v1/workspaces/${ws.id}/members/${people.spare.id}`, payload: { role: 'viewer' } }) },
+  'POST /api/v1/workspaces/:id/members': {
+    destructive: true,
+    expect: { owner: 201, admin: 201 },
+    prepare: (ws) => ({ url: `/api/v1/workspaces/${ws.id}/members`, payload: { email: people.spare.email, role: 'viewer' } }),
+  },
+  'PATCH /api/v1/workspaces/:id/members/:userId': {
+    destructive: true,
+    prepare: (ws) => ({ url: `/api/v1/workspaces/${ws.id}/members/${people.spare.id}`, payload: { role: 'viewer' } }),
+  },
   'DELETE /api/v1/workspaces/:id/members/:userId': { destructive: true, prepare: (ws) => ({ url: `/api/v1/workspaces/${ws.id}/members/${people.spare.id}` }) },
   'POST /api/v1/workspaces/:id/leave': { destructive: true, expect: { owner: 400 }, prepare: (ws) => ({ url: `/api/v1/workspaces/${ws.id}/leave` }) },
-  'POST /api/v1/workspaces/:id/transfer': { destructive: true, prepare: (ws) => ({ url: `/api/v1/workspaces/${ws.id}/transfer`, payload: { newOwnerId: people.spare.id } }) },
+  'POST /api/v1/workspaces/:id/transfer': {
+    destructive: true,
+    prepare: (ws) => ({ url: `/api/v1/workspaces/${ws.id}/transfer`, payload: { newOwnerId: people.spare.id } }),
+  },
   // conversations and RAG (workspace from X-Workspace-Id)
   'GET /api/v1/conversations': { prepare: () => ({ url: '/api/v1/conversations' }) },
-  'POST /api/v1/conversations': { destructive: true, expect: { owner: 201, admin: 201, member: 201, viewer: 201 }, prepare: () => ({ url: '/api/v1/conversations', payload: { title: 'New' } }) },
+  'POST /api/v1/conversations': {
+    destructive: true,
+    expect: { owner: 201, admin: 201, member: 201, viewer: 201 },
+    prepare: () => ({ url: '/api/v1/conversations', payload: { title: 'New' } }),
+  },
   'GET /api/v1/conversations/:id': { prepare: async (ws, as) => ({ url: `/api/v1/conversations/${await conversation(ws, as)}` }) },
-  'PATCH /api/v1/conversations/:id': { destructive: true, prepare: async (ws, as) => ({ url: `/api/v1/conversations/${await conversation(ws, as)}`, payload: { status: 'archived' } }) },
+  'PATCH /api/v1/conversations/:id': {
+    destructive: true,
+    prepare: async (ws, as) => ({ url: `/api/v1/conversations/${await conversation(ws, as)}`, payload: { status: 'archived' } }),
+  },
   'DELETE /api/v1/conversations/:id': { destructive: true, prepare: async (ws, as) => ({ url: `/api/v1/conversations/${await conversation(ws, as)}` }) },
   'GET /api/v1/conversations/:id/messages': { prepare: async (ws, as) => ({ url: `/api/v1/conversations/${await conversation(ws, as)}/messages` }) },
-  'DELETE /api/v1/conversations/:id/messages': { destructive: true, prepare: async (ws, as) => ({ url: `/api/v1/conversations/${await conversation(ws, as)}/messages` }) },
-  'GET /api/v1/conversations/:id/export': { prepare: async (ws, as) => ({ url: `/api/v1/conversations/${await conversation(ws, as)}/export?format=markdown` }) },
-  'POST /api/v1/conversations/:id/ask': { destructive: true, prepare: async (ws, as) => ({ url: `/api/v1/conversations/${await conversation(ws, as)}/ask`, payload: { question: 'What must a register of information contain?' } }) },
+  'DELETE /api/v1/conversations/:id/messages': {
+    destructive: true,
+    prepare: async (ws, as) => ({ url: `/api/v1/conversations/${await conversation(ws, as)}/messages` }),
+  },
+  'GET /api/v1/conversations/:id/export': {
+    prepare: async (ws, as) => ({ url: `/api/v1/conversations/${await conversation(ws, as)}/export?format=markdown` }),
+  },
+  'POST /api/v1/conversations/:id/ask': {
+    destructive: true,
+    prepare: async (ws, as) => ({
+      url: `/api/v1/conversations/${await conversation(ws, as)}/ask`,
+      payload: { question: 'What must a register of information contain?' },
+    }),
+  },
   'POST /api/v1/rag': { destructive: true, prepare: () => ({ url: '/api/v1/rag', payload: { question: 'What must a register of information contain?' } }) },
-  'POST /api/v1/rag/query': { destructive: true, prepare: () => ({ url: '/api/v1/rag/query', payload: { question: 'What must a register of information contain?' } }) },
-  'POST /api/v1/rag/stream': { destructive: true, prepare: () => ({ url: '/api/v1/rag/stream', payload: { question: 'What must a register of information contain?' } }) },
+  'POST /api/v1/rag/query': {
+    destructive: true,
+    prepare: () => ({ url: '/api/v1/rag/query', payload: { question: 'What must a register of information contain?' } }),
+  },
+  'POST /api/v1/rag/stream': {
+    destructive: true,
+    prepare: () => ({ url: '/api/v1/rag/stream', payload: { question: 'What must a register of information contain?' } }),
+  },
   // questionnaires
   'GET /api/v1/questionnaires': { prepare: () => ({ url: '/api/v1/questionnaires' }) },
   'POST /api/v1/questionnaires': { destructive: true, prepare: () => ({ url: '/api/v1/questionnaires', payload: { title: 'Q', template: TEMPLATE_IDS[0] } }) },
   'GET /api/v1/questionnaires/:id': { prepare: async (ws) => ({ url: `/api/v1/questionnaires/${await questionnaire(ws)}` }) },
-  'PATCH /api/v1/questionnaires/:id': { destructive: true, prepare: async (ws) => ({ url: `/api/v1/questionnaires/${await questionnaire(ws)}`, payload: { title: 'Renamed' } }) },
+  'PATCH /api/v1/questionnaires/:id': {
+    destructive: true,
+    prepare: async (ws) => ({ url: `/api/v1/questionnaires/${await questionnaire(ws)}`, payload: { title: 'Renamed' } }),
+  },
   'DELETE /api/v1/questionnaires/:id': { destructive: true, prepare: async (ws) => ({ url: `/api/v1/questionnaires/${await questionnaire(ws)}` }) },
   'POST /api/v1/questionnaires/:id/send': { destructive: true, prepare: async (ws) => ({ url: `/api/v1/questionnaires/${await questionnaire(ws)}/send` }) },
-  'POST /api/v1/questionnaires/:id/prefill': { destructive: true, accessOnly: true, prepare: async (ws) => ({ url: `/api/v1/questionnaires/${await questionnaire(ws)}/prefill` }) },
+  'POST /api/v1/questionnaires/:id/prefill': {
+    destructive: true,
+    accessOnly: true,
+    prepare: async (ws) => ({ url: `/api/v1/questionnaires/${await questionnaire(ws)}/prefill` }),
+  },
   // MCP sources (no MCP server is contacted: sources are created without a sync; test-connection is refused by the network rules)
   'GET /api/v1/mcp-sources': { prepare: () => ({ url: '/api/v1/mcp-sources' }) },
-  'POST /api/v1/mcp-sources': { destructive: true, expect: { owner: 201, admin: 201, member: 201 }, prepare: () => ({ url: '/api/v1/mcp-sources', payload: { name: 'Docs', transport: 'http', url: 'https://93.184.215.14/mcp', sync: false } }) },
-  'POST /api/v1/mcp-sources/test-connection': { expect: { owner: 400, admin: 400, member: 400 }, prepare: () => ({ url: '/api/v1/mcp-sources/test-connection', payload: { transport: 'http', url: 'http://127.0.0.1:9/mcp' } }) },
+  'POST /api/v1/mcp-sources': {
+    destructive: true,
+    expect: { owner: 201, admin: 201, member: 201 },
+    prepare: () => ({ url: '/api/v1/mcp-sources', payload: { name: 'Docs', transport: 'http', url: 'https://93.184.215.14/mcp', sync: false } }),
+  },
+  'POST /api/v1/mcp-sources/test-connection': {
+    expect: { owner: 400, admin: 400, member: 400 },
+    prepare: () => ({ url: '/api/v1/mcp-sources/test-connection', payload: { transport: 'http', url: 'http://127.0.0.1:9/mcp' } }),
+  },
   'GET /api/v1/mcp-sources/:id': { prepare: async (ws) => ({ url: `/api/v1/mcp-sources/${await mcpSource(ws)}` }) },
-  'PATCH /api/v1/mcp-sources/:id': { destructive: true, prepare: async (ws) => ({ url: `/api/v1/mcp-sources/${await mcpSource(ws)}`, payload: { name: 'Renamed' } }) },
+  'PATCH /api/v1/mcp-sources/:id': {
+    destructive: true,
+    prepare: async (ws) => ({ url: `/api/v1/mcp-sources/${await mcpSource(ws)}`, payload: { name: 'Renamed' } }),
+  },
   'DELETE /api/v1/mcp-sources/:id': { destructive: true, prepare: async (ws) => ({ url: `/api/v1/mcp-sources/${await mcpSource(ws)}` }) },
-  'POST /api/v1/mcp-sources/:id/sync': { destructive: true, expect: { owner: 409, admin: 409, member: 409 }, prepare: async (ws) => ({ url: `/api/v1/mcp-sources/${await mcpSource(ws, { enabled: false })}/sync` }) },
-  'GET /api/v1/mcp-sources/:id/syncs/:syncId': { expect: { owner: 404, admin: 404, member: 404, viewer: 404 }, prepare: async (ws) => ({ url: `/api/v1/mcp-sources/${await mcpSource(ws)}/syncs/00000000-0000-4000-8000-000000000000` }) },
+  'POST /api/v1/mcp-sources/:id/sync': {
+    destructive: true,
+    expect: { owner: 409, admin: 409, member: 409 },
+    prepare: async (ws) => ({ url: `/api/v1/mcp-sources/${await mcpSource(ws, { enabled: false })}/sync` }),
+  },
+  'GET /api/v1/mcp-sources/:id/syncs/:syncId': {
+    expect: { owner: 404, admin: 404, member: 404, viewer: 404 },
+    prepare: async (ws) => ({ url: `/api/v1/mcp-sources/${await mcpSource(ws)}/syncs/00000000-0000-4000-8000-000000000000` }),
+  },
   'GET /api/v1/mcp-sources/:id/stats': { prepare: async (ws) => ({ url: `/api/v1/mcp-sources/${await mcpSource(ws)}/stats` }) },
   // data sources
   'POST /api/v1/data-sources': {
     destructive: true,
-    prepare: () => ({ url: '/api/v1/data-sources', payload: { name: 'Policies', documents: [{ filename: 'a.md', format: 'markdown', content: '# A\n\nText.' }] } }),
+    prepare: () => ({
+      url: '/api/v1/data-sources',
+      payload: { name: 'Policies', documents: [{ filename: 'a.md', format: 'markdown', content: '# A\n\nText.' }] },
+    }),
   },
   'GET /api/v1/data-sources': { prepare: () => ({ url: '/api/v1/data-sources' }) },
   // sync state of the workspace (data sources and MCP sources)
   'GET /api/v1/sync-status': { prepare: () => ({ url: '/api/v1/sync-status' }) },
   'GET /api/v1/data-sources/:id': { prepare: async (ws) => ({ url: `/api/v1/data-sources/${(await dataSource(ws)).id}` }) },
-  'GET /api/v1/data-sources/:id/files/:fileId': { prepare: async (ws) => { const d = await dataSource(ws); return { url: `/api/v1/data-sources/${d.id}/files/${d.fileId}` }; } },
-  'POST /api/v1/data-sources/:id/sync': { destructive: true, accessOnly: true, prepare: async (ws) => ({ url: `/api/v1/data-sources/${(await dataSource(ws)).id}/sync` }) },
+  'GET /api/v1/data-sources/:id/files/:fileId': {
+    prepare: async (ws) => {
+      const d = await dataSource(ws);
+      return { url: `/api/v1/data-sources/${d.id}/files/${d.fileId}` };
+    },
+  },
+  'POST /api/v1/data-sources/:id/sync': {
+    destructive: true,
+    accessOnly: true,
+    prepare: async (ws) => ({ url: `/api/v1/data-sources/${(await dataSource(ws)).id}/sync` }),
+  },
   'DELETE /api/v1/data-sources/:id': { destructive: true, prepare: async (ws) => ({ url: `/api/v1/data-sources/${(await dataSource(ws)).id}` }) },
   // assessments
   'GET /api/v1/assessments': { prepare: () => ({ url: '/api/v1/assessments' }) },
-  'POST /api/v1/assessments': { destructive: true, prepare: () => { const up = assessmentUpload('Plain'); return { url: '/api/v1/assessments', payload: up.payload, headers: up.headers }; } },
+  'POST /api/v1/assessments': {
+    destructive: true,
+    prepare: () => {
+      const up = assessmentUpload('Plain');
+      return { url: '/api/v1/assessments', payload: up.payload, headers: up.headers };
+    },
+  },
   'GET /api/v1/assessments/:id': { prepare: async (ws) => ({ url: `/api/v1/assessments/${await assessment(ws)}` }) },
   'DELETE /api/v1/assessments/:id': { destructive: true, prepare: async (ws) => ({ url: `/api/v1/assessments/${await assessment(ws)}` }) },
-  'GET /api/v1/assessments/:id/documents/:documentId': { prepare: async (ws) => { const a = await assessmentWithDocument(ws); return { url: `/api/v1/assessments/${a.id}/documents/${a.documentId}` }; } },
+  'GET /api/v1/assessments/:id/documents/:documentId': {
+    prepare: async (ws) => {
+      const a = await assessmentWithDocument(ws);
+      return { url: `/api/v1/assessments/${a.id}/documents/${a.documentId}` };
+    },
+  },
   // the report needs a finished analysis (a job): only access is asserted here
   'GET /api/v1/assessments/:id/report': { accessOnly: true, prepare: async (ws) => ({ url: `/api/v1/assessments/${await assessment(ws)}/report` }) },
   // register drafting (the draft runs as a job: deciding is only asserted for access)
-  'POST /api/v1/workspaces/:id/profile-drafts': { destructive: true, expect: { owner: 202, admin: 202, member: 202 }, prepare: (ws) => ({ url: `/api/v1/workspaces/${ws.id}/profile-drafts` }) },
+  'POST /api/v1/workspaces/:id/profile-drafts': {
+    destructive: true,
+    expect: { owner: 202, admin: 202, member: 202 },
+    prepare: (ws) => ({ url: `/api/v1/workspaces/${ws.id}/profile-drafts` }),
+  },
   'GET /api/v1/workspaces/:id/profile-drafts': { prepare: (ws) => ({ url: `/api/v1/workspaces/${ws.id}/profile-drafts` }) },
-  'GET /api/v1/workspaces/:id/profile-drafts/:draftId': { prepare: async (ws) => ({ url: `/api/v1/workspaces/${ws.id}/profile-drafts/${await profileDraft(ws)}` }) },
+  'GET /api/v1/workspaces/:id/profile-drafts/:draftId': {
+    prepare: async (ws) => ({ url: `/api/v1/workspaces/${ws.id}/profile-drafts/${await profileDraft(ws)}` }),
+  },
   'POST /api/v1/workspaces/:id/profile-drafts/:draftId/decisions': {
     destructive: true,
     accessOnly: true,
-    prepare: async (ws) => ({ url: `/api/v1/workspaces/${ws.id}/profile-drafts/${await profileDraft(ws)}/decisions`, payload: { decisions: [{ field: 'governingLaw', action: 'reject' }] } }),
+    prepare: async (ws) => ({
+      url: `/api/v1/workspaces/${ws.id}/profile-drafts/${await profileDraft(ws)}/decisions`,
+      payload: { decisions: [{ field: 'governingLaw', action: 'reject' }] },
+    }),
   },
   // evaluation (built-in metrics)
   'POST /api/v1/ragas/evaluate': {
     destructive: true,
-    prepare: () => ({ url: '/api/v1/ragas/evaluate', payload: { question: 'How long are backups kept?', answer: 'Backups are kept for 30 days.', contexts: ['The vendor keeps backups for 30 days.'], evaluator: 'builtin' } }),
+    prepare: () => ({
+      url: '/api/v1/ragas/evaluate',
+      payload: {
+        question: 'How long are backups kept?',
+        answer: 'Backups are kept for 30 days.',
+        contexts: ['The vendor keeps backups for 30 days.'],
+        evaluator: 'builtin',
+      },
+    }),
   },
   // analytics
   'GET /api/v1/analytics/queries': { prepare: () => ({ url: '/api/v1/analytics/queries' }) },
@@ -263,7 +404,12 @@ for (const route of routes) {
       // Only a request that gets through changes anything: it gets a workspace of its own.
       const ws = sample.destructive && allowed ? await victimWorkspace() : shared;
       const req = await sample.prepare(ws, as);
-      const res = await app.inject({ method: methodOf(route.key), url: req.url, headers: { ...hdr(as, ws), ...req.headers }, ...(req.payload !== undefined ? { payload: req.payload as object } : {}) });
+      const res = await app.inject({
+        method: methodOf(route.key),
+        url: req.url,
+        headers: { ...hdr(as, ws), ...req.headers },
+        ...(req.payload !== undefined ? { payload: req.payload as object } : {}),
+      });
       const where = `${as}: ${res.statusCode} ${res.body.slice(0, 200)}`;
       if (!isMember) {
         t.equal(res.statusCode, 403, where);
@@ -288,12 +434,22 @@ for (const route of routes) {
     // victim's resources through ids in the path or body.
     if (!route.workspaceParam) {
       const req = await sample.prepare(shared, 'outsider');
-      const res = await app.inject({ method: methodOf(route.key), url: req.url, headers: { ...outsider.headers, 'x-workspace-id': outsiderWs.id, ...req.headers }, ...(req.payload !== undefined ? { payload: req.payload as object } : {}) });
+      const res = await app.inject({
+        method: methodOf(route.key),
+        url: req.url,
+        headers: { ...outsider.headers, 'x-workspace-id': outsiderWs.id, ...req.headers },
+        ...(req.payload !== undefined ? { payload: req.payload as object } : {}),
+      });
       t.ok(res.statusCode < 500, `outsider in own workspace: ${res.statusCode}`);
       if (route.url.includes('/:')) t.ok(res.statusCode >= 400, `outsider in own workspace cannot reach the victim's resource: ${res.statusCode}`);
       t.equal(leaks(res, shared), null, 'outsider in own workspace sees no data of the victim workspace');
 
-      const missing = await app.inject({ method: methodOf(route.key), url: req.url, headers: { ...owner.headers, ...req.headers }, ...(req.payload !== undefined ? { payload: req.payload as object } : {}) });
+      const missing = await app.inject({
+        method: methodOf(route.key),
+        url: req.url,
+        headers: { ...owner.headers, ...req.headers },
+        ...(req.payload !== undefined ? { payload: req.payload as object } : {}),
+      });
       t.equal(missing.statusCode, 400, 'X-Workspace-Id is required');
       t.equal(missing.json().error?.code, 'VALIDATION_ERROR');
     }

@@ -66,7 +66,9 @@ export function checkFacts(questions: EvalQuestion[]): string[] {
   );
   const problems: string[] = [];
   for (const q of questions) {
-    const gold = norm([...q.articles.map((a) => articles.get(a) ?? ''), ...q.files.map((f) => readFileSync(path.join(ROOT, 'data/vendor-docs', f), 'utf8'))].join(' '));
+    const gold = norm(
+      [...q.articles.map((a) => articles.get(a) ?? ''), ...q.files.map((f) => readFileSync(path.join(ROOT, 'data/vendor-docs', f), 'utf8'))].join(' '),
+    );
     for (const f of q.facts) if (!gold.includes(norm(f))) problems.push(`${q.id}: fact not in the gold text: ${f}`);
     if (q.expect !== 'none' && q.facts.length === 0) problems.push(`${q.id}: no key fact`);
     if ((q.expect === 'dora' || q.expect === 'both') && q.articles.length === 0) problems.push(`${q.id}: no gold article`);
@@ -177,7 +179,23 @@ export async function askOne(demo: Demo, q: EvalQuestion): Promise<QuestionResul
   const wallMs = performance.now() - t;
   const data = (res.statusCode === 200 ? res.json().data : null) as RagAnswer | null;
   if (!data) {
-    return { q, status: res.statusCode, answer: res.body, sources: [], cited: [], doraHit: false, vendorHit: false, refused: false, citedGold: false, citedBoth: false, factsCovered: 0, invalidMarkers: false, hallucination: false, totalTime: 0, wallMs };
+    return {
+      q,
+      status: res.statusCode,
+      answer: res.body,
+      sources: [],
+      cited: [],
+      doraHit: false,
+      vendorHit: false,
+      refused: false,
+      citedGold: false,
+      citedBoth: false,
+      factsCovered: 0,
+      invalidMarkers: false,
+      hallucination: false,
+      totalTime: 0,
+      wallMs,
+    };
   }
   const labels = data.sources.map((s) => labelOf(demo, s));
   const gold = new Set([...q.articles.map((a) => `Article ${a}`), ...q.files]);
@@ -267,8 +285,14 @@ export function figuresOf(results: QuestionResult[]): Figures {
     hallucinations: results.filter((r) => r.hallucination).length,
     invalidMarkers: results.filter((r) => r.invalidMarkers).length,
     errors: results.filter((r) => r.status !== 200).length,
-    p50: pct(results.map((r) => r.totalTime), 50),
-    p95: pct(results.map((r) => r.totalTime), 95),
+    p50: pct(
+      results.map((r) => r.totalTime),
+      50,
+    ),
+    p95: pct(
+      results.map((r) => r.totalTime),
+      95,
+    ),
   };
 }
 
@@ -283,7 +307,8 @@ export function figureTable(results: QuestionResult[]): string {
     ['no answer in the documents', results.filter((r) => r.q.expect === 'none')],
     ['all', results],
   ];
-  const head = '| questions | n | DORA article@5 | vendor doc@5 | both@5 | answerable refused | cites a right source | both sides cited | key facts | unanswerable refused | hallucination flags | invalid markers | p50 ms | p95 ms |';
+  const head =
+    '| questions | n | DORA article@5 | vendor doc@5 | both@5 | answerable refused | cites a right source | both sides cited | key facts | unanswerable refused | hallucination flags | invalid markers | p50 ms | p95 ms |';
   const sep = `|${'---|'.repeat(14)}`;
   const lines = rows
     .filter(([, rs]) => rs.length)

@@ -7,7 +7,12 @@ import Fastify from 'fastify';
 import { readDoraArticles } from '../../src/compliance/dora.js';
 
 const articles = readDoraArticles().map((a) => ({
-  regulation: 'DORA', article: `Article ${a.number}`, title: a.title, domain: a.domain, chapter: a.chapter, obligations: a.obligations,
+  regulation: 'DORA',
+  article: `Article ${a.number}`,
+  title: a.title,
+  domain: a.domain,
+  chapter: a.chapter,
+  obligations: a.obligations,
 }));
 const body = JSON.stringify({ status: 'success', message: 'OK', data: { total: articles.length, articles } });
 

@@ -6,7 +6,9 @@ import { cpus, loadavg } from 'node:os';
 
 /** `load average 0.42 0.61 0.70 (2 cores)`: the 1, 5 and 15 minute averages. */
 export function loadAverage(): string {
-  return `load average ${loadavg().map((x) => x.toFixed(2)).join(' ')} (${cpus().length} cores)`;
+  return `load average ${loadavg()
+    .map((x) => x.toFixed(2))
+    .join(' ')} (${cpus().length} cores)`;
 }
 
 /** Prints the load average now, labelled (call it before and after the measured part). */

@@ -68,4 +68,3 @@ export async function spawnServer(args: string[], env: Record<string, string>): 
     },
   };
 }
-

@@ -8,8 +8,20 @@ import type { Services } from '../services.js';
 export const DEMO_USER = { email: 'demo@dora.local', password: 'demo-password-2024', name: 'Demo Analyst' };
 export const DEMO_ORG = 'Demo Bank';
 export const DEMO_VENDORS = [
-  { folder: 'github', workspaceName: 'GitHub', slug: 'github', sourceName: 'GitHub site policies', description: 'GitHub, Inc. terms, DPA, SLA, subprocessors, privacy and security policies (CC0-1.0)' },
-  { folder: 'basecamp', workspaceName: 'Basecamp', slug: 'basecamp', sourceName: 'Basecamp policies', description: '37signals LLC terms, DPA, SLA, security and privacy policies (CC BY 4.0)' },
+  {
+    folder: 'github',
+    workspaceName: 'GitHub',
+    slug: 'github',
+    sourceName: 'GitHub site policies',
+    description: 'GitHub, Inc. terms, DPA, SLA, subprocessors, privacy and security policies (CC0-1.0)',
+  },
+  {
+    folder: 'basecamp',
+    workspaceName: 'Basecamp',
+    slug: 'basecamp',
+    sourceName: 'Basecamp policies',
+    description: '37signals LLC terms, DPA, SLA, security and privacy policies (CC BY 4.0)',
+  },
 ] as const;
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -28,7 +40,10 @@ type DemoServices = Pick<Services, 'auth' | 'organizations' | 'workspaces' | 'da
  * the same job as any upload. Repeatable: what exists is kept (a vendor's data source
  * is created once; with `resync` it is synced again).
  */
-export async function loadDemo(services: DemoServices, opts: { vendorDocsDir?: string; resync?: boolean; timeoutMs?: number; log?: (msg: string) => void } = {}) {
+export async function loadDemo(
+  services: DemoServices,
+  opts: { vendorDocsDir?: string; resync?: boolean; timeoutMs?: number; log?: (msg: string) => void } = {},
+) {
   const log = opts.log ?? (() => {});
   const dir = opts.vendorDocsDir ?? defaultVendorDocsDir();
   let user = await services.auth.findByEmail(DEMO_USER.email);
@@ -72,7 +87,15 @@ export async function loadDemo(services: DemoServices, opts: { vendorDocsDir?: s
       await new Promise((r) => setTimeout(r, 200));
       ds = await services.dataSources.get(scope, dsId);
     }
-    out.push({ workspaceId: wsId, workspaceName: v.workspaceName, scope, dataSourceId: dsId, status: ds.status, documents: ds.documentCount, chunks: ds.chunkCount });
+    out.push({
+      workspaceId: wsId,
+      workspaceName: v.workspaceName,
+      scope,
+      dataSourceId: dsId,
+      status: ds.status,
+      documents: ds.documentCount,
+      chunks: ds.chunkCount,
+    });
   }
   return { user: { id: user.id, email: DEMO_USER.email }, vendors: out };
 }

@@ -34,7 +34,8 @@ try {
   if (values.demo) {
     const { loadDemo } = await import('./demo.js');
     const demo = await loadDemo(app.services, { vendorDocsDir: values['vendor-docs'], resync: values.reset, log: (m) => console.log(`demo: ${m}`) });
-    for (const v of demo.vendors) console.log(`demo: workspace ${v.workspaceName} (${v.workspaceId}): data source ${v.status}, ${v.documents} documents, ${v.chunks} chunks`);
+    for (const v of demo.vendors)
+      console.log(`demo: workspace ${v.workspaceName} (${v.workspaceId}): data source ${v.status}, ${v.documents} documents, ${v.chunks} chunks`);
     console.log(`demo: log in as ${demo.user.email}`);
   }
 } finally {

@@ -190,11 +190,12 @@ export function analyzeGaps(
     const coverage = elements.length ? found / elements.length : 0;
     const status: GapStatus = found === elements.length ? 'covered' : found > 0 ? 'partial' : 'missing';
     const missingLabels = elements.filter((e) => !e.satisfied).map((e) => e.label.toLowerCase());
-    const rationale = status === 'covered'
-      ? `All ${elements.length} evidence elements found in the documents.`
-      : status === 'partial'
-        ? `${found} of ${elements.length} evidence elements found; not found: ${missingLabels.join('; ')}.`
-        : `No evidence found in the documents for: ${missingLabels.join('; ')}.`;
+    const rationale =
+      status === 'covered'
+        ? `All ${elements.length} evidence elements found in the documents.`
+        : status === 'partial'
+          ? `${found} of ${elements.length} evidence elements found; not found: ${missingLabels.join('; ')}.`
+          : `No evidence found in the documents for: ${missingLabels.join('; ')}.`;
     return {
       obligationId: ob.id,
       article: `Article ${ob.article}`,
@@ -228,7 +229,10 @@ export async function runGapAnalysis(input: AnalysisInput): Promise<{ results: G
   let vectors: Vectors | undefined;
   if (input.embedder && sentences.length) {
     const obligationVecs = await input.embedder.embed(input.obligations.map(obligationQuery), { kind: 'query' });
-    const sentenceVecs = await input.embedder.embed(sentences.map((s) => (s.section ? `${s.section}: ${s.text}` : s.text)), { kind: 'document' });
+    const sentenceVecs = await input.embedder.embed(
+      sentences.map((s) => (s.section ? `${s.section}: ${s.text}` : s.text)),
+      { kind: 'document' },
+    );
     vectors = { obligations: obligationVecs, sentences: sentenceVecs };
   }
   const results = analyzeGaps(input.obligations, sentences, { ...input.options, vectors, doraText: input.doraText });

@@ -69,7 +69,8 @@ export const VENDOR_OBLIGATIONS: VendorObligation[] = [
     ref: 'Article 28(5)',
     title: 'Appropriate information security standards',
     dora: { match: 'comply with appropriate information security standards' },
-    requirement: 'The provider complies with appropriate information security standards, evidenced by a recognised certification or independent assurance report.',
+    requirement:
+      'The provider complies with appropriate information security standards, evidenced by a recognised certification or independent assurance report.',
     weight: 2,
     key: false,
     scope: 'all',
@@ -78,7 +79,12 @@ export const VENDOR_OBLIGATIONS: VendorObligation[] = [
       {
         id: 'certification',
         label: 'Certification against a recognised information security standard (ISO/IEC 27001 or equivalent)',
-        any: [[r('\\bISO(/IEC)?[ -]?2700[12]\\b')], [r('\\bISO(/IEC)?[ -]?270(17|18)\\b')], [r('\\bCSA STAR\\b')], [r('\\b(BSI )?C5 (attestation|certificat)')]],
+        any: [
+          [r('\\bISO(/IEC)?[ -]?2700[12]\\b')],
+          [r('\\bISO(/IEC)?[ -]?270(17|18)\\b')],
+          [r('\\bCSA STAR\\b')],
+          [r('\\b(BSI )?C5 (attestation|certificat)')],
+        ],
       },
       {
         id: 'assurance',
@@ -111,7 +117,12 @@ export const VENDOR_OBLIGATIONS: VendorObligation[] = [
         id: 'audit-terms',
         label: 'Audit frequency, scope or notice defined',
         any: [
-          [r(`${AUDIT}|inspection`), r('\\b(once (per|a|every|in any) (year|12|twelve)|annual(ly)?|reasonable intervals|reasonable (advance )?(written )?notice|\\d+ (business )?days\'? (prior |advance )?(written )?notice|business hours)\\b')],
+          [
+            r(`${AUDIT}|inspection`),
+            r(
+              "\\b(once (per|a|every|in any) (year|12|twelve)|annual(ly)?|reasonable intervals|reasonable (advance )?(written )?notice|\\d+ (business )?days'? (prior |advance )?(written )?notice|business hours)\\b",
+            ),
+          ],
         ],
       },
     ],
@@ -122,7 +133,8 @@ export const VENDOR_OBLIGATIONS: VendorObligation[] = [
     ref: 'Article 28(7)',
     title: 'Termination rights',
     dora: { match: 'may be terminated in any of the following circumstances: (a)' },
-    requirement: 'The arrangement can be terminated for significant breach, for weaknesses found in monitoring, and where the authority can no longer supervise.',
+    requirement:
+      'The arrangement can be terminated for significant breach, for weaknesses found in monitoring, and where the authority can no longer supervise.',
     weight: 3,
     key: true,
     scope: 'all',
@@ -136,7 +148,10 @@ export const VENDOR_OBLIGATIONS: VendorObligation[] = [
       {
         id: 'customer-right',
         label: 'Customer right to terminate (for convenience or on notice)',
-        any: [[r(TERMINATE), r('\\b(customer|you|either party)\\b.{0,40}\\b(may|can|right to)\\b')], [r('\\b(you|customer) (may|can) (cancel|close your account)')]],
+        any: [
+          [r(TERMINATE), r('\\b(customer|you|either party)\\b.{0,40}\\b(may|can|right to)\\b')],
+          [r('\\b(you|customer) (may|can) (cancel|close your account)')],
+        ],
       },
       {
         id: 'regulatory',
@@ -159,12 +174,12 @@ export const VENDOR_OBLIGATIONS: VendorObligation[] = [
     elements: [
       {
         id: 'data-return',
-        label: 'Return or export of the customer\'s data on exit',
+        label: "Return or export of the customer's data on exit",
         any: [[r(RETURN), r(DATA), r('\\b(terminat|cancel|expir|end of|after)')]],
       },
       {
         id: 'deletion',
-        label: 'Deletion of the customer\'s data after exit, with a time limit',
+        label: "Deletion of the customer's data after exit, with a time limit",
         any: [[r('\\b(delet|destroy|eras|purg)'), r(DATA), r('\\b(within|after) \\d+|\\b\\d+ days\\b|\\b(thirty|sixty|ninety) days\\b')]],
       },
       {
@@ -244,7 +259,14 @@ export const VENDOR_OBLIGATIONS: VendorObligation[] = [
       {
         id: 'written',
         label: 'Written agreement (entire agreement / order of precedence)',
-        any: [[r('\\bentire agreement\\b|\\bwhole agreement\\b|\\bfull agreement\\b|\\border of precedence\\b|\\bsupersedes?\\b|\\b(this|the) agreement (constitutes|consists of)')], [r('\\b(incorporates?|forms? (a )?part of)\\b'), r('\\b(terms|agreement|addendum|DPA|SLA)\\b')]],
+        any: [
+          [
+            r(
+              '\\bentire agreement\\b|\\bwhole agreement\\b|\\bfull agreement\\b|\\border of precedence\\b|\\bsupersedes?\\b|\\b(this|the) agreement (constitutes|consists of)',
+            ),
+          ],
+          [r('\\b(incorporates?|forms? (a )?part of)\\b'), r('\\b(terms|agreement|addendum|DPA|SLA)\\b')],
+        ],
       },
       {
         id: 'sla',
@@ -268,7 +290,13 @@ export const VENDOR_OBLIGATIONS: VendorObligation[] = [
       {
         id: 'description',
         label: 'Description of the services provided',
-        any: [[r('["“]?(online )?services?["”]? (means|refers to|includes?)\\b|\\bdescription of (the )?(services|processing)\\b|\\bservices? (description|specification)')]],
+        any: [
+          [
+            r(
+              '["“]?(online )?services?["”]? (means|refers to|includes?)\\b|\\bdescription of (the )?(services|processing)\\b|\\bservices? (description|specification)',
+            ),
+          ],
+        ],
       },
       {
         id: 'subcontracting',
@@ -292,12 +320,24 @@ export const VENDOR_OBLIGATIONS: VendorObligation[] = [
       {
         id: 'location',
         label: 'Countries or regions where data is processed or stored',
-        any: [[r('\\b(stored|stores|storage|hosted|host|hosting|processed|process(es|ing)?|data cent(er|re)s?|servers?|infrastructure)\\b'), r('\\b(United States|U\\.S\\.|USA|European Union|EEA|Europe|Ireland|Germany|Chicago|Virginia|(countr(y|ies)|region|location) (where|in which|of))')]],
+        any: [
+          [
+            r('\\b(stored|stores|storage|hosted|host|hosting|processed|process(es|ing)?|data cent(er|re)s?|servers?|infrastructure)\\b'),
+            r('\\b(United States|U\\.S\\.|USA|European Union|EEA|Europe|Ireland|Germany|Chicago|Virginia|(countr(y|ies)|region|location) (where|in which|of))'),
+          ],
+        ],
       },
       {
         id: 'change-notice',
         label: 'Notice before a change of location',
-        any: [[r('\\b(location of (the )?(processing|data|storage)|(data|processing|storage|hosting) (locations?|cent(er|re)s?|regions?))'), r(`${NOTIFY}|\\bnotice\\b`), r('\\b(change|new|mov|relocat)')], [r('\\b(relocat\\w*|mov(e|ing)|transfer(ring)?) (the )?(customer )?(data|processing|hosting)\\b'), r(`${NOTIFY}|\\bnotice\\b`)]],
+        any: [
+          [
+            r('\\b(location of (the )?(processing|data|storage)|(data|processing|storage|hosting) (locations?|cent(er|re)s?|regions?))'),
+            r(`${NOTIFY}|\\bnotice\\b`),
+            r('\\b(change|new|mov|relocat)'),
+          ],
+          [r('\\b(relocat\\w*|mov(e|ing)|transfer(ring)?) (the )?(customer )?(data|processing|hosting)\\b'), r(`${NOTIFY}|\\bnotice\\b`)],
+        ],
       },
     ],
   },
@@ -321,7 +361,10 @@ export const VENDOR_OBLIGATIONS: VendorObligation[] = [
       {
         id: 'security-measures',
         label: 'Technical and organisational security measures',
-        any: [[r('\\btechnical and organi[sz]ational (security )?measures\\b')], [r('\\bsecurity (measures|safeguards|controls)\\b'), r('\\b(implement|maintain|appropriate)')]],
+        any: [
+          [r('\\btechnical and organi[sz]ational (security )?measures\\b')],
+          [r('\\bsecurity (measures|safeguards|controls)\\b'), r('\\b(implement|maintain|appropriate)')],
+        ],
       },
       {
         id: 'integrity-availability',
@@ -355,7 +398,13 @@ export const VENDOR_OBLIGATIONS: VendorObligation[] = [
       {
         id: 'discontinuation',
         label: 'Provision for insolvency, discontinuation or change of control',
-        any: [[r('\\b(insolven|bankrupt|wind(ing)? (down|up)|discontinu|cease (operations|business|to operate)|shut(ting)? down|acqui(red|sition)|change of control)')]],
+        any: [
+          [
+            r(
+              '\\b(insolven|bankrupt|wind(ing)? (down|up)|discontinu|cease (operations|business|to operate)|shut(ting)? down|acqui(red|sition)|change of control)',
+            ),
+          ],
+        ],
       },
     ],
   },
@@ -413,7 +462,7 @@ export const VENDOR_OBLIGATIONS: VendorObligation[] = [
     ref: 'Article 30(2)(g)',
     title: 'Cooperation with competent authorities',
     dora: { match: '(g) the obligation of the ICT third-party service provider to fully cooperate with the competent authorities' },
-    requirement: 'The provider fully cooperates with the entity\'s competent and resolution authorities.',
+    requirement: "The provider fully cooperates with the entity's competent and resolution authorities.",
     weight: 3,
     key: true,
     scope: 'all',
@@ -421,8 +470,13 @@ export const VENDOR_OBLIGATIONS: VendorObligation[] = [
     elements: [
       {
         id: 'authorities',
-        label: 'Cooperation with the customer\'s regulators or supervisory authorities',
-        any: [[r('\\b(regulator|regulatory|supervisory authorit|competent (supervisory )?authorit|resolution authorit)'), r('\\b(cooperat|participat|submit|assist|access|audit|respond|investigat)')]],
+        label: "Cooperation with the customer's regulators or supervisory authorities",
+        any: [
+          [
+            r('\\b(regulator|regulatory|supervisory authorit|competent (supervisory )?authorit|resolution authorit)'),
+            r('\\b(cooperat|participat|submit|assist|access|audit|respond|investigat)'),
+          ],
+        ],
       },
     ],
   },
@@ -446,7 +500,12 @@ export const VENDOR_OBLIGATIONS: VendorObligation[] = [
       {
         id: 'notice',
         label: 'Notice period for termination',
-        any: [[r(`${TERMINATE}|\\bcancel`), r('\\b(\\d+|thirty|sixty|ninety)[ -](\\(\\d+\\) )?(calendar |business )?days?\\b|\\bnotice period\\b|\\bprior (written )?notice\\b')]],
+        any: [
+          [
+            r(`${TERMINATE}|\\bcancel`),
+            r('\\b(\\d+|thirty|sixty|ninety)[ -](\\(\\d+\\) )?(calendar |business )?days?\\b|\\bnotice period\\b|\\bprior (written )?notice\\b'),
+          ],
+        ],
       },
     ],
   },
@@ -456,7 +515,7 @@ export const VENDOR_OBLIGATIONS: VendorObligation[] = [
     ref: 'Article 30(2)(i)',
     title: 'Security awareness and resilience training',
     dora: { match: '(i) the conditions for the participation of ICT third-party service providers' },
-    requirement: 'The provider takes part in the entity\'s ICT security awareness programmes and digital operational resilience training.',
+    requirement: "The provider takes part in the entity's ICT security awareness programmes and digital operational resilience training.",
     weight: 1,
     key: false,
     scope: 'all',
@@ -464,12 +523,12 @@ export const VENDOR_OBLIGATIONS: VendorObligation[] = [
     elements: [
       {
         id: 'own-training',
-        label: 'Security awareness training of the provider\'s personnel',
+        label: "Security awareness training of the provider's personnel",
         any: [[r('\\b(training|awareness)\\b'), r('\\b(security|privacy|data protection)\\b')]],
       },
       {
         id: 'participation',
-        label: 'Participation in the customer\'s awareness or resilience programmes',
+        label: "Participation in the customer's awareness or resilience programmes",
         any: [[r('\\bparticipat'), r('\\b(customer|your)\\b'), r('\\b(training|awareness|exercise|programme|program)\\b')]],
       },
     ],
@@ -523,7 +582,10 @@ export const VENDOR_OBLIGATIONS: VendorObligation[] = [
       {
         id: 'timing',
         label: 'Time limit for the notification',
-        any: [[r(PROVIDER_NOTIFIES), r(INCIDENT), r(PROMPTLY)], [r('\\bnotif(y|ies|ication)\\b[^.]{0,40}\\b(customer|you|data exporter|controller)\\b'), r(PROMPTLY)]],
+        any: [
+          [r(PROVIDER_NOTIFIES), r(INCIDENT), r(PROMPTLY)],
+          [r('\\bnotif(y|ies|ication)\\b[^.]{0,40}\\b(customer|you|data exporter|controller)\\b'), r(PROMPTLY)],
+        ],
       },
     ],
   },
@@ -547,7 +609,10 @@ export const VENDOR_OBLIGATIONS: VendorObligation[] = [
       {
         id: 'testing',
         label: 'The plans are tested',
-        any: [[r('\\b(continuity|disaster recovery|contingency|failover|restor)'), r('\\b(test(s|ed|ing)?|exercis|drill)')], [r('\\brecovery (drills?|tests?|exercises?)\\b')]],
+        any: [
+          [r('\\b(continuity|disaster recovery|contingency|failover|restor)'), r('\\b(test(s|ed|ing)?|exercis|drill)')],
+          [r('\\brecovery (drills?|tests?|exercises?)\\b')],
+        ],
       },
       {
         id: 'objectives',
@@ -562,7 +627,7 @@ export const VENDOR_OBLIGATIONS: VendorObligation[] = [
     ref: 'Article 30(3)(d)',
     title: 'Participation in threat-led penetration testing',
     dora: { match: '(d) the obligation of the ICT third-party service provider to participate and fully cooperate' },
-    requirement: 'The provider participates and cooperates in the entity\'s TLPT (Articles 26 and 27).',
+    requirement: "The provider participates and cooperates in the entity's TLPT (Articles 26 and 27).",
     weight: 2,
     key: false,
     scope: 'critical',
@@ -576,7 +641,13 @@ export const VENDOR_OBLIGATIONS: VendorObligation[] = [
       {
         id: 'customer-testing',
         label: 'Customer may test or take part in testing',
-        any: [[r('\\b(customer|you|data exporter)\\b[^.]{0,60}\\b(may|can|right to|permitted to|allowed to)\\b[^.]{0,60}\\b(penetration|security|vulnerability) test')]],
+        any: [
+          [
+            r(
+              '\\b(customer|you|data exporter)\\b[^.]{0,60}\\b(may|can|right to|permitted to|allowed to)\\b[^.]{0,60}\\b(penetration|security|vulnerability) test',
+            ),
+          ],
+        ],
       },
     ],
   },
@@ -626,13 +697,24 @@ export const VENDOR_OBLIGATIONS: VendorObligation[] = [
         label: 'Period after termination during which service or data access continues',
         any: [
           [r('\\btransition(al)? (period|assistance)')],
-          [r('\\b(after|following|upon) (termination|cancell?ation|expiration)'), r('\\b(\\d+|thirty|sixty|ninety) days\\b'), r('\\b(access|retriev|export|download|continu)')],
+          [
+            r('\\b(after|following|upon) (termination|cancell?ation|expiration)'),
+            r('\\b(\\d+|thirty|sixty|ninety) days\\b'),
+            r('\\b(access|retriev|export|download|continu)'),
+          ],
         ],
       },
       {
         id: 'migration',
         label: 'Support for migration to another provider or in-house',
-        any: [[r('\\b(migrat\\w*|port(ing)?|transfer\\w*|mov(e|ing))\\b[^.]{0,60}\\b(another|other|new|alternative|different|successor) (provider|service|vendor|platform|supplier)')], [r('\\b(in-house|reintegrat)')]],
+        any: [
+          [
+            r(
+              '\\b(migrat\\w*|port(ing)?|transfer\\w*|mov(e|ing))\\b[^.]{0,60}\\b(another|other|new|alternative|different|successor) (provider|service|vendor|platform|supplier)',
+            ),
+          ],
+          [r('\\b(in-house|reintegrat)')],
+        ],
       },
     ],
   },
@@ -676,7 +758,10 @@ export const VENDOR_OBLIGATIONS: VendorObligation[] = [
       {
         id: 'least-privilege',
         label: 'Access restricted to authorised personnel (least privilege)',
-        any: [[r('\\bleast privilege|\\bneed[- ]to[- ]know|\\brole-based access|\\baccess control')], [r('\\baccess\\b'), r('\\b(restrict|limit)(ed|s)?\\b'), r('\\b(employees?|personnel|staff|authori[sz]ed)')]],
+        any: [
+          [r('\\bleast privilege|\\bneed[- ]to[- ]know|\\brole-based access|\\baccess control')],
+          [r('\\baccess\\b'), r('\\b(restrict|limit)(ed|s)?\\b'), r('\\b(employees?|personnel|staff|authori[sz]ed)')],
+        ],
       },
       {
         id: 'strong-auth',
@@ -700,7 +785,10 @@ export const VENDOR_OBLIGATIONS: VendorObligation[] = [
       {
         id: 'change',
         label: 'Change management (review, approval, testing of changes)',
-        any: [[r('\\bchange management|\\bchange control|\\bcode review|\\bpeer review')], [r('\\bchanges?\\b'), r('\\b(reviewed|approved|tested|authori[sz]ed)\\b'), r('\\b(production|systems?|software|code)\\b')]],
+        any: [
+          [r('\\bchange management|\\bchange control|\\bcode review|\\bpeer review')],
+          [r('\\bchanges?\\b'), r('\\b(reviewed|approved|tested|authori[sz]ed)\\b'), r('\\b(production|systems?|software|code)\\b')],
+        ],
       },
       {
         id: 'patching',
@@ -777,7 +865,14 @@ export const VENDOR_OBLIGATIONS: VendorObligation[] = [
       {
         id: 'separate-site',
         label: 'Backups or replicas in a separate location',
-        any: [[r('\\b(back(ed)?[- ]?ups?|replica|replicated|stored|secondary|redundan)'), r('\\b(multiple|separate|different|secondary|geographically|distinct) (locations?|sites?|data cent|regions?)|\\bgeographically (dispersed|separate|distributed)')]],
+        any: [
+          [
+            r('\\b(back(ed)?[- ]?ups?|replica|replicated|stored|secondary|redundan)'),
+            r(
+              '\\b(multiple|separate|different|secondary|geographically|distinct) (locations?|sites?|data cent|regions?)|\\bgeographically (dispersed|separate|distributed)',
+            ),
+          ],
+        ],
       },
       {
         id: 'objectives',
@@ -830,7 +925,12 @@ export const VENDOR_OBLIGATIONS: VendorObligation[] = [
       {
         id: 'regular-independent',
         label: 'Testing regular or by independent parties',
-        any: [[r('\\b(penetration|vulnerability|security) (test|scan|assessment)|\\bbug bounty'), r('\\b(regular|annual|periodic|quarter|continuous|ongoing|independent|third[- ]part|external|researchers)')]],
+        any: [
+          [
+            r('\\b(penetration|vulnerability|security) (test|scan|assessment)|\\bbug bounty'),
+            r('\\b(regular|annual|periodic|quarter|continuous|ongoing|independent|third[- ]part|external|researchers)'),
+          ],
+        ],
       },
     ],
   },

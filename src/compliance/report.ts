@@ -52,17 +52,21 @@ export async function buildAssessmentReport(input: ReportInput): Promise<Buffer>
   children.push(new Paragraph({ children: [new TextRun({ text: 'Overall score: ', bold: true }), new TextRun(`${a.score}/100`)] }));
   children.push(new Paragraph({ children: [new TextRun({ text: 'Risk rating: ', bold: true }), new TextRun(cap(a.riskRating))] }));
   for (const reason of s.riskReasons) children.push(new Paragraph({ text: reason, bullet: { level: 0 } }));
-  children.push(table(['Obligations assessed', 'Covered', 'Partial', 'Missing'], [[String(s.obligations), String(s.covered), String(s.partial), String(s.missing)]]));
+  children.push(
+    table(['Obligations assessed', 'Covered', 'Partial', 'Missing'], [[String(s.obligations), String(s.covered), String(s.partial), String(s.missing)]]),
+  );
   if (s.missingKey.length) {
     children.push(p(''));
     children.push(p(`Key obligations without evidence: ${s.missingKey.join(', ')}.`, { bold: true }));
   }
   children.push(p(''));
-  children.push(table(
-    ['Reference', 'Obligation', 'Status', 'Evidence elements found'],
-    a.results.map((r) => [r.ref, r.title, STATUS_LABEL[r.status], `${r.elements.filter((e) => e.satisfied).length}/${r.elements.length}`]),
-    [18, 52, 12, 18],
-  ));
+  children.push(
+    table(
+      ['Reference', 'Obligation', 'Status', 'Evidence elements found'],
+      a.results.map((r) => [r.ref, r.title, STATUS_LABEL[r.status], `${r.elements.filter((e) => e.satisfied).length}/${r.elements.length}`]),
+      [18, 52, 12, 18],
+    ),
+  );
 
   children.push(new Paragraph({ heading: HeadingLevel.HEADING_1, children: [new TextRun('Findings by article')] }));
   let article = '';
@@ -71,24 +75,31 @@ export async function buildAssessmentReport(input: ReportInput): Promise<Buffer>
       article = r.article;
       children.push(new Paragraph({ heading: HeadingLevel.HEADING_2, children: [new TextRun(article)] }));
     }
-    children.push(new Paragraph({
-      heading: HeadingLevel.HEADING_3,
-      children: [new TextRun(`${r.ref}: ${r.title} `), new TextRun({ text: `[${STATUS_LABEL[r.status]}]`, color: STATUS_COLOR[r.status], bold: true })],
-    }));
+    children.push(
+      new Paragraph({
+        heading: HeadingLevel.HEADING_3,
+        children: [new TextRun(`${r.ref}: ${r.title} `), new TextRun({ text: `[${STATUS_LABEL[r.status]}]`, color: STATUS_COLOR[r.status], bold: true })],
+      }),
+    );
     children.push(new Paragraph({ children: [new TextRun({ text: 'Requirement: ', bold: true }), new TextRun(r.requirement)] }));
-    if (r.doraText) children.push(new Paragraph({ children: [new TextRun({ text: 'DORA text: ', bold: true }), new TextRun({ text: r.doraText, italics: true })] }));
+    if (r.doraText)
+      children.push(new Paragraph({ children: [new TextRun({ text: 'DORA text: ', bold: true }), new TextRun({ text: r.doraText, italics: true })] }));
     children.push(new Paragraph({ children: [new TextRun({ text: 'Finding: ', bold: true }), new TextRun(r.rationale)] }));
     for (const e of r.elements) children.push(new Paragraph({ text: `${e.satisfied ? '✓' : '✗'} ${e.label}`, bullet: { level: 0 } }));
     if (r.evidence.length) {
       children.push(p('Evidence:', { bold: true }));
       for (const ev of r.evidence) {
-        children.push(new Paragraph({
-          indent: { left: 567 },
-          border: { left: { style: BorderStyle.SINGLE, size: 12, color: '9E9E9E', space: 8 } },
-          children: [new TextRun({ text: `“${ev.truncated ? '…' : ''}${ev.quote}${ev.truncated ? '…' : ''}”`, italics: true })],
-        }));
+        children.push(
+          new Paragraph({
+            indent: { left: 567 },
+            border: { left: { style: BorderStyle.SINGLE, size: 12, color: '9E9E9E', space: 8 } },
+            children: [new TextRun({ text: `“${ev.truncated ? '…' : ''}${ev.quote}${ev.truncated ? '…' : ''}”`, italics: true })],
+          }),
+        );
         const where = [ev.filename, ev.section, ev.page ? `page ${ev.page}` : ''].filter(Boolean).join(' · ');
-        children.push(new Paragraph({ indent: { left: 567 }, alignment: AlignmentType.LEFT, children: [new TextRun({ text: `— ${where}`, size: 18, color: '616161' })] }));
+        children.push(
+          new Paragraph({ indent: { left: 567 }, alignment: AlignmentType.LEFT, children: [new TextRun({ text: `— ${where}`, size: 18, color: '616161' })] }),
+        );
       }
     } else {
       children.push(p('Evidence: none found in the documents reviewed.', { italics: true }));
@@ -96,15 +107,22 @@ export async function buildAssessmentReport(input: ReportInput): Promise<Buffer>
   }
 
   children.push(new Paragraph({ heading: HeadingLevel.HEADING_1, children: [new TextRun('Documents reviewed')] }));
-  children.push(table(['File', 'Title', 'Format'], input.documents.map((d) => [d.filename, d.title ?? '', d.format])));
+  children.push(
+    table(
+      ['File', 'Title', 'Format'],
+      input.documents.map((d) => [d.filename, d.title ?? '', d.format]),
+    ),
+  );
 
   children.push(new Paragraph({ heading: HeadingLevel.HEADING_1, children: [new TextRun('Method')] }));
-  children.push(p(
-    'Each obligation is broken into evidence elements. A passage (one sentence, or two adjacent sentences of the same paragraph) '
-      + 'evidences an element when it matches the element\'s patterns, is not negated, and is relevant to the obligation '
-      + `(lexical BM25 and embedding similarity${s.embedder ? `, embedder ${s.embedder}` : ''}). Covered: every element found; `
-      + 'partial: some; missing: none. Quotes are verbatim from the documents. The score weights key contractual clauses highest.',
-  ));
+  children.push(
+    p(
+      'Each obligation is broken into evidence elements. A passage (one sentence, or two adjacent sentences of the same paragraph) ' +
+        "evidences an element when it matches the element's patterns, is not negated, and is relevant to the obligation " +
+        `(lexical BM25 and embedding similarity${s.embedder ? `, embedder ${s.embedder}` : ''}). Covered: every element found; ` +
+        'partial: some; missing: none. Quotes are verbatim from the documents. The score weights key contractual clauses highest.',
+    ),
+  );
 
   const doc = new Document({
     creator: 'DORA Vendor Service',

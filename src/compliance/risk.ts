@@ -38,7 +38,9 @@ export function riskRating(results: GapResult[], vendor: { critical: boolean }):
   }
   if (vendor.critical && missingKey.length >= 1 && rating !== 'critical') {
     rating = raise(rating);
-    reasons.push(`The service supports a critical or important function and ${missingKey.map((r) => r.ref).join(', ')} ${missingKey.length === 1 ? 'has' : 'have'} no evidence: raised to ${rating}.`);
+    reasons.push(
+      `The service supports a critical or important function and ${missingKey.map((r) => r.ref).join(', ')} ${missingKey.length === 1 ? 'has' : 'have'} no evidence: raised to ${rating}.`,
+    );
   }
   return { score, rating, reasons };
 }

@@ -66,7 +66,7 @@ function preparing(client: postgres.Sql): postgres.Sql {
       if (prop === 'savepoint') {
         return (...args: unknown[]) => {
           const fn = args.pop() as (tx: postgres.Sql) => unknown;
-          return ((target as unknown as { savepoint: (...a: unknown[]) => unknown }).savepoint)(...args, (tx: postgres.Sql) => fn(preparing(tx)));
+          return (target as unknown as { savepoint: (...a: unknown[]) => unknown }).savepoint(...args, (tx: postgres.Sql) => fn(preparing(tx)));
         };
       }
       const value = Reflect.get(target, prop, receiver);

@@ -6,10 +6,23 @@ import { Type, type Static } from 'typebox';
  */
 
 export const DRAFT_FIELDS = [
-  'legalName', 'address', 'description', 'ictServiceType',
-  'startDate', 'endDate', 'renewal', 'noticePeriodDaysEntity', 'noticePeriodDaysProvider', 'governingLaw',
-  'serviceLocations', 'dataStorageLocations', 'dataProcessingLocations', 'subcontractors', 'personalData',
-  'auditRights', 'exitProvisions',
+  'legalName',
+  'address',
+  'description',
+  'ictServiceType',
+  'startDate',
+  'endDate',
+  'renewal',
+  'noticePeriodDaysEntity',
+  'noticePeriodDaysProvider',
+  'governingLaw',
+  'serviceLocations',
+  'dataStorageLocations',
+  'dataProcessingLocations',
+  'subcontractors',
+  'personalData',
+  'auditRights',
+  'exitProvisions',
 ] as const;
 export type DraftField = (typeof DRAFT_FIELDS)[number];
 
@@ -27,7 +40,9 @@ export type DraftValue = string | number | boolean | null | string[] | Subcontra
  * API shapes of register drafting (docs/register-drafting.md): a passage a value comes
  * from, a field of a draft, and the source kept beside an accepted profile value.
  */
-const Value = Type.Unknown({ description: 'The value in the form of its field: text, YYYY-MM-DD date, null (indefinite), days, ISO country code(s), S01-S19, boolean, or subcontractors' });
+const Value = Type.Unknown({
+  description: 'The value in the form of its field: text, YYYY-MM-DD date, null (indefinite), days, ISO country code(s), S01-S19, boolean, or subcontractors',
+});
 
 export const EvidenceSchema = Type.Object({
   documentId: Type.String(),
@@ -37,7 +52,7 @@ export const EvidenceSchema = Type.Object({
   section: Type.String(),
   page: Type.Union([Type.String(), Type.Null()]),
   quote: Type.String({ description: 'Verbatim text of the stored passage' }),
-  link: Type.String({ description: 'Internal link to the passage (as the answers\' source links)' }),
+  link: Type.String({ description: "Internal link to the passage (as the answers' source links)" }),
 });
 /** A passage a value comes from. */
 export type Evidence = Static<typeof EvidenceSchema>;
@@ -74,7 +89,9 @@ export const FieldDecisionSchema = Type.Object({
 export const DraftFieldSchema = Type.Object({
   field: Type.String(),
   label: Type.String(),
-  form: Type.Enum(['text', 'date', 'dateOrIndefinite', 'days', 'country', 'countries', 'serviceType', 'boolean', 'subcontractors'], { description: 'Form of the value an edit must give' }),
+  form: Type.Enum(['text', 'date', 'dateOrIndefinite', 'days', 'country', 'countries', 'serviceType', 'boolean', 'subcontractors'], {
+    description: 'Form of the value an edit must give',
+  }),
   status: Type.Enum(['proposed', 'conflict', 'not_found', 'unchanged']),
   value: Type.Optional(Value),
   confidence: Type.Optional(Type.Number({ minimum: 0, maximum: 1 })),
@@ -103,7 +120,9 @@ export const FieldSourceSchema = Type.Object({
   decidedBy: Type.String(),
   decidedAt: Type.String(),
 });
-export const FieldSourcesSchema = Type.Record(Type.String(), FieldSourceSchema, { description: 'Profile path (e.g. contracts.0.governingLaw) -> where its value came from' });
+export const FieldSourcesSchema = Type.Record(Type.String(), FieldSourceSchema, {
+  description: 'Profile path (e.g. contracts.0.governingLaw) -> where its value came from',
+});
 
 /** The analyst's decision on one field of a draft. */
 export interface FieldDecision {

@@ -26,10 +26,14 @@ export const SourceSchema = Type.Object({
 export type Source = Static<typeof SourceSchema>;
 
 /** A source as an assistant message keeps it: without its workspace; the passage text is absent on messages stored before it was kept. */
-export const MessageSourceSchema = Type.Evaluate(Type.Intersect([
-  Type.Omit(SourceSchema, ['content', 'workspaceId']),
-  Type.Object({ content: Type.Optional(Type.String({ description: 'the passage as retrieved for this answer; absent on messages stored before passages were kept' })) }),
-]));
+export const MessageSourceSchema = Type.Evaluate(
+  Type.Intersect([
+    Type.Omit(SourceSchema, ['content', 'workspaceId']),
+    Type.Object({
+      content: Type.Optional(Type.String({ description: 'the passage as retrieved for this answer; absent on messages stored before passages were kept' })),
+    }),
+  ]),
+);
 export type MessageSource = Static<typeof MessageSourceSchema>;
 
 /** A source an answer cites. */
@@ -37,15 +41,19 @@ export const CitedSourceSchema = Type.Pick(SourceSchema, ['sourceNumber', 'title
 export type CitedSource = Static<typeof CitedSourceSchema>;
 
 /** A source as the query log keeps it (no passage text), with whether the answer cited it. */
-export const QueryLogSourceSchema = Type.Evaluate(Type.Intersect([
-  Type.Omit(SourceSchema, ['content', 'page', 'workspaceId']),
-  Type.Object({ cited: Type.Boolean() }),
-]));
+export const QueryLogSourceSchema = Type.Evaluate(
+  Type.Intersect([Type.Omit(SourceSchema, ['content', 'page', 'workspaceId']), Type.Object({ cited: Type.Boolean() })]),
+);
 export type QueryLogSource = Static<typeof QueryLogSourceSchema>;
 
 /** A logged source as the analytics query list shows it. */
 const logged = QueryLogSourceSchema.properties;
 export const LoggedSourceSchema = Type.Object({
-  sourceNumber: logged.sourceNumber, documentId: logged.documentId, title: logged.title, url: logged.url, score: logged.score, cited: logged.cited,
+  sourceNumber: logged.sourceNumber,
+  documentId: logged.documentId,
+  title: logged.title,
+  url: logged.url,
+  score: logged.score,
+  cited: logged.cited,
 });
 export type LoggedSource = Static<typeof LoggedSourceSchema>;

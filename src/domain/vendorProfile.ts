@@ -14,7 +14,10 @@ import { Type, type Static } from 'typebox';
 export const COUNTRY_CODES: readonly string[] = Object.keys(countries.getAlpha2Codes()).sort();
 const COUNTRY_SET = new Set(COUNTRY_CODES);
 /** ISO 4217 codes (currency-codes), without XXX (no currency) and XTS (testing). */
-export const CURRENCY_CODES: readonly string[] = currencyCodes.codes().filter((c) => c !== 'XXX' && c !== 'XTS').sort();
+export const CURRENCY_CODES: readonly string[] = currencyCodes
+  .codes()
+  .filter((c) => c !== 'XXX' && c !== 'XTS')
+  .sort();
 const CURRENCY_SET = new Set(CURRENCY_CODES);
 
 /** Annex III of Implementing Regulation (EU) 2024/2956: type of ICT services. */
@@ -60,60 +63,77 @@ const Text = (max: number) => Type.String({ minLength: 1, maxLength: max, patter
 const Days = Type.Integer({ minimum: 0, maximum: 3650 });
 const Countries = Type.Array(CountrySchema, { maxItems: 50, uniqueItems: true });
 
-export const ContractSchema = Type.Object({
-  /** Contractual arrangement reference number (unique within the profile). */
-  reference: Text(100),
-  ictServiceType: Type.Optional(Type.Enum(ICT_SERVICE_TYPE_CODES)),
-  startDate: DateSchema,
-  endDate: Type.Optional(Type.Union([DateSchema, Type.Null()])),
-  noticePeriodDaysEntity: Type.Optional(Days),
-  noticePeriodDaysProvider: Type.Optional(Days),
-  /** Country whose law governs the contract. */
-  governingLaw: Type.Optional(CountrySchema),
-  annualCost: Type.Optional(Type.Object({
-    amount: Type.Number({ minimum: 0, maximum: 1e12 }),
-    currency: Type.String({ pattern: '^[A-Z]{3}$', description: 'ISO 4217' }),
-  }, { additionalProperties: false })),
-  /** Whether the service stores data of the entity. */
-  storesData: Type.Optional(Type.Boolean()),
-  dataStorageLocations: Type.Optional(Countries),
-  dataProcessingLocations: Type.Optional(Countries),
-  dataSensitivity: Type.Optional(Type.Enum([...LEVELS])),
-  /** Renewal terms as the contract states them (docs/register-drafting.md). */
-  renewal: Type.Optional(Type.String({ maxLength: 2000 })),
-  /** Countries where the service is provided. */
-  serviceLocations: Type.Optional(Countries),
-  /** Whether the service processes personal data of the entity. */
-  personalData: Type.Optional(Type.Boolean()),
-  /** Audit and access rights of the entity, as the contract states them. */
-  auditRights: Type.Optional(Type.String({ maxLength: 2000 })),
-  /** Exit and transition provisions (return, export, deletion of data; transition assistance). */
-  exitProvisions: Type.Optional(Type.String({ maxLength: 2000 })),
-}, { additionalProperties: false });
+export const ContractSchema = Type.Object(
+  {
+    /** Contractual arrangement reference number (unique within the profile). */
+    reference: Text(100),
+    ictServiceType: Type.Optional(Type.Enum(ICT_SERVICE_TYPE_CODES)),
+    startDate: DateSchema,
+    endDate: Type.Optional(Type.Union([DateSchema, Type.Null()])),
+    noticePeriodDaysEntity: Type.Optional(Days),
+    noticePeriodDaysProvider: Type.Optional(Days),
+    /** Country whose law governs the contract. */
+    governingLaw: Type.Optional(CountrySchema),
+    annualCost: Type.Optional(
+      Type.Object(
+        {
+          amount: Type.Number({ minimum: 0, maximum: 1e12 }),
+          currency: Type.String({ pattern: '^[A-Z]{3}$', description: 'ISO 4217' }),
+        },
+        { additionalProperties: false },
+      ),
+    ),
+    /** Whether the service stores data of the entity. */
+    storesData: Type.Optional(Type.Boolean()),
+    dataStorageLocations: Type.Optional(Countries),
+    dataProcessingLocations: Type.Optional(Countries),
+    dataSensitivity: Type.Optional(Type.Enum([...LEVELS])),
+    /** Renewal terms as the contract states them (docs/register-drafting.md). */
+    renewal: Type.Optional(Type.String({ maxLength: 2000 })),
+    /** Countries where the service is provided. */
+    serviceLocations: Type.Optional(Countries),
+    /** Whether the service processes personal data of the entity. */
+    personalData: Type.Optional(Type.Boolean()),
+    /** Audit and access rights of the entity, as the contract states them. */
+    auditRights: Type.Optional(Type.String({ maxLength: 2000 })),
+    /** Exit and transition provisions (return, export, deletion of data; transition assistance). */
+    exitProvisions: Type.Optional(Type.String({ maxLength: 2000 })),
+  },
+  { additionalProperties: false },
+);
 
 /** A subcontractor (subprocessor) of the provider named in its documents. */
-export const SubcontractorSchema = Type.Object({
-  name: Text(300),
-  role: Type.Optional(Type.String({ maxLength: 500 })),
-  country: Type.Optional(CountrySchema),
-}, { additionalProperties: false });
+export const SubcontractorSchema = Type.Object(
+  {
+    name: Text(300),
+    role: Type.Optional(Type.String({ maxLength: 500 })),
+    country: Type.Optional(CountrySchema),
+  },
+  { additionalProperties: false },
+);
 
-export const CertificationSchema = Type.Object({
-  /** E.g. `ISO/IEC 27001`, `SOC 2 Type II`, `ISO 22301`, `C5`. */
-  type: Text(100),
-  issuer: Type.Optional(Text(200)),
-  validUntil: Type.Optional(DateSchema),
-  status: Type.Enum([...CERTIFICATION_STATUSES]),
-}, { additionalProperties: false });
+export const CertificationSchema = Type.Object(
+  {
+    /** E.g. `ISO/IEC 27001`, `SOC 2 Type II`, `ISO 22301`, `C5`. */
+    type: Text(100),
+    issuer: Type.Optional(Text(200)),
+    validUntil: Type.Optional(DateSchema),
+    status: Type.Enum([...CERTIFICATION_STATUSES]),
+  },
+  { additionalProperties: false },
+);
 
-export const ExitPlanSchema = Type.Object({
-  exists: Type.Boolean(),
-  lastTestedDate: Type.Optional(DateSchema),
-  reintegrationPossibility: Type.Optional(Type.Enum([...REINTEGRATION])),
-  alternativeProvidersIdentified: Type.Optional(Type.Boolean()),
-  alternativeProviders: Type.Optional(Type.Array(Text(300), { maxItems: 20 })),
-  notes: Type.Optional(Type.String({ maxLength: 2000 })),
-}, { additionalProperties: false });
+export const ExitPlanSchema = Type.Object(
+  {
+    exists: Type.Boolean(),
+    lastTestedDate: Type.Optional(DateSchema),
+    reintegrationPossibility: Type.Optional(Type.Enum([...REINTEGRATION])),
+    alternativeProvidersIdentified: Type.Optional(Type.Boolean()),
+    alternativeProviders: Type.Optional(Type.Array(Text(300), { maxItems: 20 })),
+    notes: Type.Optional(Type.String({ maxLength: 2000 })),
+  },
+  { additionalProperties: false },
+);
 
 const profileProperties = {
   legalName: Text(300),
@@ -141,7 +161,9 @@ type Props = typeof profileProperties;
 
 /** A stored profile: every field optional (a profile is filled in over time). */
 export const VendorProfileSchema = Type.Object(
-  Object.fromEntries(Object.entries(profileProperties).map(([k, v]) => [k, Type.Optional(v)])) as { [K in keyof Props]: ReturnType<typeof Type.Optional<Props[K]>> },
+  Object.fromEntries(Object.entries(profileProperties).map(([k, v]) => [k, Type.Optional(v)])) as {
+    [K in keyof Props]: ReturnType<typeof Type.Optional<Props[K]>>;
+  },
   { additionalProperties: false },
 );
 export type VendorProfile = Static<typeof VendorProfileSchema>;
@@ -195,7 +217,8 @@ export function checkVendorProfile(p: VendorProfile, at = 'vendorProfile'): stri
     c.dataStorageLocations?.forEach((x, j) => country(`${f}.dataStorageLocations.${j}`, x));
     c.dataProcessingLocations?.forEach((x, j) => country(`${f}.dataProcessingLocations.${j}`, x));
     c.serviceLocations?.forEach((x, j) => country(`${f}.serviceLocations.${j}`, x));
-    if (c.annualCost && !isCurrencyCode(c.annualCost.currency)) problems.push(`${at}.${f}.annualCost.currency: ${c.annualCost.currency} is not an ISO 4217 currency code`);
+    if (c.annualCost && !isCurrencyCode(c.annualCost.currency))
+      problems.push(`${at}.${f}.annualCost.currency: ${c.annualCost.currency} is not an ISO 4217 currency code`);
     if (c.storesData === false && c.dataStorageLocations?.length) problems.push(`${at}.${f}.dataStorageLocations: must be empty when storesData is false`);
   });
   (p.subcontractors ?? []).forEach((s, i) => country(`subcontractors.${i}.country`, s.country));

@@ -10,12 +10,9 @@ export const unsupportedType = (name: string, detail: string) =>
   new AppError(415, 'UNSUPPORTED_MEDIA_TYPE', `Unsupported file type: ${name} (${detail})`, [detail]);
 export const encryptedFile = (name: string) =>
   new AppError(422, 'ENCRYPTED_FILE', `File ${name} is encrypted or password-protected; upload an unprotected copy`);
-export const corruptFile = (name: string, reason: string) =>
-  new AppError(422, 'CORRUPT_FILE', `File ${name} could not be read: ${reason}`, [reason]);
-export const archiveBomb = (name: string, reason: string) =>
-  new AppError(422, 'ARCHIVE_LIMIT_EXCEEDED', `File ${name} was rejected: ${reason}`, [reason]);
-export const emptyDocument = (name: string) =>
-  new AppError(422, 'EMPTY_DOCUMENT', `File ${name} contains no extractable text`);
+export const corruptFile = (name: string, reason: string) => new AppError(422, 'CORRUPT_FILE', `File ${name} could not be read: ${reason}`, [reason]);
+export const archiveBomb = (name: string, reason: string) => new AppError(422, 'ARCHIVE_LIMIT_EXCEEDED', `File ${name} was rejected: ${reason}`, [reason]);
+export const emptyDocument = (name: string) => new AppError(422, 'EMPTY_DOCUMENT', `File ${name} contains no extractable text`);
 
 export function formatBytes(n: number): string {
   if (n >= 1024 * 1024 && n % (1024 * 1024) === 0) return `${n / (1024 * 1024)} MB`;
@@ -23,5 +20,4 @@ export function formatBytes(n: number): string {
   if (n >= 1024) return `${Math.round(n / 1024)} KB`;
   return `${n} bytes`;
 }
-export const documentTooLarge = (name: string, reason: string) =>
-  new AppError(422, 'DOCUMENT_TOO_LARGE', `File ${name} was rejected: ${reason}`, [reason]);
+export const documentTooLarge = (name: string, reason: string) => new AppError(422, 'DOCUMENT_TOO_LARGE', `File ${name} was rejected: ${reason}`, [reason]);

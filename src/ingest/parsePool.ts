@@ -101,7 +101,11 @@ export function createParsePool(opts: ParsePoolOptions): ParsePool {
 
   function spawn(): Slot {
     const worker = startWorker({
-      resourceLimits: { maxOldGenerationSizeMb: opts.memoryMb, maxYoungGenerationSizeMb: Math.min(64, Math.max(8, Math.floor(opts.memoryMb / 8))), stackSizeMb: 4 },
+      resourceLimits: {
+        maxOldGenerationSizeMb: opts.memoryMb,
+        maxYoungGenerationSizeMb: Math.min(64, Math.max(8, Math.floor(opts.memoryMb / 8))),
+        stackSizeMb: 4,
+      },
       stdout: false,
       stderr: false,
     });
@@ -114,16 +118,21 @@ export function createParsePool(opts: ParsePoolOptions): ParsePool {
       if (reply.ok) task.resolve(reply.parsed);
       else {
         const e = reply.error;
-        task.reject(e.statusCode && e.code ? new AppError(e.statusCode, e.code, e.message, e.details) : corruptFile(task.input.filename, e.message.slice(0, 200)));
+        task.reject(
+          e.statusCode && e.code ? new AppError(e.statusCode, e.code, e.message, e.details) : corruptFile(task.input.filename, e.message.slice(0, 200)),
+        );
       }
       rest(slot);
       pump();
     });
     worker.on('error', (err: Error & { code?: string }) => {
       const name = slot.task?.input.filename ?? 'file';
-      retire(slot, err.code === 'ERR_WORKER_OUT_OF_MEMORY'
-        ? documentTooLarge(name, `parsing it needs more than the ${opts.memoryMb} MB memory budget`)
-        : corruptFile(name, `the parser failed: ${err.message.slice(0, 200)}`));
+      retire(
+        slot,
+        err.code === 'ERR_WORKER_OUT_OF_MEMORY'
+          ? documentTooLarge(name, `parsing it needs more than the ${opts.memoryMb} MB memory budget`)
+          : corruptFile(name, `the parser failed: ${err.message.slice(0, 200)}`),
+      );
     });
     worker.on('exit', () => {
       if (slots.includes(slot)) retire(slot);

@@ -30,9 +30,10 @@ port.on('message', async (task: ParseTask) => {
     const buf = Buffer.from(task.content.buffer, task.content.byteOffset, task.content.byteLength);
     reply = { id: task.id, ok: true, parsed: await parseFile(buf, task.filename, task.declaredType, task.limits) };
   } catch (err) {
-    reply = err instanceof AppError
-      ? { id: task.id, ok: false, error: { statusCode: err.statusCode, code: err.code, message: err.message, details: err.details } }
-      : { id: task.id, ok: false, error: { message: (err as Error)?.message ?? String(err) } };
+    reply =
+      err instanceof AppError
+        ? { id: task.id, ok: false, error: { statusCode: err.statusCode, code: err.code, message: err.message, details: err.details } }
+        : { id: task.id, ok: false, error: { message: (err as Error)?.message ?? String(err) } };
   }
   port.postMessage(reply);
 });

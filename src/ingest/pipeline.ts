@@ -25,14 +25,23 @@ export function embeddingText(title: string, section: string, content: string): 
  * Embeds in batches and checks `signal` between them so that a stopping worker gives up
  * quickly (the job is then retried).
  */
-export async function chunkAndEmbed(doc: ParsedDocument, title: string, opts: ChunkOptions & { embedder: Embedder; signal?: AbortSignal }): Promise<IndexedChunk[]> {
+export async function chunkAndEmbed(
+  doc: ParsedDocument,
+  title: string,
+  opts: ChunkOptions & { embedder: Embedder; signal?: AbortSignal },
+): Promise<IndexedChunk[]> {
   const drafts = chunkBlocks(doc.blocks, opts);
   const out: IndexedChunk[] = [];
   for (let i = 0; i < drafts.length; i += EMBED_BATCH) {
     opts.signal?.throwIfAborted();
     const batch = drafts.slice(i, i + EMBED_BATCH);
-    const vectors = await opts.embedder.embed(batch.map((c) => embeddingText(title, c.section, c.content)), { kind: 'document', signal: opts.signal });
-    batch.forEach((c, j) => out.push({ chunkIndex: c.index, section: c.section, page: c.page, pageEnd: c.pageEnd, content: c.content, embedding: vectors[j]! }));
+    const vectors = await opts.embedder.embed(
+      batch.map((c) => embeddingText(title, c.section, c.content)),
+      { kind: 'document', signal: opts.signal },
+    );
+    batch.forEach((c, j) =>
+      out.push({ chunkIndex: c.index, section: c.section, page: c.page, pageEnd: c.pageEnd, content: c.content, embedding: vectors[j]! }),
+    );
   }
   return out;
 }

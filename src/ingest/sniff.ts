@@ -98,7 +98,8 @@ export async function sniff(buf: Buffer, filename: string, declaredType?: string
     if (detected.ext === 'pdf') format = 'pdf';
     else if (detected.ext === 'docx') format = 'docx';
     else if (detected.ext === 'xlsx') format = 'xlsx';
-    else if (detected.ext === 'zip' && (claimed === 'docx' || claimed === 'xlsx')) format = claimed; // the zip check decides
+    else if (detected.ext === 'zip' && (claimed === 'docx' || claimed === 'xlsx'))
+      format = claimed; // the zip check decides
     else if (detected.ext === 'cfb') {
       if (buf.includes(UTF16_ENCRYPTION_INFO) || buf.includes(UTF16_ENCRYPTED_PACKAGE)) throw encryptedFile(filename);
       throw unsupportedType(filename, 'legacy binary Office file; save it as .docx or .xlsx');

@@ -69,7 +69,15 @@ export function createJobQueue(deps: JobQueueDeps) {
     await b.start();
     boss = b;
     for (const def of definitions.values()) {
-      await b.createQueue(def.name, { name: def.name, policy: 'standard', retryLimit: 2, retryDelay: 5, retryBackoff: true, expireInSeconds: 15 * 60, ...def.options });
+      await b.createQueue(def.name, {
+        name: def.name,
+        policy: 'standard',
+        retryLimit: 2,
+        retryDelay: 5,
+        retryBackoff: true,
+        expireInSeconds: 15 * 60,
+        ...def.options,
+      });
     }
     if (deps.workers > 0) {
       for (const def of definitions.values()) {
@@ -78,7 +86,12 @@ export function createJobQueue(deps: JobQueueDeps) {
           ids.push(
             await b.work<unknown>(def.name, { pollingIntervalSeconds: deps.pollIntervalSec, batchSize: 1, includeMetadata: true }, async (jobs) => {
               for (const job of jobs) {
-                await (def.handler as JobHandler<unknown>)(job.data, { id: job.id, retryCount: job.retryCount, retryLimit: job.retryLimit, signal: abort.signal });
+                await (def.handler as JobHandler<unknown>)(job.data, {
+                  id: job.id,
+                  retryCount: job.retryCount,
+                  retryLimit: job.retryLimit,
+                  signal: abort.signal,
+                });
               }
             }),
           );

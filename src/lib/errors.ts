@@ -11,8 +11,7 @@ export class AppError extends Error {
   }
 }
 
-export const badRequest = (message: string, details?: string[]) =>
-  new AppError(400, 'VALIDATION_ERROR', `Validation failed: ${message}`, details ?? [message]);
+export const badRequest = (message: string, details?: string[]) => new AppError(400, 'VALIDATION_ERROR', `Validation failed: ${message}`, details ?? [message]);
 export const unauthorized = (message = 'Authentication required', code = 'UNAUTHORIZED') => new AppError(401, code, message);
 export const forbidden = (message = 'Access denied', code = 'FORBIDDEN') => new AppError(403, code, message);
 export const notFound = (message = 'Not found', code = 'NOT_FOUND') => new AppError(404, code, message);

@@ -32,9 +32,7 @@ const KEEP = 200;
  * flows (verification, reset, invitations) work offline and can be inspected.
  */
 export function createMailer(opts: { smtpUrl?: string; from: string; log?: Log }): Mailer {
-  const transport: Transporter = opts.smtpUrl
-    ? nodemailer.createTransport(opts.smtpUrl)
-    : nodemailer.createTransport({ jsonTransport: true });
+  const transport: Transporter = opts.smtpUrl ? nodemailer.createTransport(opts.smtpUrl) : nodemailer.createTransport({ jsonTransport: true });
   const sent: SentMail[] = [];
   return {
     kind: opts.smtpUrl ? 'smtp' : 'recording',

@@ -33,7 +33,6 @@ export interface RateLimitStore {
   close(): void;
 }
 
-
 /** Fixed windows in process memory; expired windows are swept every `cleanupMs`. */
 export function memoryStore(opts: { cleanupMs?: number; now?: () => number } = {}): RateLimitStore & { size(): number } {
   const now = opts.now ?? Date.now;
@@ -178,7 +177,10 @@ export function resilientStore(opts: {
         return result;
       } catch (err) {
         if (!down) {
-          opts.log.warn({ reason: err instanceof Error ? err.message : String(err), retryMs: opts.retryMs }, 'Redis does not answer: rate limits are counted in this process until it does');
+          opts.log.warn(
+            { reason: err instanceof Error ? err.message : String(err), retryMs: opts.retryMs },
+            'Redis does not answer: rate limits are counted in this process until it does',
+          );
         }
         down = true;
         retryAt = now() + opts.retryMs;

@@ -1,7 +1,6 @@
 import { Redis } from 'ioredis';
 import type { Log } from '../domain/log.js';
 
-
 /**
  * The Redis client of the rate limiter (docs/rate-limits.md). Commands fail at once
  * while the connection is down (no offline queue, no retries per request) and within

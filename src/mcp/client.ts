@@ -112,7 +112,8 @@ function classify(err: unknown): McpError['code'] {
 function toError(err: unknown, spec: McpConnectionSpec, what: string): McpError {
   if (err instanceof McpError) return err;
   const cause = (err as { cause?: unknown })?.cause;
-  const detail = describe(err, spec) + (cause instanceof Error && cause.message && !describe(err, spec).includes(cause.message) ? ` (${describe(cause, spec)})` : '');
+  const detail =
+    describe(err, spec) + (cause instanceof Error && cause.message && !describe(err, spec).includes(cause.message) ? ` (${describe(cause, spec)})` : '');
   return new McpError(`${what}: ${detail}`, classify(`${detail}`));
 }
 
@@ -123,7 +124,7 @@ async function retryOnce<T>(fn: () => Promise<T>): Promise<T> {
   try {
     return await fn();
   } catch (e) {
-    const text = `${(e as Error)?.message ?? ''} ${((e as { cause?: Error })?.cause?.message) ?? ''} ${((e as { cause?: { code?: string } })?.cause?.code) ?? ''}`;
+    const text = `${(e as Error)?.message ?? ''} ${(e as { cause?: Error })?.cause?.message ?? ''} ${(e as { cause?: { code?: string } })?.cause?.code ?? ''}`;
     if (!TRANSIENT.test(text)) throw e;
     await new Promise((r) => setTimeout(r, 100));
     return fn();
@@ -237,7 +238,9 @@ export function createMcpClient(opts: McpClientOptions): McpClient {
         name: version?.name ?? 'unknown',
         version: version?.version ?? 'unknown',
         ...(version?.title ? { title: version.title } : {}),
-        ...((transport as { protocolVersion?: string }).protocolVersion ? { protocolVersion: (transport as { protocolVersion?: string }).protocolVersion } : {}),
+        ...((transport as { protocolVersion?: string }).protocolVersion
+          ? { protocolVersion: (transport as { protocolVersion?: string }).protocolVersion }
+          : {}),
         ...(client.getInstructions() ? { instructions: client.getInstructions()!.slice(0, 2000) } : {}),
         capabilities: { resources: !!caps.resources, tools: !!caps.tools, prompts: !!caps.prompts },
       };

@@ -136,7 +136,10 @@ export function createNetworkGuard(policy: NetworkPolicy, resolver: typeof dns.l
     });
     for (const address of addresses) {
       if (isMetadataAddress(address) && !addressAllowed(allow, address)) {
-        throw new UrlNotAllowedError(`host ${host} resolves to ${address}, a cloud metadata address; it is refused unless listed in MCP_ALLOWED_HOSTS`, 'refused');
+        throw new UrlNotAllowedError(
+          `host ${host} resolves to ${address}, a cloud metadata address; it is refused unless listed in MCP_ALLOWED_HOSTS`,
+          'refused',
+        );
       }
       if (policy.allowPrivateNetworks) continue;
       const range = addressRange(address);
@@ -183,7 +186,10 @@ export function createNetworkGuard(policy: NetworkPolicy, resolver: typeof dns.l
       throw new UrlNotAllowedError(`host ${host} could not be resolved`, 'unresolvable');
     }
     if (!addresses.length) throw new UrlNotAllowedError(`host ${host} could not be resolved`, 'unresolvable');
-    checkAddresses(host, addresses.map((a) => a.address));
+    checkAddresses(
+      host,
+      addresses.map((a) => a.address),
+    );
     return u;
   };
 
@@ -193,7 +199,10 @@ export function createNetworkGuard(policy: NetworkPolicy, resolver: typeof dns.l
       if (err) return callback(err);
       const list = addresses as LookupAddress[];
       try {
-        checkAddresses(hostname, list.map((a) => a.address));
+        checkAddresses(
+          hostname,
+          list.map((a) => a.address),
+        );
       } catch (e) {
         return callback(e);
       }

@@ -52,42 +52,45 @@ function bearer(request: FastifyRequest): string | undefined {
  * Authentication: the access token (HS256 JWT, `exp` required) comes from the
  * `Authorization: Bearer` header or the `accessToken` cookie; the first that verifies wins.
  */
-export default fp<AuthPluginOptions>(async function authPlugin(app: FastifyInstance, opts) {
-  await app.register(cookie);
-  await app.register(jwt, {
-    secret: opts.secret,
-    sign: { algorithm: 'HS256', expiresIn: opts.accessTokenTtlSec },
-    // A token without an expiry is refused: none is ever issued, and one would never die.
-    verify: { algorithms: ['HS256'], requiredClaims: ['exp', 'sub'] },
-  });
-  app.decorateRequest('tokenUserId', null);
-  app.decorateRequest('tokenExpiresAt', null);
-  app.decorateRequest('auth', null);
+export default fp<AuthPluginOptions>(
+  async function authPlugin(app: FastifyInstance, opts) {
+    await app.register(cookie);
+    await app.register(jwt, {
+      secret: opts.secret,
+      sign: { algorithm: 'HS256', expiresIn: opts.accessTokenTtlSec },
+      // A token without an expiry is refused: none is ever issued, and one would never die.
+      verify: { algorithms: ['HS256'], requiredClaims: ['exp', 'sub'] },
+    });
+    app.decorateRequest('tokenUserId', null);
+    app.decorateRequest('tokenExpiresAt', null);
+    app.decorateRequest('auth', null);
 
-  app.decorate('issueAccessToken', (userId: string) => app.jwt.sign({ sub: userId, typ: 'access' } satisfies AccessTokenPayload));
+    app.decorate('issueAccessToken', (userId: string) => app.jwt.sign({ sub: userId, typ: 'access' } satisfies AccessTokenPayload));
 
-  // The first token that verifies identifies the caller: the Bearer header (explicit, per
-  // request), then the cookie; a stale cookie beside a valid Bearer token does not matter.
-  app.decorate('identify', async (request: FastifyRequest) => {
-    for (const token of [bearer(request), request.cookies?.accessToken]) {
-      if (!token) continue;
-      try {
-        const payload = app.jwt.verify<AccessTokenPayload>(token);
-        if (payload.typ === 'access' && typeof payload.sub === 'string' && typeof payload.exp === 'number') {
-          request.tokenUserId = payload.sub;
-          request.tokenExpiresAt = payload.exp * 1000;
-          return;
+    // The first token that verifies identifies the caller: the Bearer header (explicit, per
+    // request), then the cookie; a stale cookie beside a valid Bearer token does not matter.
+    app.decorate('identify', async (request: FastifyRequest) => {
+      for (const token of [bearer(request), request.cookies?.accessToken]) {
+        if (!token) continue;
+        try {
+          const payload = app.jwt.verify<AccessTokenPayload>(token);
+          if (payload.typ === 'access' && typeof payload.sub === 'string' && typeof payload.exp === 'number') {
+            request.tokenUserId = payload.sub;
+            request.tokenExpiresAt = payload.exp * 1000;
+            return;
+          }
+        } catch {
+          // An invalid or expired token identifies nobody; protected routes answer 401.
         }
-      } catch {
-        // An invalid or expired token identifies nobody; protected routes answer 401.
       }
-    }
-  });
+    });
 
-  app.decorate('authenticate', async (request: FastifyRequest) => {
-    if (!request.tokenUserId) throw unauthorized();
-    const user = await opts.loadUser(request.tokenUserId);
-    if (!user || user.status !== 'active') throw unauthorized();
-    request.auth = user;
-  });
-}, { name: 'auth' });
+    app.decorate('authenticate', async (request: FastifyRequest) => {
+      if (!request.tokenUserId) throw unauthorized();
+      const user = await opts.loadUser(request.tokenUserId);
+      if (!user || user.status !== 'active') throw unauthorized();
+      request.auth = user;
+    });
+  },
+  { name: 'auth' },
+);

@@ -42,21 +42,24 @@ function originOf(value: string): string | null {
  * Clients that authenticate with `Authorization: Bearer` and send no cookie are not affected.
  * A refusal is 403 `CSRF_REJECTED`.
  */
-export default fp<CsrfOptions>(async function csrfPlugin(app: FastifyInstance, opts) {
-  const trusted = new Set(opts.trustedOrigins.map(originOf).filter((o): o is string => !!o));
-  const refuse = (why: string) => forbidden(`Cross-site request refused: ${why}`, 'CSRF_REJECTED');
+export default fp<CsrfOptions>(
+  async function csrfPlugin(app: FastifyInstance, opts) {
+    const trusted = new Set(opts.trustedOrigins.map(originOf).filter((o): o is string => !!o));
+    const refuse = (why: string) => forbidden(`Cross-site request refused: ${why}`, 'CSRF_REJECTED');
 
-  app.decorate('checkCsrf', (request: FastifyRequest) => {
-    if (SAFE_METHODS.has(request.method)) return;
-    const origin = request.headers.origin;
-    if (origin !== undefined) {
-      const o = originOf(origin);
-      const own = originOf(`${request.protocol}://${request.host}`);
-      if (!o || (o !== own && !trusted.has(o))) throw refuse(`origin ${origin} is not allowed`);
-    }
-    const cookies = request.cookies ?? {};
-    if (SESSION_COOKIES.some((c) => cookies[c]) && !request.headers[CSRF_HEADER]) {
-      throw refuse('a request authenticated by the session cookie must send the X-Requested-With header');
-    }
-  });
-}, { name: 'csrf' });
+    app.decorate('checkCsrf', (request: FastifyRequest) => {
+      if (SAFE_METHODS.has(request.method)) return;
+      const origin = request.headers.origin;
+      if (origin !== undefined) {
+        const o = originOf(origin);
+        const own = originOf(`${request.protocol}://${request.host}`);
+        if (!o || (o !== own && !trusted.has(o))) throw refuse(`origin ${origin} is not allowed`);
+      }
+      const cookies = request.cookies ?? {};
+      if (SESSION_COOKIES.some((c) => cookies[c]) && !request.headers[CSRF_HEADER]) {
+        throw refuse('a request authenticated by the session cookie must send the X-Requested-With header');
+      }
+    });
+  },
+  { name: 'csrf' },
+);

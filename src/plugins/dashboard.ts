@@ -38,62 +38,65 @@ const SHELL_HEADERS: Record<string, string> = {
  * - any other GET outside `/api`, `/docs` and `/health`: `index.html` (client routes), never cached.
  * Without a build it answers those paths with a page saying how to build it.
  */
-export default fp<DashboardOptions>(async function dashboardPlugin(app: FastifyInstance, opts) {
-  const dir = path.resolve(opts.dir);
-  const indexFile = path.join(dir, 'index.html');
-  const built = existsSync(indexFile);
-  let shell: Buffer | null = null;
-  const rootFiles = new Set<string>();
+export default fp<DashboardOptions>(
+  async function dashboardPlugin(app: FastifyInstance, opts) {
+    const dir = path.resolve(opts.dir);
+    const indexFile = path.join(dir, 'index.html');
+    const built = existsSync(indexFile);
+    let shell: Buffer | null = null;
+    const rootFiles = new Set<string>();
 
-  if (built) {
-    shell = readFileSync(indexFile);
-    for (const name of readdirSync(dir)) {
-      if (name !== 'index.html' && !name.startsWith('.') && statSync(path.join(dir, name)).isFile()) rootFiles.add(name);
+    if (built) {
+      shell = readFileSync(indexFile);
+      for (const name of readdirSync(dir)) {
+        if (name !== 'index.html' && !name.startsWith('.') && statSync(path.join(dir, name)).isFile()) rootFiles.add(name);
+      }
+      const assets = path.join(dir, 'assets');
+      await app.register(fastifyStatic, {
+        root: existsSync(assets) ? assets : dir,
+        prefix: '/assets/',
+        index: false,
+        list: false,
+        preCompressed: true,
+        cacheControl: true,
+        maxAge: YEAR_SEC * 1000,
+        immutable: true,
+        // The routeGuards onRoute hook sees this route too; it is not under /api, so only identify runs.
+      });
     }
-    const assets = path.join(dir, 'assets');
-    await app.register(fastifyStatic, {
-      root: existsSync(assets) ? assets : dir,
-      prefix: '/assets/',
-      index: false,
-      list: false,
-      preCompressed: true,
-      cacheControl: true,
-      maxAge: YEAR_SEC * 1000,
-      immutable: true,
-      // The routeGuards onRoute hook sees this route too; it is not under /api, so only identify runs.
-    });
-  }
 
-  const sendShell = (reply: FastifyReply) => {
-    if (!shell) {
-      return reply
-        .status(503)
-        .header('cache-control', 'no-store')
-        .type('text/html; charset=utf-8')
-        .send(
-          '<!doctype html><html lang="en"><meta charset="utf-8"><title>Dashboard not built</title>' +
-            '<body style="font-family:system-ui;max-width:40rem;margin:4rem auto;line-height:1.5">' +
-            '<h1>The dashboard is not built</h1><p><code>npm start</code> builds it before the service starts ' +
-            '(or run <code>npm run build:web</code>). The API is available at <a href="/docs">/docs</a>.</p></body></html>',
-        );
-    }
-    reply.headers(SHELL_HEADERS);
-    return reply.type('text/html; charset=utf-8').send(shell);
-  };
+    const sendShell = (reply: FastifyReply) => {
+      if (!shell) {
+        return reply
+          .status(503)
+          .header('cache-control', 'no-store')
+          .type('text/html; charset=utf-8')
+          .send(
+            '<!doctype html><html lang="en"><meta charset="utf-8"><title>Dashboard not built</title>' +
+              '<body style="font-family:system-ui;max-width:40rem;margin:4rem auto;line-height:1.5">' +
+              '<h1>The dashboard is not built</h1><p><code>npm start</code> builds it before the service starts ' +
+              '(or run <code>npm run build:web</code>). The API is available at <a href="/docs">/docs</a>.</p></body></html>',
+          );
+      }
+      reply.headers(SHELL_HEADERS);
+      return reply.type('text/html; charset=utf-8').send(shell);
+    };
 
-  const handler = async (request: FastifyRequest, reply: FastifyReply) => {
-    const pathname = request.url.split('?')[0]!;
-    if (SERVICE_PATHS.test(pathname)) return reply.callNotFound();
-    let name: string;
-    try {
-      name = decodeURIComponent(pathname.slice(1));
-    } catch {
-      return reply.callNotFound();
-    }
-    if (built && rootFiles.has(name)) return reply.sendFile(name, dir, { maxAge: 3600 * 1000, immutable: false });
-    if (FILE_PATH.test(pathname)) return reply.callNotFound();
-    return sendShell(reply);
-  };
-  app.get('/', handler);
-  app.get('/*', handler);
-}, { name: 'dashboard' });
+    const handler = async (request: FastifyRequest, reply: FastifyReply) => {
+      const pathname = request.url.split('?')[0]!;
+      if (SERVICE_PATHS.test(pathname)) return reply.callNotFound();
+      let name: string;
+      try {
+        name = decodeURIComponent(pathname.slice(1));
+      } catch {
+        return reply.callNotFound();
+      }
+      if (built && rootFiles.has(name)) return reply.sendFile(name, dir, { maxAge: 3600 * 1000, immutable: false });
+      if (FILE_PATH.test(pathname)) return reply.callNotFound();
+      return sendShell(reply);
+    };
+    app.get('/', handler);
+    app.get('/*', handler);
+  },
+  { name: 'dashboard' },
+);

@@ -42,7 +42,9 @@ export async function readMultipart(
   // Repeated fields may name up to one entry per file.
   const maxFields = names.length + 10 + (names.some((n) => fields[n]!.repeated) ? limits.maxFiles * 10 : 0);
   try {
-    for await (const part of request.parts({ limits: { fileSize: limits.maxFileBytes, files: limits.maxFiles, fields: maxFields, fieldSize: 10_000, parts: limits.maxFiles + maxFields } })) {
+    for await (const part of request.parts({
+      limits: { fileSize: limits.maxFileBytes, files: limits.maxFiles, fields: maxFields, fieldSize: 10_000, parts: limits.maxFiles + maxFields },
+    })) {
       if (part.type === 'file') {
         const filename = part.filename || `file-${files.length + 1}`;
         const problem = badStringProblem(filename);
@@ -87,6 +89,9 @@ export async function readMultipart(
 }
 
 /** Registers the multipart parser once for the whole API; routes read uploads with `readMultipart`. */
-export default fp<MultipartLimits>(async function multipartPlugin(app: FastifyInstance, limits) {
-  await app.register(multipart, { limits: { fileSize: limits.maxFileBytes, files: limits.maxFiles }, throwFileSizeLimit: true });
-}, { name: 'multipart' });
+export default fp<MultipartLimits>(
+  async function multipartPlugin(app: FastifyInstance, limits) {
+    await app.register(multipart, { limits: { fileSize: limits.maxFileBytes, files: limits.maxFiles }, throwFileSizeLimit: true });
+  },
+  { name: 'multipart' },
+);

@@ -45,46 +45,52 @@ function checkUrlInput(request: FastifyRequest) {
  * then the workspace context and permission (403). Routes declare what they need in
  * their route config; nothing else checks access.
  */
-export default fp(async function routeGuards(app: FastifyInstance) {
-  // The body is parsed after onRequest: checked before schema validation.
-  app.addHook('preValidation', async (request) => {
-    const field = request.body !== undefined && request.body !== null && typeof request.body === 'object' || typeof request.body === 'string' ? findBadString(request.body) : null;
-    if (field) throw refuse(field);
-  });
-  app.addHook('onRoute', (route: RouteOptions) => {
-    const cfg = (route.config ?? {}) as Record<string, unknown>;
-    const isApi = route.url.startsWith(API_PREFIX);
-    const chain: onRequestHookHandler[] = [];
-    chain.push(async function inputHygiene(request) {
-      checkUrlInput(request);
+export default fp(
+  async function routeGuards(app: FastifyInstance) {
+    // The body is parsed after onRequest: checked before schema validation.
+    app.addHook('preValidation', async (request) => {
+      const field =
+        (request.body !== undefined && request.body !== null && typeof request.body === 'object') || typeof request.body === 'string'
+          ? findBadString(request.body)
+          : null;
+      if (field) throw refuse(field);
     });
-    chain.push(async function identify(request) {
-      await app.identify(request);
+    app.addHook('onRoute', (route: RouteOptions) => {
+      const cfg = (route.config ?? {}) as Record<string, unknown>;
+      const isApi = route.url.startsWith(API_PREFIX);
+      const chain: onRequestHookHandler[] = [];
+      chain.push(async function inputHygiene(request) {
+        checkUrlInput(request);
+      });
+      chain.push(async function identify(request) {
+        await app.identify(request);
+      });
+      if (isApi) {
+        chain.push(async function csrf(request) {
+          app.checkCsrf(request);
+        });
+      }
+      if (isApi && !cfg.noRateLimit) {
+        chain.push(async function rateLimits(request, reply) {
+          await app.applyRateLimits(request, reply);
+        });
+      }
+      if (isApi && !cfg.public) {
+        chain.push(async function authenticate(request, reply) {
+          await app.authenticate(request, reply);
+        });
+      }
+      if (cfg.workspace || cfg.permission) {
+        // Fails at start-up, not on the first request, when the workspace plugin is missing.
+        const guard = app.workspaceGuard;
+        if (!guard) throw new Error(`Route ${route.url} needs the workspace plugin, registered before it`);
+        chain.push(async function workspace(request, reply) {
+          await guard(request, reply);
+        });
+      }
+      const existing = route.onRequest ? (Array.isArray(route.onRequest) ? route.onRequest : [route.onRequest]) : [];
+      route.onRequest = [...chain, ...existing];
     });
-    if (isApi) {
-      chain.push(async function csrf(request) {
-        app.checkCsrf(request);
-      });
-    }
-    if (isApi && !cfg.noRateLimit) {
-      chain.push(async function rateLimits(request, reply) {
-        await app.applyRateLimits(request, reply);
-      });
-    }
-    if (isApi && !cfg.public) {
-      chain.push(async function authenticate(request, reply) {
-        await app.authenticate(request, reply);
-      });
-    }
-    if (cfg.workspace || cfg.permission) {
-      // Fails at start-up, not on the first request, when the workspace plugin is missing.
-      const guard = app.workspaceGuard;
-      if (!guard) throw new Error(`Route ${route.url} needs the workspace plugin, registered before it`);
-      chain.push(async function workspace(request, reply) {
-        await guard(request, reply);
-      });
-    }
-    const existing = route.onRequest ? (Array.isArray(route.onRequest) ? route.onRequest : [route.onRequest]) : [];
-    route.onRequest = [...chain, ...existing];
-  });
-}, { name: 'route-guards', dependencies: ['auth', 'csrf', 'rate-limits'] });
+  },
+  { name: 'route-guards', dependencies: ['auth', 'csrf', 'rate-limits'] },
+);

@@ -68,58 +68,62 @@ export function requestScope(request: FastifyRequest): Scope {
 
 /** The caller's access (role, flags, membership) on a workspace-scoped route, for routes that manage the workspace itself. */
 export function requestAccess(request: FastifyRequest): WorkspaceContext {
-  if (!request.workspace) throw new Error(`${request.routeOptions.url ?? request.url}: no workspace access (the route config must declare workspace or permission)`);
+  if (!request.workspace)
+    throw new Error(`${request.routeOptions.url ?? request.url}: no workspace access (the route config must declare workspace or permission)`);
   return request.workspace;
 }
 
-export default fp<{ service: WorkspacesService }>(async function workspacePlugin(app: FastifyInstance, { service }) {
-  app.decorateRequest('workspace', null);
-  app.decorateRequest('scope', null);
+export default fp<{ service: WorkspacesService }>(
+  async function workspacePlugin(app: FastifyInstance, { service }) {
+    app.decorateRequest('workspace', null);
+    app.decorateRequest('scope', null);
 
-  const routes: WorkspaceRouteInfo[] = [];
-  app.decorate('workspaceRoutes', routes);
-  app.addHook('onRoute', (route: RouteOptions) => {
-    const cfg = (route.config ?? {}) as { permission?: unknown; workspace?: unknown; workspaceParam?: unknown };
-    // A typo in a route's permission would silently lock everyone out: fail at start-up.
-    if (cfg.permission !== undefined && !PERMISSION_FLAGS.includes(cfg.permission as PermissionFlag)) {
-      throw new Error(`Route ${String(route.method)} ${route.url}: unknown permission ${String(cfg.permission)} (one of ${PERMISSION_FLAGS.join(', ')})`);
-    }
-    if (!cfg.workspace && !cfg.permission) return;
-    for (const method of [route.method].flat()) {
-      if (method === 'HEAD') continue;
-      routes.push({
-        method,
-        url: route.url,
-        permission: (cfg.permission as PermissionFlag | undefined) ?? null,
-        workspaceParam: typeof cfg.workspaceParam === 'string' ? cfg.workspaceParam : null,
-      });
-    }
-  });
+    const routes: WorkspaceRouteInfo[] = [];
+    app.decorate('workspaceRoutes', routes);
+    app.addHook('onRoute', (route: RouteOptions) => {
+      const cfg = (route.config ?? {}) as { permission?: unknown; workspace?: unknown; workspaceParam?: unknown };
+      // A typo in a route's permission would silently lock everyone out: fail at start-up.
+      if (cfg.permission !== undefined && !PERMISSION_FLAGS.includes(cfg.permission as PermissionFlag)) {
+        throw new Error(`Route ${String(route.method)} ${route.url}: unknown permission ${String(cfg.permission)} (one of ${PERMISSION_FLAGS.join(', ')})`);
+      }
+      if (!cfg.workspace && !cfg.permission) return;
+      for (const method of [route.method].flat()) {
+        if (method === 'HEAD') continue;
+        routes.push({
+          method,
+          url: route.url,
+          permission: (cfg.permission as PermissionFlag | undefined) ?? null,
+          workspaceParam: typeof cfg.workspaceParam === 'string' ? cfg.workspaceParam : null,
+        });
+      }
+    });
 
-  app.decorate('workspaceGuard', async (request: FastifyRequest) => {
-    const auth = request.auth;
-    if (!auth) throw accessDenied();
-    const cfg = (request.routeOptions.config ?? {}) as { workspaceParam?: string; permission?: PermissionFlag };
-    let key: string;
-    let fromPath = false;
-    if (cfg.workspaceParam) {
-      const v = (request.params as Record<string, unknown> | undefined)?.[cfg.workspaceParam];
-      if (typeof v !== 'string' || !KEY_RE.test(v)) throw workspaceNotFound();
-      key = v;
-      fromPath = true;
-    } else {
-      const h = request.headers[WORKSPACE_HEADER];
-      if (h === undefined || h === '') throw headerError('is required');
-      if (typeof h !== 'string' || !KEY_RE.test(h.trim())) throw headerError('must be a workspace id');
-      key = h.trim();
-    }
-    const access = await service.resolveAccess(auth.id, key);
-    if (access === 'not_found') throw fromPath ? workspaceNotFound() : accessDenied();
-    if (access === 'denied') throw accessDenied();
-    request.workspace = access;
-    request.scope = { workspaceId: access.id, slug: access.workspaceId, workspaceName: access.name, orgId: access.orgId, userId: auth.id };
-    if (cfg.permission && !access.permissions[cfg.permission]) {
-      throw forbidden(`Insufficient permission: this action requires ${cfg.permission}`, 'INSUFFICIENT_PERMISSION');
-    }
-  });
-}, { name: 'workspace', dependencies: ['auth', 'route-guards'] });
+    app.decorate('workspaceGuard', async (request: FastifyRequest) => {
+      const auth = request.auth;
+      if (!auth) throw accessDenied();
+      const cfg = (request.routeOptions.config ?? {}) as { workspaceParam?: string; permission?: PermissionFlag };
+      let key: string;
+      let fromPath = false;
+      if (cfg.workspaceParam) {
+        const v = (request.params as Record<string, unknown> | undefined)?.[cfg.workspaceParam];
+        if (typeof v !== 'string' || !KEY_RE.test(v)) throw workspaceNotFound();
+        key = v;
+        fromPath = true;
+      } else {
+        const h = request.headers[WORKSPACE_HEADER];
+        if (h === undefined || h === '') throw headerError('is required');
+        if (typeof h !== 'string' || !KEY_RE.test(h.trim())) throw headerError('must be a workspace id');
+        key = h.trim();
+      }
+      const access = await service.resolveAccess(auth.id, key);
+      if (access === 'not_found') throw fromPath ? workspaceNotFound() : accessDenied();
+      if (access === 'denied') throw accessDenied();
+      request.workspace = access;
+      request.scope = { workspaceId: access.id, slug: access.workspaceId, workspaceName: access.name, orgId: access.orgId, userId: auth.id };
+      if (cfg.permission && !access.permissions[cfg.permission]) {
+        throw forbidden(`Insufficient permission: this action requires ${cfg.permission}`, 'INSUFFICIENT_PERMISSION');
+      }
+    });
+  },
+  { name: 'workspace', dependencies: ['auth', 'route-guards'] },
+);

@@ -92,8 +92,10 @@ const LIST_QUESTION =
   /\b(what|which)\b.{0,60}\b(include|includes|contain|contains|cover|covers|elements?|clauses?|provisions?|points?|items?|list|requirements?|obligations?)\b|\b(list|enumerate)\b/i;
 
 const MONTH = /\b(January|February|March|April|May|June|July|August|September|October|November|December)\b/;
-const NUMBER_WORD = /\b(one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|forty|fifty|hundred|thousand|million|billion|percent|per cent|half|once|twice)\b/i;
-const FREQUENCY = /\b(daily|weekly|monthly|quarterly|yearly|annual|annually|regular|regularly|periodic|periodically|every|at least|within|hours?|days?|weeks?|months?|years?)\b/i;
+const NUMBER_WORD =
+  /\b(one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|forty|fifty|hundred|thousand|million|billion|percent|per cent|half|once|twice)\b/i;
+const FREQUENCY =
+  /\b(daily|weekly|monthly|quarterly|yearly|annual|annually|regular|regularly|periodic|periodically|every|at least|within|hours?|days?|weeks?|months?|years?)\b/i;
 
 /** A concept of the domain (vocabulary), a figure, an abbreviation or a proper name: it names exactly what is asked. */
 export const isSpecific = (c: Concept) => c.entry !== undefined || c.figure || /^\p{Lu}/u.test(c.label);
@@ -182,7 +184,14 @@ function sentencesOf(source: Source): Sentence[] {
     if (words(text).length < 6) return;
     // A passage cut in the middle of a sentence starts with its lower-case tail: quoted as such (`…is to be processed`).
     const cut = position === 0 && /^\p{Ll}/u.test(text) && !/^\s*(\(?[a-z0-9]{1,4}\)|[-*•]|\d{1,3}\.)\s/.test(source.content);
-    out.push({ position, text: cut ? `…${text}` : text, leadIn, itemOf: leadIn ? null : itemOf, lead: leadIn ? null : itemLead, index: indexPassage(source.title, source.section, text) });
+    out.push({
+      position,
+      text: cut ? `…${text}` : text,
+      leadIn,
+      itemOf: leadIn ? null : itemOf,
+      lead: leadIn ? null : itemLead,
+      index: indexPassage(source.title, source.section, text),
+    });
   });
   if (sentenceCache.size >= CACHE_MAX) sentenceCache.delete(sentenceCache.keys().next().value!);
   sentenceCache.set(key, out);
@@ -239,11 +248,16 @@ export function weighEvidence(reading: Reading, sources: Source[]): Evidence {
     // asked: a passage without it does not answer. A plain word may be a way of asking.
     const specific = isSpecific(concept);
     const base = (specific ? SPECIFIC_WEIGHT : 1) * Math.min(idf.get(concept.key) ?? mean, 1.5 * mean);
-    const w = role === 'frame' ? FRAME_WEIGHT * mean
-      : role === 'vendor' ? (FRAME_WEIGHT * mean) / vendorNames
-      : role === 'context' ? CONTEXT_WEIGHT * base
-      : role === 'history' ? HISTORY_WEIGHT * base
-      : base;
+    const w =
+      role === 'frame'
+        ? FRAME_WEIGHT * mean
+        : role === 'vendor'
+          ? (FRAME_WEIGHT * mean) / vendorNames
+          : role === 'context'
+            ? CONTEXT_WEIGHT * base
+            : role === 'history'
+              ? HISTORY_WEIGHT * base
+              : base;
     weights.set(concept.key, Math.max(w, weights.get(concept.key) ?? 0));
   }
   const listed = new Set(units.filter((u) => u.itemOf !== null).map((u) => `${u.source.sourceNumber}:${u.itemOf}`));

@@ -25,13 +25,9 @@ export function fenceSource(source: Source, nonce: string): string {
   const meta = [`title: ${oneLine(source.title) || '(untitled)'}`];
   if (source.section) meta.push(`section: ${oneLine(source.section)}`);
   if (source.page) meta.push(`page: ${oneLine(source.page)}`);
-  return [
-    `<<<SOURCE ${source.sourceNumber} ${nonce}>>>`,
-    ...meta,
-    '',
-    neutralise(source.content),
-    `<<<END SOURCE ${source.sourceNumber} ${nonce}>>>`,
-  ].join('\n');
+  return [`<<<SOURCE ${source.sourceNumber} ${nonce}>>>`, ...meta, '', neutralise(source.content), `<<<END SOURCE ${source.sourceNumber} ${nonce}>>>`].join(
+    '\n',
+  );
 }
 
 export function systemPrompt(sourceCount: number, nonce: string): string {
@@ -70,7 +66,10 @@ export function buildPrompt(input: { question: string; sources: Source[]; histor
   const turns: PromptMessage[] = [];
   let used = 0;
   for (const turn of [...input.history].reverse()) {
-    const content = turn.content.replace(CITATION, '').replace(/[ \t]+([.,;:])/g, '$1').trim();
+    const content = turn.content
+      .replace(CITATION, '')
+      .replace(/[ \t]+([.,;:])/g, '$1')
+      .trim();
     if (!content) continue;
     if (used + content.length > budget) break;
     used += content.length;
@@ -86,9 +85,7 @@ export function buildPrompt(input: { question: string; sources: Source[]; histor
   }
   if (messages.length && messages[messages.length - 1].role === 'user') messages.pop();
 
-  const fenced = input.sources.length
-    ? input.sources.map((s) => fenceSource(s, nonce)).join('\n\n')
-    : '(no sources were retrieved)';
+  const fenced = input.sources.length ? input.sources.map((s) => fenceSource(s, nonce)).join('\n\n') : '(no sources were retrieved)';
   messages.push({
     role: 'user',
     content: `Sources:\n\n${fenced}\n\nQuestion: ${input.question.trim()}`,

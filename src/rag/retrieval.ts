@@ -112,7 +112,8 @@ function filterSql(filters: RetrievalFilters | undefined): SQL {
   }
   const start = checkDate(f.dateRange?.start, 'start');
   const end = checkDate(f.dateRange?.end, 'end');
-  if (start && end && start > end) throw badRequest('filters.dateRange.start must not be after filters.dateRange.end', ['filters.dateRange: start is after end']);
+  if (start && end && start > end)
+    throw badRequest('filters.dateRange.start must not be after filters.dateRange.end', ['filters.dateRange: start is after end']);
   if (start) parts.push(sql`c.doc_date >= ${start}::date`);
   if (end) parts.push(sql`c.doc_date < (${end}::date + 1)`);
   return parts.length ? sql`AND ${sql.join(parts, sql` AND `)}` : sql``;
@@ -133,7 +134,12 @@ export function searchSql(p: SearchSqlParams): SQL {
   const live = sql`c.deleted_at IS NULL`;
   const workspace = sql`c.workspace_id = ${p.workspaceId}`;
   const corpus = sql`c.workspace_id IS NULL`;
-  const queries = p.textQueries.length ? sql`ARRAY[${sql.join(p.textQueries.map((t) => sql`${t}`), sql`, `)}]::text[]` : sql`ARRAY[]::text[]`;
+  const queries = p.textQueries.length
+    ? sql`ARRAY[${sql.join(
+        p.textQueries.map((t) => sql`${t}`),
+        sql`, `,
+      )}]::text[]`
+    : sql`ARRAY[]::text[]`;
   const q = sql`(SELECT v FROM q)`;
   const where = (scope: SQL) => sql`${live} AND ${scope} AND c.embedding_model = ${p.embeddingModel} ${filters}`;
   // Exact kNN: every row of the scope (found through chunks_workspace_idx), distances
@@ -243,7 +249,6 @@ export interface SearchRow {
   dist: number | null;
 }
 
-
 /** What retrieval found out about a question, for the answer (answerability) and for diagnosis. */
 export interface RetrievalResult {
   sources: Source[];
@@ -263,7 +268,13 @@ export function retrievalService(deps: { db: Db; embedder: Embedder }) {
     const limit = Math.min(Math.max(1, Math.floor(input.limit ?? DEFAULT_LIMIT)), MAX_LIMIT);
     const query = input.query.trim();
     const analysis = analyseQuestion(query);
-    const empty = { sources: [], analysis, weights: { weights: new Map(), missing: new Set<string>(), poolSize: 0 }, named: { dora: false, vendor: false }, coverage: new Map() };
+    const empty = {
+      sources: [],
+      analysis,
+      weights: { weights: new Map(), missing: new Set<string>(), poolSize: 0 },
+      named: { dora: false, vendor: false },
+      coverage: new Map(),
+    };
     if (!query) return empty;
     const [vector] = await embedder.embed([embeddingQuery(analysis)], { kind: 'query' });
     const rows = await searchRows(db, {
@@ -277,7 +288,14 @@ export function retrievalService(deps: { db: Db; embedder: Embedder }) {
       pool: Math.max(limit * 3, POOL),
     });
     const candidates: (Candidate & { row: SearchRow })[] = rows.map((r) => ({
-      id: r.id, documentId: r.document_id, scope: r.scope, title: r.title, section: r.section, content: r.content, rrf: Number(r.rrf), row: r,
+      id: r.id,
+      documentId: r.document_id,
+      scope: r.scope,
+      title: r.title,
+      section: r.section,
+      content: r.content,
+      rrf: Number(r.rrf),
+      row: r,
     }));
     const { scored, weights, named } = rerank(analysis, candidates);
     const chosen = select(scored, named, limit);

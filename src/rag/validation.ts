@@ -132,9 +132,11 @@ export function validateAnswer(input: ValidationInput): Validation {
 
   for (const c of claims) {
     if (c.cited.length === 0) {
-      issues.push(c.bestAny >= SUPPORT_THRESHOLD
-        ? `Sentence ${c.index} cites no source: ${quote(c.text)}`
-        : `Sentence ${c.index} cites no source and is not supported by any retrieved source: ${quote(c.text)}`);
+      issues.push(
+        c.bestAny >= SUPPORT_THRESHOLD
+          ? `Sentence ${c.index} cites no source: ${quote(c.text)}`
+          : `Sentence ${c.index} cites no source and is not supported by any retrieved source: ${quote(c.text)}`,
+      );
     } else if (!c.supported) {
       const why = c.missingFigures.length
         ? `figures not found in the cited source${c.cited.length > 1 ? 's' : ''}: ${c.missingFigures.join(', ')}`

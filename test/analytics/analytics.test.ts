@@ -50,19 +50,36 @@ t.test('analytics of the questions asked in a workspace', async (t) => {
     const d = res.json().data;
     t.equal(d.scope, 'workspace');
     t.same(d.pagination, { page: 1, limit: 20, total: 4, pages: 1, hasMore: false });
-    t.same(d.queries.map((q: { endpoint: string }) => q.endpoint), ['rag', 'stream', 'conversation', 'rag'], 'newest first');
-    t.same(d.queries.map((q: { user: { name: string } }) => q.user.name), ['Andy Analyst', 'Olivia Owner', 'Olivia Owner', 'Olivia Owner']);
+    t.same(
+      d.queries.map((q: { endpoint: string }) => q.endpoint),
+      ['rag', 'stream', 'conversation', 'rag'],
+      'newest first',
+    );
+    t.same(
+      d.queries.map((q: { user: { name: string } }) => q.user.name),
+      ['Andy Analyst', 'Olivia Owner', 'Olivia Owner', 'Olivia Owner'],
+    );
     const q = d.queries[3];
     t.equal(q.question, 'What must financial entities report about major ICT-related incidents?');
     t.equal(q.conversationId, first.conversationId);
-    t.match(q, { status: 'answered', errorCode: null, generator: 'extractive', model: null, isGrounded: first.validation.isGrounded, isRelevant: first.validation.isRelevant });
+    t.match(q, {
+      status: 'answered',
+      errorCode: null,
+      generator: 'extractive',
+      model: null,
+      isGrounded: first.validation.isGrounded,
+      isRelevant: first.validation.isRelevant,
+    });
     t.equal(q.confidence, first.validation.confidence);
     t.ok(Number.isInteger(q.latencyMs) && q.latencyMs >= 0);
     t.equal(q.firstChunkMs, null, 'not a stream');
     t.ok(Number.isInteger(d.queries[1].firstChunkMs), 'a stream records its first chunk time');
     t.equal(q.sourceCount, first.sources.length);
     t.equal(q.citedCount, first.citedSources.length);
-    t.same(q.sources.map((s: { documentId: string }) => s.documentId), first.sources.map((s: { documentId: string }) => s.documentId));
+    t.same(
+      q.sources.map((s: { documentId: string }) => s.documentId),
+      first.sources.map((s: { documentId: string }) => s.documentId),
+    );
     t.same(
       q.sources.filter((s: { cited: boolean }) => s.cited).map((s: { sourceNumber: number }) => s.sourceNumber),
       first.citedSources.map((c: { sourceNumber: number }) => c.sourceNumber).sort((x: number, y: number) => x - y),
@@ -126,10 +143,26 @@ t.test('analytics of the questions asked in a workspace', async (t) => {
     t.ok(u.totals.avgConfidence > 0 && u.totals.avgConfidence <= 1);
     t.type(u.totals.groundedRate, 'number');
     t.type(u.totals.avgFirstChunkMs, 'number');
-    t.same(u.daily.map((d: { date: string; queries: number }) => [d.date, d.queries]), [[ymd(new Date()), 4]]);
-    t.same(u.byEndpoint.map((e: { endpoint: string; queries: number }) => [e.endpoint, e.queries]).sort(), [['conversation', 1], ['rag', 2], ['stream', 1]]);
-    t.same(u.byGenerator.map((g: { generator: string }) => g.generator), ['extractive']);
-    t.same(u.byUser.map((x: { user: { name: string }; queries: number }) => [x.user.name, x.queries]), [['Olivia Owner', 3], ['Andy Analyst', 1]]);
+    t.same(
+      u.daily.map((d: { date: string; queries: number }) => [d.date, d.queries]),
+      [[ymd(new Date()), 4]],
+    );
+    t.same(u.byEndpoint.map((e: { endpoint: string; queries: number }) => [e.endpoint, e.queries]).sort(), [
+      ['conversation', 1],
+      ['rag', 2],
+      ['stream', 1],
+    ]);
+    t.same(
+      u.byGenerator.map((g: { generator: string }) => g.generator),
+      ['extractive'],
+    );
+    t.same(
+      u.byUser.map((x: { user: { name: string }; queries: number }) => [x.user.name, x.queries]),
+      [
+        ['Olivia Owner', 3],
+        ['Andy Analyst', 1],
+      ],
+    );
     const empty = (await get(`/analytics/usage?from=2020-01-01&to=2020-01-02`)).json().data;
     t.match(empty.totals, { queries: 0, avgLatencyMs: null, avgConfidence: null });
     t.same(empty.daily, []);
@@ -143,14 +176,21 @@ t.test('analytics of the questions asked in a workspace', async (t) => {
     t.ok(s.totals.retrievals >= s.totals.citations && s.totals.citations >= 1);
     t.equal(s.pagination.total, s.totals.documents);
     const cited = s.sources.map((x: { citedCount: number }) => x.citedCount);
-    t.same(cited, [...cited].sort((a: number, b: number) => b - a), 'most cited first');
+    t.same(
+      cited,
+      [...cited].sort((a: number, b: number) => b - a),
+      'most cited first',
+    );
     for (const x of s.sources) {
       t.match(x.title, /^DORA Article \d+/);
       t.equal(x.dataSourceId, null);
       t.ok(x.retrievedCount >= x.citedCount && x.queryCount >= 1 && x.queryCount <= 4);
       t.ok(x.avgScore >= 0 && x.avgScore <= 1);
     }
-    t.equal(s.sources.reduce((n: number, x: { citedCount: number }) => n + x.citedCount, 0), s.totals.citations);
+    t.equal(
+      s.sources.reduce((n: number, x: { citedCount: number }) => n + x.citedCount, 0),
+      s.totals.citations,
+    );
     const page = (await get('/analytics/sources?limit=1&page=2')).json().data;
     t.equal(page.sources.length, s.totals.documents >= 2 ? 1 : 0);
     const mine = (await get('/analytics/sources', analystHeaders)).json().data;

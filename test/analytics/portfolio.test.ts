@@ -38,20 +38,34 @@ t.test('vendor portfolio and unanswered questions', async (t) => {
 
   // A complete questionnaire for GitHub: one question answered yes by the vendor, reviewed and completed.
   const q = await app.inject({
-    method: 'POST', url: `${API}/questionnaires`, headers: gh.headers,
-    payload: { title: 'Quick check', questions: [{ text: 'Do you encrypt data at rest?', type: 'yes_no' }], vendorContact: { email: 'security@github.example' }, send: true },
+    method: 'POST',
+    url: `${API}/questionnaires`,
+    headers: gh.headers,
+    payload: {
+      title: 'Quick check',
+      questions: [{ text: 'Do you encrypt data at rest?', type: 'yes_no' }],
+      vendorContact: { email: 'security@github.example' },
+      send: true,
+    },
   });
   t.equal(q.statusCode, 201, q.body);
   const qid = q.json().data.questionnaire.id;
   const token = tokenFromMail(app, 'security@github.example');
-  const answered = await app.inject({ method: 'PUT', url: `${API}/vendor-questionnaires/${token}/answers`, payload: { answers: [{ questionId: 'Q-1', value: 'yes' }], submit: true } });
+  const answered = await app.inject({
+    method: 'PUT',
+    url: `${API}/vendor-questionnaires/${token}/answers`,
+    payload: { answers: [{ questionId: 'Q-1', value: 'yes' }], submit: true },
+  });
   t.equal(answered.statusCode, 200, answered.body);
   t.equal((await app.inject({ method: 'PATCH', url: `${API}/questionnaires/${qid}`, headers: gh.headers, payload: { status: 'complete' } })).statusCode, 200);
 
   const res = await get('/analytics/portfolio', owner.headers);
   t.equal(res.statusCode, 200);
   const { vendors, byRisk } = res.json().data;
-  t.same(vendors.map((v: { name: string }) => v.name), ['GitHub', 'Basecamp']);
+  t.same(
+    vendors.map((v: { name: string }) => v.name),
+    ['GitHub', 'Basecamp'],
+  );
   const ghV = vendors[0];
   t.equal(ghV.assessment.id, ghLatest.id, 'the latest completed assessment counts');
   t.equal(ghV.assessment.score, ghLatest.score);
@@ -71,14 +85,28 @@ t.test('vendor portfolio and unanswered questions', async (t) => {
   t.equal((await get('/analytics/portfolio', viewer.headers)).json().data.vendors.length, 2);
   const stranger = await registerUser(app);
   await createOrgAndWorkspace(app, stranger, 'Other', 'Other Bank');
-  t.same((await get('/analytics/portfolio', stranger.headers)).json().data.vendors.map((v: { name: string }) => v.name), ['Other']);
+  t.same(
+    (await get('/analytics/portfolio', stranger.headers)).json().data.vendors.map((v: { name: string }) => v.name),
+    ['Other'],
+  );
   t.equal((await get('/analytics/portfolio', {})).statusCode, 401);
   const lonely = await registerUser(app);
   t.equal((await get('/analytics/portfolio', lonely.headers)).json().error.code, 'ONBOARDING_REQUIRED');
 
   // Unanswered questions: failed, aborted, or answered without a cited or relevant source.
   const log = (question: string, extra: Record<string, unknown>) =>
-    app.services.analytics.logQuery({ workspaceId: gh.workspaceId, userId: owner.id, endpoint: 'rag', question, generator: 'extractive', latencyMs: 10, status: 'answered', citedCount: 1, isRelevant: true, ...extra } as never);
+    app.services.analytics.logQuery({
+      workspaceId: gh.workspaceId,
+      userId: owner.id,
+      endpoint: 'rag',
+      question,
+      generator: 'extractive',
+      latencyMs: 10,
+      status: 'answered',
+      citedCount: 1,
+      isRelevant: true,
+      ...extra,
+    } as never);
   await log('answered with a citation', {});
   await log('answered without a citation', { citedCount: 0 });
   await log('irrelevant sources', { isRelevant: false });
@@ -87,7 +115,13 @@ t.test('vendor portfolio and unanswered questions', async (t) => {
   t.equal(all.json().data.pagination.total, 4);
   const un = await get('/analytics/queries?unanswered=true', gh.headers);
   t.equal(un.statusCode, 200, un.body);
-  t.same(un.json().data.queries.map((x: { question: string }) => x.question).sort(), ['irrelevant sources', 'the model failed', 'answered without a citation'].sort());
+  t.same(
+    un
+      .json()
+      .data.queries.map((x: { question: string }) => x.question)
+      .sort(),
+    ['irrelevant sources', 'the model failed', 'answered without a citation'].sort(),
+  );
   t.equal(un.json().data.pagination.total, 3);
   t.equal((await get('/analytics/queries?unanswered=maybe', gh.headers)).statusCode, 400);
   t.equal((await get('/analytics/queries?unanswered=true', wsHeaders(viewer, gh.workspaceId))).json().data.pagination.total, 0, 'a viewer sees only their own');

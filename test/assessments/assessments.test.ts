@@ -18,7 +18,13 @@ async function corpus(files: { filename: string; content: Buffer | string }[]) {
   return out;
 }
 
-type Result = { obligationId: string; status: string; doraText: string; elements: { id: string; satisfied: boolean }[]; evidence: { filename: string; quote: string; element: string }[] };
+type Result = {
+  obligationId: string;
+  status: string;
+  doraText: string;
+  elements: { id: string; satisfied: boolean }[];
+  evidence: { filename: string; quote: string; element: string }[];
+};
 const byId = (results: Result[], id: string) => {
   const r = results.find((x) => x.obligationId === id);
   if (!r) throw new Error(`no result for ${id}`);
@@ -46,7 +52,10 @@ t.test('gap analysis of the GitHub and Basecamp documents cites real passages; r
   t.equal(a.name, 'GitHub DORA review');
   t.ok(['pending', 'running', 'completed'].includes(a.status));
   t.equal(a.documents.length, 5);
-  t.same(a.documents.map((d: { format: string }) => d.format), ['markdown', 'markdown', 'markdown', 'markdown', 'markdown']);
+  t.same(
+    a.documents.map((d: { format: string }) => d.format),
+    ['markdown', 'markdown', 'markdown', 'markdown', 'markdown'],
+  );
 
   const done = await waitForAssessment(app, gh.headers, a.id);
   t.equal(done.status, 'completed', done.error ?? '');
@@ -93,17 +102,21 @@ t.test('gap analysis of the GitHub and Basecamp documents cites real passages; r
   const bcDone = await waitForAssessment(app, bc.headers, bcRes.json().data.assessment.id);
   t.equal(bcDone.status, 'completed');
   const bcText = await corpus(bcFiles);
-  for (const r of bcDone.results as Result[]) for (const e of r.evidence) t.ok(bcText.get(e.filename)?.includes(squash(e.quote)), `basecamp quote of ${r.obligationId} in ${e.filename}`);
+  for (const r of bcDone.results as Result[])
+    for (const e of r.evidence) t.ok(bcText.get(e.filename)?.includes(squash(e.quote)), `basecamp quote of ${r.obligationId} in ${e.filename}`);
   t.equal(byId(bcDone.results, 'A28.5').status, 'missing', 'no certification or SOC audit of 37signals itself ("has not completed a SOC audit")');
   t.not(byId(bcDone.results, 'A30.3.c').status, 'covered');
   t.equal(byId(bcDone.results, 'A12').elements.find((e) => e.id === 'objectives')?.satisfied, false);
-  t.ok(byId(bcDone.results, 'A12').evidence.some((e) => /backed up daily|hourly backups/i.test(e.quote)), 'backups cited');
+  t.ok(
+    byId(bcDone.results, 'A12').evidence.some((e) => /backed up daily|hourly backups/i.test(e.quote)),
+    'backups cited',
+  );
   t.equal(byId(bcDone.results, 'A29.2.sub').status, 'covered', 'subprocessor list, notice and objection right in the DPA');
 
   // List: newest first, filter, pagination.
   const list = await app.inject({ method: 'GET', url: '/api/v1/assessments', headers: gh.headers });
   t.equal(list.statusCode, 200);
-  t.equal(list.json().data.assessments.length, 1, 'only the workspace\'s own assessments');
+  t.equal(list.json().data.assessments.length, 1, "only the workspace's own assessments");
   t.same(list.json().data.pagination, { page: 1, limit: 20, total: 1, pages: 1, hasMore: false });
   t.notOk('results' in list.json().data.assessments[0], 'list items carry no gap results');
   const filtered = await app.inject({ method: 'GET', url: '/api/v1/assessments?status=failed', headers: gh.headers });
@@ -135,7 +148,10 @@ t.test('gap analysis of the GitHub and Basecamp documents cites real passages; r
   // A Word reader opens it: the project's DOCX parser (mammoth) reads its headings back.
   const reread = await parseFile(rep.rawPayload, 'report.docx', null, { maxTextChars: 5_000_000, maxDecompressedBytes: 100 * 1024 * 1024 });
   t.equal(reread.sniffed.format, 'docx');
-  t.ok(reread.doc.blocks.some((b) => b.headings.includes('Findings by article')), 'headings are real Word headings');
+  t.ok(
+    reread.doc.blocks.some((b) => b.headings.includes('Findings by article')),
+    'headings are real Word headings',
+  );
 
   // Delete.
   const del = await app.inject({ method: 'DELETE', url: `/api/v1/assessments/${a.id}`, headers: gh.headers });
@@ -151,7 +167,11 @@ t.test('bad input and permissions', async (t) => {
   const { app } = ctx;
   const owner = await registerUser(app);
   const ws = await createOrgAndWorkspace(app, owner, 'Acme Cloud');
-  const doc = { filename: 'terms.md', content: '# Terms\n\nEither party may terminate this agreement with thirty days prior written notice to the other party.\n', contentType: 'text/markdown' };
+  const doc = {
+    filename: 'terms.md',
+    content: '# Terms\n\nEither party may terminate this agreement with thirty days prior written notice to the other party.\n',
+    contentType: 'text/markdown',
+  };
 
   const noAuth = await app.inject({ method: 'GET', url: '/api/v1/assessments', headers: { 'x-workspace-id': ws.workspaceId } });
   t.equal(noAuth.statusCode, 401);
@@ -166,7 +186,15 @@ t.test('bad input and permissions', async (t) => {
   t.equal(json.json().error.code, 'VALIDATION_ERROR');
   const plain = await app.inject({ method: 'POST', url: '/api/v1/assessments', headers: { ...ws.headers, 'content-type': 'text/plain' }, payload: 'hello' });
   t.equal(plain.statusCode, 415);
-  const png = await createAssessment(app, ws.headers, [{ filename: 'logo.png', content: Buffer.from('89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d49444154789c6360000002000154a24f5d0000000049454e44ae426082', 'hex') }]);
+  const png = await createAssessment(app, ws.headers, [
+    {
+      filename: 'logo.png',
+      content: Buffer.from(
+        '89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d49444154789c6360000002000154a24f5d0000000049454e44ae426082',
+        'hex',
+      ),
+    },
+  ]);
   t.equal(png.statusCode, 415);
   t.equal(png.json().error.code, 'UNSUPPORTED_MEDIA_TYPE');
   const empty = await createAssessment(app, ws.headers, [{ filename: 'empty.txt', content: '   \n' }]);
@@ -176,9 +204,15 @@ t.test('bad input and permissions', async (t) => {
 
   // Other formats go through the same parsers (PDF, DOCX).
   const { fixture } = await import('../helpers/dataSources.js');
-  const formats = await createAssessment(app, ws.headers, [{ filename: 'sample.pdf', content: fixture('sample.pdf') }, { filename: 'sample.docx', content: fixture('sample.docx') }]);
+  const formats = await createAssessment(app, ws.headers, [
+    { filename: 'sample.pdf', content: fixture('sample.pdf') },
+    { filename: 'sample.docx', content: fixture('sample.docx') },
+  ]);
   t.equal(formats.statusCode, 201, formats.body);
-  t.same(formats.json().data.assessment.documents.map((d: { format: string }) => d.format), ['pdf', 'docx']);
+  t.same(
+    formats.json().data.assessment.documents.map((d: { format: string }) => d.format),
+    ['pdf', 'docx'],
+  );
   t.ok(formats.json().data.assessment.documents.every((d: { characters: number }) => d.characters > 0));
   await app.inject({ method: 'DELETE', url: `/api/v1/assessments/${formats.json().data.assessment.id}`, headers: ws.headers });
 
@@ -216,10 +250,10 @@ t.test('bad input and permissions', async (t) => {
   t.equal((await createAssessment(app, ws.headers, [doc])).statusCode, 201);
 
   // Deleting the workspace deletes its assessments and their documents.
-  const count = async (table: string) => (await queryRows<{ n: number }>(ctx.database.db, sql`select count(*)::int as n from ${sql.raw(table)} where workspace_id = ${ws.workspaceId}`))[0]!.n;
+  const count = async (table: string) =>
+    (await queryRows<{ n: number }>(ctx.database.db, sql`select count(*)::int as n from ${sql.raw(table)} where workspace_id = ${ws.workspaceId}`))[0]!.n;
   t.ok((await count('assessments')) >= 2);
   t.equal((await app.inject({ method: 'DELETE', url: `/api/v1/workspaces/${ws.workspaceId}`, headers: owner.headers })).statusCode, 200);
   t.equal(await count('assessments'), 0);
   t.equal(await count('assessment_documents'), 0);
 });
-

@@ -18,7 +18,12 @@ t.test('assessment status changes are pushed live to the members who can see the
   const analyst = await addOrgMember(app, owner, orgId, 'analyst', { name: 'Ann Analyst' });
   const viewer = await addOrgMember(app, owner, orgId, 'viewer', { name: 'Vic Viewer' });
   const ws = await createWorkspace(app, owner, 'Nebula Cloud');
-  const withdrawn = await app.inject({ method: 'PATCH', url: `/api/v1/workspaces/${ws.id}/members/${viewer.id}`, headers: owner.headers, payload: { permissions: { canViewSources: false } } });
+  const withdrawn = await app.inject({
+    method: 'PATCH',
+    url: `/api/v1/workspaces/${ws.id}/members/${viewer.id}`,
+    headers: owner.headers,
+    payload: { permissions: { canViewSources: false } },
+  });
   t.equal(withdrawn.statusCode, 200, withdrawn.body);
   const outsider = await registerUser(app, { name: 'Otto Outsider' });
   await createOrgAndWorkspace(app, outsider, 'Elsewhere', 'Other Bank');
@@ -29,7 +34,18 @@ t.test('assessment status changes are pushed live to the members who can see the
   t.teardown(() => [a, v, o].forEach((c) => c.close()));
   await Promise.all([a, v, o].map((c) => c.next('notification:count')));
 
-  const res = await createAssessment(app, ws.headers, [{ filename: 'security.md', content: Buffer.from('# Security\n\nIncidents are reported to the customer within 24 hours. Backups are encrypted.'), contentType: 'text/markdown' }], { name: 'Live review' });
+  const res = await createAssessment(
+    app,
+    ws.headers,
+    [
+      {
+        filename: 'security.md',
+        content: Buffer.from('# Security\n\nIncidents are reported to the customer within 24 hours. Backups are encrypted.'),
+        contentType: 'text/markdown',
+      },
+    ],
+    { name: 'Live review' },
+  );
   t.equal(res.statusCode, 201, res.body);
   const id: string = res.json().data.assessment.id;
 
@@ -48,7 +64,18 @@ t.test('assessment status changes are pushed live to the members who can see the
   const del = await app.inject({ method: 'DELETE', url: `/api/v1/assessments/${id}`, headers: ws.headers });
   t.equal(del.statusCode, 200, del.body);
   t.match((await a.next('assessment:status', 10_000)).data, { id, workspaceId: ws.id, status: 'deleted' }, 'a deletion is announced');
-  t.same(v.events.filter((e) => e.event === 'assessment:status'), [], 'a member without canViewSources is not told');
-  t.same(o.events.filter((e) => e.event === 'assessment:status'), [], 'nor is anyone outside the workspace');
-  t.notOk(a.events.some((e) => e.event === 'assessment:status' && e.id), 'status events carry no id (not stored)');
+  t.same(
+    v.events.filter((e) => e.event === 'assessment:status'),
+    [],
+    'a member without canViewSources is not told',
+  );
+  t.same(
+    o.events.filter((e) => e.event === 'assessment:status'),
+    [],
+    'nor is anyone outside the workspace',
+  );
+  t.notOk(
+    a.events.some((e) => e.event === 'assessment:status' && e.id),
+    'status events carry no id (not stored)',
+  );
 });

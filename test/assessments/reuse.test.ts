@@ -15,7 +15,12 @@ t.test('assessments from workspace documents; documents as text', async (t) => {
   const other = await createWorkspace(app, owner, 'Basecamp');
 
   const source = async (headers: Record<string, string>, content: string) => {
-    const res = await app.inject({ method: 'POST', url: '/api/v1/data-sources', headers, payload: { documents: [{ filename: 'security.md', format: 'markdown', content }] } });
+    const res = await app.inject({
+      method: 'POST',
+      url: '/api/v1/data-sources',
+      headers,
+      payload: { documents: [{ filename: 'security.md', format: 'markdown', content }] },
+    });
     t.equal(res.statusCode, 201, res.body);
     return res.json().data.dataSource.files[0].id as string;
   };
@@ -28,12 +33,21 @@ t.test('assessments from workspace documents; documents as text', async (t) => {
   t.equal(json.statusCode, 201, json.body);
   const a = json.json().data.assessment;
   t.equal(a.name, 'Reuse');
-  t.same(a.documents.map((d: { filename: string; format: string }) => [d.filename, d.format]), [['security.md', 'markdown']], 'the stored file is parsed again');
+  t.same(
+    a.documents.map((d: { filename: string; format: string }) => [d.filename, d.format]),
+    [['security.md', 'markdown']],
+    'the stored file is parsed again',
+  );
 
   // Multipart: an upload and a reused file together.
-  const mixed = await createAssessment(app, gh.headers, [{ filename: 'sla.md', content: '# SLA\n\nAvailability 99.9 %.', contentType: 'text/markdown' }], { sourceFileId: fileId });
+  const mixed = await createAssessment(app, gh.headers, [{ filename: 'sla.md', content: '# SLA\n\nAvailability 99.9 %.', contentType: 'text/markdown' }], {
+    sourceFileId: fileId,
+  });
   t.equal(mixed.statusCode, 201, mixed.body);
-  t.same(mixed.json().data.assessment.documents.map((d: { filename: string }) => d.filename), ['sla.md', 'security.md']);
+  t.same(
+    mixed.json().data.assessment.documents.map((d: { filename: string }) => d.filename),
+    ['sla.md', 'security.md'],
+  );
   t.equal(await count(), 2);
 
   // Unknown ids and files of another workspace: 404 naming them, nothing stored.

@@ -13,7 +13,11 @@ t.test('authentication', async (t) => {
   const { app } = ctx;
 
   t.test('register creates the user, sets both cookies and sends a verification mail', async (t) => {
-    const res = await app.inject({ method: 'POST', url: '/api/v1/auth/register', payload: { email: 'Alice@Example.com', password: 'a-long-password', name: 'Alice' } });
+    const res = await app.inject({
+      method: 'POST',
+      url: '/api/v1/auth/register',
+      payload: { email: 'Alice@Example.com', password: 'a-long-password', name: 'Alice' },
+    });
     t.equal(res.statusCode, 201);
     const body = res.json();
     t.equal(body.status, 'success');
@@ -43,13 +47,25 @@ t.test('authentication', async (t) => {
     t.equal(b.status, 'error');
     t.equal(b.error.code, 'VALIDATION_ERROR');
     t.match(b.message, /^Validation failed: /);
-    for (const field of ['email', 'password', 'name']) t.ok(b.error.details.some((d: string) => d.startsWith(`${field}:`)), `details name ${field}`);
+    for (const field of ['email', 'password', 'name'])
+      t.ok(
+        b.error.details.some((d: string) => d.startsWith(`${field}:`)),
+        `details name ${field}`,
+      );
     const missing = await app.inject({ method: 'POST', url: '/api/v1/auth/register', payload: {} });
     t.equal(missing.statusCode, 400);
     t.ok(missing.json().error.details.includes('email: is required'));
-    const longName = await app.inject({ method: 'POST', url: '/api/v1/auth/register', payload: { email: 'x@example.com', password: 'a-long-password', name: 'x'.repeat(101) } });
+    const longName = await app.inject({
+      method: 'POST',
+      url: '/api/v1/auth/register',
+      payload: { email: 'x@example.com', password: 'a-long-password', name: 'x'.repeat(101) },
+    });
     t.equal(longName.statusCode, 400);
-    const dup = await app.inject({ method: 'POST', url: '/api/v1/auth/register', payload: { email: 'ALICE@example.com', password: 'another-password', name: 'Alice Two' } });
+    const dup = await app.inject({
+      method: 'POST',
+      url: '/api/v1/auth/register',
+      payload: { email: 'ALICE@example.com', password: 'another-password', name: 'Alice Two' },
+    });
     t.equal(dup.statusCode, 409);
     t.equal(dup.json().error.code, 'EMAIL_TAKEN');
     const notJson = await app.inject({ method: 'POST', url: '/api/v1/auth/register', headers: { 'content-type': 'application/json' }, payload: '{bad json' });
@@ -62,7 +78,10 @@ t.test('authentication', async (t) => {
     t.equal(ok.statusCode, 200);
     t.same(Object.keys(ok.json().data.user).sort(), ['email', 'id', 'name']);
     t.ok(cookiesOf(ok).accessToken && cookiesOf(ok).refreshToken);
-    for (const payload of [{ email: 'alice@example.com', password: 'wrong-password' }, { email: 'nobody@example.com', password: 'a-long-password' }]) {
+    for (const payload of [
+      { email: 'alice@example.com', password: 'wrong-password' },
+      { email: 'nobody@example.com', password: 'a-long-password' },
+    ]) {
       const res = await app.inject({ method: 'POST', url: '/api/v1/auth/login', payload });
       t.equal(res.statusCode, 401);
       t.equal(res.json().message, 'Invalid email or password');
@@ -126,11 +145,21 @@ t.test('authentication', async (t) => {
     t.equal(afterReuse.statusCode, 401, 'the whole family is revoked after reuse');
 
     const stored = await ctx.database.db.select().from(refreshTokens).where(eq(refreshTokens.userId, s.id));
-    t.ok(stored.every((r) => r.tokenHash.length === 64 && r.tokenHash !== s.refreshToken), 'stored hashed');
+    t.ok(
+      stored.every((r) => r.tokenHash.length === 64 && r.tokenHash !== s.refreshToken),
+      'stored hashed',
+    );
     t.equal((await app.inject({ method: 'POST', url: '/api/v1/auth/refresh' })).statusCode, 401);
-    t.equal((await app.inject({ method: 'POST', url: '/api/v1/auth/refresh', headers: browser, cookies: { refreshToken: 'garbage' } })).json().message, 'Invalid refresh token');
+    t.equal(
+      (await app.inject({ method: 'POST', url: '/api/v1/auth/refresh', headers: browser, cookies: { refreshToken: 'garbage' } })).json().message,
+      'Invalid refresh token',
+    );
     const viaBody = await registerUser(app);
-    t.equal((await app.inject({ method: 'POST', url: '/api/v1/auth/refresh', payload: { refreshToken: viaBody.refreshToken } })).statusCode, 200, 'API clients may send it in the body');
+    t.equal(
+      (await app.inject({ method: 'POST', url: '/api/v1/auth/refresh', payload: { refreshToken: viaBody.refreshToken } })).statusCode,
+      200,
+      'API clients may send it in the body',
+    );
   });
 
   t.test('logout clears both cookies and revokes the refresh token', async (t) => {
@@ -150,21 +179,53 @@ t.test('authentication', async (t) => {
     const s = await registerUser(app, { password: 'first-password' });
     const other = await app.inject({ method: 'POST', url: '/api/v1/auth/login', payload: { email: s.email, password: 'first-password' } });
     const otherRefresh = cookiesOf(other).refreshToken;
-    const wrong = await app.inject({ method: 'POST', url: '/api/v1/auth/change-password', headers: s.headers, payload: { currentPassword: 'nope-nope', newPassword: 'second-password' } });
+    const wrong = await app.inject({
+      method: 'POST',
+      url: '/api/v1/auth/change-password',
+      headers: s.headers,
+      payload: { currentPassword: 'nope-nope', newPassword: 'second-password' },
+    });
     t.equal(wrong.statusCode, 400);
     t.equal(wrong.json().error.code, 'INVALID_CURRENT_PASSWORD');
-    const same = await app.inject({ method: 'POST', url: '/api/v1/auth/change-password', headers: s.headers, payload: { currentPassword: 'first-password', newPassword: 'first-password' } });
+    const same = await app.inject({
+      method: 'POST',
+      url: '/api/v1/auth/change-password',
+      headers: s.headers,
+      payload: { currentPassword: 'first-password', newPassword: 'first-password' },
+    });
     t.equal(same.statusCode, 400);
-    const short = await app.inject({ method: 'POST', url: '/api/v1/auth/change-password', headers: s.headers, payload: { currentPassword: 'first-password', newPassword: 'short' } });
+    const short = await app.inject({
+      method: 'POST',
+      url: '/api/v1/auth/change-password',
+      headers: s.headers,
+      payload: { currentPassword: 'first-password', newPassword: 'short' },
+    });
     t.equal(short.statusCode, 400);
-    t.equal((await app.inject({ method: 'POST', url: '/api/v1/auth/change-password', payload: { currentPassword: 'a', newPassword: 'b-long-enough' } })).statusCode, 401);
-    const ok = await app.inject({ method: 'POST', url: '/api/v1/auth/change-password', headers: { ...s.headers, ...browser }, cookies: { refreshToken: s.refreshToken }, payload: { currentPassword: 'first-password', newPassword: 'second-password' } });
+    t.equal(
+      (await app.inject({ method: 'POST', url: '/api/v1/auth/change-password', payload: { currentPassword: 'a', newPassword: 'b-long-enough' } })).statusCode,
+      401,
+    );
+    const ok = await app.inject({
+      method: 'POST',
+      url: '/api/v1/auth/change-password',
+      headers: { ...s.headers, ...browser },
+      cookies: { refreshToken: s.refreshToken },
+      payload: { currentPassword: 'first-password', newPassword: 'second-password' },
+    });
     t.equal(ok.statusCode, 200);
     t.type(ok.json().message, 'string');
     t.equal((await app.inject({ method: 'POST', url: '/api/v1/auth/login', payload: { email: s.email, password: 'first-password' } })).statusCode, 401);
     t.equal((await app.inject({ method: 'POST', url: '/api/v1/auth/login', payload: { email: s.email, password: 'second-password' } })).statusCode, 200);
-    t.equal((await app.inject({ method: 'POST', url: '/api/v1/auth/refresh', headers: browser, cookies: { refreshToken: otherRefresh } })).statusCode, 401, 'other sessions are signed out');
-    t.equal((await app.inject({ method: 'POST', url: '/api/v1/auth/refresh', headers: browser, cookies: { refreshToken: s.refreshToken } })).statusCode, 200, 'the current session stays');
+    t.equal(
+      (await app.inject({ method: 'POST', url: '/api/v1/auth/refresh', headers: browser, cookies: { refreshToken: otherRefresh } })).statusCode,
+      401,
+      'other sessions are signed out',
+    );
+    t.equal(
+      (await app.inject({ method: 'POST', url: '/api/v1/auth/refresh', headers: browser, cookies: { refreshToken: s.refreshToken } })).statusCode,
+      200,
+      'the current session stays',
+    );
   });
 
   t.test('forgot and reset password with a single-use token from the e-mail', async (t) => {
@@ -189,7 +250,11 @@ t.test('authentication', async (t) => {
     const reset = await app.inject({ method: 'POST', url: '/api/v1/auth/reset-password', payload: { token, newPassword: 'brand-new-password' } });
     t.equal(reset.statusCode, 200);
     t.equal((await app.inject({ method: 'POST', url: '/api/v1/auth/login', payload: { email: s.email, password: 'brand-new-password' } })).statusCode, 200);
-    t.equal((await app.inject({ method: 'POST', url: '/api/v1/auth/refresh', headers: browser, cookies: { refreshToken: s.refreshToken } })).statusCode, 401, 'old sessions revoked');
+    t.equal(
+      (await app.inject({ method: 'POST', url: '/api/v1/auth/refresh', headers: browser, cookies: { refreshToken: s.refreshToken } })).statusCode,
+      401,
+      'old sessions revoked',
+    );
     const again = await app.inject({ method: 'POST', url: '/api/v1/auth/reset-password', payload: { token, newPassword: 'third-password-x' } });
     t.equal(again.statusCode, 400, 'token is single-use');
     t.equal(again.json().error.code, 'INVALID_TOKEN');
@@ -197,8 +262,15 @@ t.test('authentication', async (t) => {
     await app.inject({ method: 'POST', url: '/api/v1/auth/forgot-password', payload: { email: s.email } });
     await app.services.auth.settled();
     const late = tokenFromMail(ctx.mailer.sent.at(-1)!.text);
-    await ctx.database.db.update(emailTokens).set({ expiresAt: new Date(Date.now() - 1000) }).where(eq(emailTokens.userId, s.id));
-    t.equal((await app.inject({ method: 'POST', url: '/api/v1/auth/reset-password', payload: { token: late, newPassword: 'fourth-password' } })).statusCode, 400, 'expired token refused');
+    await ctx.database.db
+      .update(emailTokens)
+      .set({ expiresAt: new Date(Date.now() - 1000) })
+      .where(eq(emailTokens.userId, s.id));
+    t.equal(
+      (await app.inject({ method: 'POST', url: '/api/v1/auth/reset-password', payload: { token: late, newPassword: 'fourth-password' } })).statusCode,
+      400,
+      'expired token refused',
+    );
   });
 
   t.test('verify-email and resend-verification', async (t) => {
@@ -209,7 +281,11 @@ t.test('authentication', async (t) => {
     await app.services.auth.settled();
     const token = tokenFromMail(ctx.mailer.sent.at(-1)!.text);
     t.not(token, firstToken);
-    t.equal((await app.inject({ method: 'POST', url: '/api/v1/auth/verify-email', payload: { token: firstToken } })).statusCode, 400, 'a resent link supersedes the old one');
+    t.equal(
+      (await app.inject({ method: 'POST', url: '/api/v1/auth/verify-email', payload: { token: firstToken } })).statusCode,
+      400,
+      'a resent link supersedes the old one',
+    );
     const ok = await app.inject({ method: 'POST', url: '/api/v1/auth/verify-email', payload: { token } });
     t.equal(ok.statusCode, 200);
     t.equal(ok.json().data.user.emailVerified, true);

@@ -77,7 +77,11 @@ t.test('auth and logs', async (t) => {
     const noExp = await app.inject({ method: 'GET', url: '/api/v1/auth/me', headers: { authorization: `Bearer ${forever}` } });
     t.equal(noExp.statusCode, 401, 'no exp: 401');
     const withExp = hs256({ sub: user.id, typ: 'access', iat: Math.floor(Date.now() / 1000), exp: Math.floor(Date.now() / 1000) + 60 }, secret);
-    t.equal((await app.inject({ method: 'GET', url: '/api/v1/auth/me', headers: { authorization: `Bearer ${withExp}` } })).statusCode, 200, 'the same token with exp: 200');
+    t.equal(
+      (await app.inject({ method: 'GET', url: '/api/v1/auth/me', headers: { authorization: `Bearer ${withExp}` } })).statusCode,
+      200,
+      'the same token with exp: 200',
+    );
 
     const stale = await app.inject({ method: 'GET', url: '/api/v1/auth/me', headers: user.headers, cookies: { accessToken: 'expired.or.garbage' } });
     t.equal(stale.statusCode, 200, 'a valid Bearer token beside an invalid cookie: 200');
@@ -95,7 +99,11 @@ t.test('auth and logs', async (t) => {
     t.not(b.secret, a.secret, 'another directory has another secret');
     t.ok(a.secret.length >= 32);
     t.equal(statSync(a.file!).mode & 0o777, 0o600, 'readable by the owner only');
-    t.not(developmentJwtSecret({ pgliteDataDir: 'memory://' }).secret, developmentJwtSecret({ pgliteDataDir: 'memory://' }).secret, 'in memory: a new one each time');
+    t.not(
+      developmentJwtSecret({ pgliteDataDir: 'memory://' }).secret,
+      developmentJwtSecret({ pgliteDataDir: 'memory://' }).secret,
+      'in memory: a new one each time',
+    );
 
     // SECRETS_KEY unset: its own random key beside the data, not the published constant, which
     // still opens what earlier versions sealed with it (src/server.ts passes it as a previous key).

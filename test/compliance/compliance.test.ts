@@ -22,12 +22,23 @@ t.test('DORA reference API', async (t) => {
     t.equal(res.statusCode, 200);
     const { total, domains } = res.json().data;
     t.equal(total, 7);
-    t.same(domains.map((d: { domain: string; articleCount: number }) => [d.domain, d.articleCount]), [
-      ['General Provisions', 4], ['ICT Risk Management', 12], ['Incident Reporting', 7], ['Resilience Testing', 4],
-      ['Third-Party Risk', 3], ['ICT Third-Party Oversight', 14], ['Information Sharing', 1],
-    ]);
+    t.same(
+      domains.map((d: { domain: string; articleCount: number }) => [d.domain, d.articleCount]),
+      [
+        ['General Provisions', 4],
+        ['ICT Risk Management', 12],
+        ['Incident Reporting', 7],
+        ['Resilience Testing', 4],
+        ['Third-Party Risk', 3],
+        ['ICT Third-Party Oversight', 14],
+        ['Information Sharing', 1],
+      ],
+    );
     t.same(domains[4].articles, ['Article 28', 'Article 29', 'Article 30']);
-    t.equal(domains.reduce((n: number, d: { articleCount: number }) => n + d.articleCount, 0), 45);
+    t.equal(
+      domains.reduce((n: number, d: { articleCount: number }) => n + d.articleCount, 0),
+      45,
+    );
   });
 
   t.test('articles, filtered by domain and by chapter', async (t) => {
@@ -41,11 +52,17 @@ t.test('DORA reference API', async (t) => {
 
     const byDomain = (await get('/api/v1/compliance/articles?domain=Third-Party%20Risk')).json().data;
     t.equal(byDomain.total, 3);
-    t.same(byDomain.articles.map((a: { article: string }) => a.article), ['Article 28', 'Article 29', 'Article 30']);
+    t.same(
+      byDomain.articles.map((a: { article: string }) => a.article),
+      ['Article 28', 'Article 29', 'Article 30'],
+    );
     const chapterV = (await get('/api/v1/compliance/articles?chapter=V')).json().data;
     t.equal(chapterV.total, 17, 'chapter V holds both third-party domains (28-44)');
     const chapterVI = (await get('/api/v1/compliance/articles?chapter=VI')).json().data;
-    t.same(chapterVI.articles.map((a: { article: string }) => a.article), ['Article 45']);
+    t.same(
+      chapterVI.articles.map((a: { article: string }) => a.article),
+      ['Article 45'],
+    );
     const both = (await get('/api/v1/compliance/articles?chapter=V&domain=ICT%20Third-Party%20Oversight')).json().data;
     t.equal(both.total, 14);
     const none = (await get('/api/v1/compliance/articles?chapter=I&domain=Third-Party%20Risk')).json().data;
@@ -53,7 +70,12 @@ t.test('DORA reference API', async (t) => {
   });
 
   t.test('reference responses carry an ETag and Cache-Control; a matching If-None-Match is a 304 without a body', async (t) => {
-    for (const url of ['/api/v1/compliance/domains', '/api/v1/compliance/articles', '/api/v1/compliance/articles?chapter=V', '/api/v1/compliance/articles/Article-28']) {
+    for (const url of [
+      '/api/v1/compliance/domains',
+      '/api/v1/compliance/articles',
+      '/api/v1/compliance/articles?chapter=V',
+      '/api/v1/compliance/articles/Article-28',
+    ]) {
       const first = await get(url);
       t.equal(first.statusCode, 200, url);
       const etag = first.headers.etag as string;
@@ -148,14 +170,23 @@ t.test('reference data loading is repeatable and reset reloads it', async (t) =>
   await svc.loadReferenceData();
   t.equal((await svc.articles({})).total, 45, 'loading twice keeps 45 articles');
   const [first] = (await svc.articles({})).articles;
-  await svc.loadReferenceData({ articles: [{ ...(await svc.article('Article 1')), number: 1, obligations: ['changed'] }, ...(await svc.articles({})).articles.slice(1).map((a, i) => ({ ...a, number: i + 2, text: 'x' }))] });
+  await svc.loadReferenceData({
+    articles: [
+      { ...(await svc.article('Article 1')), number: 1, obligations: ['changed'] },
+      ...(await svc.articles({})).articles.slice(1).map((a, i) => ({ ...a, number: i + 2, text: 'x' })),
+    ],
+  });
   t.same((await svc.article('Article 1')).obligations, ['changed'], 'a load updates in place');
   const s = await registerUser(ctx.app);
   const served = await ctx.app.inject({ method: 'GET', url: '/api/v1/compliance/articles/Article-1', headers: s.headers });
   t.same(served.json().data.article.obligations, ['changed']);
   await svc.loadReferenceData({ reset: true });
   t.same((await svc.article('Article 1')).obligations, first.obligations, 'reset reloads the reference file');
-  const reloaded = await ctx.app.inject({ method: 'GET', url: '/api/v1/compliance/articles/Article-1', headers: { ...s.headers, 'if-none-match': served.headers.etag as string } });
+  const reloaded = await ctx.app.inject({
+    method: 'GET',
+    url: '/api/v1/compliance/articles/Article-1',
+    headers: { ...s.headers, 'if-none-match': served.headers.etag as string },
+  });
   t.equal(reloaded.statusCode, 200, 'a reload in this process replaces the cached response');
   t.same(reloaded.json().data.article.obligations, first.obligations);
   t.not(reloaded.headers.etag, served.headers.etag);

@@ -8,16 +8,23 @@ import type { RegisterEntity, RegisterVendor } from '../../src/compliance/regist
 import { riskRating, scoreOf } from '../../src/compliance/risk.js';
 import { LocalHashEmbedder } from '../../src/rag/embedders/local.js';
 
-const doc = (id: string, ...paragraphs: string[]) => ({ id, filename: `${id}.md`, title: id, blocks: paragraphs.map((text) => ({ text, headings: ['Terms'] })) });
+const doc = (id: string, ...paragraphs: string[]) => ({
+  id,
+  filename: `${id}.md`,
+  title: id,
+  blocks: paragraphs.map((text) => ({ text, headings: ['Terms'] })),
+});
 const ob = (id: string) => VENDOR_OBLIGATIONS.find((o) => o.id === id)!;
 
 t.test('elements, negation, adjacent sentences, headings', async (t) => {
   const docs = [
-    doc('dpa',
+    doc(
+      'dpa',
       'Vendor will notify Customer without undue delay, and in any case within 48 hours, after becoming aware of a security incident affecting Customer Data.',
       '37signals LLC itself has not completed a SOC audit of its own systems this year.',
       'Penetration testing',
-      'Our primary data centers are located in Frankfurt. Data is stored in the United States as well when customers opt in.'),
+      'Our primary data centers are located in Frankfurt. Data is stored in the United States as well when customers opt in.',
+    ),
   ];
   const sentences = splitSentences(docs);
   const [notice, standards, testing, locations] = analyzeGaps([ob('A30.3.b'), ob('A28.5'), ob('A30.3.d'), ob('A30.2.b')], sentences, { minRelevance: 0 });
@@ -55,30 +62,76 @@ t.test('obligations selection', async (t) => {
   const nonCritical = applicableObligations({ supportsCriticalFunction: false, criticalityTier: 'low' });
   t.notOk(nonCritical.some((o) => o.scope === 'critical'));
   t.ok(applicableObligations({ supportsCriticalFunction: false, criticalityTier: 'critical' }).some((o) => o.id === 'A30.3.c'));
-  t.same(VENDOR_OBLIGATIONS.slice(0, 3).map((o) => o.article), [28, 28, 28], 'Articles 28-30 first');
+  t.same(
+    VENDOR_OBLIGATIONS.slice(0, 3).map((o) => o.article),
+    [28, 28, 28],
+    'Articles 28-30 first',
+  );
   t.equal(new Set(VENDOR_OBLIGATIONS.map((o) => o.id)).size, VENDOR_OBLIGATIONS.length, 'unique ids');
 });
 
 t.test('score and risk rating rules', async (t) => {
   const r = (o: Partial<GapResult> & Pick<GapResult, 'status' | 'coverage'>): GapResult => ({
-    obligationId: 'x', article: 'Article 30', ref: 'Article 30(2)(x)', title: '', requirement: '', doraText: '', weight: 1, key: false, elements: [], evidence: [], rationale: '', ...o,
+    obligationId: 'x',
+    article: 'Article 30',
+    ref: 'Article 30(2)(x)',
+    title: '',
+    requirement: '',
+    doraText: '',
+    weight: 1,
+    key: false,
+    elements: [],
+    evidence: [],
+    rationale: '',
+    ...o,
   });
   t.equal(scoreOf([r({ status: 'covered', coverage: 1, weight: 3 }), r({ status: 'missing', coverage: 0, weight: 1 })]), 75);
   t.same(riskRating([r({ status: 'covered', coverage: 1 })], { critical: false }).rating, 'low');
-  const oneKeyMissing = [...Array(9)].map(() => r({ status: 'covered', coverage: 1 })).concat(r({ status: 'missing', coverage: 0, key: true, ref: 'Article 30(3)(c)' }));
+  const oneKeyMissing = [...Array(9)]
+    .map(() => r({ status: 'covered', coverage: 1 }))
+    .concat(r({ status: 'missing', coverage: 0, key: true, ref: 'Article 30(3)(c)' }));
   t.equal(riskRating(oneKeyMissing, { critical: false }).rating, 'medium', 'score 90 but a key obligation missing');
   const crit = riskRating(oneKeyMissing, { critical: true });
   t.equal(crit.rating, 'high', 'critical function: one level more');
   t.match(crit.reasons.join(' '), /Article 30\(3\)\(c\)/);
-  const threeKey = [...Array(17)].map(() => r({ status: 'covered', coverage: 1 })).concat([1, 2, 3].map(() => r({ status: 'missing', coverage: 0, key: true })));
+  const threeKey = [...Array(17)]
+    .map(() => r({ status: 'covered', coverage: 1 }))
+    .concat([1, 2, 3].map(() => r({ status: 'missing', coverage: 0, key: true })));
   t.equal(riskRating(threeKey, { critical: false }).rating, 'high');
   t.equal(riskRating([r({ status: 'missing', coverage: 0, key: true })], { critical: true }).rating, 'critical');
 });
 
 t.test('pre-flight: empty and duplicate keys, broken references, per vendor', async (t) => {
-  const entity: RegisterEntity = { name: 'Bank', lei: '5299000J2N45DDNE4Y28', country: 'DE', type: 'eba_CT:x12', competentAuthority: 'BaFin', currency: 'EUR', scope: 'CON', referenceDate: '2025-12-31', totalAssets: 1, licensedActivity: 'eba_TA:x162' };
-  const contract = { reference: 'C-1', ictServiceType: 'S19' as const, startDate: '2024-01-01', annualCost: { amount: 1, currency: 'EUR' }, governingLaw: 'IE', noticePeriodDaysEntity: 1, noticePeriodDaysProvider: 1, storesData: false };
-  const vendor = (id: string, profile: RegisterVendor['profile']): RegisterVendor => ({ workspaceId: id, workspaceSlug: id, name: id, profile, assessment: null, questionnaire: null });
+  const entity: RegisterEntity = {
+    name: 'Bank',
+    lei: '5299000J2N45DDNE4Y28',
+    country: 'DE',
+    type: 'eba_CT:x12',
+    competentAuthority: 'BaFin',
+    currency: 'EUR',
+    scope: 'CON',
+    referenceDate: '2025-12-31',
+    totalAssets: 1,
+    licensedActivity: 'eba_TA:x162',
+  };
+  const contract = {
+    reference: 'C-1',
+    ictServiceType: 'S19' as const,
+    startDate: '2024-01-01',
+    annualCost: { amount: 1, currency: 'EUR' },
+    governingLaw: 'IE',
+    noticePeriodDaysEntity: 1,
+    noticePeriodDaysProvider: 1,
+    storesData: false,
+  };
+  const vendor = (id: string, profile: RegisterVendor['profile']): RegisterVendor => ({
+    workspaceId: id,
+    workspaceSlug: id,
+    name: id,
+    profile,
+    assessment: null,
+    questionnaire: null,
+  });
   const vendors = [
     vendor('a', { legalName: 'A', identifier: { type: 'EUID', value: 'DEB1234' }, country: 'DE', contracts: [contract] }),
     vendor('b', { legalName: 'B', identifier: { type: 'EUID', value: 'DEB1234' }, country: 'DE', contracts: [{ ...contract, reference: 'C-2' }] }),
@@ -90,11 +143,24 @@ t.test('pre-flight: empty and duplicate keys, broken references, per vendor', as
   const issues = (id: string) => report.vendors.find((v) => v.workspaceId === id)!.issues;
   t.ok(issues('a').some((i) => i.severity === 'error' && /duplicate key: identification code DEB1234 is also used by b/.test(i.message)));
   t.ok(issues('b').some((i) => i.severity === 'error' && /also used by a/.test(i.message)));
-  t.ok(issues('c').some((i) => i.severity === 'error' && i.field === 'vendorProfile.identifier'), 'empty provider code');
-  t.ok(issues('c').some((i) => i.severity === 'error' && i.field === 'key' && i.template === 'B_05.01'), 'empty key in the table');
-  t.ok(issues('c').some((i) => /duplicate key: contractual arrangement reference C-1/.test(i.message)), 'contract reference reused');
+  t.ok(
+    issues('c').some((i) => i.severity === 'error' && i.field === 'vendorProfile.identifier'),
+    'empty provider code',
+  );
+  t.ok(
+    issues('c').some((i) => i.severity === 'error' && i.field === 'key' && i.template === 'B_05.01'),
+    'empty key in the table',
+  );
+  t.ok(
+    issues('c').some((i) => /duplicate key: contractual arrangement reference C-1/.test(i.message)),
+    'contract reference reused',
+  );
   t.ok(issues('a').some((i) => i.field === 'reference' || /C-1/.test(i.message)));
-  t.same(issues('d').map((i) => i.severity), ['warning'], 'no contract: left out with a warning');
+  t.same(
+    issues('d').map((i) => i.severity),
+    ['warning'],
+    'no contract: left out with a warning',
+  );
   t.equal(report.vendors.find((v) => v.workspaceId === 'd')!.included, false);
   t.same(report.entity, []);
   const noLei = preflight({ ...entity, lei: 'ABC' }, [], '2026-01-15');
@@ -107,6 +173,9 @@ t.test('every obligation names DORA text that exists in the reference data', asy
   const articles = readDoraArticles();
   for (const o of VENDOR_OBLIGATIONS as VendorObligation[]) {
     const a = articles.find((x) => x.number === o.article);
-    t.ok(a?.obligations.some((text) => text.includes(o.dora.match)), `${o.id}: "${o.dora.match}" in Article ${o.article}`);
+    t.ok(
+      a?.obligations.some((text) => text.includes(o.dora.match)),
+      `${o.id}: "${o.dora.match}" in Article ${o.article}`,
+    );
   }
 });

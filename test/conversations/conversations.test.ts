@@ -9,7 +9,19 @@ const API = '/api/v1';
 function metadata(n: number): AssistantMetadata {
   return {
     confidence: 0.8,
-    sources: [{ id: `chunk-${n}`, sourceNumber: 1, title: `Doc [${n}]`, url: 'https://example.com/doc', section: 'Intro', score: 0.7, documentId: `doc-${n}`, dataSourceId: 'ds-1', page: null }],
+    sources: [
+      {
+        id: `chunk-${n}`,
+        sourceNumber: 1,
+        title: `Doc [${n}]`,
+        url: 'https://example.com/doc',
+        section: 'Intro',
+        score: 0.7,
+        documentId: `doc-${n}`,
+        dataSourceId: 'ds-1',
+        page: null,
+      },
+    ],
     citedSources: [{ sourceNumber: 1, title: `Doc [${n}]`, url: 'https://example.com/doc' }],
     validation: { confidence: 0.8, isGrounded: true, hasHallucinations: false, isRelevant: true, issues: [] },
     generator: 'extractive',
@@ -38,10 +50,17 @@ t.test('conversations', async (t) => {
   /** Stores exchanges through the conversations service (what an answer does). */
   const addExchanges = async (conversationId: string, n: number, userId = owner.id, ws = workspaceId) => {
     for (let i = 0; i < n; i++) {
-      await app.services.conversations.saveExchange({ workspaceId: ws, userId }, {
-        conversationId, question: `Question ${i + 1}?`, askedAt: new Date(Date.now() + i * 1000),
-        answer: `Answer ${i + 1} [Source 1].`, answeredAt: new Date(Date.now() + i * 1000 + 500), metadata: metadata(i + 1),
-      });
+      await app.services.conversations.saveExchange(
+        { workspaceId: ws, userId },
+        {
+          conversationId,
+          question: `Question ${i + 1}?`,
+          askedAt: new Date(Date.now() + i * 1000),
+          answer: `Answer ${i + 1} [Source 1].`,
+          answeredAt: new Date(Date.now() + i * 1000 + 500),
+          metadata: metadata(i + 1),
+        },
+      );
     }
   };
 
@@ -84,7 +103,7 @@ t.test('conversations', async (t) => {
     }
   });
 
-  t.test('list: pagination, status filter, sorting, only the caller\'s own', async (t) => {
+  t.test("list: pagination, status filter, sorting, only the caller's own", async (t) => {
     const ctx2 = await buildTestApp();
     t.teardown(ctx2.close);
     const a = ctx2.app;
@@ -97,9 +116,17 @@ t.test('conversations', async (t) => {
       ids.push(res.json().data.conversation.id);
     }
     // A message makes "alpha" the most recently active one.
-    await a.services.conversations.saveExchange({ workspaceId: ws.workspaceId, userId: u.id }, {
-      conversationId: ids[1], question: 'Q?', askedAt: new Date(Date.now() + 60_000), answer: 'A.', answeredAt: new Date(Date.now() + 61_000), metadata: metadata(1),
-    });
+    await a.services.conversations.saveExchange(
+      { workspaceId: ws.workspaceId, userId: u.id },
+      {
+        conversationId: ids[1],
+        question: 'Q?',
+        askedAt: new Date(Date.now() + 60_000),
+        answer: 'A.',
+        answeredAt: new Date(Date.now() + 61_000),
+        metadata: metadata(1),
+      },
+    );
     await a.inject({ method: 'PATCH', url: `${API}/conversations/${ids[3]}`, headers: ws.headers, payload: { status: 'archived' } });
     const list = async (qs: string) => {
       const res = await a.inject({ method: 'GET', url: `${API}/conversations${qs}`, headers: ws.headers });
@@ -109,11 +136,17 @@ t.test('conversations', async (t) => {
     t.same(def.pagination, { page: 1, limit: 20, total: 4, pages: 1, hasMore: false });
     t.equal(def.conversations[0].title, 'alpha', 'default sort is -lastMessageAt');
     t.equal(def.conversations[0].messageCount, 2);
-    t.notOk(def.conversations.some((c: { status: string }) => c.status !== 'active'), 'default status is active');
+    t.notOk(
+      def.conversations.some((c: { status: string }) => c.status !== 'active'),
+      'default status is active',
+    );
     t.same(Object.keys(def.conversations[0]).sort(), ['createdAt', 'id', 'lastMessageAt', 'messageCount', 'status', 'title']);
 
     const archived = (await list('?status=archived')).json().data;
-    t.same(archived.conversations.map((c: { title: string }) => c.title), ['delta']);
+    t.same(
+      archived.conversations.map((c: { title: string }) => c.title),
+      ['delta'],
+    );
     const deleted = (await list('?status=deleted')).json().data;
     t.same(deleted.conversations, [], 'deleted is an accepted filter; nothing is ever moved into it');
 
@@ -125,7 +158,10 @@ t.test('conversations', async (t) => {
     const p1 = (await list('?limit=3&page=1&sort=createdAt')).json().data;
     const p2 = (await list('?limit=3&page=2&sort=createdAt')).json().data;
     t.same(p1.pagination, { page: 1, limit: 3, total: 4, pages: 2, hasMore: true });
-    t.same(p2.conversations.map((c: { title: string }) => c.title), ['Echo']);
+    t.same(
+      p2.conversations.map((c: { title: string }) => c.title),
+      ['Echo'],
+    );
     const p9 = (await list('?page=9')).json().data;
     t.same(p9.conversations, []);
     t.equal(p9.pagination.total, 4);
@@ -144,7 +180,7 @@ t.test('conversations', async (t) => {
     t.equal(theirs.json().data.pagination.total, 0);
   });
 
-  t.test('another user\'s or another workspace\'s conversation is 404', async (t) => {
+  t.test("another user's or another workspace's conversation is 404", async (t) => {
     const mine = await create('Mine');
     await addExchanges(mine.id, 1);
     for (const h of [colleagueHeaders, other.headers]) {
@@ -175,13 +211,19 @@ t.test('conversations', async (t) => {
     await addExchanges(c.id, 3);
     const all = (await req('GET', `/conversations/${c.id}`)).json().data;
     t.equal(all.conversation.messageCount, 6);
-    t.same(all.messages.map((m: { role: string }) => m.role), ['user', 'assistant', 'user', 'assistant', 'user', 'assistant']);
+    t.same(
+      all.messages.map((m: { role: string }) => m.role),
+      ['user', 'assistant', 'user', 'assistant', 'user', 'assistant'],
+    );
     t.equal(all.messages[0].content, 'Question 1?');
     t.notOk('metadata' in all.messages[0], 'user messages carry no metadata');
     t.same(all.messages[1].metadata, metadata(1), 'assistant metadata is returned as stored');
     t.ok(!Number.isNaN(Date.parse(all.messages[0].timestamp)));
     const two = (await req('GET', `/conversations/${c.id}?messageLimit=2`)).json().data;
-    t.same(two.messages.map((m: { content: string }) => m.content), ['Question 3?', 'Answer 3 [Source 1].']);
+    t.same(
+      two.messages.map((m: { content: string }) => m.content),
+      ['Question 3?', 'Answer 3 [Source 1].'],
+    );
     const none = (await req('GET', `/conversations/${c.id}?messageLimit=0`)).json().data;
     t.same(none.messages, []);
     for (const qs of ['?messageLimit=-1', '?messageLimit=abc', '?messageLimit=501']) {
@@ -223,24 +265,43 @@ t.test('conversations', async (t) => {
     t.same(all.pagination, { page: 1, limit: 50, total: 10, pages: 1, hasMore: false });
     const ids = all.messages.map((m) => m.id);
     const p1 = await page('?limit=4');
-    t.same(p1.messages.map((m) => m.id), ids.slice(0, 4));
+    t.same(
+      p1.messages.map((m) => m.id),
+      ids.slice(0, 4),
+    );
     t.same(p1.pagination, { page: 1, limit: 4, total: 10, pages: 3, hasMore: true });
     const p3 = await page('?limit=4&page=3');
-    t.same(p3.messages.map((m) => m.id), ids.slice(8));
+    t.same(
+      p3.messages.map((m) => m.id),
+      ids.slice(8),
+    );
     t.equal(p3.pagination.hasMore, false);
 
     const before = await page(`?before=${ids[7]}&limit=3`);
-    t.same(before.messages.map((m) => m.id), ids.slice(4, 7), 'the 3 messages right before, oldest first');
+    t.same(
+      before.messages.map((m) => m.id),
+      ids.slice(4, 7),
+      'the 3 messages right before, oldest first',
+    );
     t.same(before.pagination, { page: 1, limit: 3, total: 7, pages: 3, hasMore: true });
     const before2 = await page(`?before=${ids[7]}&limit=3&page=3`);
-    t.same(before2.messages.map((m) => m.id), ids.slice(0, 1));
+    t.same(
+      before2.messages.map((m) => m.id),
+      ids.slice(0, 1),
+    );
     t.equal(before2.pagination.hasMore, false);
 
     const after = await page(`?after=${ids[5]}&limit=3`);
-    t.same(after.messages.map((m) => m.id), ids.slice(6, 9));
+    t.same(
+      after.messages.map((m) => m.id),
+      ids.slice(6, 9),
+    );
     t.same(after.pagination, { page: 1, limit: 3, total: 4, pages: 2, hasMore: true });
     const between = await page(`?after=${ids[2]}&before=${ids[6]}`);
-    t.same(between.messages.map((m) => m.id), ids.slice(3, 6));
+    t.same(
+      between.messages.map((m) => m.id),
+      ids.slice(3, 6),
+    );
     t.equal(between.pagination.hasMore, false);
 
     const foreign = await create('Other');
@@ -288,8 +349,11 @@ t.test('conversations', async (t) => {
     await addExchanges(id, 1, owner.id, ws.id);
     const del = await app.inject({ method: 'DELETE', url: `${API}/workspaces/${ws.id}`, headers: owner.headers });
     t.equal(del.statusCode, 200, del.body);
-    const [row] = await queryRows<{ c: number; m: number }>(app.database.db, sql`
-      select (select count(*)::int from conversations where id = ${id}) as c, (select count(*)::int from messages where conversation_id = ${id}) as m`);
+    const [row] = await queryRows<{ c: number; m: number }>(
+      app.database.db,
+      sql`
+      select (select count(*)::int from conversations where id = ${id}) as c, (select count(*)::int from messages where conversation_id = ${id}) as m`,
+    );
     t.same([Number(row.c), Number(row.m)], [0, 0]);
   });
 });

@@ -27,7 +27,11 @@ t.test('access: workspace header, membership and permissions', async (t) => {
   const id = created.json().data.dataSource.id;
   const vList = await app.inject({ method: 'GET', url: '/api/v1/data-sources', headers: vh });
   t.equal(vList.statusCode, 200);
-  for (const [method, url] of [['POST', '/api/v1/data-sources'], ['POST', `/api/v1/data-sources/${id}/sync`], ['DELETE', `/api/v1/data-sources/${id}`]] as const) {
+  for (const [method, url] of [
+    ['POST', '/api/v1/data-sources'],
+    ['POST', `/api/v1/data-sources/${id}/sync`],
+    ['DELETE', `/api/v1/data-sources/${id}`],
+  ] as const) {
     const res = await app.inject({ method, url, headers: vh, ...(url.endsWith('data-sources') ? { payload: body } : {}) });
     t.equal(res.statusCode, 403, `${method} ${url} needs canManageSync`);
     t.equal(res.json().error.code, 'INSUFFICIENT_PERMISSION');

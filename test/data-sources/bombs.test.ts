@@ -23,9 +23,27 @@ t.test('an upload of a bomb is refused with 422 naming the file, without holding
 
   const docx = await docxTextBomb();
   const bombs = [
-    { route: 'data-sources', filename: 'terms.docx', content: docx, code: 'DOCUMENT_TOO_LARGE', reason: /terms\.docx was rejected: more than 5000000 characters of text/ },
-    { route: 'assessments', filename: 'terms.docx', content: docx, code: 'DOCUMENT_TOO_LARGE', reason: /terms\.docx was rejected: more than 5000000 characters of text/ },
-    { route: 'data-sources', filename: 'register.xlsx', content: await xlsxBomb(), code: 'DOCUMENT_TOO_LARGE', reason: /register\.xlsx was rejected: more than 5000000 characters of text/ },
+    {
+      route: 'data-sources',
+      filename: 'terms.docx',
+      content: docx,
+      code: 'DOCUMENT_TOO_LARGE',
+      reason: /terms\.docx was rejected: more than 5000000 characters of text/,
+    },
+    {
+      route: 'assessments',
+      filename: 'terms.docx',
+      content: docx,
+      code: 'DOCUMENT_TOO_LARGE',
+      reason: /terms\.docx was rejected: more than 5000000 characters of text/,
+    },
+    {
+      route: 'data-sources',
+      filename: 'register.xlsx',
+      content: await xlsxBomb(),
+      code: 'DOCUMENT_TOO_LARGE',
+      reason: /register\.xlsx was rejected: more than 5000000 characters of text/,
+    },
     { route: 'assessments', filename: 'scan.pdf', content: pdfGarbage(), code: 'CORRUPT_FILE', reason: /scan\.pdf could not be read/ },
   ];
   for (const b of bombs) {

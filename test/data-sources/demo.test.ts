@@ -11,7 +11,10 @@ t.test('the demo loader creates the demo user, organization, two vendors and the
   t.teardown(() => rmSync(dir, { recursive: true, force: true }));
   mkdirSync(path.join(dir, 'github'));
   mkdirSync(path.join(dir, 'basecamp'));
-  writeFileSync(path.join(dir, 'github', 'github-subprocessors.md'), '---\ntitle: GitHub Subprocessors\n---\n\n## Notice\n\nGitHub publishes new subprocessors 30 days in advance.\n');
+  writeFileSync(
+    path.join(dir, 'github', 'github-subprocessors.md'),
+    '---\ntitle: GitHub Subprocessors\n---\n\n## Notice\n\nGitHub publishes new subprocessors 30 days in advance.\n',
+  );
   writeFileSync(path.join(dir, 'basecamp', 'security-overview-whitepaper.txt'), 'SECURITY OVERVIEW\n\nBackups\n\nWe take hourly backups of all databases.\n');
   writeFileSync(path.join(dir, 'basecamp', 'README'), 'not a document of the demo');
 
@@ -19,7 +22,13 @@ t.test('the demo loader creates the demo user, organization, two vendors and the
   t.teardown(ctx.close);
   const { app } = ctx;
   const first = await loadDemo(app.services, { vendorDocsDir: dir });
-  t.same(first.vendors.map((v) => [v.workspaceName, v.status, v.documents]), [['GitHub', 'ready', 1], ['Basecamp', 'ready', 1]]);
+  t.same(
+    first.vendors.map((v) => [v.workspaceName, v.status, v.documents]),
+    [
+      ['GitHub', 'ready', 1],
+      ['Basecamp', 'ready', 1],
+    ],
+  );
 
   const login = await app.inject({ method: 'POST', url: '/api/v1/auth/login', payload: { email: DEMO_USER.email, password: DEMO_USER.password } });
   t.equal(login.statusCode, 200, 'the documented credentials work');
@@ -30,10 +39,17 @@ t.test('the demo loader creates the demo user, organization, two vendors and the
   const [hit] = await app.services.retrieval.search({ workspaceId: basecamp.workspaceId, query: 'how often are databases backed up' });
   t.match(hit!.content, /hourly backups/);
   const github = await app.services.retrieval.search({ workspaceId: first.vendors[0]!.workspaceId, query: 'hourly backups of all databases', limit: 10 });
-  t.notOk(github.some((h) => h.workspaceId === basecamp.workspaceId), 'vendors are separate workspaces');
+  t.notOk(
+    github.some((h) => h.workspaceId === basecamp.workspaceId),
+    'vendors are separate workspaces',
+  );
 
   const second = await loadDemo(app.services, { vendorDocsDir: dir });
-  t.same(second.vendors.map((v) => v.dataSourceId), first.vendors.map((v) => v.dataSourceId), 'running it again creates nothing new');
+  t.same(
+    second.vendors.map((v) => v.dataSourceId),
+    first.vendors.map((v) => v.dataSourceId),
+    'running it again creates nothing new',
+  );
   const sources = await app.services.dataSources.list({ workspaceId: basecamp.workspaceId }, { page: 1, limit: 10 });
   t.equal(sources.pagination.total, 1);
 });

@@ -35,7 +35,10 @@ t.test('every format is ingested and retrievable in its workspace only', async (
   t.equal(created.kind, 'upload');
   t.ok(['pending', 'processing', 'ready'].includes(created.status));
   t.equal(created.files.length, 7);
-  t.same(created.files.map((f: { format: string }) => f.format), ['pdf', 'docx', 'xlsx', 'html', 'markdown', 'text', 'json']);
+  t.same(
+    created.files.map((f: { format: string }) => f.format),
+    ['pdf', 'docx', 'xlsx', 'html', 'markdown', 'text', 'json'],
+  );
   t.equal(created.files[6].mimeType, 'application/json', 'the sniffed type is stored, not the declared one');
 
   const ds = await waitForDataSource(app, a.headers, created.id);
@@ -53,7 +56,11 @@ t.test('every format is ingested and retrievable in its workspace only', async (
 
   const listed = (await app.inject({ method: 'GET', url: '/api/v1/data-sources', headers: a.headers })).json().data;
   t.equal(listed.pagination.total, 1);
-  t.same(listed.dataSources[0].files.map((f: { document: { title: string } }) => f.document.title), ds.files.map((f: { document: { title: string } }) => f.document.title), 'the list shows each file\'s document');
+  t.same(
+    listed.dataSources[0].files.map((f: { document: { title: string } }) => f.document.title),
+    ds.files.map((f: { document: { title: string } }) => f.document.title),
+    "the list shows each file's document",
+  );
 
   // Stored chunks equal the announced count (no duplicates).
   const [{ n }] = await queryRows<{ n: number }>(ctx.database.db, sql`select count(*)::int as n from chunks where data_source_id = ${ds.id}`);
@@ -76,7 +83,10 @@ t.test('every format is ingested and retrievable in its workspace only', async (
     t.equal(inA[0]!.workspaceId, a.workspaceId);
     t.ok(inA[0]!.score > 0 && inA[0]!.score <= 1);
     const inB = await app.services.retrieval.search({ workspaceId: b.id, query });
-    t.notOk(inB.some((s) => s.workspaceId === a.workspaceId || s.dataSourceId === ds.id), `workspace B never sees A's "${title}"`);
+    t.notOk(
+      inB.some((s) => s.workspaceId === a.workspaceId || s.dataSourceId === ds.id),
+      `workspace B never sees A's "${title}"`,
+    );
   }
 
   // Sections and pages survive: the PDF's second heading is on page 2.

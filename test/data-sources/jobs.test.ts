@@ -28,7 +28,11 @@ t.test('a failed ingestion shows its reason and can be retried with a sync', asy
   t.match(failed.error.message, /Embedding service answered 400.*model not available/);
   t.equal(failed.chunkCount, 0);
   const listed = (await app.inject({ method: 'GET', url: '/api/v1/data-sources?status=failed', headers: a.headers })).json().data;
-  t.same(listed.dataSources.map((d: { id: string }) => d.id), [failed.id], 'failed sources can be listed by status');
+  t.same(
+    listed.dataSources.map((d: { id: string }) => d.id),
+    [failed.id],
+    'failed sources can be listed by status',
+  );
 
   fake.mode.fail = null;
   const retry = await app.inject({ method: 'POST', url: `/api/v1/data-sources/${failed.id}/sync`, headers: a.headers });
@@ -52,7 +56,12 @@ t.test('WORKERS=0 queues ingestion without running it', async (t) => {
   const { app } = ctx;
   const owner = await registerUser(app);
   const a = await createOrgAndWorkspace(app, owner, 'Vendor A');
-  const res = await app.inject({ method: 'POST', url: '/api/v1/data-sources', headers: a.headers, payload: { documents: [{ content: 'queued text', format: 'text' }] } });
+  const res = await app.inject({
+    method: 'POST',
+    url: '/api/v1/data-sources',
+    headers: a.headers,
+    payload: { documents: [{ content: 'queued text', format: 'text' }] },
+  });
   t.equal(res.statusCode, 201);
   const ds = res.json().data.dataSource;
   t.equal(ds.status, 'pending');
@@ -85,7 +94,12 @@ t.test('a source queued by a process without workers is ingested by a later proc
   await queuing.ready();
   const owner = await registerUser(queuing);
   const a = await createOrgAndWorkspace(queuing, owner, 'Vendor A');
-  const res = await queuing.inject({ method: 'POST', url: '/api/v1/data-sources', headers: a.headers, payload: { documents: [{ content: 'The kumquat register is kept for seven years.', format: 'text' }] } });
+  const res = await queuing.inject({
+    method: 'POST',
+    url: '/api/v1/data-sources',
+    headers: a.headers,
+    payload: { documents: [{ content: 'The kumquat register is kept for seven years.', format: 'text' }] },
+  });
   t.equal(res.statusCode, 201);
   const id = res.json().data.dataSource.id;
   await queuing.close();

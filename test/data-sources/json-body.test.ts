@@ -16,7 +16,13 @@ t.test('documents in a JSON body (text and base64) are ingested', async (t) => {
     payload: {
       name: 'Inline policies',
       documents: [
-        { title: 'Exit plan', format: 'markdown', content: '# Exit plan\n\n## Data return\n\nAll marzipan records are returned within 30 days of termination.', date: '2023-04-01', url: 'https://vendor.example/exit' },
+        {
+          title: 'Exit plan',
+          format: 'markdown',
+          content: '# Exit plan\n\n## Data return\n\nAll marzipan records are returned within 30 days of termination.',
+          date: '2023-04-01',
+          url: 'https://vendor.example/exit',
+        },
         { filename: 'sample.docx', contentBase64: fixture('sample.docx').toString('base64') },
       ],
     },
@@ -24,7 +30,10 @@ t.test('documents in a JSON body (text and base64) are ingested', async (t) => {
   t.equal(res.statusCode, 201, res.statusCode === 201 ? 'created' : res.body);
   const created = res.json().data.dataSource;
   t.equal(created.kind, 'json');
-  t.same(created.files.map((f: { format: string }) => f.format), ['markdown', 'docx']);
+  t.same(
+    created.files.map((f: { format: string }) => f.format),
+    ['markdown', 'docx'],
+  );
   const ds = await waitForDataSource(app, a.headers, created.id);
   t.equal(ds.status, 'ready');
   const [hit] = await app.services.retrieval.search({ workspaceId: a.workspaceId, query: 'marzipan records returned' });
@@ -34,7 +43,12 @@ t.test('documents in a JSON body (text and base64) are ingested', async (t) => {
   const [docx] = await app.services.retrieval.search({ workspaceId: a.workspaceId, query: 'quillfeather subcontract critical functions' });
   t.equal(docx!.title, 'Quillfeather Outsourcing Agreement');
 
-  const bad = await app.inject({ method: 'POST', url: '/api/v1/data-sources', headers: a.headers, payload: { documents: [{ title: 'x', content: 'a', contentBase64: 'YQ==' }] } });
+  const bad = await app.inject({
+    method: 'POST',
+    url: '/api/v1/data-sources',
+    headers: a.headers,
+    payload: { documents: [{ title: 'x', content: 'a', contentBase64: 'YQ==' }] },
+  });
   t.equal(bad.statusCode, 400);
   t.match(bad.json(), { status: 'error', error: { code: 'VALIDATION_ERROR' } });
   const none = await app.inject({ method: 'POST', url: '/api/v1/data-sources', headers: a.headers, payload: { documents: [] } });

@@ -51,7 +51,10 @@ const created = await app.inject({
   method: 'POST',
   url: '/api/v1/data-sources',
   headers: ws.headers,
-  payload: { name: 'Nebula contract', documents: [{ title: 'Nebula MSA', content: 'Nebula stores customer data in Frankfurt and notifies incidents within 24 hours.', format: 'text' }] },
+  payload: {
+    name: 'Nebula contract',
+    documents: [{ title: 'Nebula MSA', content: 'Nebula stores customer data in Frankfurt and notifies incidents within 24 hours.', format: 'text' }],
+  },
 });
 if (created.statusCode !== 201) throw new Error(created.body);
 const dsId: string = created.json().data.dataSource.id;
@@ -143,7 +146,12 @@ t.test('status changes are pushed live to the streams of the members who can see
   await app.listen({ host: '127.0.0.1', port: 0 });
   const base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}/api/v1/notifications/stream`;
   // The viewer loses canViewSources in this workspace; a user of another organization has no access at all.
-  const withdrawn = await app.inject({ method: 'PATCH', url: `/api/v1/workspaces/${ws.id}/members/${viewer.id}`, headers: owner.headers, payload: { permissions: { canViewSources: false } } });
+  const withdrawn = await app.inject({
+    method: 'PATCH',
+    url: `/api/v1/workspaces/${ws.id}/members/${viewer.id}`,
+    headers: owner.headers,
+    payload: { permissions: { canViewSources: false } },
+  });
   t.equal(withdrawn.statusCode, 200, withdrawn.body);
   const outsider = await registerUser(app, { name: 'Otto Outsider' });
   await createOrgAndWorkspace(app, outsider, 'Elsewhere', 'Other Bank');
@@ -151,7 +159,12 @@ t.test('status changes are pushed live to the streams of the members who can see
   t.teardown(() => [a, v, o].forEach((c) => c.close()));
   await Promise.all([a, v, o].map((c) => c.next('notification:count')));
 
-  const res = await app.inject({ method: 'POST', url: '/api/v1/data-sources', headers: ws.headers, payload: { name: 'Live policy', documents: [{ content: 'Backups are encrypted and tested quarterly.', format: 'text' }] } });
+  const res = await app.inject({
+    method: 'POST',
+    url: '/api/v1/data-sources',
+    headers: ws.headers,
+    payload: { name: 'Live policy', documents: [{ content: 'Backups are encrypted and tested quarterly.', format: 'text' }] },
+  });
   t.equal(res.statusCode, 201);
   const id = res.json().data.dataSource.id;
   const seen: string[] = [];
@@ -178,7 +191,18 @@ t.test('status changes are pushed live to the streams of the members who can see
 
   await app.inject({ method: 'DELETE', url: `/api/v1/data-sources/${id}`, headers: ws.headers });
   t.match((await a.next('data-source:status')).data, { id, status: 'deleted' });
-  t.same(v.events.filter((e) => e.event === 'data-source:status'), [], 'a member without canViewSources is not told');
-  t.same(o.events.filter((e) => e.event === 'data-source:status'), [], 'nor is anyone outside the workspace');
-  t.notOk(a.events.some((e) => e.event === 'data-source:status' && e.id), 'status events carry no id (not stored, nothing to resume)');
+  t.same(
+    v.events.filter((e) => e.event === 'data-source:status'),
+    [],
+    'a member without canViewSources is not told',
+  );
+  t.same(
+    o.events.filter((e) => e.event === 'data-source:status'),
+    [],
+    'nor is anyone outside the workspace',
+  );
+  t.notOk(
+    a.events.some((e) => e.event === 'data-source:status' && e.id),
+    'status events carry no id (not stored, nothing to resume)',
+  );
 });

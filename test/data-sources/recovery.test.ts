@@ -39,9 +39,16 @@ t.test('an ingestion whose worker died is taken over, without duplicate document
   const ds = await waitForDataSource(second, headers, id, { timeoutMs: 60_000 });
   t.equal(ds.status, 'ready', 'the source is ready');
   t.equal(ds.documentCount, 3, 'three documents');
-  const dup = await queryRows(database.db, sql`select document_id, chunk_index, count(*)::int as n from chunks where data_source_id = ${id} and deleted_at is null group by document_id, chunk_index having count(*) > 1`);
+  const dup = await queryRows(
+    database.db,
+    sql`select document_id, chunk_index, count(*)::int as n from chunks where data_source_id = ${id} and deleted_at is null group by document_id, chunk_index having count(*) > 1`,
+  );
   t.same(dup, [], 'no chunk index twice in a document');
   const docs = await queryRows<{ n: number }>(database.db, sql`select count(*)::int as n from documents where data_source_id = ${id} and deleted_at is null`);
   t.equal(docs[0]!.n, 3, 'no duplicate document');
-  t.equal(ds.chunkCount, (await queryRows<{ n: number }>(database.db, sql`select count(*)::int as n from chunks where data_source_id = ${id} and deleted_at is null`))[0]!.n, 'the counted chunks are the stored ones');
+  t.equal(
+    ds.chunkCount,
+    (await queryRows<{ n: number }>(database.db, sql`select count(*)::int as n from chunks where data_source_id = ${id} and deleted_at is null`))[0]!.n,
+    'the counted chunks are the stored ones',
+  );
 });

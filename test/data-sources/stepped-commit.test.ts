@@ -31,7 +31,14 @@ function doc(fileId: string, n: number, title: string): DocumentInsert {
     chunks: Array.from({ length: n }, (_, i) => {
       const embedding = new Array<number>(EMBEDDING_DIMENSIONS).fill(0);
       embedding[i % EMBEDDING_DIMENSIONS] = 1;
-      return { chunkIndex: i, section: `Section ${i}`, page: null, pageEnd: null, content: `${title}: clause ${i} on encryption and notice periods.`, embedding };
+      return {
+        chunkIndex: i,
+        section: `Section ${i}`,
+        page: null,
+        pageEnd: null,
+        content: `${title}: clause ${i} on encryption and notice periods.`,
+        embedding,
+      };
     }),
   };
 }
@@ -51,7 +58,11 @@ t.test('stepped commit of an ingestion', async (t) => {
     const view = await app.services.dataSources.create(scope, {
       kind: 'json',
       name: `Source ${files}`,
-      files: Array.from({ length: files }, (_, i) => ({ filename: `f${i}.txt`, declaredType: 'text/plain', content: Buffer.from(`Policy ${i}: keys rotate every 90 days.`) })),
+      files: Array.from({ length: files }, (_, i) => ({
+        filename: `f${i}.txt`,
+        declaredType: 'text/plain',
+        content: Buffer.from(`Policy ${i}: keys rotate every 90 days.`),
+      })),
     });
     const row = (await stepped.byId(view.id))!;
     return { id: view.id, generation: row.generation, fileIds: (await stepped.files(view.id)).map((f) => f.id) };
@@ -61,7 +72,14 @@ t.test('stepped commit of an ingestion', async (t) => {
   // commit's next step start).
   const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
   const liveChunks = async (dataSourceId: string) =>
-    Number((await db.select({ n: count() }).from(chunks).where(and(eq(chunks.dataSourceId, dataSourceId), isNull(chunks.deletedAt))))[0]!.n);
+    Number(
+      (
+        await db
+          .select({ n: count() })
+          .from(chunks)
+          .where(and(eq(chunks.dataSourceId, dataSourceId), isNull(chunks.deletedAt)))
+      )[0]!.n,
+    );
 
   t.test('stores what one transaction stores, and reads are answered between the steps', async (t) => {
     const ds = await source(3);
@@ -76,13 +94,25 @@ t.test('stepped commit of an ingestion', async (t) => {
     t.equal(await commit, true);
     const between = seen.filter((n) => n > 0 && n < 18);
     t.ok(between.length >= 3, `reads answered while the commit ran saw it part-way (${seen.join(',')})`);
-    t.same([...between].sort((a, b) => a - b), between, 'chunks only ever added during the commit');
+    t.same(
+      [...between].sort((a, b) => a - b),
+      between,
+      'chunks only ever added during the commit',
+    );
 
     t.equal(await liveChunks(ds.id), 18);
-    const rows = await db.select({ documentId: chunks.documentId, chunkIndex: chunks.chunkIndex, title: chunks.title }).from(chunks).where(eq(chunks.dataSourceId, ds.id));
+    const rows = await db
+      .select({ documentId: chunks.documentId, chunkIndex: chunks.chunkIndex, title: chunks.title })
+      .from(chunks)
+      .where(eq(chunks.dataSourceId, ds.id));
     const byTitle = new Map<string, number[]>();
     for (const r of rows) byTitle.set(r.title, [...(byTitle.get(r.title) ?? []), r.chunkIndex]);
-    for (const d of docs) t.same(byTitle.get(d.title)!.sort((a, b) => a - b), d.chunks.map((c) => c.chunkIndex), `${d.title}: every chunk once`);
+    for (const d of docs)
+      t.same(
+        byTitle.get(d.title)!.sort((a, b) => a - b),
+        d.chunks.map((c) => c.chunkIndex),
+        `${d.title}: every chunk once`,
+      );
     const row = (await stepped.byId(ds.id))!;
     t.equal(row.status, 'ready');
     t.equal(row.documentCount, 3);

@@ -20,7 +20,12 @@ const evaluate = (payload: unknown, headers: Record<string, string> = ws.headers
 const Q = 'How quickly does GitHub notify customers of a security incident?';
 const GROUND_TRUTH = 'GitHub notifies the customer promptly and without undue delay after becoming aware of a Security Incident.';
 
-interface M { faithfulness: number | null; answerRelevancy: number | null; contextPrecision: number | null; contextRecall: number | null }
+interface M {
+  faithfulness: number | null;
+  answerRelevancy: number | null;
+  contextPrecision: number | null;
+  contextRecall: number | null;
+}
 const metricsOf = async (payload: unknown): Promise<M[]> => {
   const res = await evaluate(payload);
   if (res.statusCode !== 200) throw new Error(`${res.statusCode} ${res.body}`);
@@ -30,7 +35,8 @@ const metricsOf = async (payload: unknown): Promise<M[]> => {
 t.test('built-in metrics: one sample, the response shape', async (t) => {
   const res = await evaluate({
     question: Q,
-    answer: 'GitHub notifies the customer of a Security Incident promptly and without undue delay [Source 1]. It also investigates the incident and provides detailed information about it.',
+    answer:
+      'GitHub notifies the customer of a Security Incident promptly and without undue delay [Source 1]. It also investigates the incident and provides detailed information about it.',
     contexts: [GITHUB_DPA_INCIDENT, GITHUB_SLA],
     groundTruth: GROUND_TRUTH,
   });
@@ -45,7 +51,14 @@ t.test('built-in metrics: one sample, the response shape', async (t) => {
   t.same(s.metrics, { faithfulness: 1, answerRelevancy: s.metrics.answerRelevancy, contextPrecision: 1, contextRecall: 1 });
   t.ok(s.metrics.answerRelevancy > 0.6, `a direct answer is relevant (${s.metrics.answerRelevancy})`);
   t.same(data.averages, s.metrics, 'averages of one sample are its metrics');
-  t.match(s.details, { claims: 2, supportedClaims: 2, unsupportedClaims: [], relevantContexts: [true, false], groundTruthSentences: 1, supportedGroundTruthSentences: 1 });
+  t.match(s.details, {
+    claims: 2,
+    supportedClaims: 2,
+    unsupportedClaims: [],
+    relevantContexts: [true, false],
+    groundTruthSentences: 1,
+    supportedGroundTruthSentences: 1,
+  });
 });
 
 t.test('built-in metrics order answers and retrievals as a reviewer would', async (t) => {
@@ -142,7 +155,12 @@ t.test('access: authentication, workspace, permission', async (t) => {
   t.equal((await evaluate(body, other.headers)).statusCode, 200, 'in their own workspace they may');
   // Without canQuery (an explicit member whose flag is withdrawn): 403.
   const member = await addOrgMember(app, owner, ws.orgId, 'analyst');
-  const add = await app.inject({ method: 'POST', url: `/api/v1/workspaces/${ws.workspaceId}/members`, headers: ws.headers, payload: { email: member.email, role: 'viewer', permissions: { canQuery: false } } });
+  const add = await app.inject({
+    method: 'POST',
+    url: `/api/v1/workspaces/${ws.workspaceId}/members`,
+    headers: ws.headers,
+    payload: { email: member.email, role: 'viewer', permissions: { canQuery: false } },
+  });
   t.equal(add.statusCode, 201, add.body);
   const noQuery = await evaluate(body, wsHeaders(member, ws.workspaceId));
   t.equal(noQuery.statusCode, 403);
@@ -152,7 +170,10 @@ t.test('access: authentication, workspace, permission', async (t) => {
 t.test('questions are answered through the RAG service, then evaluated', async (t) => {
   await app.services.dataSources.indexCorpus({ articles: [19, 28] });
   const question = 'What must financial entities report to competent authorities about major ICT-related incidents?';
-  const res = await evaluate({ questions: [question], groundTruths: ['Financial entities shall report major ICT-related incidents to the relevant competent authority.'] });
+  const res = await evaluate({
+    questions: [question],
+    groundTruths: ['Financial entities shall report major ICT-related incidents to the relevant competent authority.'],
+  });
   t.equal(res.statusCode, 200, res.body);
   const d = res.json().data;
   t.equal(d.evaluator, 'builtin');
@@ -174,7 +195,8 @@ t.test('rate limit scope: 10 per hour by default, configurable', async (t) => {
   t.teardown(limited.close);
   const u = await registerUser(limited.app);
   const w = await createOrgAndWorkspace(limited.app, u, 'GitHub');
-  const send = () => limited.app.inject({ method: 'POST', url: '/api/v1/ragas/evaluate', headers: w.headers, payload: { question: Q, answer: 'x y z', contexts: [] } });
+  const send = () =>
+    limited.app.inject({ method: 'POST', url: '/api/v1/ragas/evaluate', headers: w.headers, payload: { question: Q, answer: 'x y z', contexts: [] } });
   t.equal((await send()).statusCode, 200);
   const second = await send();
   t.equal(second.headers['x-ratelimit-limit'], '2');
@@ -187,7 +209,10 @@ t.test('rate limit scope: 10 per hour by default, configurable', async (t) => {
 // ---- the external evaluation service: a real local HTTP server -------------------
 
 type Mode = 'ok' | 'error' | 'badShape' | 'wrongCount' | 'notJson' | 'hang' | 'redirect';
-interface Recorded { headers: IncomingMessage['headers']; body: { metrics: string[]; samples: Record<string, unknown>[] } }
+interface Recorded {
+  headers: IncomingMessage['headers'];
+  body: { metrics: string[]; samples: Record<string, unknown>[] };
+}
 
 async function fakeRagas(): Promise<{ server: Server; url: string; mode: Mode; requests: Recorded[]; close(): Promise<void> }> {
   const state = { mode: 'ok' as Mode, requests: [] as Recorded[] };
@@ -205,7 +230,12 @@ async function fakeRagas(): Promise<{ server: Server; url: string; mode: Mode; r
       switch (state.mode) {
         case 'ok':
           return json(200, {
-            results: body.samples.map((_, i) => ({ faithfulness: 0.9 - i / 10, answer_relevancy: 0.8, context_precision: 0.7, context_recall: i === 0 ? null : 0.6 })),
+            results: body.samples.map((_, i) => ({
+              faithfulness: 0.9 - i / 10,
+              answer_relevancy: 0.8,
+              context_precision: 0.7,
+              context_recall: i === 0 ? null : 0.6,
+            })),
           });
         case 'error':
           return json(500, { error: 'evaluator crashed: secret internals' });
@@ -246,7 +276,8 @@ t.test('external evaluation service: wire format, success, errors, timeout', asy
   });
   const u = await registerUser(ext.app);
   const w = await createOrgAndWorkspace(ext.app, u, 'GitHub');
-  const post = (payload: unknown) => ext.app.inject({ method: 'POST', url: '/api/v1/ragas/evaluate', headers: { ...w.headers, 'x-request-id': 'req-123' }, payload: payload as object });
+  const post = (payload: unknown) =>
+    ext.app.inject({ method: 'POST', url: '/api/v1/ragas/evaluate', headers: { ...w.headers, 'x-request-id': 'req-123' }, payload: payload as object });
   const samples = [
     { question: Q, answer: 'Promptly [Source 1].', contexts: [GITHUB_DPA_INCIDENT, GITHUB_SLA] },
     { question: 'What uptime does GitHub commit to?', answer: '99.9%.', contexts: [GITHUB_SLA], groundTruth: 'At least 99.9% per quarter.' },
@@ -256,10 +287,13 @@ t.test('external evaluation service: wire format, success, errors, timeout', asy
   t.equal(okRes.statusCode, 200, okRes.body);
   const d = okRes.json().data;
   t.equal(d.evaluator, 'external');
-  t.same(d.samples.map((s: { metrics: M }) => s.metrics), [
-    { faithfulness: 0.9, answerRelevancy: 0.8, contextPrecision: 0.7, contextRecall: null },
-    { faithfulness: 0.8, answerRelevancy: 0.8, contextPrecision: 0.7, contextRecall: 0.6 },
-  ]);
+  t.same(
+    d.samples.map((s: { metrics: M }) => s.metrics),
+    [
+      { faithfulness: 0.9, answerRelevancy: 0.8, contextPrecision: 0.7, contextRecall: null },
+      { faithfulness: 0.8, answerRelevancy: 0.8, contextPrecision: 0.7, contextRecall: 0.6 },
+    ],
+  );
   t.same(d.averages, { faithfulness: 0.85, answerRelevancy: 0.8, contextPrecision: 0.7, contextRecall: 0.6 });
   t.notOk(d.samples[0].details, 'built-in details only come with the built-in evaluator');
 
@@ -302,8 +336,9 @@ t.test('external service unreachable: 502', async (t) => {
   await new Promise<void>((r) => closed.listen(0, '127.0.0.1', r));
   const port = (closed.address() as AddressInfo).port;
   await new Promise<void>((r) => closed.close(() => r()));
-  await t.rejects(
-    evaluateExternally({ url: `http://127.0.0.1:${port}/evaluate`, timeoutMs: 2000 }, [{ question: Q, answer: 'x', contexts: [] }]),
-    { statusCode: 502, code: 'EVALUATION_SERVICE_ERROR', message: 'The external evaluation service could not be reached' },
-  );
+  await t.rejects(evaluateExternally({ url: `http://127.0.0.1:${port}/evaluate`, timeoutMs: 2000 }, [{ question: Q, answer: 'x', contexts: [] }]), {
+    statusCode: 502,
+    code: 'EVALUATION_SERVICE_ERROR',
+    message: 'The external evaluation service could not be reached',
+  });
 });

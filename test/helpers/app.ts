@@ -22,7 +22,19 @@ const TEST_JWT_SECRET = randomBytes(32).toString('hex');
 /** Test configuration: rate limits off unless a test turns them on. */
 export function testConfig(overrides: Partial<Config> = {}): Config {
   // Tests never reach the real Messages API: the anthropic generator is tested against a local fake.
-  const base = loadConfig({ ...process.env, NODE_ENV: 'test', LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent', PGLITE_DATA_DIR: 'memory://', REDIS_URL: '', SMTP_URL: '', ANTHROPIC_API_KEY: '', ANTHROPIC_BASE_URL: '', RAG_GENERATOR: '', JWT_SECRET: TEST_JWT_SECRET, SHUTDOWN_GRACE_MS: '0' });
+  const base = loadConfig({
+    ...process.env,
+    NODE_ENV: 'test',
+    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
+    PGLITE_DATA_DIR: 'memory://',
+    REDIS_URL: '',
+    SMTP_URL: '',
+    ANTHROPIC_API_KEY: '',
+    ANTHROPIC_BASE_URL: '',
+    RAG_GENERATOR: '',
+    JWT_SECRET: TEST_JWT_SECRET,
+    SHUTDOWN_GRACE_MS: '0',
+  });
   return { ...base, rateLimits: { ...base.rateLimits, enabled: false }, ...overrides };
 }
 
@@ -54,7 +66,10 @@ export async function freshDatabase(url = process.env.DATABASE_URL, opts: { max?
 }
 
 /** Builds the app on a fresh database with the DORA reference data loaded. */
-export async function buildTestApp(overrides: Partial<Config> = {}, opts: { mailer?: Mailer; seed?: boolean; logStream?: { write(line: string): void } } = {}): Promise<TestContext> {
+export async function buildTestApp(
+  overrides: Partial<Config> = {},
+  opts: { mailer?: Mailer; seed?: boolean; logStream?: { write(line: string): void } } = {},
+): Promise<TestContext> {
   const config = testConfig(overrides);
   const { database, drop } = await freshDatabase();
   const mailer = opts.mailer ?? createMailer({ from: config.mailFrom });

@@ -16,7 +16,12 @@ export function vendorDocs(vendor: 'github' | 'basecamp', only?: string[]): Uplo
 }
 
 /** POST /assessments as a multipart upload. */
-export function createAssessment(app: FastifyInstance, headers: Record<string, string>, files: UploadPart[], fields: Record<string, string> = {}): Promise<LightMyRequestResponse> {
+export function createAssessment(
+  app: FastifyInstance,
+  headers: Record<string, string>,
+  files: UploadPart[],
+  fields: Record<string, string> = {},
+): Promise<LightMyRequestResponse> {
   const { payload, contentType } = multipartBody(files, fields);
   return app.inject({ method: 'POST', url: '/api/v1/assessments', headers: { ...headers, 'content-type': contentType }, payload });
 }
@@ -68,5 +73,9 @@ export async function docxText(buf: Buffer): Promise<string> {
   return xml
     .replace(/<\/w:p>/g, '\n')
     .replace(/<[^>]+>/g, '')
-    .replace(/&amp;/g, '&').replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&apos;/g, "'");
+    .replace(/&amp;/g, '&')
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&quot;/g, '"')
+    .replace(/&apos;/g, "'");
 }

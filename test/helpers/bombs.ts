@@ -56,11 +56,14 @@ export function docxTextBomb(bytes = 95 * 1024 * 1024): Promise<Buffer> {
     { name: '_rels/.rels', content: DOCX_RELS },
     {
       name: 'word/document.xml',
-      content: () => Readable.from((async function* () {
-        yield Buffer.from(head);
-        yield* repeated(para, bytes - head.length - tail.length);
-        yield Buffer.from(tail);
-      })()),
+      content: () =>
+        Readable.from(
+          (async function* () {
+            yield Buffer.from(head);
+            yield* repeated(para, bytes - head.length - tail.length);
+            yield Buffer.from(tail);
+          })(),
+        ),
     },
   ]);
 }
@@ -77,11 +80,14 @@ export function docxTreeBomb(bytes = 60 * 1024 * 1024): Promise<Buffer> {
     { name: '_rels/.rels', content: DOCX_RELS },
     {
       name: 'word/document.xml',
-      content: () => Readable.from((async function* () {
-        yield Buffer.from(head);
-        yield* repeated('<w:p><w:r><w:t>x</w:t></w:r></w:p>', bytes - head.length - tail.length);
-        yield Buffer.from(tail);
-      })()),
+      content: () =>
+        Readable.from(
+          (async function* () {
+            yield Buffer.from(head);
+            yield* repeated('<w:p><w:r><w:t>x</w:t></w:r></w:p>', bytes - head.length - tail.length);
+            yield Buffer.from(tail);
+          })(),
+        ),
     },
   ]);
 }
@@ -116,22 +122,30 @@ export function xlsxBomb(rows = 15_000): Promise<Buffer> {
     { name: '_rels/.rels', content: rels },
     { name: 'xl/workbook.xml', content: workbook },
     { name: 'xl/_rels/workbook.xml.rels', content: wbRels },
-    { name: 'xl/sharedStrings.xml', content: `<?xml version="1.0" encoding="UTF-8" standalone="yes"?><sst xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" count="1" uniqueCount="1"><si><t>${shared}</t></si></sst>` },
+    {
+      name: 'xl/sharedStrings.xml',
+      content: `<?xml version="1.0" encoding="UTF-8" standalone="yes"?><sst xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" count="1" uniqueCount="1"><si><t>${shared}</t></si></sst>`,
+    },
     {
       name: 'xl/worksheets/sheet1.xml',
-      content: () => Readable.from((async function* () {
-        yield Buffer.from('<?xml version="1.0" encoding="UTF-8" standalone="yes"?><worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><sheetData>');
-        let batch = '';
-        for (let r = 1; r <= rows; r++) {
-          batch += `<row r="${r}">${cellsOf(r)}</row>`;
-          if (batch.length > 256 * 1024) {
+      content: () =>
+        Readable.from(
+          (async function* () {
+            yield Buffer.from(
+              '<?xml version="1.0" encoding="UTF-8" standalone="yes"?><worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><sheetData>',
+            );
+            let batch = '';
+            for (let r = 1; r <= rows; r++) {
+              batch += `<row r="${r}">${cellsOf(r)}</row>`;
+              if (batch.length > 256 * 1024) {
+                yield Buffer.from(batch);
+                batch = '';
+              }
+            }
             yield Buffer.from(batch);
-            batch = '';
-          }
-        }
-        yield Buffer.from(batch);
-        yield Buffer.from('</sheetData></worksheet>');
-      })()),
+            yield Buffer.from('</sheetData></worksheet>');
+          })(),
+        ),
     },
   ]);
 }
@@ -156,7 +170,11 @@ export function pdfGarbage(bytes = 200 * 1024, seed = 1): Buffer {
   };
   while (size < bytes) {
     n += 1;
-    const p = Buffer.concat([Buffer.from(`${n} 0 obj\n<< /Length ${1000 + n} /Filter /FlateDecode >>\nstream\n`), rnd(200), Buffer.from('\nendstream\nendobj\n')]);
+    const p = Buffer.concat([
+      Buffer.from(`${n} 0 obj\n<< /Length ${1000 + n} /Filter /FlateDecode >>\nstream\n`),
+      rnd(200),
+      Buffer.from('\nendstream\nendobj\n'),
+    ]);
     parts.push(p);
     size += p.length;
   }

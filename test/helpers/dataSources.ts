@@ -23,7 +23,11 @@ export function multipartBody(files: UploadPart[], fields: Record<string, string
     parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`));
   }
   for (const f of files) {
-    parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${f.field ?? 'files'}"; filename="${f.filename}"\r\nContent-Type: ${f.contentType ?? 'application/octet-stream'}\r\n\r\n`));
+    parts.push(
+      Buffer.from(
+        `--${boundary}\r\nContent-Disposition: form-data; name="${f.field ?? 'files'}"; filename="${f.filename}"\r\nContent-Type: ${f.contentType ?? 'application/octet-stream'}\r\n\r\n`,
+      ),
+    );
     parts.push(Buffer.isBuffer(f.content) ? f.content : Buffer.from(f.content));
     parts.push(Buffer.from('\r\n'));
   }
@@ -32,7 +36,12 @@ export function multipartBody(files: UploadPart[], fields: Record<string, string
 }
 
 /** POST /data-sources as a multipart upload. */
-export function upload(app: FastifyInstance, headers: Record<string, string>, files: UploadPart[], fields: Record<string, string> = {}): Promise<LightMyRequestResponse> {
+export function upload(
+  app: FastifyInstance,
+  headers: Record<string, string>,
+  files: UploadPart[],
+  fields: Record<string, string> = {},
+): Promise<LightMyRequestResponse> {
   const { payload, contentType } = multipartBody(files, fields);
   return app.inject({ method: 'POST', url: '/api/v1/data-sources', headers: { ...headers, 'content-type': contentType }, payload });
 }
@@ -41,7 +50,12 @@ export function upload(app: FastifyInstance, headers: Record<string, string>, fi
  * Polls GET /data-sources/:id until the ingestion settles (`ready` or `failed`), or
  * throws after `timeoutMs`. Returns the data source.
  */
-export async function waitForDataSource(app: FastifyInstance, headers: Record<string, string>, id: string, opts: { timeoutMs?: number; until?: string[] } = {}) {
+export async function waitForDataSource(
+  app: FastifyInstance,
+  headers: Record<string, string>,
+  id: string,
+  opts: { timeoutMs?: number; until?: string[] } = {},
+) {
   const until = opts.until ?? ['ready', 'failed'];
   const deadline = Date.now() + (opts.timeoutMs ?? 60_000);
   for (;;) {

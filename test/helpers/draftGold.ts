@@ -43,7 +43,10 @@ export async function judgeDraft(gold: DraftGold, drafts: Record<string, DraftLi
     const draft = drafts[vendor];
     if (!draft) throw new Error(`no draft for ${vendor}`);
     for (const p of draft.fields) {
-      for (const e of [...p.evidence, ...((p.candidates ?? []) as unknown as { evidence: { chunkId: string; quote: string }[] }[]).flatMap((c) => c.evidence)]) {
+      for (const e of [
+        ...p.evidence,
+        ...((p.candidates ?? []) as unknown as { evidence: { chunkId: string; quote: string }[] }[]).flatMap((c) => c.evidence),
+      ]) {
         quotes++;
         const content = await chunkContent(e.chunkId);
         if (!content || !content.includes(e.quote)) {
@@ -61,11 +64,27 @@ export async function judgeDraft(gold: DraftGold, drafts: Record<string, DraftLi
       if (offered) s.proposed++;
       if (want && offered && p.status !== 'conflict' && isCorrect(field, want, p)) s.correct++;
       else if (want && !offered) mistakes.push(`${vendor} ${field}: not found (gold ${JSON.stringify(want.value ?? want.accept?.[0])})`);
-      else if (offered) mistakes.push(`${vendor} ${field}: ${p.status} ${JSON.stringify(p.status === 'conflict' ? p.candidates?.map((c) => c.value) : p.value)?.slice(0, 160)}${want ? '' : ' (gold: not settled)'}`);
+      else if (offered)
+        mistakes.push(
+          `${vendor} ${field}: ${p.status} ${JSON.stringify(p.status === 'conflict' ? p.candidates?.map((c) => c.value) : p.value)?.slice(0, 160)}${want ? '' : ' (gold: not settled)'}`,
+        );
     }
   }
-  const fields = [...per.entries()].map(([field, s]) => ({ field, ...s, precision: s.proposed ? s.correct / s.proposed : null, recall: s.gold ? s.correct / s.gold : null }));
+  const fields = [...per.entries()].map(([field, s]) => ({
+    field,
+    ...s,
+    precision: s.proposed ? s.correct / s.proposed : null,
+    recall: s.gold ? s.correct / s.gold : null,
+  }));
   const sum = (k: 'gold' | 'proposed' | 'correct') => fields.reduce((a, f) => a + f[k], 0);
   const total = { gold: sum('gold'), proposed: sum('proposed'), correct: sum('correct') };
-  return { fields, ...total, precision: total.proposed ? total.correct / total.proposed : 0, recall: total.gold ? total.correct / total.gold : 0, quotes, notVerbatim, mistakes };
+  return {
+    fields,
+    ...total,
+    precision: total.proposed ? total.correct / total.proposed : 0,
+    recall: total.gold ? total.correct / total.gold : 0,
+    quotes,
+    notVerbatim,
+    mistakes,
+  };
 }

@@ -135,12 +135,18 @@ export async function startFakeAnthropic(opts: { apiKey?: string } = {}): Promis
     if (!body.stream) {
       completed = true;
       res.writeHead(200, { 'content-type': 'application/json', 'request-id': `req_fake_${counter}` });
-      res.end(JSON.stringify({
-        id, type: 'message', role: 'assistant', model: body.model,
-        content: r.toolUse ? [{ type: 'tool_use', id: `toolu_fake_${counter}`, name: r.toolUse.name, input: r.toolUse.input }] : [{ type: 'text', text }],
-        stop_reason: r.toolUse ? 'tool_use' : stopReason, stop_sequence: null,
-        usage: { input_tokens: inputTokens, output_tokens: outputTokens },
-      }));
+      res.end(
+        JSON.stringify({
+          id,
+          type: 'message',
+          role: 'assistant',
+          model: body.model,
+          content: r.toolUse ? [{ type: 'tool_use', id: `toolu_fake_${counter}`, name: r.toolUse.name, input: r.toolUse.input }] : [{ type: 'text', text }],
+          stop_reason: r.toolUse ? 'tool_use' : stopReason,
+          stop_sequence: null,
+          usage: { input_tokens: inputTokens, output_tokens: outputTokens },
+        }),
+      );
       return;
     }
 
@@ -153,7 +159,16 @@ export async function startFakeAnthropic(opts: { apiKey?: string } = {}): Promis
     };
     const ok = await send('message_start', {
       type: 'message_start',
-      message: { id, type: 'message', role: 'assistant', model: body.model, content: [], stop_reason: null, stop_sequence: null, usage: { input_tokens: inputTokens, output_tokens: 1 } },
+      message: {
+        id,
+        type: 'message',
+        role: 'assistant',
+        model: body.model,
+        content: [],
+        stop_reason: null,
+        stop_sequence: null,
+        usage: { input_tokens: inputTokens, output_tokens: 1 },
+      },
     });
     if (!ok) return;
     await send('content_block_start', { type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } });

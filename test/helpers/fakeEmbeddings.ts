@@ -20,15 +20,23 @@ export async function fakeEmbeddings(): Promise<FakeEmbeddings> {
   const local = new LocalHashEmbedder(384);
   const mode: FakeEmbeddings['mode'] = { fail: null, hold: null };
   const requests: FakeEmbeddings['requests'] = [];
-  const read = (req: IncomingMessage) => new Promise<string>((r) => { let s = ''; req.on('data', (c) => (s += c)); req.on('end', () => r(s)); });
+  const read = (req: IncomingMessage) =>
+    new Promise<string>((r) => {
+      let s = '';
+      req.on('data', (c) => (s += c));
+      req.on('end', () => r(s));
+    });
   const server = createServer(async (req, res) => {
     const body = JSON.parse(await read(req));
     requests.push({ auth: req.headers.authorization, body });
     if (req.url !== '/v1/embeddings') return void res.writeHead(404).end();
     if (mode.hold) await mode.hold;
-    if (mode.fail) return void res.writeHead(mode.fail, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: 'model not available' } }));
+    if (mode.fail)
+      return void res.writeHead(mode.fail, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: 'model not available' } }));
     const vectors = await local.embed(body.input);
-    res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ object: 'list', data: vectors.map((embedding, index) => ({ object: 'embedding', index, embedding })) }));
+    res
+      .writeHead(200, { 'content-type': 'application/json' })
+      .end(JSON.stringify({ object: 'list', data: vectors.map((embedding, index) => ({ object: 'embedding', index, embedding })) }));
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   return {

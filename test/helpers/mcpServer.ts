@@ -70,9 +70,13 @@ export function buildMcpServer(resources: () => FixtureResource[], name = 'acme-
       },
     );
   }
-  server.registerTool('search_docs', { title: 'Search docs', description: 'Searches the Acme documents', inputSchema: { query: z.string() } }, async ({ query }) => ({
-    content: [{ type: 'text', text: `no results for ${query}` }],
-  }));
+  server.registerTool(
+    'search_docs',
+    { title: 'Search docs', description: 'Searches the Acme documents', inputSchema: { query: z.string() } },
+    async ({ query }) => ({
+      content: [{ type: 'text', text: `no results for ${query}` }],
+    }),
+  );
   return server;
 }
 

@@ -25,7 +25,16 @@ export async function ingest(app: FastifyInstance, headers: Record<string, strin
     method: 'POST',
     url: '/api/v1/data-sources',
     headers,
-    payload: { name, documents: docs.map((d) => ({ title: d.title, content: d.content, format: d.format ?? 'markdown', ...(d.url ? { url: d.url } : {}), ...(d.date ? { date: d.date } : {}) })) },
+    payload: {
+      name,
+      documents: docs.map((d) => ({
+        title: d.title,
+        content: d.content,
+        format: d.format ?? 'markdown',
+        ...(d.url ? { url: d.url } : {}),
+        ...(d.date ? { date: d.date } : {}),
+      })),
+    },
   });
   if (res.statusCode !== 201) throw new Error(`create data source failed: ${res.statusCode} ${res.body}`);
   const id: string = res.json().data.dataSource.id;
@@ -67,7 +76,12 @@ export async function streamInject(app: FastifyInstance, headers: Record<string,
  * POST /rag/stream over a real connection: events are delivered as they arrive
  * (`onEvent` may return true to disconnect right there).
  */
-export async function streamHttp(baseUrl: string, headers: Record<string, string>, payload: unknown, onEvent?: (e: StreamEvent, receivedAt: number) => boolean | void) {
+export async function streamHttp(
+  baseUrl: string,
+  headers: Record<string, string>,
+  payload: unknown,
+  onEvent?: (e: StreamEvent, receivedAt: number) => boolean | void,
+) {
   const controller = new AbortController();
   const started = performance.now();
   const res = await fetch(`${baseUrl}/api/v1/rag/stream`, {

@@ -21,10 +21,10 @@ export function makeSources(items: { title: string; content: string; section?: s
 export const GITHUB_DPA_INCIDENT =
   'Security Incident Notification. If GitHub becomes aware of a Security Incident, GitHub will promptly and without undue delay notify Customer of the Security Incident. ' +
   'GitHub will investigate the Security Incident and provide Customer with detailed information about the Security Incident. ' +
-  'Notification(s) of Security Incidents will be delivered to one or more of Customer\'s administrators by any means GitHub selects, including via email.';
+  "Notification(s) of Security Incidents will be delivered to one or more of Customer's administrators by any means GitHub selects, including via email.";
 export const GITHUB_SLA =
   'GitHub commits to maintain at least 99.9% Uptime for the applicable GitHub service. ' +
-  'If GitHub does not meet the SLA, Customer will be entitled to service credits to Customer\'s account. ' +
+  "If GitHub does not meet the SLA, Customer will be entitled to service credits to Customer's account. " +
   'Service Credits are calculated as 10% of the fees for each 0.1% below the Service Level.';
 export const BASECAMP_SECURITY =
   'All data are written to multiple disks instantly, backed up daily, and stored in multiple locations. ' +

@@ -19,7 +19,12 @@ export async function createOrg(app: FastifyInstance, session: Session, name = '
 }
 
 /** Creates a vendor workspace in the session's organization (the session's user becomes owner). */
-export async function createWorkspace(app: FastifyInstance, session: Session, name = 'GitHub', extra: Record<string, unknown> = {}): Promise<{ id: string; slug: string; headers: Record<string, string> }> {
+export async function createWorkspace(
+  app: FastifyInstance,
+  session: Session,
+  name = 'GitHub',
+  extra: Record<string, unknown> = {},
+): Promise<{ id: string; slug: string; headers: Record<string, string> }> {
   const res = await app.inject({ method: 'POST', url: '/api/v1/workspaces', headers: session.headers, payload: { workspaceName: name, ...extra } });
   if (res.statusCode !== 201) throw new Error(`create workspace failed: ${res.statusCode} ${res.body}`);
   const ws = res.json().data.workspace;
@@ -107,7 +112,13 @@ export function sampleVendorProfile(overrides: Record<string, unknown> = {}): Re
     ],
     substitutability: 'medium_complexity',
     discontinuationImpact: 'high',
-    exitPlan: { exists: true, lastTestedDate: '2024-03-01', reintegrationPossibility: 'difficult', alternativeProvidersIdentified: true, alternativeProviders: ['GitLab'] },
+    exitPlan: {
+      exists: true,
+      lastTestedDate: '2024-03-01',
+      reintegrationPossibility: 'difficult',
+      alternativeProvidersIdentified: true,
+      alternativeProviders: ['GitLab'],
+    },
     nextReviewDate: '2099-01-31',
     ...overrides,
   };

@@ -1,4 +1,4 @@
-import dns from 'node:dns';
+import type dns from 'node:dns';
 import t from 'tap';
 import { createSecretBox } from '../../src/lib/secrets.js';
 import { stdioRefusal } from '../../src/mcp/client.js';
@@ -9,7 +9,12 @@ function fakeResolver(table: Record<string, string[]>): typeof dns.lookup {
   return ((host: string, _opts: unknown, cb: (err: Error | null, addrs?: dns.LookupAddress[]) => void) => {
     const addrs = table[host];
     if (!addrs) return process.nextTick(() => cb(Object.assign(new Error(`getaddrinfo ENOTFOUND ${host}`), { code: 'ENOTFOUND' })));
-    process.nextTick(() => cb(null, addrs.map((address) => ({ address, family: address.includes(':') ? 6 : 4 }))));
+    process.nextTick(() =>
+      cb(
+        null,
+        addrs.map((address) => ({ address, family: address.includes(':') ? 6 : 4 })),
+      ),
+    );
   }) as unknown as typeof dns.lookup;
 }
 
@@ -64,7 +69,11 @@ t.test('SSRF guard refuses non-public addresses by default', async (t) => {
   await t.resolves(guard.checkUrl('https://93.184.215.14/mcp'), 'a public address is allowed');
   await t.resolves(guard.checkUrl('https://v6only.example/mcp'), 'a public IPv6 host is allowed');
   const err = await guard.checkUrl('http://localhost:3000/mcp').catch((e: UrlNotAllowedError) => e);
-  t.match(err, { reason: 'refused', message: /127\.0\.0\.1 \(loopback\).*MCP_ALLOW_PRIVATE_NETWORKS/ }, 'the message names the address, its range and the setting');
+  t.match(
+    err,
+    { reason: 'refused', message: /127\.0\.0\.1 \(loopback\).*MCP_ALLOW_PRIVATE_NETWORKS/ },
+    'the message names the address, its range and the setting',
+  );
 });
 
 t.test('SSRF guard rejects unusable URLs', async (t) => {
@@ -88,7 +97,10 @@ t.test('SSRF guard: MCP_ALLOW_PRIVATE_NETWORKS and the allow-list', async (t) =>
   await t.rejects(open.checkUrl('http://[::a9fe:a9fe]/'), { message: /metadata/ }, 'also IPv4-compatible (::/96)');
   await t.rejects(open.checkUrl('http://[64:ff9b::a9fe:a9fe]/'), { message: /metadata/ }, 'also behind NAT64');
 
-  const listed = createNetworkGuard({ allowPrivateNetworks: false, allowedHosts: ['mcp.intranet.example', '10.20.0.0/16', '*.lab.example', 'fd12:3456::/32'] }, resolver);
+  const listed = createNetworkGuard(
+    { allowPrivateNetworks: false, allowedHosts: ['mcp.intranet.example', '10.20.0.0/16', '*.lab.example', 'fd12:3456::/32'] },
+    resolver,
+  );
   t.teardown(() => listed.close());
   await t.resolves(listed.checkUrl('http://mcp.intranet.example/mcp'), 'host name listed');
   await t.resolves(listed.checkUrl('http://internal.corp/mcp'), 'address in a listed CIDR');

@@ -29,7 +29,11 @@ const H = ws.headers;
 async function ask(question: string) {
   const res = await app.inject({ method: 'POST', url: `${API}/rag`, headers: H, payload: { question } });
   if (res.statusCode !== 200) throw new Error(`rag: ${res.statusCode} ${res.body}`);
-  return res.json().data as { answer: string; sources: { title: string; url: string; content: string; documentId: string }[]; citedSources: { sourceNumber: number; title: string; url: string }[] };
+  return res.json().data as {
+    answer: string;
+    sources: { title: string; url: string; content: string; documentId: string }[];
+    citedSources: { sourceNumber: number; title: string; url: string }[];
+  };
 }
 
 async function liveCounts(sourceId: string) {
@@ -46,7 +50,12 @@ let sourceId = '';
 
 t.test('test-connection connects, lists resources and tools, stores nothing', async (t) => {
   const before = await queryRows<{ n: number }>(db, sql`SELECT count(*)::int AS n FROM mcp_sources`);
-  const res = await app.inject({ method: 'POST', url: `${API}/mcp-sources/test-connection`, headers: H, payload: { transport: 'http', url: fixture.url, headers: { Authorization: `Bearer ${TOKEN}` } } });
+  const res = await app.inject({
+    method: 'POST',
+    url: `${API}/mcp-sources/test-connection`,
+    headers: H,
+    payload: { transport: 'http', url: fixture.url, headers: { Authorization: `Bearer ${TOKEN}` } },
+  });
   t.equal(res.statusCode, 200, res.body);
   const c = res.json().data.connection;
   t.equal(res.json().message, 'Connection succeeded');
@@ -54,13 +63,21 @@ t.test('test-connection connects, lists resources and tools, stores nothing', as
   t.match(c.server, { name: 'acme-docs-fixture', version: '1.2.3', capabilities: { resources: true, tools: true } });
   t.equal(c.resources.count, 2);
   t.same(c.resources.items.map((r: { uri: string }) => r.uri).sort(), DEFAULT_RESOURCES.map((r) => r.uri).sort());
-  t.same(c.tools.items.map((x: { name: string }) => x.name), ['search_docs']);
+  t.same(
+    c.tools.items.map((x: { name: string }) => x.name),
+    ['search_docs'],
+  );
   t.type(c.latencyMs, 'number');
   t.notOk(res.body.includes(TOKEN), 'the header value is not echoed');
   const after = await queryRows<{ n: number }>(db, sql`SELECT count(*)::int AS n FROM mcp_sources`);
   t.equal(after[0]!.n, before[0]!.n, 'no source stored');
 
-  const bad = await app.inject({ method: 'POST', url: `${API}/mcp-sources/test-connection`, headers: H, payload: { transport: 'http', url: fixture.url, headers: { Authorization: 'Bearer wrong-token-value' } } });
+  const bad = await app.inject({
+    method: 'POST',
+    url: `${API}/mcp-sources/test-connection`,
+    headers: H,
+    payload: { transport: 'http', url: fixture.url, headers: { Authorization: 'Bearer wrong-token-value' } },
+  });
   t.equal(bad.statusCode, 200, bad.body);
   t.equal(bad.json().message, 'Connection failed');
   t.equal(bad.json().data.connection.ok, false);
@@ -68,7 +85,12 @@ t.test('test-connection connects, lists resources and tools, stores nothing', as
   t.match(bad.json().data.connection.error.message, /401|unauthorized/i);
   t.notOk(bad.body.includes('wrong-token-value'), 'a failing header value is not echoed either');
 
-  const down = await app.inject({ method: 'POST', url: `${API}/mcp-sources/test-connection`, headers: H, payload: { transport: 'http', url: 'http://127.0.0.1:1/mcp' } });
+  const down = await app.inject({
+    method: 'POST',
+    url: `${API}/mcp-sources/test-connection`,
+    headers: H,
+    payload: { transport: 'http', url: 'http://127.0.0.1:1/mcp' },
+  });
   t.equal(down.statusCode, 200);
   t.match(down.json().data.connection, { ok: false, error: { code: 'MCP_CONNECTION_FAILED' } });
 });
@@ -109,7 +131,17 @@ t.test('register an HTTP MCP server: headers stored encrypted, never returned; f
   t.equal(res.json().message, 'MCP source created; sync queued');
   const { mcpSource, sync } = res.json().data;
   sourceId = mcpSource.id;
-  t.match(mcpSource, { name: 'Acme docs', description: 'Policies over MCP', transport: 'http', url: fixture.url, command: null, args: [], headerNames: ['Authorization'], envNames: [], enabled: true });
+  t.match(mcpSource, {
+    name: 'Acme docs',
+    description: 'Policies over MCP',
+    transport: 'http',
+    url: fixture.url,
+    command: null,
+    args: [],
+    headerNames: ['Authorization'],
+    envNames: [],
+    enabled: true,
+  });
   t.match(sync, { status: 'queued', trigger: 'create' });
   t.type(sync.jobId, 'string');
   t.notOk(res.body.includes(TOKEN), 'the secret is not in the response');
@@ -120,9 +152,18 @@ t.test('register an HTTP MCP server: headers stored encrypted, never returned; f
   t.notOk(Buffer.from(row!.secrets.split('.')[4]!, 'base64url').toString('latin1').includes(TOKEN), 'nor merely encoded');
 
   const run = await waitForMcpSync(app, H, sourceId);
-  t.match(run, { status: 'succeeded', trigger: 'create', resources: { listed: 2, added: 2, updated: 0, unchanged: 0, removed: 0, failed: 0 }, error: null, errors: [] });
+  t.match(run, {
+    status: 'succeeded',
+    trigger: 'create',
+    resources: { listed: 2, added: 2, updated: 0, unchanged: 0, removed: 0, failed: 0 },
+    error: null,
+    errors: [],
+  });
   t.ok(run.chunksIndexed >= 2);
-  t.ok(fixture.requests.some((h) => h.authorization === `Bearer ${TOKEN}`), 'the MCP server received the header');
+  t.ok(
+    fixture.requests.some((h) => h.authorization === `Bearer ${TOKEN}`),
+    'the MCP server received the header',
+  );
 
   const got = await app.inject({ method: 'GET', url: `${API}/mcp-sources/${sourceId}`, headers: H });
   t.equal(got.statusCode, 200);
@@ -187,7 +228,10 @@ t.test('changed resources are re-indexed, removed ones soft-deleted, new ones ad
         FROM documents d WHERE d.mcp_source_id = ${sourceId} AND d.source_key = 'docs://acme-cloud/data-residency.txt'`,
   );
   t.same(removed, { deleted: true, chunks_live: 0 }, 'the removed resource is soft-deleted with its chunks');
-  const [dup] = await queryRows<{ n: number }>(db, sql`SELECT count(*)::int AS n FROM documents WHERE mcp_source_id = ${sourceId} AND source_key = 'docs://acme-cloud/incident-response.md'`);
+  const [dup] = await queryRows<{ n: number }>(
+    db,
+    sql`SELECT count(*)::int AS n FROM documents WHERE mcp_source_id = ${sourceId} AND source_key = 'docs://acme-cloud/incident-response.md'`,
+  );
   t.equal(dup!.n, 1, 'the changed resource keeps one document');
   const counts = await liveCounts(sourceId);
   t.equal(counts.docs, 2);
@@ -195,18 +239,30 @@ t.test('changed resources are re-indexed, removed ones soft-deleted, new ones ad
 
   const a = await ask('Through which status channel does Acme Cloud notify customers of a major security incident?');
   t.match(a.answer, /Borealis/, 'the new text is answered');
-  t.notOk(a.sources.some((s) => /Zephyrine/.test(s.content)), 'the old text is gone');
+  t.notOk(
+    a.sources.some((s) => /Zephyrine/.test(s.content)),
+    'the old text is gone',
+  );
   const b = await ask('Whom does Acme Cloud engage for colocation?');
-  t.ok(b.citedSources.some((c) => c.title === 'Acme Cloud Subprocessor List'), JSON.stringify({ answer: b.answer, sources: b.sources.map((s) => [s.title, s.content.slice(0, 80)]) }));
+  t.ok(
+    b.citedSources.some((c) => c.title === 'Acme Cloud Subprocessor List'),
+    JSON.stringify({ answer: b.answer, sources: b.sources.map((s) => [s.title, s.content.slice(0, 80)]) }),
+  );
   const c = await ask('Where is customer data of European customers stored and how long are backups retained?');
-  t.notOk(c.sources.some((s) => s.title === 'Acme Cloud Data Residency Statement'), 'the removed resource is no longer retrieved');
+  t.notOk(
+    c.sources.some((s) => s.title === 'Acme Cloud Data Residency Statement'),
+    'the removed resource is no longer retrieved',
+  );
 
   // The resource comes back: the soft-deleted document is revived, not duplicated.
   fixture.resources = [...fixture.resources, DEFAULT_RESOURCES[1]!];
   const again = await app.inject({ method: 'POST', url: `${API}/mcp-sources/${sourceId}/sync`, headers: H });
   const run2 = await waitForMcpSync(app, H, sourceId, { runId: again.json().data.sync.id });
   t.match(run2, { resources: { added: 1, unchanged: 2 } });
-  const [back] = await queryRows<{ n: number; live: number }>(db, sql`SELECT count(*)::int AS n, count(*) FILTER (WHERE deleted_at IS NULL)::int AS live FROM documents WHERE mcp_source_id = ${sourceId} AND source_key = 'docs://acme-cloud/data-residency.txt'`);
+  const [back] = await queryRows<{ n: number; live: number }>(
+    db,
+    sql`SELECT count(*)::int AS n, count(*) FILTER (WHERE deleted_at IS NULL)::int AS live FROM documents WHERE mcp_source_id = ${sourceId} AND source_key = 'docs://acme-cloud/data-residency.txt'`,
+  );
   t.same(back, { n: 1, live: 1 });
 });
 
@@ -239,7 +295,12 @@ t.test('stats: documents, chunks, last sync time/status/duration, totals and err
 });
 
 t.test('update: rename, merge headers, disable; secrets still never returned', async (t) => {
-  const ren = await app.inject({ method: 'PATCH', url: `${API}/mcp-sources/${sourceId}`, headers: H, payload: { name: 'Acme policies', headers: { 'X-Tenant': 'acme-tenant-secret' } } });
+  const ren = await app.inject({
+    method: 'PATCH',
+    url: `${API}/mcp-sources/${sourceId}`,
+    headers: H,
+    payload: { name: 'Acme policies', headers: { 'X-Tenant': 'acme-tenant-secret' } },
+  });
   t.equal(ren.statusCode, 200, ren.body);
   t.match(ren.json().data.mcpSource, { name: 'Acme policies', headerNames: ['Authorization', 'X-Tenant'] });
   t.notOk(ren.body.includes('acme-tenant-secret'));
@@ -275,7 +336,12 @@ t.test('update: rename, merge headers, disable; secrets still never returned', a
 t.test('another workspace cannot see or touch the source', async (t) => {
   const other = await registerUser(app);
   const ows = await createOrgAndWorkspace(app, other, 'Other Vendor', 'Other Bank');
-  for (const [method, url] of [['GET', `${API}/mcp-sources/${sourceId}`], ['GET', `${API}/mcp-sources/${sourceId}/stats`], ['POST', `${API}/mcp-sources/${sourceId}/sync`], ['DELETE', `${API}/mcp-sources/${sourceId}`]] as const) {
+  for (const [method, url] of [
+    ['GET', `${API}/mcp-sources/${sourceId}`],
+    ['GET', `${API}/mcp-sources/${sourceId}/stats`],
+    ['POST', `${API}/mcp-sources/${sourceId}/sync`],
+    ['DELETE', `${API}/mcp-sources/${sourceId}`],
+  ] as const) {
     const res = await app.inject({ method, url, headers: ows.headers });
     t.equal(res.statusCode, 404, `${method} ${url}`);
     t.equal(res.json().error.code, 'MCP_SOURCE_NOT_FOUND');
@@ -295,7 +361,10 @@ t.test('delete removes the source, its documents and chunks', async (t) => {
   t.equal((await app.inject({ method: 'GET', url: `${API}/mcp-sources/${sourceId}`, headers: H })).statusCode, 404);
   t.equal((await app.inject({ method: 'DELETE', url: `${API}/mcp-sources/${sourceId}`, headers: H })).statusCode, 404);
   const a = await ask('Through which status channel does Acme Cloud notify customers of a major security incident?');
-  t.notOk(a.sources.some((s) => s.url.includes(sourceId)), 'nothing of the source is retrieved');
+  t.notOk(
+    a.sources.some((s) => s.url.includes(sourceId)),
+    'nothing of the source is retrieved',
+  );
 });
 
 t.test('default network rules refuse private and loopback URLs (create and test-connection)', async (t) => {
@@ -303,12 +372,24 @@ t.test('default network rules refuse private and loopback URLs (create and test-
   t.teardown(strict.close);
   const u = await registerUser(strict.app);
   const w = await createOrgAndWorkspace(strict.app, u, 'Strict');
-  for (const url of [fixture.url, 'http://localhost:8080/mcp', 'http://10.0.0.8/mcp', 'http://169.254.169.254/latest/meta-data/', 'http://[::1]:8080/mcp', 'http://[fd00::5]/mcp']) {
+  for (const url of [
+    fixture.url,
+    'http://localhost:8080/mcp',
+    'http://10.0.0.8/mcp',
+    'http://169.254.169.254/latest/meta-data/',
+    'http://[::1]:8080/mcp',
+    'http://[fd00::5]/mcp',
+  ]) {
     const created = await strict.app.inject({ method: 'POST', url: `${API}/mcp-sources`, headers: w.headers, payload: { name: 'x', transport: 'http', url } });
     t.equal(created.statusCode, 400, `${url}: ${created.body}`);
     t.equal(created.json().error.code, 'URL_NOT_ALLOWED', url);
     t.match(created.json().message, /^Validation failed: url host .* (non-public|cloud metadata) address/);
-    const tested = await strict.app.inject({ method: 'POST', url: `${API}/mcp-sources/test-connection`, headers: w.headers, payload: { transport: 'http', url } });
+    const tested = await strict.app.inject({
+      method: 'POST',
+      url: `${API}/mcp-sources/test-connection`,
+      headers: w.headers,
+      payload: { transport: 'http', url },
+    });
     t.equal(tested.statusCode, 400, url);
   }
   t.equal(fixture.requests.filter((h) => h['x-probe']).length, 0);

@@ -33,13 +33,19 @@ for (const sse of [false, true]) {
   t.test(`${sse ? 'an event stream' : 'a JSON response'} over the limit fails that resource only`, async (t) => {
     const fixture = await startHttpMcpServer({ resources: [...DEFAULT_RESOURCES, big], sse });
     t.teardown(fixture.close);
-    const res = await app.inject({ method: 'POST', url: `${API}/mcp-sources`, headers: ws.headers, payload: { name: `Docs ${sse ? 'sse' : 'json'}`, transport: 'http', url: fixture.url, sync: false } });
+    const res = await app.inject({
+      method: 'POST',
+      url: `${API}/mcp-sources`,
+      headers: ws.headers,
+      payload: { name: `Docs ${sse ? 'sse' : 'json'}`, transport: 'http', url: fixture.url, sync: false },
+    });
     t.equal(res.statusCode, 201, res.body);
     const sourceId = res.json().data.mcpSource.id;
     const sync = await app.inject({ method: 'POST', url: `${API}/mcp-sources/${sourceId}/sync`, headers: ws.headers });
     t.equal(sync.statusCode, 200, sync.body);
     await app.services.mcpSources.runSync(sync.json().data.sync.id);
-    const run = (await app.inject({ method: 'GET', url: `${API}/mcp-sources/${sourceId}/syncs/${sync.json().data.sync.id}`, headers: ws.headers })).json().data.sync;
+    const run = (await app.inject({ method: 'GET', url: `${API}/mcp-sources/${sourceId}/syncs/${sync.json().data.sync.id}`, headers: ws.headers })).json().data
+      .sync;
     t.equal(run.status, 'partial');
     t.match(run.resources, { listed: 3, added: 2, failed: 1 });
     t.equal(run.errors.length, 1);

@@ -24,7 +24,10 @@ t.teardown(fixture.close);
 
 /** One app at a time on the shared database, so the worker that runs a sync has the key under test. */
 async function withApp<T>(keys: { current: string; previous?: string[] }, fn: (app: Awaited<ReturnType<typeof buildApp>>) => Promise<T>): Promise<T> {
-  const app = await buildApp({ config: { ...testConfig({ mcp, syncSchedulerIntervalSec: 0 }), secretsKey: keys.current, secretsKeyPrevious: keys.previous ?? [] }, database });
+  const app = await buildApp({
+    config: { ...testConfig({ mcp, syncSchedulerIntervalSec: 0 }), secretsKey: keys.current, secretsKeyPrevious: keys.previous ?? [] },
+    database,
+  });
   await app.ready();
   try {
     return await fn(app);
@@ -36,7 +39,12 @@ async function withApp<T>(keys: { current: string; previous?: string[] }, fn: (a
 const { headers, sourceId } = await withApp({ current: K1 }, async (app) => {
   const owner = await registerUser(app);
   const ws = await createOrgAndWorkspace(app, owner, 'Rotation Vendor');
-  const res = await app.inject({ method: 'POST', url: `${API}/mcp-sources`, headers: ws.headers, payload: { name: 'Docs', transport: 'http', url: fixture.url, headers: { Authorization: `Bearer ${TOKEN}` }, sync: false } });
+  const res = await app.inject({
+    method: 'POST',
+    url: `${API}/mcp-sources`,
+    headers: ws.headers,
+    payload: { name: 'Docs', transport: 'http', url: fixture.url, headers: { Authorization: `Bearer ${TOKEN}` }, sync: false },
+  });
   if (res.statusCode !== 201) throw new Error(res.body);
   return { headers: ws.headers, sourceId: res.json().data.mcpSource.id as string };
 });
@@ -56,14 +64,26 @@ t.test('an unknown key: the sync fails cleanly, credentials must be restated', a
     const run = await waitForMcpSync(app, headers, sourceId, { runId: res.json().data.sync.id });
     t.equal(run.status, 'failed');
     t.match(run.error, /SECRETS_KEY/);
-    const [docs] = await queryRows<{ n: number }>(database.db, sql`SELECT count(*)::int AS n FROM documents WHERE mcp_source_id = ${sourceId} AND deleted_at IS NULL`);
+    const [docs] = await queryRows<{ n: number }>(
+      database.db,
+      sql`SELECT count(*)::int AS n FROM documents WHERE mcp_source_id = ${sourceId} AND deleted_at IS NULL`,
+    );
     t.equal(docs!.n, 2, 'a failed sync removes nothing');
 
-    t.equal((await app.inject({ method: 'PATCH', url: `${API}/mcp-sources/${sourceId}`, headers, payload: { name: 'Renamed' } })).statusCode, 200, 'other fields can change');
+    t.equal(
+      (await app.inject({ method: 'PATCH', url: `${API}/mcp-sources/${sourceId}`, headers, payload: { name: 'Renamed' } })).statusCode,
+      200,
+      'other fields can change',
+    );
     const url = await app.inject({ method: 'PATCH', url: `${API}/mcp-sources/${sourceId}`, headers, payload: { url: fixture.url } });
     t.equal(url.statusCode, 409);
     t.equal(url.json().error.code, 'SECRETS_UNREADABLE');
-    const restate = await app.inject({ method: 'PATCH', url: `${API}/mcp-sources/${sourceId}`, headers, payload: { headers: { Authorization: `Bearer ${TOKEN}` } } });
+    const restate = await app.inject({
+      method: 'PATCH',
+      url: `${API}/mcp-sources/${sourceId}`,
+      headers,
+      payload: { headers: { Authorization: `Bearer ${TOKEN}` } },
+    });
     t.equal(restate.statusCode, 200, restate.body);
     t.notOk(restate.body.includes(TOKEN));
     const again = await app.inject({ method: 'POST', url: `${API}/mcp-sources/${sourceId}/sync`, headers });

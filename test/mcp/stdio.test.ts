@@ -30,25 +30,50 @@ const H = ws.headers;
 const SECRET = 'stdio-env-secret-value-77';
 
 t.test('stdio policy: command allow-list and refused environment variables', async (t) => {
-  const other = await app.inject({ method: 'POST', url: `${API}/mcp-sources`, headers: H, payload: { name: 'x', transport: 'stdio', command: '/bin/sh', args: ['-c', 'id'] } });
+  const other = await app.inject({
+    method: 'POST',
+    url: `${API}/mcp-sources`,
+    headers: H,
+    payload: { name: 'x', transport: 'stdio', command: '/bin/sh', args: ['-c', 'id'] },
+  });
   t.equal(other.statusCode, 400);
   t.equal(other.json().error.code, 'STDIO_NOT_ALLOWED');
   t.match(other.json().message, /not in the allowed stdio commands/);
   for (const name of ['NODE_OPTIONS', 'LD_PRELOAD', 'PATH']) {
-    const res = await app.inject({ method: 'POST', url: `${API}/mcp-sources`, headers: H, payload: { name: 'x', transport: 'stdio', command, args, env: { [name]: '--require /tmp/x.js' } } });
+    const res = await app.inject({
+      method: 'POST',
+      url: `${API}/mcp-sources`,
+      headers: H,
+      payload: { name: 'x', transport: 'stdio', command, args, env: { [name]: '--require /tmp/x.js' } },
+    });
     t.equal(res.statusCode, 400, name);
     t.match(res.json().message, new RegExp(`env.${name}: cannot be set`));
   }
-  const url = await app.inject({ method: 'POST', url: `${API}/mcp-sources`, headers: H, payload: { name: 'x', transport: 'stdio', command, url: 'http://127.0.0.1/mcp' } });
+  const url = await app.inject({
+    method: 'POST',
+    url: `${API}/mcp-sources`,
+    headers: H,
+    payload: { name: 'x', transport: 'stdio', command, url: 'http://127.0.0.1/mcp' },
+  });
   t.equal(url.statusCode, 400);
   t.match(url.json().message, /url: is only allowed for transport http/);
 });
 
 t.test('test-connection spawns the server and reports it', async (t) => {
-  const res = await app.inject({ method: 'POST', url: `${API}/mcp-sources/test-connection`, headers: H, payload: { transport: 'stdio', command, args, env: { MCP_FIXTURE_RESOURCES: resourcesFile, MCP_FIXTURE_NAME: 'stdio-docs' } } });
+  const res = await app.inject({
+    method: 'POST',
+    url: `${API}/mcp-sources/test-connection`,
+    headers: H,
+    payload: { transport: 'stdio', command, args, env: { MCP_FIXTURE_RESOURCES: resourcesFile, MCP_FIXTURE_NAME: 'stdio-docs' } },
+  });
   t.equal(res.statusCode, 200, res.body);
   t.match(res.json().data.connection, { ok: true, server: { name: 'stdio-docs', version: '1.2.3' }, resources: { count: 2 }, tools: { count: 1 } });
-  const bad = await app.inject({ method: 'POST', url: `${API}/mcp-sources/test-connection`, headers: H, payload: { transport: 'stdio', command, args: ['--import=tsx', path.join(dir, 'missing.ts')] } });
+  const bad = await app.inject({
+    method: 'POST',
+    url: `${API}/mcp-sources/test-connection`,
+    headers: H,
+    payload: { transport: 'stdio', command, args: ['--import=tsx', path.join(dir, 'missing.ts')] },
+  });
   t.equal(bad.statusCode, 200);
   t.equal(bad.json().data.connection.ok, false, 'a server that exits is a failed test, not an error');
 });
@@ -71,12 +96,18 @@ t.test('register, sync, incremental re-sync, env never returned', async (t) => {
   t.match(run, { status: 'succeeded', resources: { listed: 2, added: 2 } }, JSON.stringify(run));
 
   // Edit the server's data: one resource changed.
-  writeFileSync(resourcesFile, JSON.stringify([DEFAULT_RESOURCES[0], { ...DEFAULT_RESOURCES[1]!, text: `${DEFAULT_RESOURCES[1]!.text} Restores are tested quarterly.` }]));
+  writeFileSync(
+    resourcesFile,
+    JSON.stringify([DEFAULT_RESOURCES[0], { ...DEFAULT_RESOURCES[1]!, text: `${DEFAULT_RESOURCES[1]!.text} Restores are tested quarterly.` }]),
+  );
   const again = await app.inject({ method: 'POST', url: `${API}/mcp-sources/${src.id}/sync`, headers: H });
   t.equal(again.statusCode, 200);
   const run2 = await waitForMcpSync(app, H, src.id, { runId: again.json().data.sync.id });
   t.match(run2, { status: 'succeeded', resources: { unchanged: 1, updated: 1, added: 0, removed: 0 } });
-  const [docs] = await queryRows<{ n: number }>(database.db, sql`SELECT count(*)::int AS n FROM documents WHERE mcp_source_id = ${src.id} AND deleted_at IS NULL`);
+  const [docs] = await queryRows<{ n: number }>(
+    database.db,
+    sql`SELECT count(*)::int AS n FROM documents WHERE mcp_source_id = ${src.id} AND deleted_at IS NULL`,
+  );
   t.equal(docs!.n, 2);
 
   const got = await app.inject({ method: 'GET', url: `${API}/mcp-sources/${src.id}`, headers: H });
@@ -89,7 +120,12 @@ t.test('stdio sources are refused when stdio is not enabled', async (t) => {
   t.teardown(strict.close);
   const u = await registerUser(strict.app);
   const w = await createOrgAndWorkspace(strict.app, u, 'Strict');
-  const res = await strict.app.inject({ method: 'POST', url: `${API}/mcp-sources/test-connection`, headers: w.headers, payload: { transport: 'stdio', command, args } });
+  const res = await strict.app.inject({
+    method: 'POST',
+    url: `${API}/mcp-sources/test-connection`,
+    headers: w.headers,
+    payload: { transport: 'stdio', command, args },
+  });
   t.equal(res.statusCode, 400);
   t.equal(res.json().error.code, 'STDIO_NOT_ALLOWED');
   t.match(res.json().message, /MCP_STDIO_ENABLED/);

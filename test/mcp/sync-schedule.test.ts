@@ -14,7 +14,13 @@ const API = '/api/v1';
 const base = testConfig();
 const mcp = { ...base.mcp, allowPrivateNetworks: true };
 // Limits on for the manual-trigger test: sync 2 per window, the rest generous.
-const rateLimits = { ...base.rateLimits, enabled: true, sync: { max: 2, windowMs: 3_600_000 }, general: { max: 1_000_000, windowMs: 60_000 }, globalHourly: { max: 1_000_000, windowMs: 3_600_000 } };
+const rateLimits = {
+  ...base.rateLimits,
+  enabled: true,
+  sync: { max: 2, windowMs: 3_600_000 },
+  general: { max: 1_000_000, windowMs: 60_000 },
+  globalHourly: { max: 1_000_000, windowMs: 3_600_000 },
+};
 const ctx = await buildTestApp({ mcp, rateLimits, syncSchedulerIntervalSec: 0 }, { seed: false });
 t.teardown(ctx.close);
 const { app, database } = ctx;
@@ -33,7 +39,12 @@ async function mcpSource(headers: Record<string, string>, name: string): Promise
 }
 const source = await mcpSource(ws.headers, 'Scheduled docs');
 const quietSource = await mcpSource(quiet.headers, 'Quiet docs');
-const ds = await app.inject({ method: 'POST', url: `${API}/data-sources`, headers: ws.headers, payload: { name: 'Policy', documents: [{ title: 'Policy', content: 'The vendor rotates keys every 90 days.', format: 'text' }] } });
+const ds = await app.inject({
+  method: 'POST',
+  url: `${API}/data-sources`,
+  headers: ws.headers,
+  payload: { name: 'Policy', documents: [{ title: 'Policy', content: 'The vendor rotates keys every 90 days.', format: 'text' }] },
+});
 if (ds.statusCode !== 201) throw new Error(ds.body);
 const dataSourceId: string = ds.json().data.dataSource.id;
 
@@ -51,10 +62,16 @@ async function waitReady() {
 }
 const scheduledRuns = async (id: string) =>
   Number((await queryRows<{ n: number }>(db, sql`SELECT count(*)::int AS n FROM mcp_sync_runs WHERE source_id = ${id} AND trigger = 'schedule'`))[0]!.n);
-const backdate = (hours: number) => queryRows(db, sql`UPDATE workspace_sync_schedule_state SET last_run_at = now() - make_interval(hours => ${hours}) WHERE workspace_id = ${ws.workspaceId}`);
+const backdate = (hours: number) =>
+  queryRows(db, sql`UPDATE workspace_sync_schedule_state SET last_run_at = now() - make_interval(hours => ${hours}) WHERE workspace_id = ${ws.workspaceId}`);
 
 await waitReady();
-const enable = await app.inject({ method: 'PATCH', url: `${API}/workspaces/${ws.workspaceId}`, headers: owner.headers, payload: { syncSchedule: { enabled: true, intervalHours: 2 } } });
+const enable = await app.inject({
+  method: 'PATCH',
+  url: `${API}/workspaces/${ws.workspaceId}`,
+  headers: owner.headers,
+  payload: { syncSchedule: { enabled: true, intervalHours: 2 } },
+});
 if (enable.statusCode !== 200) throw new Error(enable.body);
 
 t.test('a tick syncs every data source and MCP source of a due workspace, and only of it', async (t) => {
@@ -87,13 +104,28 @@ t.test('not due again before intervalHours; due once it has passed', async (t) =
   await waitReady();
 
   // A longer interval applies at once; a disabled schedule never runs.
-  await app.inject({ method: 'PATCH', url: `${API}/workspaces/${ws.workspaceId}`, headers: owner.headers, payload: { syncSchedule: { enabled: true, intervalHours: 6 } } });
+  await app.inject({
+    method: 'PATCH',
+    url: `${API}/workspaces/${ws.workspaceId}`,
+    headers: owner.headers,
+    payload: { syncSchedule: { enabled: true, intervalHours: 6 } },
+  });
   await backdate(3);
   t.same((await app.services.syncSchedule.tick()).claimed, [], '3 h of 6 h');
-  await app.inject({ method: 'PATCH', url: `${API}/workspaces/${ws.workspaceId}`, headers: owner.headers, payload: { syncSchedule: { enabled: false, intervalHours: 6 } } });
+  await app.inject({
+    method: 'PATCH',
+    url: `${API}/workspaces/${ws.workspaceId}`,
+    headers: owner.headers,
+    payload: { syncSchedule: { enabled: false, intervalHours: 6 } },
+  });
   await backdate(48);
   t.same((await app.services.syncSchedule.tick()).claimed, [], 'disabled');
-  await app.inject({ method: 'PATCH', url: `${API}/workspaces/${ws.workspaceId}`, headers: owner.headers, payload: { syncSchedule: { enabled: true, intervalHours: 2 } } });
+  await app.inject({
+    method: 'PATCH',
+    url: `${API}/workspaces/${ws.workspaceId}`,
+    headers: owner.headers,
+    payload: { syncSchedule: { enabled: true, intervalHours: 2 } },
+  });
 });
 
 t.test('two instances on the same database: a due workspace is synced exactly once', async (t) => {

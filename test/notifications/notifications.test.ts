@@ -23,7 +23,13 @@ const github = await createWorkspace(app, owner, 'GitHub');
 const otherWs = await createWorkspace(app, outsider, 'Elsewhere');
 
 t.test('authentication is required', async (t) => {
-  for (const [method, url] of [['GET', '/notifications/count'], ['GET', '/notifications'], ['PATCH', '/notifications/x'], ['POST', '/notifications/read-all'], ['GET', '/notifications/stream']] as const) {
+  for (const [method, url] of [
+    ['GET', '/notifications/count'],
+    ['GET', '/notifications'],
+    ['PATCH', '/notifications/x'],
+    ['POST', '/notifications/read-all'],
+    ['GET', '/notifications/stream'],
+  ] as const) {
     const res = await app.inject({ method, url: `/api/v1${url}`, payload: method === 'GET' ? undefined : {} });
     t.equal(res.statusCode, 401, `${method} ${url}`);
     t.equal(res.json().message, 'Authentication required');
@@ -50,15 +56,26 @@ t.test('count, list, mark read, read-all; every user sees only their own', async
   const list = await call('GET', '/notifications?limit=2', me);
   t.equal(list.statusCode, 200);
   const page = list.json().data;
-  t.same(page.notifications.map((n: { title: string }) => n.title), ['Notice 3', 'Notice 2'], 'newest first');
+  t.same(
+    page.notifications.map((n: { title: string }) => n.title),
+    ['Notice 3', 'Notice 2'],
+    'newest first',
+  );
   t.same(page.pagination, { page: 1, limit: 2, total: 3, pages: 2, hasMore: true, offset: 0 });
   t.equal(page.unreadCount, 3);
   t.match(page.notifications[0], { type: 'system', body: 'Body 3', data: { n: 3 }, workspaceId: null, read: false, readAt: null, createdAt: String });
   const rest = (await call('GET', '/notifications?limit=2&offset=2', me)).json().data;
-  t.same(rest.notifications.map((n: { title: string }) => n.title), ['Notice 1']);
+  t.same(
+    rest.notifications.map((n: { title: string }) => n.title),
+    ['Notice 1'],
+  );
   t.equal(rest.pagination.hasMore, false);
   const second = (await call('GET', '/notifications?limit=2&page=2', me)).json().data;
-  t.same(second.notifications.map((n: { title: string }) => n.title), ['Notice 1'], 'page 2 is the same as offset 2');
+  t.same(
+    second.notifications.map((n: { title: string }) => n.title),
+    ['Notice 1'],
+    'page 2 is the same as offset 2',
+  );
   t.same(second.pagination, { page: 2, limit: 2, total: 3, pages: 2, hasMore: false, offset: 2 });
 
   const id = page.notifications[1].id;
@@ -71,7 +88,10 @@ t.test('count, list, mark read, read-all; every user sees only their own', async
   t.equal(await count(me), 2);
 
   const unreadOnly = (await call('GET', '/notifications?unread=true', me)).json().data;
-  t.same(unreadOnly.notifications.map((n: { title: string }) => n.title), ['Notice 3', 'Notice 1']);
+  t.same(
+    unreadOnly.notifications.map((n: { title: string }) => n.title),
+    ['Notice 3', 'Notice 1'],
+  );
   t.equal(unreadOnly.pagination.total, 2);
 
   const unread = await call('PATCH', `/notifications/${id}`, me, { read: false });
@@ -113,10 +133,23 @@ t.test('a workspace notification reaches everyone with access, and nobody else',
   t.match(item[0], { type: 'sync_completed', workspaceId: github.id, title: 'Sync finished: GitHub', data: { documents: 12 } });
 
   // Given users are narrowed to those with access; excluded users are left out.
-  const narrowed = await notifications.notify({ workspaceId: github.id, userIds: [analyst.id, outsider.id], type: 'questionnaire_answered', title: 'Answered' });
-  t.same(narrowed.map((n) => n.type), ['questionnaire_answered']);
+  const narrowed = await notifications.notify({
+    workspaceId: github.id,
+    userIds: [analyst.id, outsider.id],
+    type: 'questionnaire_answered',
+    title: 'Answered',
+  });
+  t.same(
+    narrowed.map((n) => n.type),
+    ['questionnaire_answered'],
+  );
   t.equal(await count(outsider), before.outsider, 'a user without access to the workspace is not notified about it');
-  const excluded = await notifications.notify({ workspaceId: github.id, excludeUserIds: [owner.id], type: 'assessment_completed', title: 'Assessment complete' });
+  const excluded = await notifications.notify({
+    workspaceId: github.id,
+    excludeUserIds: [owner.id],
+    type: 'assessment_completed',
+    title: 'Assessment complete',
+  });
   t.equal(excluded.length, 2, 'everyone but the one who acted');
 
   // Read-all of one workspace leaves the others unread.
@@ -150,10 +183,20 @@ t.test('invitations notify a user who already has an account', async (t) => {
   t.notOk(JSON.stringify(list[0]).match(/token/i), 'the invitation token is only in the e-mail');
 
   // Being added to a workspace explicitly is an invitation too.
-  const add = await app.inject({ method: 'POST', url: `/api/v1/workspaces/${github.id}/members`, headers: github.headers, payload: { email: viewer.email, role: 'member' } });
+  const add = await app.inject({
+    method: 'POST',
+    url: `/api/v1/workspaces/${github.id}/members`,
+    headers: github.headers,
+    payload: { email: viewer.email, role: 'member' },
+  });
   t.equal(add.statusCode, 201, add.body);
   const mine = (await call('GET', '/notifications?type=invitation', viewer)).json().data.notifications;
-  t.match(mine[0], { type: 'invitation', workspaceId: github.id, title: 'You were added to the workspace GitHub', data: { kind: 'workspace', role: 'member' } });
+  t.match(mine[0], {
+    type: 'invitation',
+    workspaceId: github.id,
+    title: 'You were added to the workspace GitHub',
+    data: { kind: 'workspace', role: 'member' },
+  });
 });
 
 t.test('bad input is a 400 naming the field; bad notify calls are programming errors', async (t) => {
@@ -187,7 +230,10 @@ t.test('bad input is a 400 naming the field; bad notify calls are programming er
 
 t.test('GET /notifications/count has its own rate limit (120 per hour by default)', async (t) => {
   t.same(testConfig().rateLimits.notificationsCount, { max: 120, windowMs: 3_600_000 });
-  const limited = await buildTestApp({ rateLimits: { ...testConfig().rateLimits, enabled: true, notificationsCount: { max: 2, windowMs: 3_600_000 } } }, { seed: false });
+  const limited = await buildTestApp(
+    { rateLimits: { ...testConfig().rateLimits, enabled: true, notificationsCount: { max: 2, windowMs: 3_600_000 } } },
+    { seed: false },
+  );
   t.teardown(limited.close);
   const u = await registerUser(limited.app);
   const get = (url: string) => limited.app.inject({ method: 'GET', url: `/api/v1${url}`, headers: u.headers });
@@ -219,10 +265,18 @@ t.test('a vendor submitting a questionnaire notifies everyone with access to the
   const questionnaireId = created.json().data.questionnaire.id;
   const mail = [...app.mailer.sent].reverse().find((m) => m.to === 'vendor@github.example');
   const token = new URL(/(https?:\/\/\S+\/vendor-questionnaire\?token=\S+)/.exec(mail!.text)![1]).searchParams.get('token');
-  const draft = await app.inject({ method: 'PUT', url: `/api/v1/vendor-questionnaires/${token}/answers`, payload: { answers: [{ questionId: 'yn', value: 'yes' }] } });
+  const draft = await app.inject({
+    method: 'PUT',
+    url: `/api/v1/vendor-questionnaires/${token}/answers`,
+    payload: { answers: [{ questionId: 'yn', value: 'yes' }] },
+  });
   t.equal(draft.statusCode, 200, draft.body);
   t.equal(await count(analyst), before.analyst, 'saving a draft notifies nobody');
-  const submit = await app.inject({ method: 'PUT', url: `/api/v1/vendor-questionnaires/${token}/answers`, payload: { answers: [{ questionId: 'yn', value: 'yes' }], submit: true } });
+  const submit = await app.inject({
+    method: 'PUT',
+    url: `/api/v1/vendor-questionnaires/${token}/answers`,
+    payload: { answers: [{ questionId: 'yn', value: 'yes' }], submit: true },
+  });
   t.equal(submit.statusCode, 200, submit.body);
   t.equal(await count(owner), before.owner + 1);
   t.equal(await count(analyst), before.analyst + 1);
@@ -233,7 +287,18 @@ t.test('a vendor submitting a questionnaire notifies everyone with access to the
 
 t.test('a finished assessment notifies the one who started it', async (t) => {
   const before = { owner: await count(owner), analyst: await count(analyst) };
-  const started = await createAssessment(app, github.headers, [{ filename: 'sla.md', content: '# SLA\n\nGitHub commits to maintain at least 99.9% Uptime. Security incidents are notified without undue delay.', contentType: 'text/markdown' }], { name: 'Quick gap check' });
+  const started = await createAssessment(
+    app,
+    github.headers,
+    [
+      {
+        filename: 'sla.md',
+        content: '# SLA\n\nGitHub commits to maintain at least 99.9% Uptime. Security incidents are notified without undue delay.',
+        contentType: 'text/markdown',
+      },
+    ],
+    { name: 'Quick gap check' },
+  );
   t.equal(started.statusCode, 201, started.body);
   const id = started.json().data.assessment.id;
   const done = await waitForAssessment(app, github.headers, id);
@@ -244,5 +309,9 @@ t.test('a finished assessment notifies the one who started it', async (t) => {
   t.equal(await count(owner), before.owner + 1);
   t.equal(await count(analyst), before.analyst, 'the others are not disturbed');
   const [n] = (await call('GET', '/notifications?type=assessment_completed&limit=1', owner)).json().data.notifications;
-  t.match(n, { title: 'Assessment complete: Quick gap check', workspaceId: github.id, data: { assessmentId: id, status: 'completed', score: done.score, riskRating: done.riskRating } });
+  t.match(n, {
+    title: 'Assessment complete: Quick gap check',
+    workspaceId: github.id,
+    data: { assessmentId: id, status: 'completed', score: done.score, riskRating: done.riskRating },
+  });
 });

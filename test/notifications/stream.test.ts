@@ -57,7 +57,13 @@ t.test('one instance: notification:new reaches an open stream; counts follow rea
   await otherStream.next('notification:count');
 
   const sentAt = Date.now();
-  const [created] = await svc.notify({ userIds: [user.id], type: 'questionnaire_answered', title: 'Questionnaire answered', body: 'GitHub answered 42 questions', data: { questionnaireId: 'q-1' } });
+  const [created] = await svc.notify({
+    userIds: [user.id],
+    type: 'questionnaire_answered',
+    title: 'Questionnaire answered',
+    body: 'GitHub answered 42 questions',
+    data: { questionnaireId: 'q-1' },
+  });
   const ev = await sse.next('notification:new', 5000);
   t.comment(`single instance (${ctx.database.kind}): notification:new delivered ${ev.receivedAt - sentAt} ms after notify() was called`);
   t.equal(ev.id, created.id, 'the SSE id is the notification id (Last-Event-ID resumes from it)');
@@ -93,7 +99,10 @@ t.test('one instance: notification:new reaches an open stream; counts follow rea
   // Heartbeat comments keep proxies from closing an idle stream.
   await until(() => sse.comments.some((c) => c.startsWith('heartbeat')));
   t.pass('heartbeat comment received');
-  t.notOk(otherStream.events.some((e) => e.event === 'notification:new'), "another user's stream hears nothing");
+  t.notOk(
+    otherStream.events.some((e) => e.event === 'notification:new'),
+    "another user's stream hears nothing",
+  );
   t.equal(otherStream.events.filter((e) => e.event === 'notification:count').length, 1, 'nor their reads');
 });
 
@@ -144,7 +153,10 @@ t.test('cookie auth, 401 without a token, stream limit, disconnects and Last-Eve
   const resumed = await connectSse(url, { ...user.headers, 'last-event-id': seen.id! });
   clients.push(resumed);
   t.match((await resumed.next('notification:count')).data, { unreadCount: 3 });
-  t.same([(await resumed.next('notification:new')).data, (await resumed.next('notification:new')).data].map((d) => (d as { title: string }).title), ['Missed 1', 'Missed 2']);
+  t.same(
+    [(await resumed.next('notification:new')).data, (await resumed.next('notification:new')).data].map((d) => (d as { title: string }).title),
+    ['Missed 1', 'Missed 2'],
+  );
   const unknown = await connectSse(url, { ...user.headers, 'last-event-id': 'no-such-id' });
   clients.push(unknown);
   await unknown.next('notification:count');
@@ -177,52 +189,61 @@ t.test('closing the app ends open streams promptly', async (t) => {
 });
 
 const postgresUrl = process.env.DATABASE_URL;
-t.test('two instances on one PostgreSQL database: a notification created through B reaches a stream on A', { skip: postgresUrl ? false : 'needs DATABASE_URL (PostgreSQL); PGlite is a single instance' }, async (t) => {
-  const { database, drop } = await freshDatabase();
-  const databaseB = await createDatabase({ url: database.url!, max: 3 });
-  const config = testConfig();
-  const a = await buildApp({ config, database });
-  const b = await buildApp({ config, database: databaseB });
-  const urlA = await listen(a);
-  const clients: SseClient[] = [];
-  t.teardown(async () => {
-    for (const c of clients) c.close();
-    await a.close();
-    await b.close();
-    await databaseB.close();
-    await drop();
-  });
+t.test(
+  'two instances on one PostgreSQL database: a notification created through B reaches a stream on A',
+  { skip: postgresUrl ? false : 'needs DATABASE_URL (PostgreSQL); PGlite is a single instance' },
+  async (t) => {
+    const { database, drop } = await freshDatabase();
+    const databaseB = await createDatabase({ url: database.url!, max: 3 });
+    const config = testConfig();
+    const a = await buildApp({ config, database });
+    const b = await buildApp({ config, database: databaseB });
+    const urlA = await listen(a);
+    const clients: SseClient[] = [];
+    t.teardown(async () => {
+      for (const c of clients) c.close();
+      await a.close();
+      await b.close();
+      await databaseB.close();
+      await drop();
+    });
 
-  const owner = await registerUser(b);
-  const orgId = await createOrg(b, owner, 'Acme Bank');
-  const member = await addOrgMember(b, owner, orgId, 'analyst');
-  const ws = await createWorkspace(b, owner, 'GitHub');
+    const owner = await registerUser(b);
+    const orgId = await createOrg(b, owner, 'Acme Bank');
+    const member = await addOrgMember(b, owner, orgId, 'analyst');
+    const ws = await createWorkspace(b, owner, 'GitHub');
 
-  const sse = await connectSse(urlA, member.headers);
-  clients.push(sse);
-  t.equal(sse.status, 200);
-  await sse.next('notification:count');
+    const sse = await connectSse(urlA, member.headers);
+    clients.push(sse);
+    t.equal(sse.status, 200);
+    await sse.next('notification:count');
 
-  const latencies: number[] = [];
-  for (let i = 0; i < 5; i++) {
+    const latencies: number[] = [];
+    for (let i = 0; i < 5; i++) {
+      const sentAt = Date.now();
+      const [created] = await b.services.notifications.notify({ workspaceId: ws.id, type: 'sync_completed', title: `Sync ${i} finished`, data: { round: i } });
+      t.ok(created, 'stored through instance B');
+      const ev = await sse.next('notification:new', 5000);
+      latencies.push(ev.receivedAt - sentAt);
+      t.match(ev.data, { title: `Sync ${i} finished`, workspaceId: ws.id, unreadCount: i + 1 });
+    }
+    t.comment(`cross-instance (PostgreSQL LISTEN/NOTIFY) notify() on B -> event on A: ${latencies.join(', ')} ms`);
+
+    // Through B's HTTP API too: adding the member to the workspace explicitly notifies them.
     const sentAt = Date.now();
-    const [created] = await b.services.notifications.notify({ workspaceId: ws.id, type: 'sync_completed', title: `Sync ${i} finished`, data: { round: i } });
-    t.ok(created, 'stored through instance B');
+    const add = await b.inject({
+      method: 'POST',
+      url: `/api/v1/workspaces/${ws.id}/members`,
+      headers: ws.headers,
+      payload: { email: member.email, role: 'admin' },
+    });
+    t.equal(add.statusCode, 201, add.body);
     const ev = await sse.next('notification:new', 5000);
-    latencies.push(ev.receivedAt - sentAt);
-    t.match(ev.data, { title: `Sync ${i} finished`, workspaceId: ws.id, unreadCount: i + 1 });
-  }
-  t.comment(`cross-instance (PostgreSQL LISTEN/NOTIFY) notify() on B -> event on A: ${latencies.join(', ')} ms`);
+    t.comment(`cross-instance, HTTP request on B -> event on A: ${ev.receivedAt - sentAt} ms`);
+    t.match(ev.data, { type: 'invitation', workspaceId: ws.id, data: { kind: 'workspace', role: 'admin' } });
 
-  // Through B's HTTP API too: adding the member to the workspace explicitly notifies them.
-  const sentAt = Date.now();
-  const add = await b.inject({ method: 'POST', url: `/api/v1/workspaces/${ws.id}/members`, headers: ws.headers, payload: { email: member.email, role: 'admin' } });
-  t.equal(add.statusCode, 201, add.body);
-  const ev = await sse.next('notification:new', 5000);
-  t.comment(`cross-instance, HTTP request on B -> event on A: ${ev.receivedAt - sentAt} ms`);
-  t.match(ev.data, { type: 'invitation', workspaceId: ws.id, data: { kind: 'workspace', role: 'admin' } });
-
-  // Reads on B lower the badge on A.
-  await b.inject({ method: 'POST', url: '/api/v1/notifications/read-all', headers: member.headers });
-  t.match((await sse.next('notification:count')).data, { unreadCount: 0 });
-});
+    // Reads on B lower the badge on A.
+    await b.inject({ method: 'POST', url: '/api/v1/notifications/read-all', headers: member.headers });
+    t.match((await sse.next('notification:count')).data, { unreadCount: 0 });
+  },
+);

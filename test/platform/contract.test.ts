@@ -50,17 +50,36 @@ const NOT_LISTS: Record<string, string> = {
   'GET /api/v1/analytics/usage': 'aggregates over a date range, not a list of records',
 };
 const dataOf = (o: Operation) => o.op.responses?.['200']?.content?.['application/json']?.schema?.properties?.data;
-const arraysOf = (o: Operation): string[] => Object.entries<Record<string, unknown>>(dataOf(o)?.properties ?? {}).filter(([, s]) => s.type === 'array').map(([k]) => k);
-const queryParams = (o: Operation): Record<string, Record<string, any>> => Object.fromEntries((o.op.parameters ?? []).filter((p: any) => p.in === 'query').map((p: any) => [p.name, p.schema ?? {}]));
+const arraysOf = (o: Operation): string[] =>
+  Object.entries<Record<string, unknown>>(dataOf(o)?.properties ?? {})
+    .filter(([, s]) => s.type === 'array')
+    .map(([k]) => k);
+const queryParams = (o: Operation): Record<string, Record<string, any>> =>
+  Object.fromEntries((o.op.parameters ?? []).filter((p: any) => p.in === 'query').map((p: any) => [p.name, p.schema ?? {}]));
 const lists = api.filter((o) => o.method === 'GET' && arraysOf(o).length > 0 && !NOT_LISTS[`${o.method} ${o.path}`]);
 
 // Data so that lists have more than one item: workspaces, a second member, conversations with messages, a notification.
 const second = await registerUser(app, { name: 'Second Member' });
-const invite = await app.inject({ method: 'POST', url: `/api/v1/organizations/${ws.orgId}/invite`, headers: owner.headers, payload: { email: second.email, role: 'analyst' } });
+const invite = await app.inject({
+  method: 'POST',
+  url: `/api/v1/organizations/${ws.orgId}/invite`,
+  headers: owner.headers,
+  payload: { email: second.email, role: 'analyst' },
+});
 const token = /Invitation token: (\S+)/.exec([...app.mailer.sent].reverse().find((m) => m.to === second.email)!.text)![1];
 await app.inject({ method: 'POST', url: '/api/v1/organizations/invitations/accept', headers: second.headers, payload: { token } });
-await app.inject({ method: 'POST', url: `/api/v1/organizations/${ws.orgId}/invite`, headers: owner.headers, payload: { email: 'pending-one@example.com', role: 'viewer' } });
-await app.inject({ method: 'POST', url: `/api/v1/organizations/${ws.orgId}/invite`, headers: owner.headers, payload: { email: 'pending-two@example.com', role: 'viewer' } });
+await app.inject({
+  method: 'POST',
+  url: `/api/v1/organizations/${ws.orgId}/invite`,
+  headers: owner.headers,
+  payload: { email: 'pending-one@example.com', role: 'viewer' },
+});
+await app.inject({
+  method: 'POST',
+  url: `/api/v1/organizations/${ws.orgId}/invite`,
+  headers: owner.headers,
+  payload: { email: 'pending-two@example.com', role: 'viewer' },
+});
 const conversationIds: string[] = [];
 for (const title of ['First', 'Second']) {
   const c = await app.inject({ method: 'POST', url: '/api/v1/conversations', headers, payload: { title } });
@@ -102,25 +121,47 @@ t.test('an empty JSON body is the same as no body, on every route', async (t) =>
   t.ok(checked.includes('DELETE /api/v1/conversations/{id}'), 'deletes are covered');
   t.ok(checked.length > 40, `${checked.length} routes checked`);
   // Whitespace only is empty too; a body that is not JSON is still refused.
-  const blank = await app.inject({ method: 'POST', url: '/api/v1/auth/logout', headers: { 'content-type': 'application/json; charset=utf-8' }, payload: ' \n' });
+  const blank = await app.inject({
+    method: 'POST',
+    url: '/api/v1/auth/logout',
+    headers: { 'content-type': 'application/json; charset=utf-8' },
+    payload: ' \n',
+  });
   t.equal(blank.statusCode, 200);
-  const bad = await app.inject({ method: 'POST', url: '/api/v1/conversations', headers: { ...headers, 'content-type': 'application/json' }, payload: '{"title":' });
+  const bad = await app.inject({
+    method: 'POST',
+    url: '/api/v1/conversations',
+    headers: { ...headers, 'content-type': 'application/json' },
+    payload: '{"title":',
+  });
   t.equal(bad.statusCode, 400);
   t.equal(bad.json().error.code, 'VALIDATION_ERROR');
-  const poisoned = await app.inject({ method: 'POST', url: '/api/v1/conversations', headers: { ...headers, 'content-type': 'application/json' }, payload: '{"__proto__":{"x":1},"title":"a"}' });
+  const poisoned = await app.inject({
+    method: 'POST',
+    url: '/api/v1/conversations',
+    headers: { ...headers, 'content-type': 'application/json' },
+    payload: '{"__proto__":{"x":1},"title":"a"}',
+  });
   t.equal(poisoned.statusCode, 400, 'prototype poisoning is still refused');
 });
 
 t.test('a missing X-Workspace-Id: the message is the details joined', async (t) => {
   const res = await app.inject({ method: 'GET', url: '/api/v1/conversations', headers: owner.headers });
   t.equal(res.statusCode, 400);
-  t.same(res.json(), { status: 'error', message: 'Validation failed: X-Workspace-Id: is required', error: { code: 'VALIDATION_ERROR', details: ['X-Workspace-Id: is required'] } });
+  t.same(res.json(), {
+    status: 'error',
+    message: 'Validation failed: X-Workspace-Id: is required',
+    error: { code: 'VALIDATION_ERROR', details: ['X-Workspace-Id: is required'] },
+  });
 });
 
 t.test('every list takes page and limit and answers pagination', async (t) => {
   t.ok(lists.length >= 15, `${lists.length} list routes found in the OpenAPI document`);
   for (const want of ['/api/v1/workspaces', '/api/v1/organizations/{id}/members', '/api/v1/compliance/articles', '/api/v1/notifications']) {
-    t.ok(lists.some((o) => o.path === want), `${want} is a list`);
+    t.ok(
+      lists.some((o) => o.path === want),
+      `${want} is a list`,
+    );
   }
   for (const o of lists) {
     const label = `${o.method} ${o.path}`;
@@ -129,7 +170,13 @@ t.test('every list takes page and limit and answers pagination', async (t) => {
     t.match(q.limit, { type: 'integer', minimum: 1, maximum: Number }, `${label}: limit is a bounded integer`);
     t.ok((q.limit?.maximum ?? Infinity) <= 100, `${label}: limit at most 100`);
     const p = dataOf(o)?.properties?.pagination?.properties ?? {};
-    t.same(Object.keys(p).filter((k) => ['page', 'limit', 'total', 'pages', 'hasMore'].includes(k)).sort(), ['hasMore', 'limit', 'page', 'pages', 'total'], `${label}: pagination documented`);
+    t.same(
+      Object.keys(p)
+        .filter((k) => ['page', 'limit', 'total', 'pages', 'hasMore'].includes(k))
+        .sort(),
+      ['hasMore', 'limit', 'page', 'pages', 'total'],
+      `${label}: pagination documented`,
+    );
 
     const url = listUrl(o.path);
     const sep = url.includes('?') ? '&' : '?';
@@ -160,7 +207,10 @@ t.test('paging numbers are bounded integers: 400 naming the parameter', async (t
       for (const value of ['1e309', '99999999999999999999', '-1e309', '1.5']) {
         const res = await app.inject({ method: 'GET', url: `${url}${sep}${name}=${value}`, headers });
         t.equal(res.statusCode, 400, `${o.path}?${name}=${value}`);
-        t.ok(res.json().error?.details?.some((d: string) => d.startsWith(`${name}: `)), `${o.path}?${name}=${value} names ${name}: ${res.json().message}`);
+        t.ok(
+          res.json().error?.details?.some((d: string) => d.startsWith(`${name}: `)),
+          `${o.path}?${name}=${value} names ${name}: ${res.json().message}`,
+        );
         checked += 1;
       }
     }
@@ -178,9 +228,16 @@ t.test('GET /workspaces pages and sorts in SQL and hides withdrawn workspaces', 
   const list = async (qs: string, who = owner) => (await app.inject({ method: 'GET', url: `/api/v1/workspaces${qs}`, headers: who.headers })).json().data;
   const all = await list('');
   t.same(all.pagination, { page: 1, limit: 20, total: 4, pages: 1, hasMore: false });
-  t.same(all.workspaces.map((w: { workspaceName: string }) => w.workspaceName), ['Contract Vendor', ...names], 'default: oldest first');
+  t.same(
+    all.workspaces.map((w: { workspaceName: string }) => w.workspaceName),
+    ['Contract Vendor', ...names],
+    'default: oldest first',
+  );
   const byName = await list('?sort=workspaceName&limit=2&page=2');
-  t.same(byName.workspaces.map((w: { workspaceName: string }) => w.workspaceName), ['Charlie Vendor', 'Contract Vendor']);
+  t.same(
+    byName.workspaces.map((w: { workspaceName: string }) => w.workspaceName),
+    ['Charlie Vendor', 'Contract Vendor'],
+  );
   t.same(byName.pagination, { page: 2, limit: 2, total: 4, pages: 2, hasMore: false });
   const desc = await list('?sort=-workspaceName&limit=1');
   t.equal(desc.workspaces[0].workspaceName, 'Contract Vendor');
@@ -189,7 +246,10 @@ t.test('GET /workspaces pages and sorts in SQL and hides withdrawn workspaces', 
   t.equal(removed.statusCode, 200);
   const theirs = await list('?limit=2&sort=workspaceName', second);
   t.equal(theirs.pagination.total, 3, 'the withdrawn workspace is not counted');
-  t.same(theirs.workspaces.map((w: { workspaceName: string }) => w.workspaceName), ['Bravo Vendor', 'Charlie Vendor']);
+  t.same(
+    theirs.workspaces.map((w: { workspaceName: string }) => w.workspaceName),
+    ['Bravo Vendor', 'Charlie Vendor'],
+  );
   const bad = await app.inject({ method: 'GET', url: '/api/v1/workspaces?sort=memberCount', headers: owner.headers });
   t.equal(bad.statusCode, 400);
   t.match(bad.json().error.details, [/^sort: must be one of/]);
@@ -197,12 +257,23 @@ t.test('GET /workspaces pages and sorts in SQL and hides withdrawn workspaces', 
 
 t.test('organization members and invitations page and sort', async (t) => {
   const members = (await app.inject({ method: 'GET', url: `/api/v1/organizations/${ws.orgId}/members?limit=1&page=2`, headers: owner.headers })).json().data;
-  t.same(members.members.map((m: { user: { id: string } }) => m.user.id), [second.id], 'joined order');
+  t.same(
+    members.members.map((m: { user: { id: string } }) => m.user.id),
+    [second.id],
+    'joined order',
+  );
   t.same(members.pagination, { page: 2, limit: 1, total: 2, pages: 2, hasMore: false });
   const byRole = (await app.inject({ method: 'GET', url: `/api/v1/organizations/${ws.orgId}/members?sort=-role`, headers: owner.headers })).json().data;
-  t.same(byRole.members.map((m: { role: string }) => m.role), ['org_admin', 'analyst'].sort().reverse());
-  const inv = (await app.inject({ method: 'GET', url: `/api/v1/organizations/${ws.orgId}/invitations?sort=-email&limit=1`, headers: owner.headers })).json().data;
-  t.same(inv.invitations.map((i: { email: string }) => i.email), ['pending-two@example.com']);
+  t.same(
+    byRole.members.map((m: { role: string }) => m.role),
+    ['org_admin', 'analyst'].sort().reverse(),
+  );
+  const inv = (await app.inject({ method: 'GET', url: `/api/v1/organizations/${ws.orgId}/invitations?sort=-email&limit=1`, headers: owner.headers })).json()
+    .data;
+  t.same(
+    inv.invitations.map((i: { email: string }) => i.email),
+    ['pending-two@example.com'],
+  );
   t.equal(inv.pagination.total, 2);
 });
 
@@ -212,6 +283,9 @@ t.test('reference lists: the default page holds the whole set; page and limit wo
   t.equal(all.total, 45);
   const page = await app.inject({ method: 'GET', url: '/api/v1/compliance/articles?page=2&limit=5', headers: owner.headers });
   t.equal(page.statusCode, 200);
-  t.same(page.json().data.articles.map((a: { article: string }) => a.article), ['Article 6', 'Article 7', 'Article 8', 'Article 9', 'Article 10']);
+  t.same(
+    page.json().data.articles.map((a: { article: string }) => a.article),
+    ['Article 6', 'Article 7', 'Article 8', 'Article 9', 'Article 10'],
+  );
   t.same(page.json().data.pagination, { page: 2, limit: 5, total: 45, pages: 9, hasMore: true });
 });

@@ -62,7 +62,9 @@ t.test('the driver flushes again after a socket closed with a write pending', as
     sockets.push(s);
     return s;
   };
-  const client = postgres({ host: '127.0.0.1', max: 1, connect_timeout: 1, socket: fake, onnotice: () => {} } as unknown as postgres.Options<Record<string, never>>);
+  const client = postgres({ host: '127.0.0.1', max: 1, connect_timeout: 1, socket: fake, onnotice: () => {} } as unknown as postgres.Options<
+    Record<string, never>
+  >);
   const pending = client`select 1`.catch(() => null);
   while (sockets.length < 2) await new Promise((r) => setTimeout(r, 10));
   await new Promise((r) => setTimeout(r, 50));
@@ -87,7 +89,11 @@ t.test('a query after one that failed mid-stream gets its own rows', { skip }, a
   t.type(failed, Error, 'the first query fails after three rows');
   const rows = await one`select x from generate_series(1, 3) x`;
   t.equal(rows.length, 3, 'the next query has exactly its three rows');
-  t.same([...rows].map((r) => r?.x), [1, 2, 3], 'with no hole before them');
+  t.same(
+    [...rows].map((r) => r?.x),
+    [1, 2, 3],
+    'with no hole before them',
+  );
 });
 
 /**
@@ -110,7 +116,13 @@ t.test('a transaction that lost its connection fails its later statements; the p
   });
   // A hang is recorded as an outcome instead of hanging the test.
   const settle = <T>(p: Promise<T>) =>
-    Promise.race([p.then((v) => ({ value: v }), (e: Error) => ({ error: e })), new Promise<{ hung: true }>((r) => setTimeout(() => r({ hung: true }), 10_000).unref())]);
+    Promise.race([
+      p.then(
+        (v) => ({ value: v }),
+        (e: Error) => ({ error: e }),
+      ),
+      new Promise<{ hung: true }>((r) => setTimeout(() => r({ hung: true }), 10_000).unref()),
+    ]);
 
   let queued: Promise<unknown> | undefined;
   const tx = pool.begin(async (sql) => {
@@ -122,7 +134,7 @@ t.test('a transaction that lost its connection fails its later statements; the p
   });
   const txOutcome = await settle(tx);
   t.notOk('hung' in txOutcome, 'the transaction settles');
-  t.ok('error' in txOutcome, `the transaction fails (${'error' in txOutcome ? (txOutcome.error as { code?: string }).code ?? txOutcome.error.message : ''})`);
+  t.ok('error' in txOutcome, `the transaction fails (${'error' in txOutcome ? ((txOutcome.error as { code?: string }).code ?? txOutcome.error.message) : ''})`);
   const queuedOutcome = await settle(queued!.then((rows) => [...(rows as Iterable<unknown>)]));
   t.same('value' in queuedOutcome ? queuedOutcome.value : queuedOutcome, [{ answer: 42 }], 'the waiting query gets its own row on the reconnected connection');
   const after = await settle(pool`select 7 as x`.then((rows) => [...rows]));
@@ -153,7 +165,13 @@ t.test('a query given to a connection between its socket error and its close fai
   } as unknown as postgres.Options<Record<string, never>>);
   t.teardown(() => pool.end({ timeout: 1 }));
   const settle = <T>(p: Promise<T>) =>
-    Promise.race([p.then((v) => ({ value: v }), (e: Error & { code?: string }) => ({ error: e.code ?? e.message })), new Promise<{ hung: true }>((r) => setTimeout(() => r({ hung: true }), 10_000).unref())]);
+    Promise.race([
+      p.then(
+        (v) => ({ value: v }),
+        (e: Error & { code?: string }) => ({ error: e.code ?? e.message }),
+      ),
+      new Promise<{ hung: true }>((r) => setTimeout(() => r({ hung: true }), 10_000).unref()),
+    ]);
   t.same([...(await pool`select 1 as one`)], [{ one: 1 }], 'the first connection answers');
 
   const first = sockets[0]!;
@@ -189,7 +207,9 @@ t.test('no process exit, 503 DATABASE_UNAVAILABLE during the outage, recovery wi
   });
   const owner = await registerUser(app);
   const { headers } = await createOrgAndWorkspace(app, owner);
-  await createTextSource(app, headers, [{ title: 'Incident policy', content: 'Incidents are reported to the customer within 24 hours. Backups are encrypted and tested every quarter.' }]);
+  await createTextSource(app, headers, [
+    { title: 'Incident policy', content: 'Incidents are reported to the customer within 24 hours. Backups are encrypted and tested every quarter.' },
+  ]);
   const dbName = new URL(database.url!).pathname.slice(1);
   const admin = postgres(url, { max: 1, onnotice: () => {} });
   t.teardown(() => admin.end({ timeout: 1 }));
@@ -226,21 +246,40 @@ t.test('no process exit, 503 DATABASE_UNAVAILABLE during the outage, recovery wi
   await new Promise((r) => setTimeout(r, 700));
   running = false;
   await Promise.all(clients);
-  t.ok(terminated.every((n) => n > 0), `backends terminated in each round (${terminated.join(', ')})`);
+  t.ok(
+    terminated.every((n) => n > 0),
+    `backends terminated in each round (${terminated.join(', ')})`,
+  );
 
   t.same(uncaught.map(String), [], 'no error escaped to the process');
   const byOutcome = new Map<string, number>();
-  for (const r of results) byOutcome.set(`${r.route} ${r.status}${r.code ? ` ${r.code}` : ''}`, (byOutcome.get(`${r.route} ${r.status}${r.code ? ` ${r.code}` : ''}`) ?? 0) + 1);
+  for (const r of results)
+    byOutcome.set(`${r.route} ${r.status}${r.code ? ` ${r.code}` : ''}`, (byOutcome.get(`${r.route} ${r.status}${r.code ? ` ${r.code}` : ''}`) ?? 0) + 1);
   t.comment(`outcomes: ${JSON.stringify(Object.fromEntries(byOutcome))}`);
   const unexpected = results.filter((r) => !(r.status === 200 || (r.status === 503 && r.code === 'DATABASE_UNAVAILABLE')));
-  t.same(unexpected.map((r) => `${r.route} ${r.status} ${r.code}`), [], 'every answer is 200 or 503 DATABASE_UNAVAILABLE (never 401 or 500)');
-  t.ok(results.some((r) => r.status === 503), 'some requests met the outage');
+  t.same(
+    unexpected.map((r) => `${r.route} ${r.status} ${r.code}`),
+    [],
+    'every answer is 200 or 503 DATABASE_UNAVAILABLE (never 401 or 500)',
+  );
+  t.ok(
+    results.some((r) => r.status === 503),
+    'some requests met the outage',
+  );
   t.ok(results.filter((r) => r.status === 200).length > 40, 'and most were served');
   const slowest = results.reduce((a, r) => (r.ms > a.ms ? r : a), results[0]!);
-  t.ok(slowest.ms < 15_000, `no request hung (slowest ${Math.round(slowest.ms)} ms: ${slowest.route} ${slowest.status}${slowest.code ? ` ${slowest.code}` : ''})`);
+  t.ok(
+    slowest.ms < 15_000,
+    `no request hung (slowest ${Math.round(slowest.ms)} ms: ${slowest.route} ${slowest.status}${slowest.code ? ` ${slowest.code}` : ''})`,
+  );
 
   // Everything works again: reads, writes, and the job queue (a new ingestion).
-  const ds = await createTextSource(app, headers, [{ title: 'Exit plan', content: 'The exit plan is tested every year with a full data export.' }], 'After the outage');
+  const ds = await createTextSource(
+    app,
+    headers,
+    [{ title: 'Exit plan', content: 'The exit plan is tested every year with a full data export.' }],
+    'After the outage',
+  );
   t.equal(ds.status, 'ready', 'an ingestion after the outage completes');
   const ask = await app.inject({ method: 'POST', url: '/api/v1/rag', headers, payload: { question: 'How is the exit plan tested?' } });
   t.equal(ask.statusCode, 200, 'a question after the outage is answered');

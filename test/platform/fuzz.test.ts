@@ -11,19 +11,43 @@ import { createOrgAndWorkspace } from '../helpers/workspaces.js';
  * malformed multipart. Any 5xx answer fails the test (the list is printed).
  */
 const STRINGS = ['\u0000', 'a\ud800', 'x'.repeat(20_000), '1e309', '99999999999999999999', "' OR '1'='1"];
-const VALUES: unknown[] = ['\u0000', '\ud800', 'x'.repeat(20_000), '1e309', 1e308, 99999999999999999999, -1, 0.5, true, null, [], {}, [['\u0000']], { a: { b: '\ud800' } }];
+const VALUES: unknown[] = [
+  '\u0000',
+  '\ud800',
+  'x'.repeat(20_000),
+  '1e309',
+  1e308,
+  // biome-ignore lint/correctness/noPrecisionLoss: a number beyond 2^53 is one of the hostile inputs
+  99999999999999999999,
+  -1,
+  0.5,
+  true,
+  null,
+  [],
+  {},
+  [['\u0000']],
+  { a: { b: '\ud800' } },
+];
 /** Each body field alone gets these; all fields at once get every value of VALUES. */
 const PER_FIELD: unknown[] = ['\u0000', 1e308, { a: '\ud800' }];
 /** Raw JSON bodies that JSON.stringify cannot produce. */
-const RAW_BODIES = ['{"page":1e309}', `${'['.repeat(5000)}${']'.repeat(5000)}`, `{"a":${'{"a":'.repeat(3000)}1${'}'.repeat(3000)}}`, '{"\\u0000":1}', '{"x":"\\ud800"}', '{'];
+const RAW_BODIES = [
+  '{"page":1e309}',
+  `${'['.repeat(5000)}${']'.repeat(5000)}`,
+  `{"a":${'{"a":'.repeat(3000)}1${'}'.repeat(3000)}}`,
+  '{"\\u0000":1}',
+  '{"x":"\\ud800"}',
+  '{',
+];
 /** encodeURIComponent, except that an unpaired surrogate is sent as its raw (WTF-8) bytes instead of throwing. */
 function enc(v: string): string {
   let out = '';
   for (const ch of v) {
     const cu = ch.charCodeAt(0);
-    out += ch.length === 1 && cu >= 0xd800 && cu <= 0xdfff
-      ? [0xe0 | (cu >> 12), 0x80 | ((cu >> 6) & 0x3f), 0x80 | (cu & 0x3f)].map((b) => `%${b.toString(16).toUpperCase()}`).join('')
-      : encodeURIComponent(ch);
+    out +=
+      ch.length === 1 && cu >= 0xd800 && cu <= 0xdfff
+        ? [0xe0 | (cu >> 12), 0x80 | ((cu >> 6) & 0x3f), 0x80 | (cu & 0x3f)].map((b) => `%${b.toString(16).toUpperCase()}`).join('')
+        : encodeURIComponent(ch);
   }
   return out;
 }
@@ -46,7 +70,12 @@ t.test('no hostile input gets a 5xx on any operation of the OpenAPI document', a
   let requests = 0;
   const send = async (method: string, url: string, opts: { payload?: string | Buffer; contentType?: string; label: string }) => {
     requests += 1;
-    const res = await app.inject({ method: method as 'GET', url, headers: { ...headers, ...(opts.contentType ? { 'content-type': opts.contentType } : {}) }, payload: opts.payload });
+    const res = await app.inject({
+      method: method as 'GET',
+      url,
+      headers: { ...headers, ...(opts.contentType ? { 'content-type': opts.contentType } : {}) },
+      payload: opts.payload,
+    });
     if (res.statusCode >= 500) failures.push(`${method} ${url.slice(0, 120)} ${opts.label}: ${res.statusCode} ${res.body.slice(0, 200)}`);
   };
 
@@ -68,7 +97,12 @@ t.test('no hostile input gets a 5xx on any operation of the OpenAPI document', a
       }
       if (hasBody) {
         for (const v of VALUES) {
-          if (jsonProps.length) await send(m, fill(), { payload: JSON.stringify(Object.fromEntries(jsonProps.map((p) => [p, v]))), contentType: 'application/json', label: `every body field ${JSON.stringify(v).slice(0, 20)}` });
+          if (jsonProps.length)
+            await send(m, fill(), {
+              payload: JSON.stringify(Object.fromEntries(jsonProps.map((p) => [p, v]))),
+              contentType: 'application/json',
+              label: `every body field ${JSON.stringify(v).slice(0, 20)}`,
+            });
         }
         for (const prop of jsonProps) {
           for (const v of PER_FIELD) await send(m, fill(), { payload: JSON.stringify({ [prop]: v }), contentType: 'application/json', label: `body ${prop}` });

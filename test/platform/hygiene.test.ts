@@ -20,7 +20,6 @@ const owner = await registerUser(app);
 const { headers } = await createOrgAndWorkspace(app, owner);
 
 t.test('NUL and unpaired surrogates: 400 naming the field, on every kind of input', async (t) => {
-
   const expect400 = async (label: string, res: Awaited<ReturnType<typeof app.inject>>, field: string) => {
     t.equal(res.statusCode, 400, `${label}: 400`);
     const body = res.json();
@@ -32,32 +31,61 @@ t.test('NUL and unpaired surrogates: 400 naming the field, on every kind of inpu
 
   // Unauthenticated routes too: nothing reaches the database.
   await expect400('login e-mail', await json('POST', '/api/v1/auth/login', { email: `a${NUL}@example.com`, password: 'x' }), 'email');
-  await expect400('register name (lone surrogate)', await json('POST', '/api/v1/auth/register', { email: 'new@example.com', password: 'correct horse battery', name: `Ann ${LONE}` }), 'name');
-  await expect400('nested field', await json('POST', '/api/v1/data-sources', { documents: [{ title: 'ok', content: `text${NUL}` }] }, headers), 'documents.0.content');
+  await expect400(
+    'register name (lone surrogate)',
+    await json('POST', '/api/v1/auth/register', { email: 'new@example.com', password: 'correct horse battery', name: `Ann ${LONE}` }),
+    'name',
+  );
+  await expect400(
+    'nested field',
+    await json('POST', '/api/v1/data-sources', { documents: [{ title: 'ok', content: `text${NUL}` }] }, headers),
+    'documents.0.content',
+  );
   await expect400('object key', await json('POST', '/api/v1/rag', { question: 'why?', [`x${NUL}`]: 1 }, headers), 'x\\u0000 (a key)');
   await expect400('path id', await app.inject({ method: 'GET', url: '/api/v1/data-sources/abc%00def', headers }), 'id');
   await expect400('query', await app.inject({ method: 'GET', url: '/api/v1/data-sources?status=%00', headers }), 'status');
-  await expect400('workspace header', await app.inject({ method: 'GET', url: '/api/v1/data-sources', headers: { ...headers, 'x-workspace-id': `ws${NUL}` } }), 'X-Workspace-Id');
+  await expect400(
+    'workspace header',
+    await app.inject({ method: 'GET', url: '/api/v1/data-sources', headers: { ...headers, 'x-workspace-id': `ws${NUL}` } }),
+    'X-Workspace-Id',
+  );
 
   const nulName = multipartBody([{ filename: `po${NUL}licy.txt`, content: 'The policy.' }]);
-  await expect400('file name', await app.inject({ method: 'POST', url: '/api/v1/data-sources', headers: { ...headers, 'content-type': nulName.contentType }, payload: nulName.payload }), 'files.0.filename');
+  await expect400(
+    'file name',
+    await app.inject({ method: 'POST', url: '/api/v1/data-sources', headers: { ...headers, 'content-type': nulName.contentType }, payload: nulName.payload }),
+    'files.0.filename',
+  );
   const nulField = multipartBody([{ filename: 'policy.txt', content: 'The policy.' }], { name: `Po${NUL}licies` });
-  await expect400('form field', await app.inject({ method: 'POST', url: '/api/v1/assessments', headers: { ...headers, 'content-type': nulField.contentType }, payload: nulField.payload }), 'name');
+  await expect400(
+    'form field',
+    await app.inject({ method: 'POST', url: '/api/v1/assessments', headers: { ...headers, 'content-type': nulField.contentType }, payload: nulField.payload }),
+    'name',
+  );
 
   // Clean text with characters outside the BMP (a valid surrogate pair) is accepted.
-  const emoji = await json('POST', '/api/v1/data-sources', { name: 'Policies 📄', documents: [{ title: 'Policy 📄', content: 'Incidents are reported within 24 hours.' }] }, headers);
+  const emoji = await json(
+    'POST',
+    '/api/v1/data-sources',
+    { name: 'Policies 📄', documents: [{ title: 'Policy 📄', content: 'Incidents are reported within 24 hours.' }] },
+    headers,
+  );
   t.equal(emoji.statusCode, 201, 'a valid surrogate pair is fine');
 });
 
 t.test('every upload route shares the multipart handling and its error codes', async (t) => {
-
   for (const url of ['/api/v1/data-sources', '/api/v1/assessments']) {
     const noBoundary = await app.inject({ method: 'POST', url, headers: { ...headers, 'content-type': 'multipart/form-data' }, payload: 'hello' });
     t.equal(noBoundary.statusCode, 400, `${url}: no boundary is 400`);
     t.equal(noBoundary.json().error.code, 'VALIDATION_ERROR', `${url}: no boundary is VALIDATION_ERROR`);
 
     const good = multipartBody([{ filename: 'policy.txt', content: 'The policy text. '.repeat(50) }]);
-    const truncated = await app.inject({ method: 'POST', url, headers: { ...headers, 'content-type': good.contentType }, payload: good.payload.subarray(0, good.payload.length - 60) });
+    const truncated = await app.inject({
+      method: 'POST',
+      url,
+      headers: { ...headers, 'content-type': good.contentType },
+      payload: good.payload.subarray(0, good.payload.length - 60),
+    });
     t.equal(truncated.statusCode, 400, `${url}: a truncated body is 400`);
     t.match(truncated.json().message, /malformed multipart/, `${url}: says the body is malformed`);
 

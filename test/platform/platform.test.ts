@@ -17,7 +17,11 @@ t.test('HTTP platform', async (t) => {
     const pre = await app.inject({
       method: 'OPTIONS',
       url: '/api/v1/compliance/domains',
-      headers: { origin: 'https://dashboard.example.com', 'access-control-request-method': 'PATCH', 'access-control-request-headers': 'content-type,x-workspace-id' },
+      headers: {
+        origin: 'https://dashboard.example.com',
+        'access-control-request-method': 'PATCH',
+        'access-control-request-headers': 'content-type,x-workspace-id',
+      },
     });
     t.equal(pre.statusCode, 204);
     t.equal(pre.headers['access-control-allow-origin'], 'https://dashboard.example.com');
@@ -100,7 +104,11 @@ t.test('mail goes out over SMTP when SMTP_URL is set', async (t) => {
   t.equal(mailer.kind, 'smtp');
   const ctx = await buildTestApp({}, { mailer });
   t.teardown(ctx.close);
-  const res = await ctx.app.inject({ method: 'POST', url: '/api/v1/auth/register', payload: { email: 'smtp-user@example.com', password: 'long-password', name: 'Smtp User' } });
+  const res = await ctx.app.inject({
+    method: 'POST',
+    url: '/api/v1/auth/register',
+    payload: { email: 'smtp-user@example.com', password: 'long-password', name: 'Smtp User' },
+  });
   t.equal(res.statusCode, 201);
   t.equal(received.length, 1);
   t.same(received[0].to, ['smtp-user@example.com']);
@@ -114,7 +122,15 @@ t.test('the service starts with `npm start` on PGlite and shuts down gracefully'
   await buildServer();
   const child = spawn(process.execPath, ['dist/server.js'], {
     // The general limit raised: the test polls the upload until it is ingested.
-    env: { ...process.env, DATABASE_URL: '', PGLITE_DATA_DIR: 'memory://', PORT: '0', LOG_LEVEL: 'info', NODE_ENV: 'development', RATE_LIMIT_GENERAL_MAX: '100000' },
+    env: {
+      ...process.env,
+      DATABASE_URL: '',
+      PGLITE_DATA_DIR: 'memory://',
+      PORT: '0',
+      LOG_LEVEL: 'info',
+      NODE_ENV: 'development',
+      RATE_LIMIT_GENERAL_MAX: '100000',
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   t.teardown(() => {
@@ -135,7 +151,11 @@ t.test('the service starts with `npm start` on PGlite and shuts down gracefully'
   });
   const health = await fetch(`${address}/health`);
   t.equal(health.status, 200);
-  const reg = await fetch(`${address}/api/v1/auth/register`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'start@example.com', password: 'long-password', name: 'Starter' }) });
+  const reg = await fetch(`${address}/api/v1/auth/register`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email: 'start@example.com', password: 'long-password', name: 'Starter' }),
+  });
   t.equal(reg.status, 201);
   const token = (await reg.json()).data.accessToken;
   const art = await fetch(`${address}/api/v1/compliance/articles/Article-28`, { headers: { authorization: `Bearer ${token}` } });
@@ -144,12 +164,27 @@ t.test('the service starts with `npm start` on PGlite and shuts down gracefully'
   // The DOCX and XLSX readers are loaded with the first such upload, not at start: the
   // first upload of each in a fresh process is parsed and ingested like any other.
   const auth = { authorization: `Bearer ${token}` };
-  const org = await fetch(`${address}/api/v1/organizations`, { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: JSON.stringify({ name: 'Start Bank' }) });
+  const org = await fetch(`${address}/api/v1/organizations`, {
+    method: 'POST',
+    headers: { ...auth, 'content-type': 'application/json' },
+    body: JSON.stringify({ name: 'Start Bank' }),
+  });
   t.equal(org.status, 201);
-  const ws = await fetch(`${address}/api/v1/workspaces`, { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: JSON.stringify({ workspaceName: 'First Vendor' }) });
+  const ws = await fetch(`${address}/api/v1/workspaces`, {
+    method: 'POST',
+    headers: { ...auth, 'content-type': 'application/json' },
+    body: JSON.stringify({ workspaceName: 'First Vendor' }),
+  });
   const wsId = (await ws.json()).data.workspace.id;
-  const { payload, contentType } = multipartBody([{ filename: 'sample.docx', content: fixture('sample.docx') }, { filename: 'sample.xlsx', content: fixture('sample.xlsx') }]);
-  const up = await fetch(`${address}/api/v1/data-sources`, { method: 'POST', headers: { ...auth, 'x-workspace-id': wsId, 'content-type': contentType }, body: payload });
+  const { payload, contentType } = multipartBody([
+    { filename: 'sample.docx', content: fixture('sample.docx') },
+    { filename: 'sample.xlsx', content: fixture('sample.xlsx') },
+  ]);
+  const up = await fetch(`${address}/api/v1/data-sources`, {
+    method: 'POST',
+    headers: { ...auth, 'x-workspace-id': wsId, 'content-type': contentType },
+    body: payload,
+  });
   t.equal(up.status, 201);
   const dsId = (await up.json()).data.dataSource.id;
   let ds: { status: string; documentCount: number; error: unknown } | undefined;

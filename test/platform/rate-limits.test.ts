@@ -27,7 +27,12 @@ t.test('the second RAG table and the Redis fallback are configured with the cont
   t.same(d.ragStream, { max: 50, anonymousMax: 10, windowMs: 3_600_000 });
   t.same(d.ragBurst, { max: 5, windowMs: 10_000 });
   t.same([d.redisTimeoutMs, d.redisRetryMs, d.redisKeyPrefix], [200, 5000, 'dora-rl:']);
-  const o = loadConfig({ RATE_LIMIT_RAG_QUERY_ANON_MAX: '7', RATE_LIMIT_RAG_BURST_MAX: '9', RATE_LIMIT_REDIS_TIMEOUT_MS: '50', RATE_LIMIT_REDIS_RETRY_MS: '1000' }).rateLimits;
+  const o = loadConfig({
+    RATE_LIMIT_RAG_QUERY_ANON_MAX: '7',
+    RATE_LIMIT_RAG_BURST_MAX: '9',
+    RATE_LIMIT_REDIS_TIMEOUT_MS: '50',
+    RATE_LIMIT_REDIS_RETRY_MS: '1000',
+  }).rateLimits;
   t.same([o.ragQuery.anonymousMax, o.ragQuery.max, o.ragBurst.max, o.redisTimeoutMs, o.redisRetryMs], [7, 100, 9, 50, 1000]);
   t.throws(() => loadConfig({ RATE_LIMIT_REDIS_PREFIX: 'a{b}' }), /redisKeyPrefix/, 'a prefix with braces would break the hash tag');
 });
@@ -78,7 +83,11 @@ t.test('register has its own stricter limit', async (t) => {
   t.teardown(ctx.close);
   await registerUser(ctx.app);
   await registerUser(ctx.app);
-  const third = await ctx.app.inject({ method: 'POST', url: '/api/v1/auth/register', payload: { email: 'third@example.com', password: 'long-password', name: 'Third' } });
+  const third = await ctx.app.inject({
+    method: 'POST',
+    url: '/api/v1/auth/register',
+    payload: { email: 'third@example.com', password: 'long-password', name: 'Third' },
+  });
   t.equal(third.statusCode, 429);
   const login = await ctx.app.inject({ method: 'POST', url: '/api/v1/auth/login', payload: { email: 'third@example.com', password: 'long-password' } });
   t.equal(login.statusCode, 401, 'login is counted separately');
@@ -108,7 +117,12 @@ t.test('POST /rag/query is POST /rag: same answer, same hourly budget', async (t
   t.equal(refused.headers['x-ratelimit-limit'], '5');
   t.equal((await ask('/rag')).statusCode, 429, 'and POST /rag is refused with it');
   const conv = await ctx.app.inject({ method: 'POST', url: `${API}/conversations`, headers: ws.headers, payload: {} });
-  const convAsk = await ctx.app.inject({ method: 'POST', url: `${API}/conversations/${conv.json().data.conversation.id}/ask`, headers: ws.headers, payload: QUESTION });
+  const convAsk = await ctx.app.inject({
+    method: 'POST',
+    url: `${API}/conversations/${conv.json().data.conversation.id}/ask`,
+    headers: ws.headers,
+    payload: QUESTION,
+  });
   t.equal(convAsk.statusCode, 200, 'POST /conversations/:id/ask is not under the /rag/* limits');
   const doc = (await ctx.app.inject({ method: 'GET', url: '/docs/json' })).json();
   t.ok(doc.paths['/api/v1/rag/query'].post.requestBody, 'documented in OpenAPI');
@@ -158,7 +172,8 @@ t.test('requests without a verified user get the anonymous maxima, per IP', asyn
   });
   t.teardown(ctx.close);
   const ip = randomIp();
-  const anon = (url: string, headers: Record<string, string> = {}) => ctx.app.inject({ method: 'POST', url: `${API}${url}`, remoteAddress: ip, headers, payload: QUESTION });
+  const anon = (url: string, headers: Record<string, string> = {}) =>
+    ctx.app.inject({ method: 'POST', url: `${API}${url}`, remoteAddress: ip, headers, payload: QUESTION });
   const first = await anon('/rag/query');
   t.equal(first.statusCode, 401);
   t.equal(first.headers['x-ratelimit-limit'], '1', 'anonymous maximum of /rag and /rag/query');
@@ -233,7 +248,8 @@ t.test('with Redis, two instances share every budget, and refused requests count
   const [one, two] = await redisApps(t, rateLimits, [probe!.duplicate({ enableOfflineQueue: true }), probe!.duplicate({ enableOfflineQueue: true })]);
 
   const ip = randomIp();
-  const login = (app: FastifyInstance) => app.inject({ method: 'POST', url: `${API}/auth/login`, remoteAddress: ip, payload: { email: `${Date.now()}@example.com`, password: 'whatever-pw' } });
+  const login = (app: FastifyInstance) =>
+    app.inject({ method: 'POST', url: `${API}/auth/login`, remoteAddress: ip, payload: { email: `${Date.now()}@example.com`, password: 'whatever-pw' } });
   t.equal((await login(one)).statusCode, 401);
   t.equal((await login(two)).statusCode, 401);
   t.equal((await login(one)).statusCode, 429, 'the third attempt is refused whichever instance answers');
@@ -263,9 +279,17 @@ t.test('with Redis, two instances share every budget, and refused requests count
 
   const keys = await probe!.keys(`${prefix}*`);
   t.ok(keys.length >= 10, `${keys.length} keys`);
-  t.same(keys.filter((k) => k.includes('undefined')), [], 'no key contains "undefined"');
+  t.same(
+    keys.filter((k) => k.includes('undefined')),
+    [],
+    'no key contains "undefined"',
+  );
   const shape = new RegExp(`^${prefix.replace(/[-:]/g, '\\$&')}\\{(user:[0-9a-f-]{36}|ip:[0-9.]+)\\}:[a-zA-Z]+$`);
-  t.same(keys.filter((k) => !shape.test(k)), [], 'every key is <prefix>{user:<id>}:<limit> or <prefix>{ip:<addr>}:<limit>');
+  t.same(
+    keys.filter((k) => !shape.test(k)),
+    [],
+    'every key is <prefix>{user:<id>}:<limit> or <prefix>{ip:<addr>}:<limit>',
+  );
 });
 
 t.test('Redis hanging or refusing: bounded answers, local limits, Redis again after recovery', { skip: noRedis }, async (t) => {
@@ -282,7 +306,12 @@ t.test('Redis hanging or refusing: bounded answers, local limits, Redis again af
   watchRedis(redis, app.log);
   const login = async (ip: string) => {
     const started = performance.now();
-    const res = await app.inject({ method: 'POST', url: `${API}/auth/login`, remoteAddress: ip, payload: { email: 'nobody@example.com', password: 'whatever-pw' } });
+    const res = await app.inject({
+      method: 'POST',
+      url: `${API}/auth/login`,
+      remoteAddress: ip,
+      payload: { email: 'nobody@example.com', password: 'whatever-pw' },
+    });
     return { status: res.statusCode, remaining: res.headers['x-ratelimit-remaining'], ms: performance.now() - started };
   };
   const redisCount = async (ip: string) => Number((await probe!.get(`${prefix}{ip:${ip}}:login`)) ?? 0);
@@ -311,7 +340,11 @@ t.test('Redis hanging or refusing: bounded answers, local limits, Redis again af
     const ip = randomIp();
     const logins = [];
     for (let i = 0; i < 5; i++) logins.push(await login(ip));
-    t.same(logins.map((r) => r.status), [401, 401, 401, 429, 429], `${mode}: the login limit still refuses the 4th attempt`);
+    t.same(
+      logins.map((r) => r.status),
+      [401, 401, 401, 429, 429],
+      `${mode}: the login limit still refuses the 4th attempt`,
+    );
     const slowestLogin = Math.max(...logins.map((r) => r.ms));
     t.ok(slowestLogin < 2000, `${mode}: every login answered within 2 s (slowest ${slowestLogin.toFixed(0)} ms)`);
   }

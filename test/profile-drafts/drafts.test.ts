@@ -56,7 +56,15 @@ const LATER = `# Acme Order Form
 Either Party may terminate this Agreement upon ninety (90) days' prior written notice.
 `;
 
-type Field = { field: string; status: string; value?: unknown; confidence?: number; evidence: { chunkId: string; documentId: string; quote: string; link: string; title: string }[]; candidates?: { value: unknown; evidence: { quote: string; documentId: string }[] }[]; decision: { action: string } | null };
+type Field = {
+  field: string;
+  status: string;
+  value?: unknown;
+  confidence?: number;
+  evidence: { chunkId: string; documentId: string; quote: string; link: string; title: string }[];
+  candidates?: { value: unknown; evidence: { quote: string; documentId: string }[] }[];
+  decision: { action: string } | null;
+};
 
 async function waitForDraft(app: FastifyInstance, headers: Record<string, string>, ws: string, id: string) {
   const deadline = Date.now() + 60_000;
@@ -64,7 +72,8 @@ async function waitForDraft(app: FastifyInstance, headers: Record<string, string
     const res = await app.inject({ method: 'GET', url: `${API}/workspaces/${ws}/profile-drafts/${id}`, headers });
     if (res.statusCode !== 200) throw new Error(`GET draft: ${res.statusCode} ${res.body}`);
     const d = res.json().data.draft;
-    if (d.status === 'completed' || d.status === 'failed') return d as { status: string; summary: Record<string, number>; fields: Field[]; error: string | null };
+    if (d.status === 'completed' || d.status === 'failed')
+      return d as { status: string; summary: Record<string, number>; fields: Field[]; error: string | null };
     if (Date.now() > deadline) throw new Error(`draft still ${d.status}`);
     await new Promise((r) => setTimeout(r, 50));
   }
@@ -99,10 +108,24 @@ t.test('a draft proposes values with verbatim passages; accept, edit and reject 
   t.equal(done.status, 'completed', done.error ?? '');
   const f = (name: string) => byField(done.fields, name);
   t.same(
-    { legalName: f('legalName').value, governingLaw: f('governingLaw').value, endDate: f('endDate').value, entity: f('noticePeriodDaysEntity').value, provider: f('noticePeriodDaysProvider').value, type: f('ictServiceType').value, personal: f('personalData').value },
+    {
+      legalName: f('legalName').value,
+      governingLaw: f('governingLaw').value,
+      endDate: f('endDate').value,
+      entity: f('noticePeriodDaysEntity').value,
+      provider: f('noticePeriodDaysProvider').value,
+      type: f('ictServiceType').value,
+      personal: f('personalData').value,
+    },
     { legalName: 'Acme Cloud Ltd', governingLaw: 'IE', endDate: null, entity: 30, provider: 30, type: 'S19', personal: true },
   );
-  t.same((f('subcontractors').value as { name: string; country: string }[]).map((s) => [s.name, s.country]), [['Hetzner', 'DE'], ['Mailjet', 'DE']]);
+  t.same(
+    (f('subcontractors').value as { name: string; country: string }[]).map((s) => [s.name, s.country]),
+    [
+      ['Hetzner', 'DE'],
+      ['Mailjet', 'DE'],
+    ],
+  );
   t.equal(f('startDate').status, 'not_found', 'a field the documents do not settle is not found, never guessed');
   t.same(f('startDate').evidence, []);
   t.equal(f('startDate').value, undefined);
@@ -111,7 +134,10 @@ t.test('a draft proposes values with verbatim passages; accept, edit and reject 
   let quotes = 0;
   for (const field of done.fields) {
     for (const e of field.evidence) {
-      const [row] = await queryRows<{ content: string; workspace_id: string }>(database.db, sql`select content, workspace_id from chunks where id = ${e.chunkId}`);
+      const [row] = await queryRows<{ content: string; workspace_id: string }>(
+        database.db,
+        sql`select content, workspace_id from chunks where id = ${e.chunkId}`,
+      );
       t.ok(row && row.content.includes(e.quote), `${field.field}: quote verbatim in chunk`);
       t.equal(row!.workspace_id, ws);
       t.match(e.link, /^\/api\/v1\/data-sources\/[^/]+\/files\//);
@@ -124,13 +150,21 @@ t.test('a draft proposes values with verbatim passages; accept, edit and reject 
 
   // The one who drafted hears that it is ready.
   const notes = (await app.inject({ method: 'GET', url: `${API}/notifications`, headers: owner.headers })).json().data.notifications;
-  t.ok(notes.some((n: { type: string; data: { draftId?: string } }) => n.type === 'profile_draft_completed' && n.data.draftId === queued.id), 'notification');
+  t.ok(
+    notes.some((n: { type: string; data: { draftId?: string } }) => n.type === 'profile_draft_completed' && n.data.draftId === queued.id),
+    'notification',
+  );
 
   // Contract fields need a contract: the profile has none yet.
   let res = await decide(app, owner, ws, queued.id, [{ field: 'governingLaw', action: 'accept' }]);
   t.equal(res.statusCode, 409);
   t.equal(res.json().error.code, 'CONTRACT_REQUIRED');
-  const patch = await app.inject({ method: 'PATCH', url: `${API}/workspaces/${ws}`, headers: owner.headers, payload: { vendorProfile: { contracts: [{ reference: 'ACME-1', startDate: '2025-01-01' }] } } });
+  const patch = await app.inject({
+    method: 'PATCH',
+    url: `${API}/workspaces/${ws}`,
+    headers: owner.headers,
+    payload: { vendorProfile: { contracts: [{ reference: 'ACME-1', startDate: '2025-01-01' }] } },
+  });
   t.equal(patch.statusCode, 200);
 
   // Clear 400s in the envelope, naming the decision; nothing is written.
@@ -138,7 +172,10 @@ t.test('a draft proposes values with verbatim passages; accept, edit and reject 
   t.equal(res.statusCode, 400);
   t.equal(res.json().error.code, 'VALIDATION_ERROR');
   t.match(res.json().error.details[0], /^decisions\.0\.field: unknown field colour/);
-  res = await decide(app, owner, ws, queued.id, [{ field: 'governingLaw', action: 'accept' }, { field: 'noticePeriodDaysEntity', action: 'edit', value: 'soon' }]);
+  res = await decide(app, owner, ws, queued.id, [
+    { field: 'governingLaw', action: 'accept' },
+    { field: 'noticePeriodDaysEntity', action: 'edit', value: 'soon' },
+  ]);
   t.equal(res.statusCode, 400);
   t.match(res.json().error.details[0], /^decisions\.1\.value: not a valid noticePeriodDaysEntity/);
   res = await decide(app, owner, ws, queued.id, [{ field: 'governingLaw', action: 'edit', value: 'XX' }]);
@@ -161,7 +198,10 @@ t.test('a draft proposes values with verbatim passages; accept, edit and reject 
   const body = res.json().data;
   t.equal(body.vendorProfile.contracts[0].governingLaw, 'IE');
   t.equal(body.vendorProfile.contracts[0].noticePeriodDaysEntity, 45);
-  t.same(body.vendorProfile.subcontractors.map((s: { name: string }) => s.name), ['Hetzner', 'Mailjet']);
+  t.same(
+    body.vendorProfile.subcontractors.map((s: { name: string }) => s.name),
+    ['Hetzner', 'Mailjet'],
+  );
   t.notOk('legalName' in body.vendorProfile, 'a rejected value is not written');
   const law = body.vendorProfileSources['contracts.0.governingLaw'];
   t.equal(law.action, 'accepted');
@@ -215,7 +255,12 @@ t.test('a draft proposes values with verbatim passages; accept, edit and reject 
   t.equal(res.json().data.vendorProfileSources['contracts.0.noticePeriodDaysProvider'].evidence[0].title, 'Acme Order Form');
 
   // A value changed by hand loses its source.
-  const manual = await app.inject({ method: 'PATCH', url: `${API}/workspaces/${ws}`, headers: owner.headers, payload: { vendorProfile: { contracts: [{ ...profile.vendorProfile.contracts[0], governingLaw: 'DE', noticePeriodDaysProvider: 90 }] } } });
+  const manual = await app.inject({
+    method: 'PATCH',
+    url: `${API}/workspaces/${ws}`,
+    headers: owner.headers,
+    payload: { vendorProfile: { contracts: [{ ...profile.vendorProfile.contracts[0], governingLaw: 'DE', noticePeriodDaysProvider: 90 }] } },
+  });
   t.equal(manual.statusCode, 200);
   t.notOk(manual.json().data.workspace.vendorProfileSources['contracts.0.governingLaw'], 'changed by hand: no document source');
   t.ok(manual.json().data.workspace.vendorProfileSources['contracts.0.noticePeriodDaysProvider'], 'unchanged value keeps its source');
@@ -234,7 +279,11 @@ t.test('permissions: canManageSync drafts and decides, viewers read; drafts of a
   const viewer = await addOrgMember(app, owner, orgId, 'viewer');
   const analyst = await addOrgMember(app, owner, orgId, 'analyst');
 
-  t.equal((await app.inject({ method: 'GET', url: `${API}/workspaces/${workspace.id}/profile-drafts/${queued.id}`, headers: viewer.headers })).statusCode, 200, 'viewers read');
+  t.equal(
+    (await app.inject({ method: 'GET', url: `${API}/workspaces/${workspace.id}/profile-drafts/${queued.id}`, headers: viewer.headers })).statusCode,
+    200,
+    'viewers read',
+  );
   t.equal((await app.inject({ method: 'GET', url: `${API}/workspaces/${workspace.id}/profile-drafts`, headers: viewer.headers })).statusCode, 200);
   let res = await app.inject({ method: 'POST', url: `${API}/workspaces/${workspace.id}/profile-drafts`, headers: viewer.headers });
   t.equal(res.statusCode, 403, 'viewers cannot draft');
@@ -246,13 +295,20 @@ t.test('permissions: canManageSync drafts and decides, viewers read; drafts of a
 
   // One draft at a time per vendor; a draft whose job died (not updated for longer than a job may run) no longer blocks.
   await waitForDraft(app, owner.headers, workspace.id, queued.id);
-  await queryRows(ctx.database.db, sql`insert into profile_drafts (id, workspace_id, status, created_by, created_at, updated_at) values ('stuck-draft', ${workspace.id}, 'running', ${owner.id}, now() - interval '2 hours', now() - interval '1 hour')`);
+  await queryRows(
+    ctx.database.db,
+    sql`insert into profile_drafts (id, workspace_id, status, created_by, created_at, updated_at) values ('stuck-draft', ${workspace.id}, 'running', ${owner.id}, now() - interval '2 hours', now() - interval '1 hour')`,
+  );
   res = await app.inject({ method: 'POST', url: `${API}/workspaces/${workspace.id}/profile-drafts`, headers: owner.headers });
   t.equal(res.statusCode, 202, 'a dead draft does not block a new one');
-  const stuck = (await app.inject({ method: 'GET', url: `${API}/workspaces/${workspace.id}/profile-drafts/stuck-draft`, headers: owner.headers })).json().data.draft;
+  const stuck = (await app.inject({ method: 'GET', url: `${API}/workspaces/${workspace.id}/profile-drafts/stuck-draft`, headers: owner.headers })).json().data
+    .draft;
   t.equal(stuck.status, 'failed');
   await waitForDraft(app, owner.headers, workspace.id, res.json().data.draft.id);
-  await queryRows(ctx.database.db, sql`insert into profile_drafts (id, workspace_id, status, created_by) values ('queued-draft', ${workspace.id}, 'pending', ${owner.id})`);
+  await queryRows(
+    ctx.database.db,
+    sql`insert into profile_drafts (id, workspace_id, status, created_by) values ('queued-draft', ${workspace.id}, 'pending', ${owner.id})`,
+  );
   const again = await app.inject({ method: 'POST', url: `${API}/workspaces/${workspace.id}/profile-drafts`, headers: owner.headers });
   t.equal(again.statusCode, 409, 'while one is queued or running, another is refused');
   t.equal(again.json().error.code, 'PROFILE_DRAFT_RUNNING');
@@ -276,7 +332,18 @@ t.test('permissions: canManageSync drafts and decides, viewers read; drafts of a
 t.test('accepted values reach the xBRL-CSV package (B_02.02) as profile values', async (t) => {
   const ENTITY_LEI = makeLei('TESTACMEBANKAG0001');
   const base = (await import('../helpers/app.js')).testConfig();
-  const ctx = await buildTestApp({ roi: { ...base.roi, entityLei: ENTITY_LEI, entityCountry: 'DE', entityType: 'eba_CT:x12', competentAuthority: 'BaFin', referenceDate: '2025-12-31', totalAssets: 1_000_000_000, licensedActivity: 'eba_TA:x162' } });
+  const ctx = await buildTestApp({
+    roi: {
+      ...base.roi,
+      entityLei: ENTITY_LEI,
+      entityCountry: 'DE',
+      entityType: 'eba_CT:x12',
+      competentAuthority: 'BaFin',
+      referenceDate: '2025-12-31',
+      totalAssets: 1_000_000_000,
+      licensedActivity: 'eba_TA:x162',
+    },
+  });
   t.teardown(ctx.close);
   const { app } = ctx;
   const owner = await registerUser(app);
@@ -286,7 +353,10 @@ t.test('accepted values reach the xBRL-CSV package (B_02.02) as profile values',
   const ws = await createWorkspace(app, owner, 'Acme Cloud', { vendorProfile: profile });
   await createTextSource(app, wsHeaders(owner, ws.id), [{ title: 'Acme Cloud Customer Terms', content: TERMS, format: 'markdown' }]);
   const { queued } = await draft(app, owner, ws.id);
-  const res = await decide(app, owner, ws.id, queued.id, [{ field: 'governingLaw', action: 'accept' }, { field: 'noticePeriodDaysEntity', action: 'accept' }]);
+  const res = await decide(app, owner, ws.id, queued.id, [
+    { field: 'governingLaw', action: 'accept' },
+    { field: 'noticePeriodDaysEntity', action: 'accept' },
+  ]);
   t.equal(res.statusCode, 200, res.body);
   const x = await app.inject({ method: 'GET', url: `${API}/workspaces/roi-export?format=xbrl-csv`, headers: owner.headers });
   t.equal(x.statusCode, 200, x.statusCode === 200 ? '' : x.body);

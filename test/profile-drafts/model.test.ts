@@ -26,7 +26,9 @@ t.test('with an API key, Claude reads the passages through a tool per field; a q
   const fake = await startFakeAnthropic();
   t.teardown(fake.close);
   const base = testConfig();
-  const modelCtx = await buildTestApp({ rag: { ...base.rag, generator: 'anthropic', anthropic: { ...base.rag.anthropic, apiKey: fake.apiKey, baseUrl: fake.url, maxRetries: 0 } } });
+  const modelCtx = await buildTestApp({
+    rag: { ...base.rag, generator: 'anthropic', anthropic: { ...base.rag.anthropic, apiKey: fake.apiKey, baseUrl: fake.url, maxRetries: 0 } },
+  });
   t.teardown(modelCtx.close);
   const { app } = modelCtx;
   const owner = await registerUser(app);
@@ -38,7 +40,14 @@ t.test('with an API key, Claude reads the passages through a tool per field; a q
     const user = String(req.body.messages[0]!.content);
     const n = /<passage number="(\d+)"[^>]*>\n[^<]*laws of Ireland/.exec(user)?.[1];
     if (tool === 'record_governingLaw' && n) {
-      return { toolUse: { name: tool, input: { values: [{ value: 'IE', passage: Number(n), quote: 'This Agreement will be governed by and construed in accordance with the laws of Ireland' }] } } };
+      return {
+        toolUse: {
+          name: tool,
+          input: {
+            values: [{ value: 'IE', passage: Number(n), quote: 'This Agreement will be governed by and construed in accordance with the laws of Ireland' }],
+          },
+        },
+      };
     }
     if (tool === 'record_noticePeriodDaysEntity' && n) {
       // Not in the passage: must be dropped.
@@ -52,7 +61,8 @@ t.test('with an API key, Claude reads the passages through a tool per field; a q
   t.equal(start.json().data.draft.extractor, 'anthropic');
   let draft;
   for (;;) {
-    draft = (await app.inject({ method: 'GET', url: `${API}/workspaces/${ws}/profile-drafts/${start.json().data.draft.id}`, headers: owner.headers })).json().data.draft;
+    draft = (await app.inject({ method: 'GET', url: `${API}/workspaces/${ws}/profile-drafts/${start.json().data.draft.id}`, headers: owner.headers })).json()
+      .data.draft;
     if (draft.status === 'completed' || draft.status === 'failed') break;
     await new Promise((r) => setTimeout(r, 50));
   }

@@ -13,13 +13,27 @@ t.test('questionnaire access: workspace scoping and permissions', async (t) => {
   const ws = await createOrgAndWorkspace(app, owner, 'Vendor A');
   const other = await createWorkspace(app, owner, 'Vendor B');
 
-  const created = await app.inject({ method: 'POST', url: `${API}/questionnaires`, headers: ws.headers, payload: { template: 'dora-ict-tpp', templateSections: ['contract'] } });
+  const created = await app.inject({
+    method: 'POST',
+    url: `${API}/questionnaires`,
+    headers: ws.headers,
+    payload: { template: 'dora-ict-tpp', templateSections: ['contract'] },
+  });
   t.equal(created.statusCode, 201);
   const q = created.json().data.questionnaire;
-  t.same(q.sections.map((s: { id: string }) => s.id), ['contract'], 'template subset');
+  t.same(
+    q.sections.map((s: { id: string }) => s.id),
+    ['contract'],
+    'template subset',
+  );
 
   // Another workspace of the same owner: the questionnaire does not exist there.
-  for (const [method, url] of [['GET', `/questionnaires/${q.id}`], ['PATCH', `/questionnaires/${q.id}`], ['DELETE', `/questionnaires/${q.id}`], ['POST', `/questionnaires/${q.id}/send`]] as const) {
+  for (const [method, url] of [
+    ['GET', `/questionnaires/${q.id}`],
+    ['PATCH', `/questionnaires/${q.id}`],
+    ['DELETE', `/questionnaires/${q.id}`],
+    ['POST', `/questionnaires/${q.id}/send`],
+  ] as const) {
     const res = await app.inject({ method, url: `${API}${url}`, headers: other.headers, ...(method === 'PATCH' ? { payload: { title: 'Hijack' } } : {}) });
     t.equal(res.statusCode, 404, `${method} ${url} from another workspace`);
     t.equal(res.json().error.code, 'QUESTIONNAIRE_NOT_FOUND');
@@ -41,7 +55,12 @@ t.test('questionnaire access: workspace scoping and permissions', async (t) => {
   // canManageSync was withdrawn in this workspace.
   const viewer = await addOrgMember(app, owner, ws.orgId, 'viewer');
   const restricted = await addOrgMember(app, owner, ws.orgId, 'analyst');
-  const withdraw = await app.inject({ method: 'PATCH', url: `${API}/workspaces/${ws.workspaceId}/members/${restricted.id}`, headers: owner.headers, payload: { permissions: { canManageSync: false } } });
+  const withdraw = await app.inject({
+    method: 'PATCH',
+    url: `${API}/workspaces/${ws.workspaceId}/members/${restricted.id}`,
+    headers: owner.headers,
+    payload: { permissions: { canManageSync: false } },
+  });
   t.equal(withdraw.statusCode, 200, withdraw.body);
   for (const reader of [viewer, restricted]) {
     const H = wsHeaders(reader, ws.workspaceId);
@@ -60,14 +79,26 @@ t.test('questionnaire access: workspace scoping and permissions', async (t) => {
       t.equal(res.json().message, 'Insufficient permission: this action requires canManageSync');
     }
   }
-  t.equal((await app.inject({ method: 'GET', url: `${API}/questionnaires/${q.id}`, headers: ws.headers })).json().data.questionnaire.title, DORA_TEMPLATE.title, 'unchanged');
+  t.equal(
+    (await app.inject({ method: 'GET', url: `${API}/questionnaires/${q.id}`, headers: ws.headers })).json().data.questionnaire.title,
+    DORA_TEMPLATE.title,
+    'unchanged',
+  );
 
   // Analysts and organization admins (not the workspace owner) run the vendor's questionnaires.
   const analyst = await addOrgMember(app, owner, ws.orgId, 'analyst');
   const orgAdmin = await addOrgMember(app, owner, ws.orgId, 'org_admin');
-  for (const [who, session] of [['analyst', analyst], ['org_admin', orgAdmin]] as const) {
+  for (const [who, session] of [
+    ['analyst', analyst],
+    ['org_admin', orgAdmin],
+  ] as const) {
     const H = wsHeaders(session, ws.workspaceId);
-    const mine = await app.inject({ method: 'POST', url: `${API}/questionnaires`, headers: H, payload: { title: `By the ${who}`, template: 'dora-ict-tpp', templateSections: ['contract'] } });
+    const mine = await app.inject({
+      method: 'POST',
+      url: `${API}/questionnaires`,
+      headers: H,
+      payload: { title: `By the ${who}`, template: 'dora-ict-tpp', templateSections: ['contract'] },
+    });
     t.equal(mine.statusCode, 201, `${who} creates`);
     const id = mine.json().data.questionnaire.id;
     const renamed = await app.inject({ method: 'PATCH', url: `${API}/questionnaires/${id}`, headers: H, payload: { title: `Renamed by the ${who}` } });

@@ -29,14 +29,28 @@ t.test('a failed e-mail undoes the send: 502, no link, status unchanged', async 
   t.teardown(down.close);
   const downOwner = await registerUser(down.app);
   const downWs = await createOrgAndWorkspace(down.app, downOwner, 'Unreachable');
-  const draft = await down.app.inject({ method: 'POST', url: `${API}/questionnaires`, headers: downWs.headers, payload: { template: 'dora-ict-tpp', templateSections: ['info_sharing'], vendorContact: { email: 'v@unreachable.example' } } });
+  const draft = await down.app.inject({
+    method: 'POST',
+    url: `${API}/questionnaires`,
+    headers: downWs.headers,
+    payload: { template: 'dora-ict-tpp', templateSections: ['info_sharing'], vendorContact: { email: 'v@unreachable.example' } },
+  });
   t.equal(draft.statusCode, 201);
-  const failedSend = await down.app.inject({ method: 'POST', url: `${API}/questionnaires/${draft.json().data.questionnaire.id}/send`, headers: downWs.headers });
+  const failedSend = await down.app.inject({
+    method: 'POST',
+    url: `${API}/questionnaires/${draft.json().data.questionnaire.id}/send`,
+    headers: downWs.headers,
+  });
   t.equal(failedSend.statusCode, 502);
   t.equal(failedSend.json().error.code, 'MAIL_DELIVERY_FAILED');
   const stillDraft = await down.app.inject({ method: 'GET', url: `${API}/questionnaires/${draft.json().data.questionnaire.id}`, headers: downWs.headers });
   t.match(stillDraft.json().data.questionnaire, { status: 'draft', link: { active: false, sendCount: 0, expiresAt: null } });
-  const failedCreate = await down.app.inject({ method: 'POST', url: `${API}/questionnaires`, headers: downWs.headers, payload: { template: 'dora-ict-tpp', vendorContact: { email: 'v@unreachable.example' }, send: true } });
+  const failedCreate = await down.app.inject({
+    method: 'POST',
+    url: `${API}/questionnaires`,
+    headers: downWs.headers,
+    payload: { template: 'dora-ict-tpp', vendorContact: { email: 'v@unreachable.example' }, send: true },
+  });
   t.equal(failedCreate.statusCode, 502);
   t.match(failedCreate.json().message, /created as a draft/);
 });

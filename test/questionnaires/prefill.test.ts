@@ -21,7 +21,9 @@ t.test('pre-fill: answers proposed from the vendor workspace documents, with cit
   ]);
 
   const created = await app.inject({
-    method: 'POST', url: `${API}/questionnaires`, headers: H,
+    method: 'POST',
+    url: `${API}/questionnaires`,
+    headers: H,
     payload: { template: 'dora-ict-tpp', prefill: true, vendorContact: { email: 'security@vendor.example' }, send: true },
   });
   t.equal(created.statusCode, 201, created.body);
@@ -42,7 +44,9 @@ t.test('pre-fill: answers proposed from the vendor workspace documents, with cit
   t.equal(avail.suggestion.citations[0].title, 'GitHub Enterprise SLA');
   t.match(avail.suggestion.citations.map((c: { passage: string }) => c.passage).join(' '), /99\.9%/);
   // Only the vendor's own documents are cited.
-  const titles = new Set(q.questions.flatMap((x: { suggestion: { citations: { title: string }[] } | null }) => x.suggestion?.citations.map((c) => c.title) ?? []));
+  const titles = new Set(
+    q.questions.flatMap((x: { suggestion: { citations: { title: string }[] } | null }) => x.suggestion?.citations.map((c) => c.title) ?? []),
+  );
   t.same([...titles].sort(), ['Basecamp security overview', 'GitHub Enterprise SLA']);
   t.equal(q.progress.answered, 0);
   t.equal(q.status, 'sent', 'pre-filled and sent; nothing submitted');
@@ -52,7 +56,11 @@ t.test('pre-fill: answers proposed from the vendor workspace documents, with cit
   const hidden = await app.inject({ method: 'GET', url: `${API}/vendor-questionnaires/${token}` });
   t.equal(hidden.statusCode, 200, hidden.body);
   t.ok(hidden.json().data.questionnaire.questions.every((x: { suggestion: unknown }) => x.suggestion === null));
-  const noSug = await app.inject({ method: 'PUT', url: `${API}/vendor-questionnaires/${token}/answers`, payload: { answers: [{ questionId: 'ICT-03', acceptSuggestion: true }] } });
+  const noSug = await app.inject({
+    method: 'PUT',
+    url: `${API}/vendor-questionnaires/${token}/answers`,
+    payload: { answers: [{ questionId: 'ICT-03', acceptSuggestion: true }] },
+  });
   t.equal(noSug.statusCode, 400);
   t.same(noSug.json().error.details, ['answers.0.acceptSuggestion: question ICT-03 has no suggested value']);
 
@@ -65,7 +73,16 @@ t.test('pre-fill: answers proposed from the vendor workspace documents, with cit
   t.notOk(shown.body.includes('"sourceId"') || shown.body.includes('"documentId"') || shown.body.includes('"url"'));
 
   // The vendor confirms one suggestion; it becomes an answer (and counts) only then.
-  const accept = await app.inject({ method: 'PUT', url: `${API}/vendor-questionnaires/${token}/answers`, payload: { answers: [{ questionId: 'ICT-03', acceptSuggestion: true }, { questionId: 'CIF-02', acceptSuggestion: true }] } });
+  const accept = await app.inject({
+    method: 'PUT',
+    url: `${API}/vendor-questionnaires/${token}/answers`,
+    payload: {
+      answers: [
+        { questionId: 'ICT-03', acceptSuggestion: true },
+        { questionId: 'CIF-02', acceptSuggestion: true },
+      ],
+    },
+  });
   t.equal(accept.statusCode, 200, accept.body);
   t.equal(byId(accept.json().data.questionnaire.questions, 'CIF-02').answer.value, 99.9);
   const after = (await app.inject({ method: 'GET', url: `${API}/questionnaires/${q.id}`, headers: H })).json().data.questionnaire;

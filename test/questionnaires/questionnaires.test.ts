@@ -48,13 +48,18 @@ t.test('questionnaire lifecycle: template -> send -> vendor answers through the 
   t.equal(tpl.statusCode, 200);
   const template = tpl.json().data.templates[0];
   t.equal(template.id, 'dora-ict-tpp');
-  t.ok(template.questions.every((q: { articles: string[] }) => q.articles.length > 0), 'every template question maps to DORA articles');
+  t.ok(
+    template.questions.every((q: { articles: string[] }) => q.articles.length > 0),
+    'every template question maps to DORA articles',
+  );
   t.ok(template.questions.some((q: { references: string[] }) => q.references.includes('Art. 30(2)(b)')));
   t.ok(template.questions.some((q: { references: string[] }) => q.references.includes('Art. 30(3)(e)(i)')));
 
   // Create a draft from the template.
   const created = await app.inject({
-    method: 'POST', url: `${API}/questionnaires`, headers: H,
+    method: 'POST',
+    url: `${API}/questionnaires`,
+    headers: H,
     payload: { template: 'dora-ict-tpp', vendorContact: { email: 'Security@GitHub.example', name: 'Sam Vendor' }, dueDate: '2030-01-31' },
   });
   t.equal(created.statusCode, 201, created.body);
@@ -110,25 +115,36 @@ t.test('questionnaire lifecycle: template -> send -> vendor answers through the 
   t.ok(analystView.json().data.questionnaire.link.firstOpenedAt);
 
   // Submitting with required answers missing fails and stores nothing.
-  const early = await app.inject({ method: 'PUT', url: `${API}/vendor-questionnaires/${token}/answers`, payload: { answers: [{ questionId: 'CON-01', value: 'no' }], submit: true } });
+  const early = await app.inject({
+    method: 'PUT',
+    url: `${API}/vendor-questionnaires/${token}/answers`,
+    payload: { answers: [{ questionId: 'CON-01', value: 'no' }], submit: true },
+  });
   t.equal(early.statusCode, 400);
   t.equal(early.json().error.code, 'VALIDATION_ERROR');
   t.ok(early.json().error.details.some((d: string) => d.startsWith('CIF-01: an answer is required')));
   const afterEarly = await app.inject({ method: 'GET', url: `${API}/vendor-questionnaires/${token}` });
-  t.equal(afterEarly.json().data.questionnaire.questions.find((x: { id: string }) => x.id === 'CON-01').answer.value, 'yes', 'nothing saved by the failed submit');
+  t.equal(
+    afterEarly.json().data.questionnaire.questions.find((x: { id: string }) => x.id === 'CON-01').answer.value,
+    'yes',
+    'nothing saved by the failed submit',
+  );
 
   // Bad answer types: 400 naming each field, nothing saved.
   const bad = await app.inject({
-    method: 'PUT', url: `${API}/vendor-questionnaires/${token}/answers`,
-    payload: { answers: [
-      { questionId: 'CON-01', value: 'maybe' },
-      { questionId: 'CON-11', value: 'ninety' },
-      { questionId: 'TST-02', value: '2024-02-30' },
-      { questionId: 'TST-04', value: 'sometimes' },
-      { questionId: 'NOPE', value: 'yes' },
-      { questionId: 'CIF-02', value: 120 },
-      { questionId: 'GEN-01', value: 42 },
-    ] },
+    method: 'PUT',
+    url: `${API}/vendor-questionnaires/${token}/answers`,
+    payload: {
+      answers: [
+        { questionId: 'CON-01', value: 'maybe' },
+        { questionId: 'CON-11', value: 'ninety' },
+        { questionId: 'TST-02', value: '2024-02-30' },
+        { questionId: 'TST-04', value: 'sometimes' },
+        { questionId: 'NOPE', value: 'yes' },
+        { questionId: 'CIF-02', value: 120 },
+        { questionId: 'GEN-01', value: 42 },
+      ],
+    },
   });
   t.equal(bad.statusCode, 400);
   t.same(bad.json().error.details, [
@@ -140,15 +156,24 @@ t.test('questionnaire lifecycle: template -> send -> vendor answers through the 
     'answers.5.value: must be at most 100',
     'answers.6.value: must be a string',
   ]);
-  const future = await app.inject({ method: 'PUT', url: `${API}/vendor-questionnaires/${token}/answers`, payload: { answers: [{ questionId: 'TST-02', value: '2999-01-01' }] } });
+  const future = await app.inject({
+    method: 'PUT',
+    url: `${API}/vendor-questionnaires/${token}/answers`,
+    payload: { answers: [{ questionId: 'TST-02', value: '2999-01-01' }] },
+  });
   t.equal(future.statusCode, 400);
   t.same(future.json().error.details, ['answers.0.value: must not be in the future']);
-  const wrongShape = await app.inject({ method: 'PUT', url: `${API}/vendor-questionnaires/${token}/answers`, payload: { answers: [{ questionId: 'CON-01', value: { yes: true } }] } });
+  const wrongShape = await app.inject({
+    method: 'PUT',
+    url: `${API}/vendor-questionnaires/${token}/answers`,
+    payload: { answers: [{ questionId: 'CON-01', value: { yes: true } }] },
+  });
   t.equal(wrongShape.statusCode, 400);
 
   // Full answer set + submit.
   const submit = await app.inject({
-    method: 'PUT', url: `${API}/vendor-questionnaires/${token}/answers`,
+    method: 'PUT',
+    url: `${API}/vendor-questionnaires/${token}/answers`,
     payload: { answers: all.map((a) => (a.questionId === 'GEN-03' ? { ...a, comment: 'Reach us 24/7' } : a)), submit: true },
   });
   t.equal(submit.statusCode, 200, submit.body);
@@ -184,15 +209,24 @@ t.test('questionnaire lifecycle: template -> send -> vendor answers through the 
   t.equal(s.score, 93);
   const qCIF05 = s.questions.find((x: { id: string }) => x.id === 'CIF-05');
   t.match(qCIF05, { points: null, basis: 'vendor', answer: { value: 'na' } });
-  t.match(s.questions.find((x: { id: string }) => x.id === 'INC-03'), { points: 48 / 68, basis: 'vendor' });
+  t.match(
+    s.questions.find((x: { id: string }) => x.id === 'INC-03'),
+    { points: 48 / 68, basis: 'vendor' },
+  );
 
   // latestComplete: nothing complete yet.
   t.equal(await app.services.questionnaires.latestComplete(ws.workspaceId), null);
 
   // Reviewer override (CON-03 no -> yes) and completion in one PATCH: the score is frozen.
   const reviewed = await app.inject({
-    method: 'PATCH', url: `${API}/questionnaires/${q.id}`, headers: H,
-    payload: { reviews: [{ questionId: 'CON-03', overrideValue: 'yes', note: 'Clause 4.2 of the DPA covers locations' }], reviewerNotes: 'Internal: fine', status: 'complete' },
+    method: 'PATCH',
+    url: `${API}/questionnaires/${q.id}`,
+    headers: H,
+    payload: {
+      reviews: [{ questionId: 'CON-03', overrideValue: 'yes', note: 'Clause 4.2 of the DPA covers locations' }],
+      reviewerNotes: 'Internal: fine',
+      status: 'complete',
+    },
   });
   t.equal(reviewed.statusCode, 200, reviewed.body);
   const r = reviewed.json().data.questionnaire;
@@ -201,7 +235,10 @@ t.test('questionnaire lifecycle: template -> send -> vendor answers through the 
   // contract: (17.5 + 3) / 22 = 93.18 -> 93.2; total = (3 x 93.18 + 3 x 96.52 + 2 x 100 + 2 x 100 + 2 x 90.20 + 2 x 92.86 + 100) / 15 = 95.68 -> 95.7
   t.equal(r.scoring.sections.find((x: { sectionId: string }) => x.sectionId === 'contract').score, 93.2);
   t.equal(r.scoring.total, 95.7);
-  t.match(r.questions.find((x: { id: string }) => x.id === 'CON-03'), { basis: 'override_value', points: 1, answer: { value: 'no' }, review: { overrideValue: 'yes' } });
+  t.match(
+    r.questions.find((x: { id: string }) => x.id === 'CON-03'),
+    { basis: 'override_value', points: 1, answer: { value: 'no' }, review: { overrideValue: 'yes' } },
+  );
   const latest = await app.services.questionnaires.latestComplete(ws.workspaceId);
   t.match(latest, { id: q.id, title: DORA_TEMPLATE.title, score: 95.7 });
   t.ok(latest!.completedAt instanceof Date);
@@ -217,7 +254,12 @@ t.test('questionnaire lifecycle: template -> send -> vendor answers through the 
   t.equal(vendorAfter.json().data.questionnaire.status, 'submitted');
 
   // Reviews need the submitted state; complete -> submitted reopens the review.
-  const lateReview = await app.inject({ method: 'PATCH', url: `${API}/questionnaires/${q.id}`, headers: H, payload: { reviews: [{ questionId: 'CON-01', overrideScore: 0 }] } });
+  const lateReview = await app.inject({
+    method: 'PATCH',
+    url: `${API}/questionnaires/${q.id}`,
+    headers: H,
+    payload: { reviews: [{ questionId: 'CON-01', overrideScore: 0 }] },
+  });
   t.equal(lateReview.statusCode, 409);
   t.equal(lateReview.json().error.code, 'QUESTIONNAIRE_NOT_IN_REVIEW');
   const badMove = await app.inject({ method: 'PATCH', url: `${API}/questionnaires/${q.id}`, headers: H, payload: { status: 'draft' } });
@@ -259,7 +301,9 @@ t.test('vendor links: unknown, expired, resent, draft-only question edits', asyn
 
   // Custom questions, created and sent at once.
   const created = await app.inject({
-    method: 'POST', url: `${API}/questionnaires`, headers: H,
+    method: 'POST',
+    url: `${API}/questionnaires`,
+    headers: H,
     payload: {
       title: 'Short check',
       vendorContact: { email: 'ops@basecamp.example' },
@@ -275,7 +319,12 @@ t.test('vendor links: unknown, expired, resent, draft-only question edits', asyn
   const token1 = tokenFromMail(app, 'ops@basecamp.example');
 
   // Questions can change only while draft.
-  const edit = await app.inject({ method: 'PATCH', url: `${API}/questionnaires/${q.id}`, headers: H, payload: { questions: [{ text: 'New?', type: 'yes_no' }] } });
+  const edit = await app.inject({
+    method: 'PATCH',
+    url: `${API}/questionnaires/${q.id}`,
+    headers: H,
+    payload: { questions: [{ text: 'New?', type: 'yes_no' }] },
+  });
   t.equal(edit.statusCode, 409);
   t.equal(edit.json().error.code, 'QUESTIONNAIRE_NOT_EDITABLE');
 
@@ -293,7 +342,11 @@ t.test('vendor links: unknown, expired, resent, draft-only question edits', asyn
   const expired = await app.inject({ method: 'GET', url: `${API}/vendor-questionnaires/${token2}` });
   t.equal(expired.statusCode, 410);
   t.equal(expired.json().error.code, 'QUESTIONNAIRE_LINK_EXPIRED');
-  const expiredPut = await app.inject({ method: 'PUT', url: `${API}/vendor-questionnaires/${token2}/answers`, payload: { answers: [{ questionId: 'Q-1', value: 'yes' }] } });
+  const expiredPut = await app.inject({
+    method: 'PUT',
+    url: `${API}/vendor-questionnaires/${token2}/answers`,
+    payload: { answers: [{ questionId: 'Q-1', value: 'yes' }] },
+  });
   t.equal(expiredPut.statusCode, 410);
   const detail = await app.inject({ method: 'GET', url: `${API}/questionnaires/${q.id}`, headers: H });
   t.equal(detail.json().data.questionnaire.link.active, false);

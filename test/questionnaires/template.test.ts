@@ -13,7 +13,10 @@ t.test('the DORA template is consistent', async (t) => {
   for (const q of DORA_TEMPLATE.questions) {
     t.ok(sections.has(q.sectionId), `${q.id}: section exists`);
     t.ok(q.articles.length > 0 && q.articles.every((a) => known.has(a)), `${q.id}: maps to DORA articles`);
-    t.ok(q.references.every((r) => /^Art\. \d+(\(\d+\))?(\([a-z]+\))*(\([ivx]+\))?$/.test(r)), `${q.id}: references like Art. 30(2)(a)`);
+    t.ok(
+      q.references.every((r) => /^Art\. \d+(\(\d+\))?(\([a-z]+\))*(\([ivx]+\))?$/.test(r)),
+      `${q.id}: references like Art. 30(2)(a)`,
+    );
     if ((q.type === 'number' || q.type === 'date') && q.weight > 0) t.ok(q.scoring, `${q.id}: scored ${q.type} has a rule`);
     if (q.type === 'text') t.equal(q.weight, 0, `${q.id}: text is not scored`);
   }
@@ -43,7 +46,8 @@ t.test('scoring: all best answers give 100, nothing answered gives 0', async (t)
   t.equal(none.sections.find((s) => s.sectionId === 'general')!.score, null, 'informational section not scored');
   // Recency: 1 up to 365 days, 0 from 730, linear between (TST-02).
   const tst02 = DORA_TEMPLATE.questions.find((q) => q.id === 'TST-02')!;
-  const at = (date: string) => scoreQuestionnaire([{ id: 'testing', title: 't', weight: 1, articles: [] }], [tst02], new Map([['TST-02', { value: date }]]), '2026-06-01').total;
+  const at = (date: string) =>
+    scoreQuestionnaire([{ id: 'testing', title: 't', weight: 1, articles: [] }], [tst02], new Map([['TST-02', { value: date }]]), '2026-06-01').total;
   t.equal(at('2025-06-01'), 100);
   t.equal(at('2024-12-01'), 50.1, '547 days old: (730 - 547) / 365 = 50.14');
   t.equal(at('2024-06-01'), 0);

@@ -8,7 +8,7 @@ import { analyseQuestion } from '../../src/rag/concepts.js';
  * The figures themselves, with latency, come from `node --import=tsx bench/answer-quality.ts`.
  */
 
-t.test('the vocabulary reads analysts\' words as the documents\' concepts', async (t) => {
+t.test("the vocabulary reads analysts' words as the documents' concepts", async (t) => {
   const concept = (q: string, word: string) => analyseQuestion(q).concepts.find((c) => c.label.split(' / ').includes(word))?.entry?.id;
   t.equal(concept('What is our board responsible for?', 'board'), 'management-body', 'board = management body (Article 3(30))');
   t.equal(concept('How often do we need a pen test?', 'pen test'), 'tlpt');
@@ -18,12 +18,12 @@ t.test('the vocabulary reads analysts\' words as the documents\' concepts', asyn
   t.equal(concept('Is it a vendor?', 'it'), undefined, 'the pronoun "it" is not IT');
   t.equal(concept('How should we set our RTO?', 'RTO'), 'recovery-objectives');
   t.equal(concept('Is 37signals ISO 27001 certified?', 'ISO'), undefined, 'no alias stands for a different certificate');
-  const a = analyseQuestion('What does DORA say about the vendor\'s exit plan?');
+  const a = analyseQuestion("What does DORA say about the vendor's exit plan?");
   t.ok(a.namesDora && a.namesVendor, 'names DORA and points at the vendor');
   t.ok(a.concepts.find((c) => c.label === 'DORA')?.frame, 'DORA frames the question');
 });
 
-t.test('answer quality on the demo data (floors under the runner\'s figures)', async (t) => {
+t.test("answer quality on the demo data (floors under the runner's figures)", async (t) => {
   const questions = loadQuestions();
   t.same(checkFacts(questions), [], 'every key fact is taken from its gold text');
   const demo = await startDemo();
@@ -46,7 +46,8 @@ t.test('answer quality on the demo data (floors under the runner\'s figures)', a
   });
 
   t.test('diversity: a document repeats only when nothing else is as relevant', async (t) => {
-    const repeated = (r: QuestionResult) => Math.max(...Object.values(r.sources.reduce<Record<string, number>>((a, s) => ({ ...a, [s]: (a[s] ?? 0) + 1 }), {})));
+    const repeated = (r: QuestionResult) =>
+      Math.max(...Object.values(r.sources.reduce<Record<string, number>>((a, s) => ({ ...a, [s]: (a[s] ?? 0) + 1 }), {})));
     const crowded = results.filter((r) => repeated(r) >= 3);
     t.ok(crowded.length <= results.length * 0.05, `${crowded.length} of ${results.length} answers have one document 3 times or more among their sources`);
     // Before diversity, Article 26 took three of the five sources of this question.
@@ -57,16 +58,25 @@ t.test('answer quality on the demo data (floors under the runner\'s figures)', a
 
   t.test('routing: both corpora compete, a comparison gets both', async (t) => {
     for (const r of results.filter((x) => x.q.expect === 'both')) {
-      t.ok(r.sources.some((s) => s.startsWith('Article ')) && r.sources.some((s) => !s.startsWith('Article ')), `${r.q.id}: DORA and the vendor among the sources (${r.sources.join(' | ')})`);
+      t.ok(
+        r.sources.some((s) => s.startsWith('Article ')) && r.sources.some((s) => !s.startsWith('Article ')),
+        `${r.q.id}: DORA and the vendor among the sources (${r.sources.join(' | ')})`,
+      );
     }
     // The SLA and the terms of service's SLA section both hold the whole question; either may come first.
     const uptime = asked('What uptime does GitHub commit to?');
-    t.ok(uptime.sources.slice(0, 2).includes('github/github-enterprise-service-level-agreement.md'), `a question naming the vendor: its SLA among the first two (${uptime.sources.join(' | ')})`);
-    t.ok(uptime.cited.includes('github/github-enterprise-service-level-agreement.md') && /99\.9%/.test(uptime.answer), 'the answer quotes the SLA\'s 99.9%');
+    t.ok(
+      uptime.sources.slice(0, 2).includes('github/github-enterprise-service-level-agreement.md'),
+      `a question naming the vendor: its SLA among the first two (${uptime.sources.join(' | ')})`,
+    );
+    t.ok(uptime.cited.includes('github/github-enterprise-service-level-agreement.md') && /99\.9%/.test(uptime.answer), "the answer quotes the SLA's 99.9%");
     const dora = asked('How often do we have to review our ICT risk management framework?');
     t.match(dora.sources[0], /^Article /, 'a DORA question asked in a vendor workspace: an article first');
     t.ok(dora.sources.includes('Article 6'), 'the right article among the sources');
-    t.ok(asked('Does the vendor do penetration testing?').sources.includes('basecamp/security-overview-whitepaper.txt'), '"the vendor" is the workspace\'s vendor: its pen tests, not only DORA\'s TLPT');
+    t.ok(
+      asked('Does the vendor do penetration testing?').sources.includes('basecamp/security-overview-whitepaper.txt'),
+      '"the vendor" is the workspace\'s vendor: its pen tests, not only DORA\'s TLPT',
+    );
   });
 
   t.test('the offline answer: answers what the documents answer, refuses the rest', async (t) => {
@@ -103,11 +113,17 @@ t.test('answer quality on the demo data (floors under the runner\'s figures)', a
     t.ok(where.cited.some((c) => c.startsWith('Article ')) && where.cited.some((c) => c.startsWith('github/')), `both sides cited: ${where.cited.join(', ')}`);
   });
 
-  t.test('vocabulary: analysts\' words find the regulation\'s', async (t) => {
+  t.test("vocabulary: analysts' words find the regulation's", async (t) => {
     t.ok(asked('What is our board responsible for under DORA?').sources.includes('Article 5'), 'board -> management body (Article 5)');
     t.ok(asked('How often do we need to do a red team exercise?').sources.includes('Article 26'), 'red team exercise -> TLPT (Article 26)');
-    t.ok(asked('What should an exit plan for a critical vendor include?').sources.includes('Article 28'), 'exit plan, critical vendor -> exit strategies (Article 28)');
+    t.ok(
+      asked('What should an exit plan for a critical vendor include?').sources.includes('Article 28'),
+      'exit plan, critical vendor -> exit strategies (Article 28)',
+    );
     t.ok(asked('How should we set our RTO and RPO?').sources.includes('Article 12'), 'RTO and RPO -> recovery time and recovery point objectives (Article 12)');
-    t.ok(asked("Can we get GitHub's SOC 2 report?").sources.includes('github/github-data-protection-agreement.md'), 'SOC 2 report -> SOC2, type2 audit reports (GitHub DPA)');
+    t.ok(
+      asked("Can we get GitHub's SOC 2 report?").sources.includes('github/github-data-protection-agreement.md'),
+      'SOC 2 report -> SOC2, type2 audit reports (GitHub DPA)',
+    );
   });
 });

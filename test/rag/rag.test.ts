@@ -11,7 +11,17 @@ const extractive = { rag: { ...testConfig().rag, generator: 'extractive' as cons
 interface Answer {
   answer: string;
   formattedAnswer: { text: string; format: string };
-  sources: { id: string; sourceNumber: number; title: string; content: string; url: string; section: string; score: number; documentId: string; workspaceId: string | null }[];
+  sources: {
+    id: string;
+    sourceNumber: number;
+    title: string;
+    content: string;
+    url: string;
+    section: string;
+    score: number;
+    documentId: string;
+    workspaceId: string | null;
+  }[];
   citedSources: { sourceNumber: number; title: string; url: string }[];
   validation: { confidence: number; isGrounded: boolean; hasHallucinations: boolean; isRelevant: boolean; issues: string[] };
   conversationId: string;
@@ -54,7 +64,11 @@ t.test('answers over the demo vendors and DORA (extractive generator)', async (t
   const gh = await createOrgAndWorkspace(app, owner, 'GitHub');
   const bc = await createWorkspace(app, owner, 'Basecamp');
   await ingest(app, gh.headers, 'GitHub contract set', [
-    { title: 'GitHub Enterprise Service Level Agreement', content: vendorDoc('github/github-enterprise-service-level-agreement.md'), url: 'https://github.com/github/site-policy' },
+    {
+      title: 'GitHub Enterprise Service Level Agreement',
+      content: vendorDoc('github/github-enterprise-service-level-agreement.md'),
+      url: 'https://github.com/github/site-policy',
+    },
     { title: 'GitHub SIRT description (RFC 2350)', content: vendorDoc('github/github-sirt-description-rfc-2350.md') },
   ]);
   await ingest(app, bc.headers, 'Basecamp policies', [
@@ -62,7 +76,8 @@ t.test('answers over the demo vendors and DORA (extractive generator)', async (t
     { title: 'Basecamp cancellation policy', content: vendorDoc('basecamp/cancellation-policy.md') },
   ]);
   const ask = (payload: unknown, headers = gh.headers, url = `${API}/rag`) => app.inject({ method: 'POST', url, headers, payload: payload as object });
-  const messagesOf = async (id: string) => (await app.inject({ method: 'GET', url: `${API}/conversations/${id}?messageLimit=500`, headers: gh.headers })).json().data;
+  const messagesOf = async (id: string) =>
+    (await app.inject({ method: 'GET', url: `${API}/conversations/${id}?messageLimit=500`, headers: gh.headers })).json().data;
 
   t.test('bad input, credentials and access', async (t) => {
     const cases: [unknown, RegExp][] = [
@@ -95,7 +110,12 @@ t.test('answers over the demo vendors and DORA (extractive generator)', async (t
     const noAuth = await app.inject({ method: 'POST', url: `${API}/rag`, headers: { 'x-workspace-id': gh.workspaceId }, payload: { question: 'uptime?' } });
     t.equal(noAuth.statusCode, 401);
     t.same(noAuth.json().message, 'Authentication required');
-    const badToken = await app.inject({ method: 'POST', url: `${API}/rag/stream`, headers: { authorization: 'Bearer nope', 'x-workspace-id': gh.workspaceId }, payload: { question: 'uptime?' } });
+    const badToken = await app.inject({
+      method: 'POST',
+      url: `${API}/rag/stream`,
+      headers: { authorization: 'Bearer nope', 'x-workspace-id': gh.workspaceId },
+      payload: { question: 'uptime?' },
+    });
     t.equal(badToken.statusCode, 401);
     const stranger = await registerUser(app);
     for (const url of [`${API}/rag`, `${API}/rag/stream`]) {
@@ -105,7 +125,12 @@ t.test('answers over the demo vendors and DORA (extractive generator)', async (t
     }
     // A member whose canQuery was withdrawn.
     const viewer = await addOrgMember(app, owner, gh.orgId, 'viewer');
-    const put = await app.inject({ method: 'PATCH', url: `${API}/workspaces/${gh.workspaceId}/members/${viewer.id}`, headers: owner.headers, payload: { permissions: { canQuery: false } } });
+    const put = await app.inject({
+      method: 'PATCH',
+      url: `${API}/workspaces/${gh.workspaceId}/members/${viewer.id}`,
+      headers: owner.headers,
+      payload: { permissions: { canQuery: false } },
+    });
     t.equal(put.statusCode, 200, put.body);
     const denied = await ask({ question: 'uptime?' }, wsHeaders(viewer, gh.workspaceId));
     t.equal(denied.statusCode, 403);
@@ -122,14 +147,21 @@ t.test('answers over the demo vendors and DORA (extractive generator)', async (t
     t.match(a.answer, /99\.9%/);
     t.match(a.answer, /\[Source \d+\]/);
     t.ok(a.sources.length >= 1 && a.sources.length <= 5);
-    t.same(a.sources.map((s) => s.sourceNumber), a.sources.map((_, i) => i + 1), 'sources numbered 1..n');
+    t.same(
+      a.sources.map((s) => s.sourceNumber),
+      a.sources.map((_, i) => i + 1),
+      'sources numbered 1..n',
+    );
     for (const s of a.sources) {
       t.ok(s.score >= 0 && s.score <= 1, 'score in 0..1');
       t.ok(s.workspaceId === gh.workspaceId || s.workspaceId === null, 'only this workspace or the DORA corpus');
       t.type(s.content, 'string');
     }
     const numbers = [...a.answer.matchAll(/\[Source (\d+)\]/g)].map((m) => Number(m[1]));
-    t.same(a.citedSources.map((c) => c.sourceNumber), [...new Set(numbers)]);
+    t.same(
+      a.citedSources.map((c) => c.sourceNumber),
+      [...new Set(numbers)],
+    );
     for (const c of a.citedSources) {
       const s = a.sources[c.sourceNumber - 1];
       t.same(c, { sourceNumber: s.sourceNumber, title: s.title, url: s.url });
@@ -145,7 +177,10 @@ t.test('answers over the demo vendors and DORA (extractive generator)', async (t
     const stored = await messagesOf(conversationId);
     t.equal(stored.conversation.title, 'What uptime does GitHub commit to in the Enterprise SLA?');
     t.equal(stored.conversation.messageCount, 2);
-    t.same(stored.messages.map((m: { role: string }) => m.role), ['user', 'assistant']);
+    t.same(
+      stored.messages.map((m: { role: string }) => m.role),
+      ['user', 'assistant'],
+    );
     t.equal(stored.messages[0].content, 'What uptime does GitHub commit to in the Enterprise SLA?');
     t.equal(stored.messages[1].content, a.answer);
     const meta = stored.messages[1].metadata;
@@ -153,7 +188,11 @@ t.test('answers over the demo vendors and DORA (extractive generator)', async (t
     t.same(meta.validation, a.validation);
     t.same(meta.citedSources, a.citedSources);
     t.equal(meta.sources.length, a.sources.length);
-    t.same(meta.sources.map((s: { id: string; content: string }) => [s.id, s.content]), a.sources.map((s) => [s.id, s.content]), 'stored sources keep the passage each one was retrieved with');
+    t.same(
+      meta.sources.map((s: { id: string; content: string }) => [s.id, s.content]),
+      a.sources.map((s) => [s.id, s.content]),
+      'stored sources keep the passage each one was retrieved with',
+    );
     t.equal(meta.generator, 'extractive');
     t.equal(meta.totalTime, a.totalTime);
   });
@@ -167,22 +206,38 @@ t.test('answers over the demo vendors and DORA (extractive generator)', async (t
     t.match(a.answer, /\[Source \d+\]/);
     t.equal(a.validation.isGrounded, true);
 
-    const viaPath = await app.inject({ method: 'POST', url: `${API}/conversations/${conversationId}/ask`, headers: gh.headers, payload: { question: 'How do customers contact the GitHub Security Incident Response Team?' } });
+    const viaPath = await app.inject({
+      method: 'POST',
+      url: `${API}/conversations/${conversationId}/ask`,
+      headers: gh.headers,
+      payload: { question: 'How do customers contact the GitHub Security Incident Response Team?' },
+    });
     t.equal(viaPath.statusCode, 200, viaPath.body);
     const b: Answer = viaPath.json().data;
     t.equal(b.conversationId, conversationId);
-    t.ok(b.citedSources.some((c) => /SIRT/.test(c.title)), JSON.stringify(b.citedSources));
+    t.ok(
+      b.citedSources.some((c) => /SIRT/.test(c.title)),
+      JSON.stringify(b.citedSources),
+    );
 
-    const extra = await app.inject({ method: 'POST', url: `${API}/conversations/${conversationId}/ask`, headers: gh.headers, payload: { question: 'ok?', conversationId } });
+    const extra = await app.inject({
+      method: 'POST',
+      url: `${API}/conversations/${conversationId}/ask`,
+      headers: gh.headers,
+      payload: { question: 'ok?', conversationId },
+    });
     t.equal(extra.statusCode, 400, 'conversationId is not a field of /conversations/:id/ask');
 
     const stored = await messagesOf(conversationId);
     t.equal(stored.conversation.messageCount, 6);
-    t.same(stored.messages.map((m: { content: string }) => m.content).filter((_: string, i: number) => i % 2 === 0), [
-      'What uptime does GitHub commit to in the Enterprise SLA?',
-      'What service credits does the customer get if GitHub does not meet it?',
-      'How do customers contact the GitHub Security Incident Response Team?',
-    ]);
+    t.same(
+      stored.messages.map((m: { content: string }) => m.content).filter((_: string, i: number) => i % 2 === 0),
+      [
+        'What uptime does GitHub commit to in the Enterprise SLA?',
+        'What service credits does the customer get if GitHub does not meet it?',
+        'How do customers contact the GitHub Security Incident Response Team?',
+      ],
+    );
   });
 
   t.test('DORA questions are answered from the shared corpus', async (t) => {
@@ -191,7 +246,10 @@ t.test('answers over the demo vendors and DORA (extractive generator)', async (t
     const a: Answer = res.json().data;
     const cited = a.citedSources.map((c) => a.sources[c.sourceNumber - 1]);
     t.ok(cited.length > 0);
-    t.ok(cited.every((s) => /^DORA Article (28|29|30):/.test(s.title) && s.workspaceId === null), cited.map((s) => s.title).join(' | '));
+    t.ok(
+      cited.every((s) => /^DORA Article (28|29|30):/.test(s.title) && s.workspaceId === null),
+      cited.map((s) => s.title).join(' | '),
+    );
     t.match(a.formattedAnswer.text, /\]\(\/api\/v1\/compliance\/articles\/Article-(28|29|30)\)/);
     t.equal(a.validation.hasHallucinations, false);
   });
@@ -206,7 +264,7 @@ t.test('answers over the demo vendors and DORA (extractive generator)', async (t
     t.match(a.validation.issues.join('\n'), /do not answer the question/);
   });
 
-  t.test('workspaces do not see each other\'s documents', async (t) => {
+  t.test("workspaces do not see each other's documents", async (t) => {
     const res = await ask({ question: 'What uptime does GitHub commit to in the Enterprise SLA?' }, bc.headers);
     const a: Answer = res.json().data;
     t.notOk(a.sources.some((s) => s.workspaceId === gh.workspaceId));
@@ -216,7 +274,10 @@ t.test('answers over the demo vendors and DORA (extractive generator)', async (t
   t.test('conversationId of another user, another workspace, archived, unknown', async (t) => {
     const colleague = await addOrgMember(app, owner, gh.orgId, 'analyst');
     const before = (await messagesOf(conversationId)).conversation.messageCount;
-    for (const [headers, label] of [[wsHeaders(colleague, gh.workspaceId), 'other user'], [bc.headers, 'other workspace']] as const) {
+    for (const [headers, label] of [
+      [wsHeaders(colleague, gh.workspaceId), 'other user'],
+      [bc.headers, 'other workspace'],
+    ] as const) {
       for (const url of [`${API}/rag`, `${API}/rag/stream`]) {
         const res = await ask({ question: 'uptime?', conversationId }, headers, url);
         t.equal(res.statusCode, 404, `${label} ${url}`);
@@ -258,7 +319,10 @@ t.test('answers over the demo vendors and DORA (extractive generator)', async (t
     t.equal(events[2].data.message, 'Generating answer');
     const sources = events[1].data.sources as Answer['sources'];
     t.ok(sources.length > 0);
-    const text = events.filter((e) => e.event === 'chunk').map((e) => e.data.text).join('');
+    const text = events
+      .filter((e) => e.event === 'chunk')
+      .map((e) => e.data.text)
+      .join('');
     t.match(text, /[Ss]ervice [Cc]redits/);
     const meta = events.find((e) => e.event === 'metadata')!.data;
     t.type(meta.confidence, 'number');
@@ -298,28 +362,33 @@ t.test('answers over the demo vendors and DORA (extractive generator)', async (t
     t.equal(parsed.title, data.conversation.title);
     t.equal(parsed.created, data.conversation.createdAt);
     t.equal(parsed.messages.length, data.messages.length);
-    data.messages.forEach((m: { role: string; content: string; timestamp: string; metadata?: { sources: { sourceNumber: number; title: string }[] } }, i: number) => {
-      const p = parsed.messages[i];
-      t.equal(p.role, m.role);
-      t.equal(p.timestamp, m.timestamp);
-      t.equal(p.content, m.content, `message ${i + 1} content round-trips`);
-      if (m.role === 'assistant') {
-        t.equal(p.links.length, m.metadata!.sources.length);
-        for (const [k, link] of p.links.entries()) {
-          const [n, title, href] = link.split('|');
-          t.equal(Number(n), m.metadata!.sources[k].sourceNumber);
-          t.equal(title.replace(/\\([[\]])/g, '$1'), m.metadata!.sources[k].title);
-          t.match(href, /^\/api\/v1\/(data-sources\/[^#/]+(#document=.+&chunk=.+|\/files\/[^/]+)|compliance\/articles\/Article-\d+)$/);
+    data.messages.forEach(
+      (m: { role: string; content: string; timestamp: string; metadata?: { sources: { sourceNumber: number; title: string }[] } }, i: number) => {
+        const p = parsed.messages[i];
+        t.equal(p.role, m.role);
+        t.equal(p.timestamp, m.timestamp);
+        t.equal(p.content, m.content, `message ${i + 1} content round-trips`);
+        if (m.role === 'assistant') {
+          t.equal(p.links.length, m.metadata!.sources.length);
+          for (const [k, link] of p.links.entries()) {
+            const [n, title, href] = link.split('|');
+            t.equal(Number(n), m.metadata!.sources[k].sourceNumber);
+            t.equal(title.replace(/\\([[\]])/g, '$1'), m.metadata!.sources[k].title);
+            t.match(href, /^\/api\/v1\/(data-sources\/[^#/]+(#document=.+&chunk=.+|\/files\/[^/]+)|compliance\/articles\/Article-\d+)$/);
+          }
         }
-      }
-    });
+      },
+    );
     const bad = await app.inject({ method: 'GET', url: `${API}/conversations/${conversationId}/export?format=pdf`, headers: gh.headers });
     t.equal(bad.statusCode, 400);
   });
 
   t.test('every question is logged', async (t) => {
-    const [row] = await queryRows<{ n: number; answered: number }>(app.database.db, sql`
-      select count(*)::int as n, count(*) filter (where status = 'answered')::int as answered from query_log where workspace_id = ${gh.workspaceId}`);
+    const [row] = await queryRows<{ n: number; answered: number }>(
+      app.database.db,
+      sql`
+      select count(*)::int as n, count(*) filter (where status = 'answered')::int as answered from query_log where workspace_id = ${gh.workspaceId}`,
+    );
     t.ok(Number(row.n) >= 6, `${row.n} logged`);
     t.equal(Number(row.answered), Number(row.n));
   });

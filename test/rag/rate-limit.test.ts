@@ -36,7 +36,14 @@ t.test('the answer, conversation and analytics routes are in the OpenAPI documen
   t.ok(doc.paths['/api/v1/rag/stream'].post.responses['200'].content['text/event-stream']);
   t.ok(doc.paths['/api/v1/conversations/{id}/ask'].post);
   t.ok(doc.paths['/api/v1/conversations/{id}/export'].get.responses['200'].content['text/markdown']);
-  for (const p of ['/api/v1/conversations', '/api/v1/conversations/{id}', '/api/v1/conversations/{id}/messages', '/api/v1/analytics/queries', '/api/v1/analytics/usage', '/api/v1/analytics/sources']) {
+  for (const p of [
+    '/api/v1/conversations',
+    '/api/v1/conversations/{id}',
+    '/api/v1/conversations/{id}/messages',
+    '/api/v1/analytics/queries',
+    '/api/v1/analytics/usage',
+    '/api/v1/analytics/sources',
+  ]) {
     t.ok(doc.paths[p], p);
   }
 });

@@ -4,7 +4,17 @@ import { fileURLToPath } from 'node:url';
 import t from 'tap';
 import { queryRows, sql, type Db } from '../../src/db/client.js';
 import { analyseQuestion, conceptQueries, embeddingQuery } from '../../src/rag/concepts.js';
-import { CANDIDATES, EF_SEARCH, POOL, TEXT_CANDIDATES, searchRows, searchSql, type RetrievalFilters, type SearchRow, type SearchSqlParams } from '../../src/rag/retrieval.js';
+import {
+  CANDIDATES,
+  EF_SEARCH,
+  POOL,
+  TEXT_CANDIDATES,
+  searchRows,
+  searchSql,
+  type RetrievalFilters,
+  type SearchRow,
+  type SearchSqlParams,
+} from '../../src/rag/retrieval.js';
 import { buildTestApp, registerUser } from '../helpers/app.js';
 import { createTextSource } from '../helpers/dataSources.js';
 import { createOrgAndWorkspace, createWorkspace } from '../helpers/workspaces.js';
@@ -16,7 +26,11 @@ import { createOrgAndWorkspace, createWorkspace } from '../helpers/workspaces.js
 // index scan turned off (sequential scans, exact distances).
 
 const VENDOR_DOCS = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../data/vendor-docs');
-const doc = (vendor: string, file: string) => ({ title: file.replace(/\.\w+$/, ''), format: file.endsWith('.md') ? 'markdown' : 'text', content: readFileSync(path.join(VENDOR_DOCS, vendor, file), 'utf8') });
+const doc = (vendor: string, file: string) => ({
+  title: file.replace(/\.\w+$/, ''),
+  format: file.endsWith('.md') ? 'markdown' : 'text',
+  content: readFileSync(path.join(VENDOR_DOCS, vendor, file), 'utf8'),
+});
 
 const key = (rows: SearchRow[]) => rows.map((r) => `${r.scope} ${r.id} vr=${r.vr ?? '-'} tr=${r.tr ?? '-'} rrf=${Number(r.rrf).toFixed(12)}`);
 
@@ -30,14 +44,31 @@ t.test('the retrieval statement returns what an exact search returns', async (t)
   const gh = await createOrgAndWorkspace(app, owner, 'GitHub');
   const bc = await createWorkspace(app, owner, 'Basecamp');
   const empty = await createWorkspace(app, owner, 'Nothing yet');
-  await createTextSource(app, gh.headers, ['github-data-protection-agreement.md', 'github-enterprise-service-level-agreement.md', 'github-subprocessors.md'].map((f) => doc('github', f)));
-  await createTextSource(app, bc.headers, ['data-processing-addendum.txt', 'basecamp-big-sla.md', 'basecamp-subprocessors.md'].map((f) => doc('basecamp', f)));
+  await createTextSource(
+    app,
+    gh.headers,
+    ['github-data-protection-agreement.md', 'github-enterprise-service-level-agreement.md', 'github-subprocessors.md'].map((f) => doc('github', f)),
+  );
+  await createTextSource(
+    app,
+    bc.headers,
+    ['data-processing-addendum.txt', 'basecamp-big-sla.md', 'basecamp-subprocessors.md'].map((f) => doc('basecamp', f)),
+  );
   const embedder = app.services.retrieval.embedder;
 
   const params = async (workspaceId: string, question: string, filters?: RetrievalFilters): Promise<SearchSqlParams> => {
     const analysis = analyseQuestion(question);
     const [vector] = await embedder.embed([embeddingQuery(analysis)], { kind: 'query' });
-    return { vector: vector!, embeddingModel: embedder.id, textQueries: conceptQueries(analysis), workspaceId, filters, candidates: CANDIDATES, textCandidates: TEXT_CANDIDATES, pool: POOL };
+    return {
+      vector: vector!,
+      embeddingModel: embedder.id,
+      textQueries: conceptQueries(analysis),
+      workspaceId,
+      filters,
+      candidates: CANDIDATES,
+      textCandidates: TEXT_CANDIDATES,
+      pool: POOL,
+    };
   };
   const exact = (p: SearchSqlParams) =>
     db.transaction(async (tx) => {
@@ -45,7 +76,12 @@ t.test('the retrieval statement returns what an exact search returns', async (t)
       return queryRows<SearchRow>(tx as unknown as Db, searchSql(p));
     });
 
-  const questions = ['What is the notice period for new subprocessors?', 'How quickly are security incidents notified?', 'What uptime does the service level agreement guarantee?', 'exit strategy and termination rights'];
+  const questions = [
+    'What is the notice period for new subprocessors?',
+    'How quickly are security incidents notified?',
+    'What uptime does the service level agreement guarantee?',
+    'exit strategy and termination rights',
+  ];
   const filters: (RetrievalFilters | undefined)[] = [undefined, { section: 'subprocessors' }, { dateRange: { start: '2000-01-01' } }];
   let compared = 0;
   for (const ws of [gh.workspaceId, bc.id, empty.id]) {
@@ -76,5 +112,8 @@ t.test('the retrieval statement returns what an exact search returns', async (t)
 
   // Scoped: no candidate of another workspace, whatever arm.
   const rows = await searchRows(db, await params(bc.id, 'GitHub subprocessors'));
-  t.ok(rows.every((r) => r.workspace_id === bc.id || r.workspace_id === null), 'only the workspace and the corpus');
+  t.ok(
+    rows.every((r) => r.workspace_id === bc.id || r.workspace_id === null),
+    'only the workspace and the corpus',
+  );
 });

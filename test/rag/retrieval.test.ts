@@ -7,7 +7,11 @@ import { createTextSource, fixture, upload, waitForDataSource } from '../helpers
 import { createOrgAndWorkspace, createWorkspace } from '../helpers/workspaces.js';
 
 t.test('full-text queries of a question: one per concept, frame words left out', async (t) => {
-  t.same(conceptQueries(analyseQuestion('Is there a notice period?')), ['"notice periods" or "notice period" or "prior written notice" or "days notice" or "advance notice"'], 'a vocabulary concept: any of its wordings');
+  t.same(
+    conceptQueries(analyseQuestion('Is there a notice period?')),
+    ['"notice periods" or "notice period" or "prior written notice" or "days notice" or "advance notice"'],
+    'a vocabulary concept: any of its wordings',
+  );
   t.same(
     conceptQueries(analyseQuestion('What is the notice period?')),
     ['"notice periods" or "notice period" or "prior written notice" or "days notice" or "advance notice"', '"notice periods means" or "notice period means"'],
@@ -52,7 +56,13 @@ t.test('hybrid retrieval: DORA corpus, scope, filters, scores', async (t) => {
 
   const old = await createTextSource(app, a.headers, [
     { title: 'Old SLA', format: 'text', content: 'The papaya uptime commitment was 99.5 percent per month.', date: '2021-01-01' },
-    { title: 'New SLA', format: 'markdown', content: '# New SLA\n\n## Uptime\n\nThe papaya uptime commitment is 99.9 percent per month.\n\n## Credits\n\nService credits of ten percent apply below the papaya commitment.', date: '2024-06-01' },
+    {
+      title: 'New SLA',
+      format: 'markdown',
+      content:
+        '# New SLA\n\n## Uptime\n\nThe papaya uptime commitment is 99.9 percent per month.\n\n## Credits\n\nService credits of ten percent apply below the papaya commitment.',
+      date: '2024-06-01',
+    },
   ]);
   const pdf = await upload(app, a.headers, [{ filename: 'sample.pdf', content: fixture('sample.pdf') }]);
   const pdfSource = await waitForDataSource(app, a.headers, pdf.json().data.dataSource.id);
@@ -61,7 +71,10 @@ t.test('hybrid retrieval: DORA corpus, scope, filters, scores', async (t) => {
   // Shape and scores.
   const hits = await search({ workspaceId: a.workspaceId, query: 'papaya uptime commitment', limit: 8 });
   t.ok(hits.length >= 2 && hits.length <= 8);
-  t.same(hits.map((h) => h.sourceNumber), hits.map((_, i) => i + 1));
+  t.same(
+    hits.map((h) => h.sourceNumber),
+    hits.map((_, i) => i + 1),
+  );
   for (const h of hits) {
     t.ok(h.score >= 0 && h.score <= 1, `score ${h.score} in 0..1`);
     t.type(h.id, 'string');
@@ -77,7 +90,10 @@ t.test('hybrid retrieval: DORA corpus, scope, filters, scores', async (t) => {
   for (const h of withoutPapaya) t.ok(h.score < hits[0]!.score - 0.2, 'a passage without the rarest concept scores clearly lower');
   t.equal((await search({ workspaceId: a.workspaceId, query: 'papaya', limit: 1 })).length, 1, 'limit');
   t.same(await search({ workspaceId: a.workspaceId, query: '   ' }), [], 'empty question, no sources');
-  t.notOk((await search({ workspaceId: b.id, query: 'papaya uptime commitment', limit: 20 })).some((h) => h.workspaceId === a.workspaceId), 'scoped to the workspace');
+  t.notOk(
+    (await search({ workspaceId: b.id, query: 'papaya uptime commitment', limit: 20 })).some((h) => h.workspaceId === a.workspaceId),
+    'scoped to the workspace',
+  );
 
   // Filter: section (whole words, case-insensitive, anywhere in the path).
   const credits = await search({ workspaceId: a.workspaceId, query: 'papaya commitment', filters: { section: 'credits' } });
@@ -88,24 +104,45 @@ t.test('hybrid retrieval: DORA corpus, scope, filters, scores', async (t) => {
   for (const h of art2) t.match(h.section, /Article 2: /, '"Article 2" does not match "Article 28"');
 
   // Filter: date range (document dates, inclusive).
-  const recent = await search({ workspaceId: a.workspaceId, query: 'papaya uptime commitment', filters: { dateRange: { start: '2024-04-01', end: '2024-06-01' } }, limit: 20 });
+  const recent = await search({
+    workspaceId: a.workspaceId,
+    query: 'papaya uptime commitment',
+    filters: { dateRange: { start: '2024-04-01', end: '2024-06-01' } },
+    limit: 20,
+  });
   t.ok(recent.length > 0);
   t.ok(recent[0]!.score >= 0.95, 'holding every concept, first of its scope');
-  t.ok(recent.every((h) => h.title === 'New SLA'), 'only documents dated in the range');
+  t.ok(
+    recent.every((h) => h.title === 'New SLA'),
+    'only documents dated in the range',
+  );
   const before2022 = await search({ workspaceId: a.workspaceId, query: 'papaya uptime commitment', filters: { dateRange: { end: '2021-12-31' } }, limit: 20 });
   t.same([...new Set(before2022.map((h) => h.title))], ['Old SLA']);
   await t.rejects(search({ workspaceId: a.workspaceId, query: 'x', filters: { dateRange: { start: '2024-02-30' } } }), AppError, 'an impossible date is a 400');
-  const reversed = await search({ workspaceId: a.workspaceId, query: 'x', filters: { dateRange: { start: '2024-05-01', end: '2024-01-01' } } }).then(() => null, (e: unknown) => e);
+  const reversed = await search({ workspaceId: a.workspaceId, query: 'x', filters: { dateRange: { start: '2024-05-01', end: '2024-01-01' } } }).then(
+    () => null,
+    (e: unknown) => e,
+  );
   t.ok(reversed instanceof AppError, 'a reversed range is refused');
-  t.match(reversed, { statusCode: 400, code: 'VALIDATION_ERROR', message: 'Validation failed: filters.dateRange.start must not be after filters.dateRange.end' });
+  t.match(reversed, {
+    statusCode: 400,
+    code: 'VALIDATION_ERROR',
+    message: 'Validation failed: filters.dateRange.start must not be after filters.dateRange.end',
+  });
 
   // Filter: page (a page number, or a document id).
   const page2 = await search({ workspaceId: a.workspaceId, query: 'zephyrine customer', filters: { page: '2' }, limit: 20 });
   t.ok(page2.length > 0);
-  t.ok(page2.every((h) => h.page === '2'), 'only passages on page 2');
+  t.ok(
+    page2.every((h) => h.page === '2'),
+    'only passages on page 2',
+  );
   const pdfDocId = pdfSource.files[0].document.id;
   const inDoc = await search({ workspaceId: a.workspaceId, query: 'papaya zephyrine', filters: { page: pdfDocId }, limit: 20 });
   t.ok(inDoc.length > 0);
-  t.ok(inDoc.every((h) => h.documentId === pdfDocId), 'only passages of that document');
+  t.ok(
+    inDoc.every((h) => h.documentId === pdfDocId),
+    'only passages of that document',
+  );
   t.same(old.files.length, 2);
 });

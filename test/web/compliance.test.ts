@@ -18,263 +18,313 @@ const ENTITY_LEI = makeLei('5299000DORABANK001');
 const VENDOR_LEI = makeLei('5493001GITHUB00001');
 
 if (skip) t.plan(0, skip);
-else t.test('compliance screens', async (t) => {
-  const server = await startDashboardServer({
-    roi: { ...testConfig().roi, entityLei: ENTITY_LEI, entityCountry: 'DE' },
-    rag: { ...testConfig().rag, generator: 'extractive' },
-  });
-  const browser = await launchBrowser();
-  t.teardown(async () => {
-    await browser.close();
-    await server.close();
-  });
-  const { app } = server.ctx;
-  const base = server.url;
-  const { page } = browser;
+else
+  t.test('compliance screens', async (t) => {
+    const server = await startDashboardServer({
+      roi: { ...testConfig().roi, entityLei: ENTITY_LEI, entityCountry: 'DE' },
+      rag: { ...testConfig().rag, generator: 'extractive' },
+    });
+    const browser = await launchBrowser();
+    t.teardown(async () => {
+      await browser.close();
+      await server.close();
+    });
+    const { app } = server.ctx;
+    const base = server.url;
+    const { page } = browser;
 
-  // An analyst with an organization, the GitHub vendor and one of its real documents, indexed;
-  // three questions asked over it (the analytics have data). The session goes to the browser as cookies.
-  const owner = await registerUser(app, { name: 'Ada Analyst', email: 'ada@bank.example' });
-  const ws = await createOrgAndWorkspace(app, owner, 'GitHub', 'Example Bank AG');
-  const dpa = 'github-data-protection-agreement.md';
-  const created = await app.inject({
-    method: 'POST', url: '/api/v1/data-sources', headers: ws.headers,
-    payload: { name: 'GitHub DPA', documents: [{ filename: dpa, format: 'markdown', content: readFileSync(path.join(VENDOR_DOCS, 'github', dpa), 'utf8') }] },
-  });
-  t.equal(created.statusCode, 201, created.body);
-  const ready = await waitForDataSource(app, ws.headers, created.json().data.dataSource.id, { timeoutMs: 120_000 });
-  t.equal(ready.status, 'ready');
-  for (const question of ['How quickly does GitHub notify a security incident?', 'Which subprocessors does GitHub use?', 'What audit rights does the customer have?']) {
-    const r = await app.inject({ method: 'POST', url: '/api/v1/rag', headers: ws.headers, payload: { question } });
-    t.equal(r.statusCode, 200, r.body);
-  }
-  await browser.context.addCookies(Object.entries(cookiesOf(await app.inject({ method: 'POST', url: '/api/v1/auth/login', payload: { email: owner.email, password: 'correct horse battery' } }))).map(([name, value]) => ({ name, value, url: base })));
-  const a11y = async (what: string) => t.same(await a11yViolations(page), [], `${what}: no serious accessibility violation`);
-  const toast = (text: string | RegExp) => page.locator('.toast').filter({ hasText: text }).first().waitFor();
-  // Screenshots for docs/: toasts cleared, from the top of the page (or a given scroll position).
-  const shot = async (name: string, y = 0, p = page) => {
-    const hide = (v: string) => p.evaluate((vis) => document.querySelectorAll<HTMLElement>('.toasts').forEach((e) => (e.style.visibility = vis)), v);
-    await hide('hidden');
-    await p.evaluate((top) => window.scrollTo(0, top), y);
-    await screenshot(p, name);
-    await hide('');
-  };
-
-  t.test('vendor profile until the register is ready; both downloads', async (t) => {
-    // The register first: the vendor has no contract yet, so it is left out of the package.
-    await page.goto(`${base}/vendors`);
-    await page.getByRole('link', { name: 'Register', exact: true }).click();
-    await page.getByRole('heading', { name: 'Register of Information', level: 1 }).waitFor();
-    await page.getByText(/^Left out of the package ·/).waitFor();
-    t.ok(await page.getByRole('row', { name: /LEI of the entity/ }).getByText(ENTITY_LEI).isVisible(), 'entity settings shown read-only with their variable');
-    await a11y('register');
-    // Its to-do item links to the contracts of the profile.
-    await page.getByRole('link', { name: /Fix in the profile: GitHub, no contractual arrangement recorded/ }).click();
-    await page.getByRole('heading', { name: 'Vendor profile' }).waitFor();
-    await page.waitForFunction(() => document.activeElement?.textContent === 'Add a contract');
-    t.pass('the to-do link lands on the contracts, focused');
-    // A contract with an end date before its start: the API's message appears at that field.
-    await page.getByRole('button', { name: 'Add a contract' }).click();
-    await page.getByLabel('Contract reference number').fill('CTR-2024-001');
-    await page.getByLabel('Start date').fill('2024-01-01');
-    await page.getByLabel('End date').fill('2023-06-30');
-    await page.getByLabel('Governing law (country)').selectOption('IE');
-    await page.getByRole('button', { name: 'Save profile' }).click();
-    await page.locator('[data-field="contracts.0.endDate"]').getByText('must not be before startDate').waitFor();
-    t.pass('the API validation message is shown inline at the contract end date');
-    await page.getByLabel('End date').fill('2026-12-31');
-    await page.getByRole('button', { name: 'Save profile' }).click();
-    await toast('Vendor profile saved');
-
-    // Now in the package, with blocking issues: no identification code, no type of ICT services.
-    await page.getByRole('link', { name: 'Register', exact: true }).click();
-    await page.getByText(/Not ready to file: \d+ blocking issues/).waitFor();
-    const errors = Number(await page.getByTestId('count-errors').textContent());
-    t.ok(errors >= 2, `${errors} blocking issues`);
-    const todo = page.locator('section[aria-labelledby="todo-title"]');
-    t.equal(await todo.getByText('Blocking', { exact: true }).count(), errors, 'the count matches the blocking items of the list');
-    t.equal(Number(await page.getByTestId('count-warnings').textContent()), await todo.getByText('Missing', { exact: true }).count(), 'and the missing values');
-    t.equal(await page.getByRole('button', { name: 'Download the xBRL-CSV package' }).isDisabled(), true, 'the package waits for the blocking issues');
-    await page.getByRole('link', { name: /Fix in the profile: GitHub, identification code of the provider is empty/ }).click();
-    await page.waitForFunction(() => document.activeElement?.closest('[data-field]')?.getAttribute('data-field') === 'identifier.type');
-    t.pass('the to-do link lands on the identification code, focused');
-    await page.getByLabel('Legal name').fill('GitHub, Inc.');
-    await page.getByLabel('Type of identification code').selectOption('LEI');
-    const lei = page.getByLabel('LEI', { exact: true });
-    await lei.fill(`${VENDOR_LEI.slice(0, 19)}${(Number(VENDOR_LEI[19]) + 1) % 10}`);
-    await page.getByText('The check digits do not match').waitFor();
-    t.equal(await lei.getAttribute('aria-invalid'), 'true', 'a wrong check digit is flagged while typing');
-    await lei.fill(VENDOR_LEI.toLowerCase());
-    await page.getByText('Valid LEI check digits').waitFor();
-    t.equal(await lei.inputValue(), VENDOR_LEI, 'typed upper case');
-    await page.getByLabel('Country of headquarters').selectOption('US');
-    await page.getByLabel('Criticality tier').selectOption('high');
-    await page.getByLabel('Supports a critical or important function').selectOption('yes');
-    await page.getByRole('button', { name: 'Save profile' }).click();
-    await toast('Vendor profile saved');
-    await a11y('vendor profile');
-
-    await page.getByRole('link', { name: 'Register', exact: true }).click();
-    await page.getByText(/Not ready to file/).waitFor();
-    await page.getByRole('link', { name: /Fix in the profile: GitHub, contract CTR-2024-001: type of ICT services is empty/ }).click();
-    await page.waitForFunction(() => document.activeElement?.closest('[data-field]')?.getAttribute('data-field') === 'contracts.0.ictServiceType');
-    await page.locator('[data-field="contracts.0.ictServiceType"] select').selectOption('S19');
-    await page.getByRole('button', { name: 'Save profile' }).click();
-    await toast('Vendor profile saved');
-    await shot('vendor-profile', 0);
-    await page.getByRole('link', { name: 'Register', exact: true }).click();
-    await page.getByText('Ready to file: no blocking issue').waitFor();
-    t.equal(await page.getByTestId('count-errors').textContent(), '0', 'no blocking issue left');
-    await shot('register');
-
-    // The workbook, read back with ExcelJS: the vendor's row.
-    const [xlsx] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download the workbook (XLSX)' }).click()]);
-    t.match(xlsx.suggestedFilename(), /^DORA_Register_of_Information_\d{4}-\d{2}-\d{2}\.xlsx$/);
-    const ExcelJS = (await import('exceljs')).default;
-    const wb = new ExcelJS.Workbook();
-    await wb.xlsx.readFile((await xlsx.path())!);
-    const sheet = wb.getWorksheet('RT.02.01 ICT Providers')!;
-    const rows = sheet.getSheetValues().filter(Boolean).map((r) => (r as unknown[]).slice(1));
-    const row = rows.find((r) => r[0] === 'GitHub');
-    t.ok(row, 'the workbook has a GitHub row');
-    t.same(row!.slice(0, 6), ['GitHub', ws.workspaceSlug, 'GitHub, Inc.', 'LEI', VENDOR_LEI, 'US'], 'name, workspace, legal name and LEI as entered');
-    t.ok(row!.includes('2024-01-01'), 'the contract start date');
-    // The xBRL-CSV package.
-    const [zip] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download the xBRL-CSV package' }).click()]);
-    t.match(zip.suggestedFilename(), new RegExp(`^${ENTITY_LEI}\\.CON_DE_DORA010100_DORA_\\d{4}-\\d{2}-\\d{2}_\\d{17}\\.zip$`));
-    const files = await unzip(readFileSync((await zip.path())!));
-    const b0501 = [...files.entries()].find(([k]) => k.endsWith('/reports/b_05.01.csv'));
-    t.match(b0501?.[1].toString('utf8'), VENDOR_LEI, 'the provider in B_05.01');
-  });
-
-  t.test('an assessment of a vendor document, its evidence and its report', async (t) => {
-    await page.goto(`${base}/vendors/github/assessments`);
-    await page.getByRole('button', { name: 'Run the first assessment' }).click();
-    await page.getByRole('checkbox', { name: new RegExp(dpa.replace('.', '\\.')) }).check();
-    await page.getByRole('button', { name: 'Assess 1 document' }).click();
-    await page.getByTestId('assessment-score').waitFor({ timeout: 90_000 });
-    const score = Number((await page.getByTestId('assessment-score').textContent())!.replace('/100', ''));
-    t.ok(score > 0 && score <= 100, `score ${score}`);
-    await page.getByRole('heading', { name: 'Article 28' }).waitFor();
-    t.ok(await page.getByText(/(Low|Medium|High|Critical) risk/).first().isVisible(), 'the risk rating in words');
-    // An evidence quote opens its document at the passage.
-    const quote = page.locator('tr[data-obligation="A28.6"] button').first();
-    await quote.click();
-    const dialog = page.getByRole('dialog');
-    await dialog.locator('mark').first().waitFor();
-    t.match(await dialog.locator('mark').first().textContent(), /audit/i, 'the quoted passage is highlighted in the document');
-    await a11y('assessment with the document open');
-    await page.keyboard.press('Escape');
-    await shot('assessment', 0);
-    await a11y('assessment');
-    const [docx] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download the Word report' }).click()]);
-    t.match(docx.suggestedFilename(), /^DORA_Gap_Assessment_GitHub_\d{4}-\d{2}-\d{2}\.docx$/);
-    const bytes = readFileSync((await docx.path())!);
-    t.ok(bytes.length > 5000 && bytes.subarray(0, 2).toString() === 'PK', 'a Word (zip) document');
-  });
-
-  t.test('a questionnaire: created, pre-filled, sent, answered on a phone, scored', async (t) => {
-    const email = 'security@github.example';
-    await page.goto(`${base}/vendors/github/questionnaires`);
-    await page.getByRole('button', { name: 'Create the first questionnaire' }).click();
-    await page.getByLabel('Only my own questions').check();
-    await page.getByLabel('Your questions').fill('Do you notify personal data breaches and security incidents without undue delay?\nDo you allow the customer to audit your compliance?');
-    await page.getByLabel('Title').fill('Quick DORA check');
-    await page.getByLabel('Vendor contact e-mail').fill(email);
-    await page.getByLabel(/Show the proposed answers to the vendor/).check();
-    await page.getByRole('button', { name: 'Create questionnaire' }).click();
-    await page.getByRole('heading', { name: 'Quick DORA check' }).waitFor({ timeout: 60_000 });
-    await page.getByText("Pre-filled from the vendor's documents").first().waitFor();
-    t.ok(await page.getByRole('list', { name: 'Sources of the proposed answer' }).first().getByText(/Data Protection/i).first().isVisible(), 'the pre-fill names its source document');
-    await a11y('questionnaire (analyst)');
-    await page.getByRole('button', { name: 'Send to the vendor' }).click();
-    await toast(`Link sent to ${email}`);
-
-    // The vendor, on a phone, through the mailed link (no account).
-    await browser.context.clearCookies();
-    const vp = await browser.context.newPage();
-    await vp.setViewportSize({ width: 390, height: 844 });
-    const link = lastMailLink(server.ctx, email, '/vendor-questionnaire?token=');
-    await vp.goto(`${base}${link}`);
-    await vp.getByRole('heading', { name: 'Quick DORA check' }).waitFor();
-    await vp.getByText('Example Bank AG asks').waitFor();
-    const q1 = vp.locator('[data-question="Q-1"]');
-    await q1.getByText('Proposed from your published documents').waitFor();
-    await q1.getByRole('button', { name: 'Use this answer' }).click();
-    await vp.locator('[data-question="Q-2"]').getByText('No', { exact: true }).click();
-    await vp.getByRole('button', { name: 'Save draft' }).click();
-    await vp.getByText('Answers saved.').waitFor();
-    await vp.reload();
-    await vp.getByText('2 of 2 answered').waitFor();
-    t.pass('the draft survives a reload');
-    const scrollWidth = await vp.evaluate(() => document.documentElement.scrollWidth);
-    t.ok(scrollWidth <= 390, `no horizontal scrolling on a phone (${scrollWidth}px)`);
-    t.same(await a11yViolations(vp), [], 'vendor page on a phone: no serious accessibility violation');
-    await shot('vendor-questionnaire-phone', 0, vp);
-    await vp.getByRole('button', { name: 'Submit answers' }).click();
-    await vp.getByText(/^Submitted on/).waitFor();
-    t.equal(await vp.getByRole('button', { name: 'Submit answers' }).count(), 0, 'read-only after submitting');
-    await vp.close();
-
-    // Back to the analyst: the answers, then completed with its score.
-    await browser.context.addCookies(Object.entries(cookiesOf(await app.inject({ method: 'POST', url: '/api/v1/auth/login', payload: { email: owner.email, password: 'correct horse battery' } }))).map(([name, value]) => ({ name, value, url: base })));
-    await page.reload();
-    await page.getByText('Submitted: to review').first().waitFor();
-    await page.getByRole('button', { name: 'Accept and complete' }).click();
-    await page.getByText('Final score').waitFor();
-    const q1Answer = await page.locator('[data-question="Q-1"]').getByText('Same as the pre-filled answer.').count();
-    t.equal(q1Answer, 1, 'the answer taken from the pre-fill is marked as such');
-    const total = (await page.getByTestId('questionnaire-score').textContent())!.replace('/100', '');
-    t.ok(['50', '75', '100', '0', '25'].includes(total), `score ${total}`);
-    t.not(total, '—');
-    await shot('questionnaire', 0);
-  });
-
-  t.test('analytics charts with data', async (t) => {
-    await page.getByRole('link', { name: 'Analytics', exact: true }).click();
-    await page.getByRole('heading', { name: 'Analytics', level: 1 }).waitFor();
-    await page.getByTestId('kpi-questions').filter({ hasText: '3' }).waitFor();
-    await page.locator('canvas').nth(4).waitFor();
-    const painted = await page.$$eval('canvas', (cs) =>
-      cs.map((c) => {
-        const ctx = (c as HTMLCanvasElement).getContext('2d')!;
-        const { data } = ctx.getImageData(0, 0, (c as HTMLCanvasElement).width, (c as HTMLCanvasElement).height);
-        let n = 0;
-        for (let i = 3; i < data.length; i += 4) if (data[i]! > 0) n++;
-        return n;
-      }),
+    // An analyst with an organization, the GitHub vendor and one of its real documents, indexed;
+    // three questions asked over it (the analytics have data). The session goes to the browser as cookies.
+    const owner = await registerUser(app, { name: 'Ada Analyst', email: 'ada@bank.example' });
+    const ws = await createOrgAndWorkspace(app, owner, 'GitHub', 'Example Bank AG');
+    const dpa = 'github-data-protection-agreement.md';
+    const created = await app.inject({
+      method: 'POST',
+      url: '/api/v1/data-sources',
+      headers: ws.headers,
+      payload: { name: 'GitHub DPA', documents: [{ filename: dpa, format: 'markdown', content: readFileSync(path.join(VENDOR_DOCS, 'github', dpa), 'utf8') }] },
+    });
+    t.equal(created.statusCode, 201, created.body);
+    const ready = await waitForDataSource(app, ws.headers, created.json().data.dataSource.id, { timeoutMs: 120_000 });
+    t.equal(ready.status, 'ready');
+    for (const question of [
+      'How quickly does GitHub notify a security incident?',
+      'Which subprocessors does GitHub use?',
+      'What audit rights does the customer have?',
+    ]) {
+      const r = await app.inject({ method: 'POST', url: '/api/v1/rag', headers: ws.headers, payload: { question } });
+      t.equal(r.statusCode, 200, r.body);
+    }
+    await browser.context.addCookies(
+      Object.entries(
+        cookiesOf(await app.inject({ method: 'POST', url: '/api/v1/auth/login', payload: { email: owner.email, password: 'correct horse battery' } })),
+      ).map(([name, value]) => ({ name, value, url: base })),
     );
-    t.equal(painted.length, 5, 'portfolio (2), questions per day, answer time, most-used documents');
-    t.ok(painted.every((n) => n > 500), `every chart is drawn (${painted.join(', ')} painted pixels)`);
-    t.ok(await page.getByRole('img', { name: /Vendors by risk rating: Critical \d+, High \d+/ }).isVisible(), 'charts carry their figures in words');
-    await a11y('analytics');
-    await shot('analytics', 0);
+    const a11y = async (what: string) => t.same(await a11yViolations(page), [], `${what}: no serious accessibility violation`);
+    const toast = (text: string | RegExp) => page.locator('.toast').filter({ hasText: text }).first().waitFor();
+    // Screenshots for docs/: toasts cleared, from the top of the page (or a given scroll position).
+    const shot = async (name: string, y = 0, p = page) => {
+      const hide = (v: string) => p.evaluate((vis) => document.querySelectorAll<HTMLElement>('.toasts').forEach((e) => (e.style.visibility = vis)), v);
+      await hide('hidden');
+      await p.evaluate((top) => window.scrollTo(0, top), y);
+      await screenshot(p, name);
+      await hide('');
+    };
+
+    t.test('vendor profile until the register is ready; both downloads', async (t) => {
+      // The register first: the vendor has no contract yet, so it is left out of the package.
+      await page.goto(`${base}/vendors`);
+      await page.getByRole('link', { name: 'Register', exact: true }).click();
+      await page.getByRole('heading', { name: 'Register of Information', level: 1 }).waitFor();
+      await page.getByText(/^Left out of the package ·/).waitFor();
+      t.ok(
+        await page
+          .getByRole('row', { name: /LEI of the entity/ })
+          .getByText(ENTITY_LEI)
+          .isVisible(),
+        'entity settings shown read-only with their variable',
+      );
+      await a11y('register');
+      // Its to-do item links to the contracts of the profile.
+      await page.getByRole('link', { name: /Fix in the profile: GitHub, no contractual arrangement recorded/ }).click();
+      await page.getByRole('heading', { name: 'Vendor profile' }).waitFor();
+      await page.waitForFunction(() => document.activeElement?.textContent === 'Add a contract');
+      t.pass('the to-do link lands on the contracts, focused');
+      // A contract with an end date before its start: the API's message appears at that field.
+      await page.getByRole('button', { name: 'Add a contract' }).click();
+      await page.getByLabel('Contract reference number').fill('CTR-2024-001');
+      await page.getByLabel('Start date').fill('2024-01-01');
+      await page.getByLabel('End date').fill('2023-06-30');
+      await page.getByLabel('Governing law (country)').selectOption('IE');
+      await page.getByRole('button', { name: 'Save profile' }).click();
+      await page.locator('[data-field="contracts.0.endDate"]').getByText('must not be before startDate').waitFor();
+      t.pass('the API validation message is shown inline at the contract end date');
+      await page.getByLabel('End date').fill('2026-12-31');
+      await page.getByRole('button', { name: 'Save profile' }).click();
+      await toast('Vendor profile saved');
+
+      // Now in the package, with blocking issues: no identification code, no type of ICT services.
+      await page.getByRole('link', { name: 'Register', exact: true }).click();
+      await page.getByText(/Not ready to file: \d+ blocking issues/).waitFor();
+      const errors = Number(await page.getByTestId('count-errors').textContent());
+      t.ok(errors >= 2, `${errors} blocking issues`);
+      const todo = page.locator('section[aria-labelledby="todo-title"]');
+      t.equal(await todo.getByText('Blocking', { exact: true }).count(), errors, 'the count matches the blocking items of the list');
+      t.equal(
+        Number(await page.getByTestId('count-warnings').textContent()),
+        await todo.getByText('Missing', { exact: true }).count(),
+        'and the missing values',
+      );
+      t.equal(await page.getByRole('button', { name: 'Download the xBRL-CSV package' }).isDisabled(), true, 'the package waits for the blocking issues');
+      await page.getByRole('link', { name: /Fix in the profile: GitHub, identification code of the provider is empty/ }).click();
+      await page.waitForFunction(() => document.activeElement?.closest('[data-field]')?.getAttribute('data-field') === 'identifier.type');
+      t.pass('the to-do link lands on the identification code, focused');
+      await page.getByLabel('Legal name').fill('GitHub, Inc.');
+      await page.getByLabel('Type of identification code').selectOption('LEI');
+      const lei = page.getByLabel('LEI', { exact: true });
+      await lei.fill(`${VENDOR_LEI.slice(0, 19)}${(Number(VENDOR_LEI[19]) + 1) % 10}`);
+      await page.getByText('The check digits do not match').waitFor();
+      t.equal(await lei.getAttribute('aria-invalid'), 'true', 'a wrong check digit is flagged while typing');
+      await lei.fill(VENDOR_LEI.toLowerCase());
+      await page.getByText('Valid LEI check digits').waitFor();
+      t.equal(await lei.inputValue(), VENDOR_LEI, 'typed upper case');
+      await page.getByLabel('Country of headquarters').selectOption('US');
+      await page.getByLabel('Criticality tier').selectOption('high');
+      await page.getByLabel('Supports a critical or important function').selectOption('yes');
+      await page.getByRole('button', { name: 'Save profile' }).click();
+      await toast('Vendor profile saved');
+      await a11y('vendor profile');
+
+      await page.getByRole('link', { name: 'Register', exact: true }).click();
+      await page.getByText(/Not ready to file/).waitFor();
+      await page.getByRole('link', { name: /Fix in the profile: GitHub, contract CTR-2024-001: type of ICT services is empty/ }).click();
+      await page.waitForFunction(() => document.activeElement?.closest('[data-field]')?.getAttribute('data-field') === 'contracts.0.ictServiceType');
+      await page.locator('[data-field="contracts.0.ictServiceType"] select').selectOption('S19');
+      await page.getByRole('button', { name: 'Save profile' }).click();
+      await toast('Vendor profile saved');
+      await shot('vendor-profile', 0);
+      await page.getByRole('link', { name: 'Register', exact: true }).click();
+      await page.getByText('Ready to file: no blocking issue').waitFor();
+      t.equal(await page.getByTestId('count-errors').textContent(), '0', 'no blocking issue left');
+      await shot('register');
+
+      // The workbook, read back with ExcelJS: the vendor's row.
+      const [xlsx] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download the workbook (XLSX)' }).click()]);
+      t.match(xlsx.suggestedFilename(), /^DORA_Register_of_Information_\d{4}-\d{2}-\d{2}\.xlsx$/);
+      const ExcelJS = (await import('exceljs')).default;
+      const wb = new ExcelJS.Workbook();
+      await wb.xlsx.readFile((await xlsx.path())!);
+      const sheet = wb.getWorksheet('RT.02.01 ICT Providers')!;
+      const rows = sheet
+        .getSheetValues()
+        .filter(Boolean)
+        .map((r) => (r as unknown[]).slice(1));
+      const row = rows.find((r) => r[0] === 'GitHub');
+      t.ok(row, 'the workbook has a GitHub row');
+      t.same(row!.slice(0, 6), ['GitHub', ws.workspaceSlug, 'GitHub, Inc.', 'LEI', VENDOR_LEI, 'US'], 'name, workspace, legal name and LEI as entered');
+      t.ok(row!.includes('2024-01-01'), 'the contract start date');
+      // The xBRL-CSV package.
+      const [zip] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download the xBRL-CSV package' }).click()]);
+      t.match(zip.suggestedFilename(), new RegExp(`^${ENTITY_LEI}\\.CON_DE_DORA010100_DORA_\\d{4}-\\d{2}-\\d{2}_\\d{17}\\.zip$`));
+      const files = await unzip(readFileSync((await zip.path())!));
+      const b0501 = [...files.entries()].find(([k]) => k.endsWith('/reports/b_05.01.csv'));
+      t.match(b0501?.[1].toString('utf8'), VENDOR_LEI, 'the provider in B_05.01');
+    });
+
+    t.test('an assessment of a vendor document, its evidence and its report', async (t) => {
+      await page.goto(`${base}/vendors/github/assessments`);
+      await page.getByRole('button', { name: 'Run the first assessment' }).click();
+      await page.getByRole('checkbox', { name: new RegExp(dpa.replace('.', '\\.')) }).check();
+      await page.getByRole('button', { name: 'Assess 1 document' }).click();
+      await page.getByTestId('assessment-score').waitFor({ timeout: 90_000 });
+      const score = Number((await page.getByTestId('assessment-score').textContent())!.replace('/100', ''));
+      t.ok(score > 0 && score <= 100, `score ${score}`);
+      await page.getByRole('heading', { name: 'Article 28' }).waitFor();
+      t.ok(
+        await page
+          .getByText(/(Low|Medium|High|Critical) risk/)
+          .first()
+          .isVisible(),
+        'the risk rating in words',
+      );
+      // An evidence quote opens its document at the passage.
+      const quote = page.locator('tr[data-obligation="A28.6"] button').first();
+      await quote.click();
+      const dialog = page.getByRole('dialog');
+      await dialog.locator('mark').first().waitFor();
+      t.match(await dialog.locator('mark').first().textContent(), /audit/i, 'the quoted passage is highlighted in the document');
+      await a11y('assessment with the document open');
+      await page.keyboard.press('Escape');
+      await shot('assessment', 0);
+      await a11y('assessment');
+      const [docx] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download the Word report' }).click()]);
+      t.match(docx.suggestedFilename(), /^DORA_Gap_Assessment_GitHub_\d{4}-\d{2}-\d{2}\.docx$/);
+      const bytes = readFileSync((await docx.path())!);
+      t.ok(bytes.length > 5000 && bytes.subarray(0, 2).toString() === 'PK', 'a Word (zip) document');
+    });
+
+    t.test('a questionnaire: created, pre-filled, sent, answered on a phone, scored', async (t) => {
+      const email = 'security@github.example';
+      await page.goto(`${base}/vendors/github/questionnaires`);
+      await page.getByRole('button', { name: 'Create the first questionnaire' }).click();
+      await page.getByLabel('Only my own questions').check();
+      await page
+        .getByLabel('Your questions')
+        .fill('Do you notify personal data breaches and security incidents without undue delay?\nDo you allow the customer to audit your compliance?');
+      await page.getByLabel('Title').fill('Quick DORA check');
+      await page.getByLabel('Vendor contact e-mail').fill(email);
+      await page.getByLabel(/Show the proposed answers to the vendor/).check();
+      await page.getByRole('button', { name: 'Create questionnaire' }).click();
+      await page.getByRole('heading', { name: 'Quick DORA check' }).waitFor({ timeout: 60_000 });
+      await page.getByText("Pre-filled from the vendor's documents").first().waitFor();
+      t.ok(
+        await page
+          .getByRole('list', { name: 'Sources of the proposed answer' })
+          .first()
+          .getByText(/Data Protection/i)
+          .first()
+          .isVisible(),
+        'the pre-fill names its source document',
+      );
+      await a11y('questionnaire (analyst)');
+      await page.getByRole('button', { name: 'Send to the vendor' }).click();
+      await toast(`Link sent to ${email}`);
+
+      // The vendor, on a phone, through the mailed link (no account).
+      await browser.context.clearCookies();
+      const vp = await browser.context.newPage();
+      await vp.setViewportSize({ width: 390, height: 844 });
+      const link = lastMailLink(server.ctx, email, '/vendor-questionnaire?token=');
+      await vp.goto(`${base}${link}`);
+      await vp.getByRole('heading', { name: 'Quick DORA check' }).waitFor();
+      await vp.getByText('Example Bank AG asks').waitFor();
+      const q1 = vp.locator('[data-question="Q-1"]');
+      await q1.getByText('Proposed from your published documents').waitFor();
+      await q1.getByRole('button', { name: 'Use this answer' }).click();
+      await vp.locator('[data-question="Q-2"]').getByText('No', { exact: true }).click();
+      await vp.getByRole('button', { name: 'Save draft' }).click();
+      await vp.getByText('Answers saved.').waitFor();
+      await vp.reload();
+      await vp.getByText('2 of 2 answered').waitFor();
+      t.pass('the draft survives a reload');
+      const scrollWidth = await vp.evaluate(() => document.documentElement.scrollWidth);
+      t.ok(scrollWidth <= 390, `no horizontal scrolling on a phone (${scrollWidth}px)`);
+      t.same(await a11yViolations(vp), [], 'vendor page on a phone: no serious accessibility violation');
+      await shot('vendor-questionnaire-phone', 0, vp);
+      await vp.getByRole('button', { name: 'Submit answers' }).click();
+      await vp.getByText(/^Submitted on/).waitFor();
+      t.equal(await vp.getByRole('button', { name: 'Submit answers' }).count(), 0, 'read-only after submitting');
+      await vp.close();
+
+      // Back to the analyst: the answers, then completed with its score.
+      await browser.context.addCookies(
+        Object.entries(
+          cookiesOf(await app.inject({ method: 'POST', url: '/api/v1/auth/login', payload: { email: owner.email, password: 'correct horse battery' } })),
+        ).map(([name, value]) => ({ name, value, url: base })),
+      );
+      await page.reload();
+      await page.getByText('Submitted: to review').first().waitFor();
+      await page.getByRole('button', { name: 'Accept and complete' }).click();
+      await page.getByText('Final score').waitFor();
+      const q1Answer = await page.locator('[data-question="Q-1"]').getByText('Same as the pre-filled answer.').count();
+      t.equal(q1Answer, 1, 'the answer taken from the pre-fill is marked as such');
+      const total = (await page.getByTestId('questionnaire-score').textContent())!.replace('/100', '');
+      t.ok(['50', '75', '100', '0', '25'].includes(total), `score ${total}`);
+      t.not(total, '—');
+      await shot('questionnaire', 0);
+    });
+
+    t.test('analytics charts with data', async (t) => {
+      await page.getByRole('link', { name: 'Analytics', exact: true }).click();
+      await page.getByRole('heading', { name: 'Analytics', level: 1 }).waitFor();
+      await page.getByTestId('kpi-questions').filter({ hasText: '3' }).waitFor();
+      await page.locator('canvas').nth(4).waitFor();
+      const painted = await page.$$eval('canvas', (cs) =>
+        cs.map((c) => {
+          const ctx = (c as HTMLCanvasElement).getContext('2d')!;
+          const { data } = ctx.getImageData(0, 0, (c as HTMLCanvasElement).width, (c as HTMLCanvasElement).height);
+          let n = 0;
+          for (let i = 3; i < data.length; i += 4) if (data[i]! > 0) n++;
+          return n;
+        }),
+      );
+      t.equal(painted.length, 5, 'portfolio (2), questions per day, answer time, most-used documents');
+      t.ok(
+        painted.every((n) => n > 500),
+        `every chart is drawn (${painted.join(', ')} painted pixels)`,
+      );
+      t.ok(await page.getByRole('img', { name: /Vendors by risk rating: Critical \d+, High \d+/ }).isVisible(), 'charts carry their figures in words');
+      await a11y('analytics');
+      await shot('analytics', 0);
+    });
+
+    t.test('administration: invitations, members, vendor settings', async (t) => {
+      await page.getByRole('link', { name: 'Organization', exact: true }).click();
+      await page.getByLabel('E-mail address').fill('bob@bank.example');
+      await page.getByRole('button', { name: 'Send invitation' }).click();
+      await toast('Invitation sent to bob@bank.example');
+      await page.getByRole('button', { name: 'Resend the invitation to bob@bank.example' }).click();
+      await toast('Invitation sent to bob@bank.example');
+      t.equal(server.ctx.mailer.sent.filter((m) => m.to === 'bob@bank.example').length, 2, 'sent and resent');
+      await a11y('organization');
+      await shot('organization', 0);
+      await page.getByRole('button', { name: 'Revoke the invitation to bob@bank.example' }).click();
+      await page.getByText('No pending invitation.').waitFor();
+
+      await page.goto(`${base}/vendors/github/settings`);
+      await page.getByRole('heading', { name: 'Members and permissions' }).waitFor();
+      await page.getByLabel('Sync on a schedule').check();
+      await page.getByLabel('Every (hours)').fill('12');
+      await page.getByRole('button', { name: 'Save the schedule' }).click();
+      await toast('Sync schedule saved');
+      const w = (await app.inject({ method: 'GET', url: `/api/v1/workspaces/${ws.workspaceId}`, headers: owner.headers })).json().data.workspace;
+      t.same(w.syncSchedule, { enabled: true, intervalHours: 12 });
+      await a11y('vendor settings');
+      await shot('vendor-settings', 0);
+      t.same(
+        browser.problems.filter((p) => !/401|Failed to load resource/.test(p)),
+        [],
+        'no script error in the page',
+      );
+    });
   });
-
-  t.test('administration: invitations, members, vendor settings', async (t) => {
-    await page.getByRole('link', { name: 'Organization', exact: true }).click();
-    await page.getByLabel('E-mail address').fill('bob@bank.example');
-    await page.getByRole('button', { name: 'Send invitation' }).click();
-    await toast('Invitation sent to bob@bank.example');
-    await page.getByRole('button', { name: 'Resend the invitation to bob@bank.example' }).click();
-    await toast('Invitation sent to bob@bank.example');
-    t.equal(server.ctx.mailer.sent.filter((m) => m.to === 'bob@bank.example').length, 2, 'sent and resent');
-    await a11y('organization');
-    await shot('organization', 0);
-    await page.getByRole('button', { name: 'Revoke the invitation to bob@bank.example' }).click();
-    await page.getByText('No pending invitation.').waitFor();
-
-    await page.goto(`${base}/vendors/github/settings`);
-    await page.getByRole('heading', { name: 'Members and permissions' }).waitFor();
-    await page.getByLabel('Sync on a schedule').check();
-    await page.getByLabel('Every (hours)').fill('12');
-    await page.getByRole('button', { name: 'Save the schedule' }).click();
-    await toast('Sync schedule saved');
-    const w = (await app.inject({ method: 'GET', url: `/api/v1/workspaces/${ws.workspaceId}`, headers: owner.headers })).json().data.workspace;
-    t.same(w.syncSchedule, { enabled: true, intervalHours: 12 });
-    await a11y('vendor settings');
-    await shot('vendor-settings', 0);
-    t.same(browser.problems.filter((p) => !/401|Failed to load resource/.test(p)), [], 'no script error in the page');
-  });
-});
-

@@ -27,53 +27,63 @@ Address: 1 Harbour Road, Dublin 2, D02 XY45, Ireland
 `;
 
 if (skip) t.plan(0, skip);
-else t.test('draft from documents on the vendor profile: accept, edit, reject', async (t) => {
-  const server = await startDashboardServer({ rag: { ...testConfig().rag, generator: 'extractive' } });
-  const browser = await launchBrowser();
-  t.teardown(async () => {
-    await browser.close();
-    await server.close();
+else
+  t.test('draft from documents on the vendor profile: accept, edit, reject', async (t) => {
+    const server = await startDashboardServer({ rag: { ...testConfig().rag, generator: 'extractive' } });
+    const browser = await launchBrowser();
+    t.teardown(async () => {
+      await browser.close();
+      await server.close();
+    });
+    const { app } = server.ctx;
+    const { page } = browser;
+    const owner = await registerUser(app, { name: 'Ada Analyst', email: 'ada@bank.example' });
+    const ws = await createOrgAndWorkspace(app, owner, 'Acme Cloud', 'Example Bank AG');
+    await createTextSource(app, ws.headers, [{ title: 'Acme Cloud Customer Terms', content: TERMS, format: 'markdown' }]);
+    const contract = await app.inject({
+      method: 'PATCH',
+      url: `/api/v1/workspaces/${ws.workspaceId}`,
+      headers: owner.headers,
+      payload: { vendorProfile: { contracts: [{ reference: 'ACME-1', startDate: '2025-01-01' }] } },
+    });
+    t.equal(contract.statusCode, 200);
+    await browser.context.addCookies(
+      Object.entries(
+        cookiesOf(await app.inject({ method: 'POST', url: '/api/v1/auth/login', payload: { email: owner.email, password: 'correct horse battery' } })),
+      ).map(([name, value]) => ({ name, value, url: server.url })),
+    );
+
+    await page.goto(`${server.url}/vendors/${ws.workspaceSlug}/profile`);
+    await page.getByRole('heading', { name: 'Draft from documents' }).waitFor();
+    await page.getByRole('button', { name: 'Draft from documents' }).click();
+    await page.getByText(/^Draft of .*proposed/).waitFor({ timeout: 30_000 });
+    t.pass('the draft appears when its job ends (notification on the push channel)');
+    const law = page.getByRole('listitem', { name: 'Governing law (country)' });
+    t.match(await law.textContent(), /Ireland/);
+    t.match(await law.locator('blockquote').textContent(), /governed by and construed in accordance with the laws of Ireland/, 'the passage is quoted');
+    t.equal(await law.getByRole('link', { name: 'Acme Cloud Customer Terms' }).count(), 1, 'with a link to the document');
+    t.match(await page.getByText(/^Not found in the documents:/).textContent(), /Contract start date/, 'fields not found are listed');
+    t.same(await a11yViolations(page), [], 'no serious accessibility violation');
+    await screenshot(page, 'register-draft');
+
+    await page.getByRole('button', { name: 'Accept Governing law (country)' }).click();
+    await law.getByText('Accepted').waitFor();
+    await page.waitForFunction(() => (document.querySelector('[data-field="contracts.0.governingLaw"] select') as HTMLSelectElement | null)?.value === 'IE');
+    t.pass('the accepted value is in the profile form');
+
+    const notice = page.getByRole('listitem', { name: 'Termination notice period of the financial entity (days)' });
+    await page.getByRole('button', { name: 'Edit Termination notice period of the financial entity (days)' }).click();
+    await page.getByLabel('New value for Termination notice period of the financial entity (days)').fill('45');
+    await notice.getByRole('button', { name: 'Save value' }).click();
+    await notice.getByText('Edited: 45 days').waitFor();
+
+    await page.getByRole('button', { name: 'Reject Legal name of the provider' }).click();
+    await page.getByRole('listitem', { name: 'Legal name of the provider' }).getByText('Rejected').waitFor();
+
+    const stored = (await app.inject({ method: 'GET', url: `/api/v1/workspaces/${ws.workspaceId}`, headers: owner.headers })).json().data.workspace;
+    t.equal(stored.vendorProfile.contracts[0].governingLaw, 'IE');
+    t.equal(stored.vendorProfile.contracts[0].noticePeriodDaysEntity, 45);
+    t.equal(stored.vendorProfile.legalName, undefined);
+    t.equal(stored.vendorProfileSources['contracts.0.governingLaw'].evidence[0].title, 'Acme Cloud Customer Terms');
+    t.same(browser.problems, [], 'no console error or failed request');
   });
-  const { app } = server.ctx;
-  const { page } = browser;
-  const owner = await registerUser(app, { name: 'Ada Analyst', email: 'ada@bank.example' });
-  const ws = await createOrgAndWorkspace(app, owner, 'Acme Cloud', 'Example Bank AG');
-  await createTextSource(app, ws.headers, [{ title: 'Acme Cloud Customer Terms', content: TERMS, format: 'markdown' }]);
-  const contract = await app.inject({ method: 'PATCH', url: `/api/v1/workspaces/${ws.workspaceId}`, headers: owner.headers, payload: { vendorProfile: { contracts: [{ reference: 'ACME-1', startDate: '2025-01-01' }] } } });
-  t.equal(contract.statusCode, 200);
-  await browser.context.addCookies(Object.entries(cookiesOf(await app.inject({ method: 'POST', url: '/api/v1/auth/login', payload: { email: owner.email, password: 'correct horse battery' } }))).map(([name, value]) => ({ name, value, url: server.url })));
-
-  await page.goto(`${server.url}/vendors/${ws.workspaceSlug}/profile`);
-  await page.getByRole('heading', { name: 'Draft from documents' }).waitFor();
-  await page.getByRole('button', { name: 'Draft from documents' }).click();
-  await page.getByText(/^Draft of .*proposed/).waitFor({ timeout: 30_000 });
-  t.pass('the draft appears when its job ends (notification on the push channel)');
-  const law = page.getByRole('listitem', { name: 'Governing law (country)' });
-  t.match(await law.textContent(), /Ireland/);
-  t.match(await law.locator('blockquote').textContent(), /governed by and construed in accordance with the laws of Ireland/, 'the passage is quoted');
-  t.equal(await law.getByRole('link', { name: 'Acme Cloud Customer Terms' }).count(), 1, 'with a link to the document');
-  t.match(await page.getByText(/^Not found in the documents:/).textContent(), /Contract start date/, 'fields not found are listed');
-  t.same(await a11yViolations(page), [], 'no serious accessibility violation');
-  await screenshot(page, 'register-draft');
-
-  await page.getByRole('button', { name: 'Accept Governing law (country)' }).click();
-  await law.getByText('Accepted').waitFor();
-  await page.waitForFunction(() => (document.querySelector('[data-field="contracts.0.governingLaw"] select') as HTMLSelectElement | null)?.value === 'IE');
-  t.pass('the accepted value is in the profile form');
-
-  const notice = page.getByRole('listitem', { name: 'Termination notice period of the financial entity (days)' });
-  await page.getByRole('button', { name: 'Edit Termination notice period of the financial entity (days)' }).click();
-  await page.getByLabel('New value for Termination notice period of the financial entity (days)').fill('45');
-  await notice.getByRole('button', { name: 'Save value' }).click();
-  await notice.getByText('Edited: 45 days').waitFor();
-
-  await page.getByRole('button', { name: 'Reject Legal name of the provider' }).click();
-  await page.getByRole('listitem', { name: 'Legal name of the provider' }).getByText('Rejected').waitFor();
-
-  const stored = (await app.inject({ method: 'GET', url: `/api/v1/workspaces/${ws.workspaceId}`, headers: owner.headers })).json().data.workspace;
-  t.equal(stored.vendorProfile.contracts[0].governingLaw, 'IE');
-  t.equal(stored.vendorProfile.contracts[0].noticePeriodDaysEntity, 45);
-  t.equal(stored.vendorProfile.legalName, undefined);
-  t.equal(stored.vendorProfileSources['contracts.0.governingLaw'].evidence[0].title, 'Acme Cloud Customer Terms');
-  t.same(browser.problems, [], 'no console error or failed request');
-});

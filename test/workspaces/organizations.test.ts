@@ -18,10 +18,22 @@ function tokenFor(email: string): string {
 }
 
 async function registerWithToken(email: string, invitationToken?: string): Promise<Session> {
-  const res = await app.inject({ method: 'POST', url: '/api/v1/auth/register', payload: { email, password: 'correct horse battery', name: 'Invited Person', ...(invitationToken ? { invitationToken } : {}) } });
+  const res = await app.inject({
+    method: 'POST',
+    url: '/api/v1/auth/register',
+    payload: { email, password: 'correct horse battery', name: 'Invited Person', ...(invitationToken ? { invitationToken } : {}) },
+  });
   if (res.statusCode !== 201) throw new Error(res.body);
   const cookies = cookiesOf(res);
-  return { id: res.json().data.user.id, email, name: 'Invited Person', accessToken: cookies.accessToken, refreshToken: cookies.refreshToken, cookies, headers: { authorization: `Bearer ${cookies.accessToken}` } };
+  return {
+    id: res.json().data.user.id,
+    email,
+    name: 'Invited Person',
+    accessToken: cookies.accessToken,
+    refreshToken: cookies.refreshToken,
+    cookies,
+    headers: { authorization: `Bearer ${cookies.accessToken}` },
+  };
 }
 
 const admin = await registerUser(app, { name: 'Alice Admin' });
@@ -32,7 +44,14 @@ t.test('onboarding: no organization -> clear error; create; one organization per
   t.equal(me.json().error.code, 'ONBOARDING_REQUIRED');
   t.match(me.json().message, /POST \/organizations/);
 
-  for (const body of [{}, { name: 'A' }, { name: 'Acme', lei: 'NOTALEI' }, { name: 'Acme', lei: makeLei('529900ACMEBANK0001').slice(0, 18) + '99' }, { name: 'Acme', country: 'XX' }, { name: 'Acme', extra: true }]) {
+  for (const body of [
+    {},
+    { name: 'A' },
+    { name: 'Acme', lei: 'NOTALEI' },
+    { name: 'Acme', lei: makeLei('529900ACMEBANK0001').slice(0, 18) + '99' },
+    { name: 'Acme', country: 'XX' },
+    { name: 'Acme', extra: true },
+  ]) {
     const bad = await call('POST', '/organizations', admin, body);
     t.equal(bad.statusCode, 400, JSON.stringify(body));
     t.equal(bad.json().error.code, 'VALIDATION_ERROR');
@@ -56,13 +75,20 @@ t.test('invitations: e-mail, register with token, accept, single use, expiry, mi
   t.equal(inv.statusCode, 201);
   t.match(inv.json().data.invitation, { email: 'new.analyst@example.com', role: 'analyst', status: 'pending' });
   t.notOk(JSON.stringify(inv.json()).includes(tokenFor('new.analyst@example.com')), 'the token is never in the response');
-  const stored = await queryRows<{ token_hash: string }>(ctx.database.db, sql`select token_hash from organization_invitations where email = 'new.analyst@example.com'`);
+  const stored = await queryRows<{ token_hash: string }>(
+    ctx.database.db,
+    sql`select token_hash from organization_invitations where email = 'new.analyst@example.com'`,
+  );
   t.not(stored[0].token_hash, tokenFor('new.analyst@example.com'), 'stored hashed');
 
   const newcomer = await registerWithToken('new.analyst@example.com', tokenFor('new.analyst@example.com'));
   const seen = await call('GET', '/workspaces', newcomer);
   t.equal(seen.statusCode, 200, 'joined at registration');
-  t.same(seen.json().data.workspaces.map((w: { id: string }) => w.id), [ws.id], 'sees all workspaces of the organization');
+  t.same(
+    seen.json().data.workspaces.map((w: { id: string }) => w.id),
+    [ws.id],
+    'sees all workspaces of the organization',
+  );
   t.equal(seen.json().data.workspaces[0].myRole, 'member');
 
   // single use
@@ -143,7 +169,11 @@ t.test('members: list, change role, revoke', async (t) => {
   t.match(list[0], { user: { id: admin.id }, role: 'org_admin', status: 'active' });
   const analyst = list.find((m) => m.user.email === 'new.analyst@example.com')!;
   const viewer = list.find((m) => m.user.email === 'existing@example.com')!;
-  const viewerSession = await app.inject({ method: 'POST', url: '/api/v1/auth/login', payload: { email: 'existing@example.com', password: 'correct horse battery' } });
+  const viewerSession = await app.inject({
+    method: 'POST',
+    url: '/api/v1/auth/login',
+    payload: { email: 'existing@example.com', password: 'correct horse battery' },
+  });
   const vs = { headers: { authorization: `Bearer ${viewerSession.json().data.accessToken}` } } as unknown as Session;
   t.equal((await call('GET', `/organizations/${orgId}/members`, vs)).statusCode, 200, 'any member lists members');
 
@@ -165,7 +195,11 @@ t.test('members: list, change role, revoke', async (t) => {
 
   // revoke: an owner of workspaces must transfer first
   const ws = (await call('GET', '/workspaces', admin)).json().data.workspaces[0];
-  const analystSession = await app.inject({ method: 'POST', url: '/api/v1/auth/login', payload: { email: 'new.analyst@example.com', password: 'correct horse battery' } });
+  const analystSession = await app.inject({
+    method: 'POST',
+    url: '/api/v1/auth/login',
+    payload: { email: 'new.analyst@example.com', password: 'correct horse battery' },
+  });
   const as = { headers: { authorization: `Bearer ${analystSession.json().data.accessToken}` } } as unknown as Session;
   const own = await createWorkspace(app, as, 'Analyst Owned');
   const owns = await call('DELETE', `/organizations/${orgId}/members/${analyst.user.id}`, admin);

@@ -7,12 +7,21 @@ import { addOrgMember, createOrgAndWorkspace } from '../helpers/workspaces.js';
 async function probeApp() {
   const { database, drop } = await freshDatabase();
   const app = await buildApp({ config: testConfig(), database });
-  await app.register(async (api) => {
-    api.get('/probe', { config: { workspace: true } }, async (request) => ({ workspace: request.workspace }));
-    api.post('/probe/invite', { config: { permission: 'canInvite' } }, async (request) => ({ role: request.workspace!.role }));
-  }, { prefix: '/api/v1' });
+  await app.register(
+    async (api) => {
+      api.get('/probe', { config: { workspace: true } }, async (request) => ({ workspace: request.workspace }));
+      api.post('/probe/invite', { config: { permission: 'canInvite' } }, async (request) => ({ role: request.workspace!.role }));
+    },
+    { prefix: '/api/v1' },
+  );
   await app.ready();
-  return { app, close: async () => { await app.close(); await drop(); } };
+  return {
+    app,
+    close: async () => {
+      await app.close();
+      await drop();
+    },
+  };
 }
 
 t.test('X-Workspace-Id: required, validated, resolved by id or workspaceId', async (t) => {
@@ -28,7 +37,14 @@ t.test('X-Workspace-Id: required, validated, resolved by id or workspaceId', asy
 
   const ok = await get(ws.headers);
   t.equal(ok.statusCode, 200);
-  t.match(ok.json().workspace, { id: ws.workspaceId, workspaceId: 'github', orgId: ws.orgId, role: 'owner', membership: 'explicit', permissions: { canDeleteWorkspace: true } });
+  t.match(ok.json().workspace, {
+    id: ws.workspaceId,
+    workspaceId: 'github',
+    orgId: ws.orgId,
+    role: 'owner',
+    membership: 'explicit',
+    permissions: { canDeleteWorkspace: true },
+  });
   const bySlug = await get({ ...owner.headers, 'x-workspace-id': 'github' });
   t.equal(bySlug.json().workspace.id, ws.workspaceId, 'the second identifier works too');
 
@@ -57,7 +73,10 @@ t.test('X-Workspace-Id: required, validated, resolved by id or workspaceId', asy
   const o = await app.inject({ method: 'POST', url: '/api/v1/probe/invite', headers: ws.headers });
   t.same(o.json(), { role: 'owner' });
 
-  t.ok(app.workspaceRoutes.some((r) => r.url === '/api/v1/probe/invite' && r.permission === 'canInvite' && r.workspaceParam === null), 'routes are collected');
+  t.ok(
+    app.workspaceRoutes.some((r) => r.url === '/api/v1/probe/invite' && r.permission === 'canInvite' && r.workspaceParam === null),
+    'routes are collected',
+  );
 });
 
 t.test('an unknown permission in a route config fails at start-up', async (t) => {

@@ -23,7 +23,11 @@ const fake = await fakeEmbeddings();
 t.teardown(fake.close);
 const base = testConfig();
 const ctx = await buildTestApp(
-  { workers: 0, embeddings: { provider: 'openai', apiUrl: fake.url, apiKey: 'sk-test', model: 'fake-embed' }, mcp: { ...base.mcp, allowPrivateNetworks: true } },
+  {
+    workers: 0,
+    embeddings: { provider: 'openai', apiUrl: fake.url, apiKey: 'sk-test', model: 'fake-embed' },
+    mcp: { ...base.mcp, allowPrivateNetworks: true },
+  },
   { seed: false },
 );
 t.teardown(ctx.close);
@@ -100,7 +104,11 @@ async function check(t: Test, step: string, id?: string): Promise<Counts | undef
     if (!item) continue;
     const syncing = c.ds_syncing + c.mcp_syncing;
     const failed = c.ds_failed + c.mcp_failed;
-    const last = [c.ds_last, c.mcp_last].filter((x): x is string => !!x).sort().pop() ?? null;
+    const last =
+      [c.ds_last, c.mcp_last]
+        .filter((x): x is string => !!x)
+        .sort()
+        .pop() ?? null;
     t.same(
       { syncStatus: item.syncStatus, documentCount: item.documentCount, lastSyncedAt: item.lastSyncedAt },
       { syncStatus: syncing ? 'syncing' : failed ? 'error' : 'active', documentCount: c.documents, lastSyncedAt: last },
@@ -110,7 +118,8 @@ async function check(t: Test, step: string, id?: string): Promise<Counts | undef
   return id ? fresh.find((c) => c.id === id) : undefined;
 }
 
-const docs = (n: number, tag: string) => Array.from({ length: n }, (_, i) => ({ content: `${tag} clause ${i}: keys are rotated every ${30 + i} days.`, format: 'text' }));
+const docs = (n: number, tag: string) =>
+  Array.from({ length: n }, (_, i) => ({ content: `${tag} clause ${i}: keys are rotated every ${30 + i} days.`, format: 'text' }));
 async function createDs(ws: typeof a, name: string, n: number): Promise<string> {
   const res = await app.inject({ method: 'POST', url: `${API}/data-sources`, headers: ws.headers, payload: { name, documents: docs(n, name) } });
   if (res.statusCode !== 201) throw new Error(res.body);
@@ -167,7 +176,12 @@ t.test('data sources: queued, failed, retried, indexed, deleted', async (t) => {
 });
 
 t.test('MCP sources: runs failed and succeeded, resources removed, disabled, deleted', async (t) => {
-  const create = await app.inject({ method: 'POST', url: `${API}/mcp-sources`, headers: b.headers, payload: { name: 'Docs', transport: 'http', url: mcp.url, headers: { Authorization: 'Bearer wrong' }, sync: false } });
+  const create = await app.inject({
+    method: 'POST',
+    url: `${API}/mcp-sources`,
+    headers: b.headers,
+    payload: { name: 'Docs', transport: 'http', url: mcp.url, headers: { Authorization: 'Bearer wrong' }, sync: false },
+  });
   t.equal(create.statusCode, 201, create.body);
   const id = create.json().data.mcpSource.id;
   await check(t, 'MCP source created');
@@ -206,11 +220,20 @@ t.test('MCP sources: runs failed and succeeded, resources removed, disabled, del
 t.test('concurrent changes in one workspace, then the workspace deleted', async (t) => {
   const c = await createOrgAndWorkspace(app, owner, 'Vendor C');
   const ids = await Promise.all([1, 2, 3, 4].map((i) => createDs(c, `S${i}`, i)));
-  await Promise.all(ids.map((id, i) => (i === 3 ? app.services.dataSources.remove({ workspaceId: c.workspaceId }, id) : app.services.dataSources.ingest({ dataSourceId: id, generation: 1, requestedBy: owner.id }, job))));
+  await Promise.all(
+    ids.map((id, i) =>
+      i === 3
+        ? app.services.dataSources.remove({ workspaceId: c.workspaceId }, id)
+        : app.services.dataSources.ingest({ dataSourceId: id, generation: 1, requestedBy: owner.id }, job),
+    ),
+  );
   t.match(await check(t, 'three ingested while one was deleted', c.workspaceId), { documents: 6, ds_syncing: 0 });
   t.equal((await app.inject({ method: 'DELETE', url: `${API}/workspaces/${c.workspaceId}`, headers: c.headers })).statusCode, 200);
   await check(t, 'workspace deleted');
-  t.notOk((await kept()).some((k) => k.id === c.workspaceId), 'its row is gone with it');
+  t.notOk(
+    (await kept()).some((k) => k.id === c.workspaceId),
+    'its row is gone with it',
+  );
 });
 
 t.test('the migration backfills workspaces that existed before it', async (t) => {

@@ -27,7 +27,14 @@ t.test('create: slug, custom workspaceId, duplicates, bad input, organization vi
   const res = await call('POST', '/workspaces', owner, { workspaceName: 'Basecamp', syncSchedule: { enabled: true, intervalHours: 12 } });
   t.equal(res.statusCode, 201);
   const ws = res.json().data.workspace;
-  t.match(ws, { workspaceName: 'Basecamp', workspaceId: 'basecamp', syncStatus: 'active', syncSchedule: { enabled: true, intervalHours: 12 }, myRole: 'owner', organizationId: orgId });
+  t.match(ws, {
+    workspaceName: 'Basecamp',
+    workspaceId: 'basecamp',
+    syncStatus: 'active',
+    syncSchedule: { enabled: true, intervalHours: 12 },
+    myRole: 'owner',
+    organizationId: orgId,
+  });
   t.same(ws.vendorProfile, {});
 
   const again = await call('POST', '/workspaces', owner, { workspaceName: 'basecamp ' });
@@ -58,7 +65,10 @@ t.test('create: slug, custom workspaceId, duplicates, bad input, organization vi
     const bad = await call('POST', '/workspaces', owner, body);
     t.equal(bad.statusCode, 400, JSON.stringify(body));
     t.equal(bad.json().error.code, 'VALIDATION_ERROR');
-    t.ok(bad.json().error.details.some((d: string) => d.startsWith(field)), `details name ${field}: ${bad.json().error.details}`);
+    t.ok(
+      bad.json().error.details.some((d: string) => d.startsWith(field)),
+      `details name ${field}: ${bad.json().error.details}`,
+    );
   }
 
   const byViewer = await call('POST', '/workspaces', orgViewer, { workspaceName: 'Viewer Vendor' });
@@ -88,7 +98,10 @@ t.test('list and detail: role mapping, memberCount, owner, members, stats', asyn
   t.same(d.owner, { id: owner.id, name: 'Olivia Owner', email: owner.email });
   t.equal(d.members.length, 4);
   t.equal(d.members[0].role, 'owner', 'owner first');
-  t.match(d.members.find((m: { user: { id: string } }) => m.user.id === analyst.id), { role: 'member', status: 'active', membership: 'organization' });
+  t.match(
+    d.members.find((m: { user: { id: string } }) => m.user.id === analyst.id),
+    { role: 'member', status: 'active', membership: 'organization' },
+  );
   t.same(d.stats, { totalPages: 0, totalDatabases: 0, totalDocuments: 0 });
   t.ok(!Number.isNaN(Date.parse(d.createdAt)));
 
@@ -103,7 +116,11 @@ t.test('list and detail: role mapping, memberCount, owner, members, stats', asyn
 t.test('update: owner only; vendor profile validated strictly', async (t) => {
   const ws = await createWorkspace(app, owner, 'GitHub');
   const profile = sampleVendorProfile();
-  const ok = await call('PATCH', `/workspaces/${ws.id}`, owner, { workspaceName: 'GitHub Enterprise', syncSchedule: { enabled: true, intervalHours: 6 }, vendorProfile: profile });
+  const ok = await call('PATCH', `/workspaces/${ws.id}`, owner, {
+    workspaceName: 'GitHub Enterprise',
+    syncSchedule: { enabled: true, intervalHours: 6 },
+    vendorProfile: profile,
+  });
   t.equal(ok.statusCode, 200);
   t.match(ok.json().data.workspace, { id: ws.id, workspaceName: 'GitHub Enterprise' });
   const d = await detail(ws.id);
@@ -127,9 +144,23 @@ t.test('update: owner only; vendor profile validated strictly', async (t) => {
     [{ contracts: [{ reference: 'A', startDate: '2024-02-30' }] }, 'vendorProfile.contracts.0.startDate'],
     [{ contracts: [{ reference: 'A', startDate: '01/02/2024' }] }, 'vendorProfile.contracts.0.startDate'],
     [{ contracts: [{ reference: 'A', startDate: '2024-05-01', endDate: '2024-04-30' }] }, 'vendorProfile.contracts.0.endDate'],
-    [{ contracts: [{ reference: 'A', startDate: '2024-05-01' }, { reference: 'A', startDate: '2024-05-01' }] }, 'vendorProfile.contracts.1.reference'],
-    [{ contracts: [{ reference: 'A', startDate: '2024-05-01', annualCost: { amount: 10, currency: 'EURO' } }] }, 'vendorProfile.contracts.0.annualCost.currency'],
-    [{ contracts: [{ reference: 'A', startDate: '2024-05-01', annualCost: { amount: 10, currency: 'ABC' } }] }, 'vendorProfile.contracts.0.annualCost.currency'],
+    [
+      {
+        contracts: [
+          { reference: 'A', startDate: '2024-05-01' },
+          { reference: 'A', startDate: '2024-05-01' },
+        ],
+      },
+      'vendorProfile.contracts.1.reference',
+    ],
+    [
+      { contracts: [{ reference: 'A', startDate: '2024-05-01', annualCost: { amount: 10, currency: 'EURO' } }] },
+      'vendorProfile.contracts.0.annualCost.currency',
+    ],
+    [
+      { contracts: [{ reference: 'A', startDate: '2024-05-01', annualCost: { amount: 10, currency: 'ABC' } }] },
+      'vendorProfile.contracts.0.annualCost.currency',
+    ],
     [{ contracts: [{ reference: 'A', startDate: '2024-05-01', annualCost: { amount: -1, currency: 'EUR' } }] }, 'vendorProfile.contracts.0.annualCost.amount'],
     [{ contracts: [{ reference: 'A', startDate: '2024-05-01', dataStorageLocations: ['ZZ'] }] }, 'vendorProfile.contracts.0.dataStorageLocations.0'],
     [{ contracts: [{ reference: 'A', startDate: '2024-05-01', governingLaw: 'EU' }] }, 'vendorProfile.contracts.0.governingLaw'],
@@ -146,7 +177,10 @@ t.test('update: owner only; vendor profile validated strictly', async (t) => {
     const res = await call('PATCH', `/workspaces/${ws.id}`, owner, { vendorProfile: vp });
     t.equal(res.statusCode, 400, JSON.stringify(vp));
     t.equal(res.json().error.code, 'VALIDATION_ERROR');
-    t.ok(res.json().error.details.some((d: string) => d.startsWith(field)), `${field} named in ${JSON.stringify(res.json().error.details)}`);
+    t.ok(
+      res.json().error.details.some((d: string) => d.startsWith(field)),
+      `${field} named in ${JSON.stringify(res.json().error.details)}`,
+    );
   }
   t.same((await detail(ws.id)).vendorProfile, profile, 'nothing changed by rejected updates');
 
@@ -166,9 +200,15 @@ t.test('update: owner only; vendor profile validated strictly', async (t) => {
   const empty = await call('PATCH', `/workspaces/${ws.id}`, owner, {});
   t.equal(empty.statusCode, 400);
 
-  const created = await call('POST', '/workspaces', owner, { workspaceName: 'Expired Cert Vendor', vendorProfile: { legalName: 'E Corp', certifications: [{ type: 'ISO 22301', status: 'valid', validUntil: '2099-01-01' }] } });
+  const created = await call('POST', '/workspaces', owner, {
+    workspaceName: 'Expired Cert Vendor',
+    vendorProfile: { legalName: 'E Corp', certifications: [{ type: 'ISO 22301', status: 'valid', validUntil: '2099-01-01' }] },
+  });
   t.equal(created.statusCode, 201, 'create accepts a profile');
-  await queryRows(ctx.database.db, sql`update workspaces set vendor_profile = jsonb_set(vendor_profile, '{certifications,0,validUntil}', '"2020-01-01"') where id = ${created.json().data.workspace.id}`);
+  await queryRows(
+    ctx.database.db,
+    sql`update workspaces set vendor_profile = jsonb_set(vendor_profile, '{certifications,0,validUntil}', '"2020-01-01"') where id = ${created.json().data.workspace.id}`,
+  );
   t.equal((await detail(created.json().data.workspace.id)).vendorProfile.certifications[0].status, 'expired', 'a certificate past validUntil reads as expired');
 });
 
@@ -205,7 +245,10 @@ t.test('members: add, update, remove, leave; escalation and bad input', async (t
   t.equal(escalate.json().error.code, 'INSUFFICIENT_PERMISSION');
   const asViewer = await call('POST', base, extra, { email: analyst.email, role: 'viewer' });
   t.equal(asViewer.statusCode, 201, 'an admin adds below admin');
-  t.match((await detail(ws.id)).members.find((m: { user: { id: string } }) => m.user.id === analyst.id), { role: 'viewer', membership: 'explicit' });
+  t.match(
+    (await detail(ws.id)).members.find((m: { user: { id: string } }) => m.user.id === analyst.id),
+    { role: 'viewer', membership: 'explicit' },
+  );
 
   const byMember = await call('POST', base, analyst, { email: orgViewer.email });
   t.equal(byMember.statusCode, 403, 'viewers cannot invite');
@@ -214,7 +257,14 @@ t.test('members: add, update, remove, leave; escalation and bad input', async (t
   // update
   const upd = await call('PATCH', `${base}/${analyst.id}`, owner, { role: 'member', permissions: { canInvite: true } });
   t.equal(upd.statusCode, 200);
-  t.same(upd.json().data.member.permissions, { canQuery: true, canViewSources: true, canInvite: true, canManageSync: true, canEditSettings: false, canDeleteWorkspace: false });
+  t.same(upd.json().data.member.permissions, {
+    canQuery: true,
+    canViewSources: true,
+    canInvite: true,
+    canManageSync: true,
+    canEditSettings: false,
+    canDeleteWorkspace: false,
+  });
   t.equal(upd.json().data.member.role, 'member');
   const flagsOnly = await call('PATCH', `${base}/${analyst.id}`, owner, { permissions: { canManageSync: false } });
   t.match(flagsOnly.json().data.member, { role: 'member', permissions: { canInvite: true, canManageSync: false } }, 'flags applied on top of the current ones');
@@ -290,7 +340,10 @@ t.test('transfer: only to a member; old owner becomes admin', async (t) => {
   const after = await detail(ws.id, analyst);
   t.equal(after.owner.id, analyst.id);
   t.equal(after.myRole, 'owner');
-  t.match(after.members.find((m: { user: { id: string } }) => m.user.id === owner.id), { role: 'admin', membership: 'explicit' });
+  t.match(
+    after.members.find((m: { user: { id: string } }) => m.user.id === owner.id),
+    { role: 'admin', membership: 'explicit' },
+  );
   const oldOwner = await call('PATCH', `/workspaces/${ws.id}`, owner, { workspaceName: 'Nope' });
   t.equal(oldOwner.statusCode, 403, 'the previous owner lost owner rights');
   const newOwner = await call('PATCH', `/workspaces/${ws.id}`, analyst, { workspaceName: 'Transfer Vendor 2' });
@@ -305,12 +358,24 @@ t.test('transfer: only to a member; old owner becomes admin', async (t) => {
 });
 
 t.test('delete: owner only; removes the workspace and all its data', async (t) => {
-  const fks = await queryRows<{ tbl: string; rule: string }>(ctx.database.db, sql`select conrelid::regclass::text as tbl, confdeltype::text as rule from pg_constraint where contype = 'f' and confrelid = 'workspaces'::regclass`);
+  const fks = await queryRows<{ tbl: string; rule: string }>(
+    ctx.database.db,
+    sql`select conrelid::regclass::text as tbl, confdeltype::text as rule from pg_constraint where contype = 'f' and confrelid = 'workspaces'::regclass`,
+  );
   t.ok(fks.length >= 1);
-  t.same(fks.filter((f) => f.rule !== 'c'), [], 'every table referencing workspaces cascades on delete');
+  t.same(
+    fks.filter((f) => f.rule !== 'c'),
+    [],
+    'every table referencing workspaces cascades on delete',
+  );
 
   const ws = await createWorkspace(app, owner, 'Doomed Vendor');
-  const conv = await app.inject({ method: 'POST', url: '/api/v1/conversations', headers: { ...owner.headers, 'x-workspace-id': ws.id }, payload: { title: 'About the doomed vendor' } });
+  const conv = await app.inject({
+    method: 'POST',
+    url: '/api/v1/conversations',
+    headers: { ...owner.headers, 'x-workspace-id': ws.id },
+    payload: { title: 'About the doomed vendor' },
+  });
   t.equal(conv.statusCode, 201, 'workspace data of another module');
   await call('POST', `/workspaces/${ws.id}/members`, owner, { email: analyst.email, role: 'admin' });
   const byAdmin = await call('DELETE', `/workspaces/${ws.id}`, analyst);
@@ -322,13 +387,23 @@ t.test('delete: owner only; removes the workspace and all its data', async (t) =
   t.equal(res.statusCode, 200);
   t.equal(res.json().status, 'success');
   t.equal((await call('GET', `/workspaces/${ws.id}`, owner)).statusCode, 404);
-  const rows = await queryRows<{ n: number }>(ctx.database.db, sql`select (select count(*) from workspaces where id = ${ws.id}) + (select count(*) from workspace_members where workspace_id = ${ws.id}) as n`);
+  const rows = await queryRows<{ n: number }>(
+    ctx.database.db,
+    sql`select (select count(*) from workspaces where id = ${ws.id}) + (select count(*) from workspace_members where workspace_id = ${ws.id}) as n`,
+  );
   t.equal(Number(rows[0].n), 0);
   for (const { tbl } of fks) {
-    const left = await queryRows<{ n: number }>(ctx.database.db, sql`select count(*)::int as n from ${sql.identifier(tbl.replace(/"/g, ''))} where workspace_id = ${ws.id}`).catch(() => [{ n: 0 }]);
+    const left = await queryRows<{ n: number }>(
+      ctx.database.db,
+      sql`select count(*)::int as n from ${sql.identifier(tbl.replace(/"/g, ''))} where workspace_id = ${ws.id}`,
+    ).catch(() => [{ n: 0 }]);
     t.equal(left[0].n, 0, `no ${tbl} rows left`);
   }
-  const convAfter = await app.inject({ method: 'GET', url: `/api/v1/conversations/${conv.json().data.conversation.id}`, headers: { ...owner.headers, 'x-workspace-id': ws.id } });
+  const convAfter = await app.inject({
+    method: 'GET',
+    url: `/api/v1/conversations/${conv.json().data.conversation.id}`,
+    headers: { ...owner.headers, 'x-workspace-id': ws.id },
+  });
   t.equal(convAfter.statusCode, 403, 'the workspace is gone');
   t.equal((await call('DELETE', `/workspaces/${ws.id}`, owner)).statusCode, 404);
 });

@@ -1,5 +1,14 @@
 import { internalSourceLink } from '../../rag/links.js';
-import { DRAFT_FIELDS, type Candidate, type DraftField, type DraftValue, type Evidence, type FieldForm, type FieldProposal, type Subcontractor } from '../../domain/profileDrafts.js';
+import {
+  DRAFT_FIELDS,
+  type Candidate,
+  type DraftField,
+  type DraftValue,
+  type Evidence,
+  type FieldForm,
+  type FieldProposal,
+  type Subcontractor,
+} from '../../domain/profileDrafts.js';
 import { companyNames, extract, type Found } from './extractors.js';
 import { FIELD_SPECS } from './fields.js';
 
@@ -34,13 +43,28 @@ export interface DraftInput {
 }
 
 /** Fields that hold one value: different values are a conflict. Lists are unions; prose fields keep the best sentence. */
-const SINGLE: ReadonlySet<DraftField> = new Set(['legalName', 'address', 'ictServiceType', 'startDate', 'endDate', 'noticePeriodDaysEntity', 'noticePeriodDaysProvider', 'governingLaw', 'personalData']);
+const SINGLE: ReadonlySet<DraftField> = new Set([
+  'legalName',
+  'address',
+  'ictServiceType',
+  'startDate',
+  'endDate',
+  'noticePeriodDaysEntity',
+  'noticePeriodDaysProvider',
+  'governingLaw',
+  'personalData',
+]);
 const LISTS: ReadonlySet<DraftField> = new Set(['serviceLocations', 'dataStorageLocations', 'dataProcessingLocations']);
 
 /** Key under which two values count as the same. */
 export function valueKey(field: DraftField, v: DraftValue): string {
   if (field === 'address' && typeof v === 'string') return (v.match(/\d+/g) ?? [v.toLowerCase()]).join(' ');
-  if (field === 'legalName' && typeof v === 'string') return v.toLowerCase().replace(/[^a-z0-9]+/g, ' ').replace(/\b(inc|llc|ltd|limited|corp|corporation)\b/g, '').trim();
+  if (field === 'legalName' && typeof v === 'string')
+    return v
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, ' ')
+      .replace(/\b(inc|llc|ltd|limited|corp|corporation)\b/g, '')
+      .trim();
   return JSON.stringify(v);
 }
 
@@ -84,7 +108,13 @@ export function decide(field: DraftField, hits: { passage: Passage; found: Found
       }
     }
     const list = [...items.values()];
-    return { ...base, status: 'proposed', value: list.map((x) => x.item), confidence: round(Math.min(...list.map((x) => x.strength))), evidence: list.map((x) => x.ev) };
+    return {
+      ...base,
+      status: 'proposed',
+      value: list.map((x) => x.item),
+      confidence: round(Math.min(...list.map((x) => x.strength))),
+      evidence: list.map((x) => x.ev),
+    };
   }
 
   if (LISTS.has(field)) {
@@ -102,7 +132,13 @@ export function decide(field: DraftField, hits: { passage: Passage; found: Found
     // Prose fields: the most direct sentence, with up to two more that say the same kind of thing.
     const sorted = [...hits].sort((a, b) => b.found.strength - a.found.strength);
     const best = sorted[0]!;
-    return { ...base, status: 'proposed', value: best.found.value, confidence: round(best.found.strength), evidence: sorted.slice(0, 3).map((h) => evidenceOf(h.passage, h.found)) };
+    return {
+      ...base,
+      status: 'proposed',
+      value: best.found.value,
+      confidence: round(best.found.strength),
+      evidence: sorted.slice(0, 3).map((h) => evidenceOf(h.passage, h.found)),
+    };
   }
 
   const groups = new Map<string, { value: DraftValue; hits: typeof hits }>();

@@ -1,4 +1,4 @@
-import { ICT_SERVICE_TYPES } from '../../domain/vendorProfile.js';
+import type { ICT_SERVICE_TYPES } from '../../domain/vendorProfile.js';
 import type { DraftField, DraftValue } from '../../domain/profileDrafts.js';
 import { countriesIn, dates, durations, jurisdictionCountry, sentences, type Sentence } from './text.js';
 
@@ -28,9 +28,17 @@ type Rule = (content: string, ss: Sentence[], ctx: ExtractContext, section: stri
 const COMPANY = String.raw`(?:[A-Z0-9][\w&'’.-]*(?:,?\s+[A-Z0-9][\w&'’.-]*){0,4}?),?\s+(?:LLC|L\.L\.C\.|Inc\.?|Ltd\.?|Limited|GmbH|B\.V\.|BV|S\.A\.|PBC|Corporation|Corp\.?|plc|AG|SE)(?![\w])`;
 const companyRe = () => new RegExp(COMPANY, 'g');
 const found = (s: Sentence, value: DraftValue, strength: number): Found => ({ value, start: s.start, end: s.end, strength });
-const clean = (s: string) => s.replace(/<\/?[a-z][^>]*>/gi, ' ').replace(/\*\*|__/g, '').replace(/\s+/g, ' ').trim();
+const clean = (s: string) =>
+  s
+    .replace(/<\/?[a-z][^>]*>/gi, ' ')
+    .replace(/\*\*|__/g, '')
+    .replace(/\s+/g, ' ')
+    .trim();
 const vendorSubject = (text: string, ctx: ExtractContext) =>
-  new RegExp(`^(?:the\\s+)?(?:${ctx.vendorNames.map((n) => n.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|')}|we|our company|the company|the data importer)\\b`, 'i').test(text.replace(/^[-*•]\s*/, ''));
+  new RegExp(
+    `^(?:the\\s+)?(?:${ctx.vendorNames.map((n) => n.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|')}|we|our company|the company|the data importer)\\b`,
+    'i',
+  ).test(text.replace(/^[-*•]\s*/, ''));
 
 /** `Name: GitHub, Inc.` (data importer block of the SCCs), "we are referring to X LLC", "between X LLC (". */
 const legalName: Rule = (_c, ss) => {
@@ -38,7 +46,16 @@ const legalName: Rule = (_c, ss) => {
   ss.forEach((s, i) => {
     const t = clean(s.text);
     let m = /^Name:\s*(.+)$/.exec(t);
-    if (m && i > 0 && /importer/i.test(ss.slice(Math.max(0, i - 3), i).map((x) => x.text).join(' '))) {
+    if (
+      m &&
+      i > 0 &&
+      /importer/i.test(
+        ss
+          .slice(Math.max(0, i - 3), i)
+          .map((x) => x.text)
+          .join(' '),
+      )
+    ) {
       const name = new RegExp(`^${COMPANY}`).exec(m[1]!.trim());
       if (name) out.push(found(s, name[0].replace(/\s+/g, ' '), 0.95));
       return;
@@ -57,7 +74,17 @@ const address: Rule = (_c, ss) => {
   const out: Found[] = [];
   ss.forEach((s, i) => {
     const m = /^Address:\s*(.{10,300})$/.exec(clean(s.text));
-    if (!m || i === 0 || !/importer/i.test(ss.slice(Math.max(0, i - 4), i).map((x) => x.text).join(' '))) return;
+    if (
+      !m ||
+      i === 0 ||
+      !/importer/i.test(
+        ss
+          .slice(Math.max(0, i - 4), i)
+          .map((x) => x.text)
+          .join(' '),
+      )
+    )
+      return;
     if (!/\d/.test(m[1]!)) return;
     out.push(found(s, m[1]!.replace(/\s*<\/?br\/?>\s*$/i, '').trim(), 0.9));
   });
@@ -75,7 +102,8 @@ const description: Rule = (_c, ss, ctx) => {
     if (t.length < 30 || t.length > 600) continue;
     if (!vendorSubject(t, ctx)) continue;
     if (/\bis an?\b[^.]{0,120}\b(provider|producer|platform|developer|vendor|supplier)\s+of\b/i.test(t)) out.push(found(s, t, 0.8));
-    else if (/^(?:Data importer:\s*)?The data importer is\s+[^.]{2,60}?,\s+an?\s+[^.]{0,100}\b(provider|producer|developer|vendor|supplier)\s+of\b/i.test(t)) out.push(found(s, t.replace(/^Data importer:\s*/i, ''), 0.75));
+    else if (/^(?:Data importer:\s*)?The data importer is\s+[^.]{2,60}?,\s+an?\s+[^.]{0,100}\b(provider|producer|developer|vendor|supplier)\s+of\b/i.test(t))
+      out.push(found(s, t.replace(/^Data importer:\s*/i, ''), 0.75));
   }
   return out;
 };
@@ -117,7 +145,11 @@ const endDate: Rule = (_c, ss) => {
   for (const s of ss) {
     const t = clean(s.text);
     if (!/\b(agreement|contract|term)\b/i.test(t)) continue;
-    if (/\b(continues?|remains?|will continue|shall continue)\s+(in (full )?(force|effect)\s+)?until\s+(it is\s+)?(terminated|cancell?ed)\b|\bindefinite (term|period)\b|\bno fixed (term|end)\b/i.test(t)) {
+    if (
+      /\b(continues?|remains?|will continue|shall continue)\s+(in (full )?(force|effect)\s+)?until\s+(it is\s+)?(terminated|cancell?ed)\b|\bindefinite (term|period)\b|\bno fixed (term|end)\b/i.test(
+        t,
+      )
+    ) {
       out.push(found(s, null, 0.85));
       continue;
     }
@@ -135,7 +167,8 @@ const renewal: Rule = (_c, ss) => {
   for (const s of ss) {
     const t = clean(s.text);
     if (/\b(automatically renew|auto-renew|renews? automatically)\b/i.test(t)) out.push(found(s, t, 0.9));
-    else if (/\brenew(al|s|ed)?\b[^.]{0,80}\b(for (another|a further|an additional|successive)|subscription term|renewal term)\b/i.test(t)) out.push(found(s, t, 0.75));
+    else if (/\brenew(al|s|ed)?\b[^.]{0,80}\b(for (another|a further|an additional|successive)|subscription term|renewal term)\b/i.test(t))
+      out.push(found(s, t, 0.75));
   }
   return out;
 };
@@ -155,14 +188,21 @@ function noticeRule(party: 'entity' | 'provider'): Rule {
       const near = durations(t).filter((d) => {
         const after = t.slice(d.index + d.length, d.index + d.length + 40);
         const before = t.slice(Math.max(0, d.index - 30), d.index);
-        return /^[’']?s?[’']?\s*(prior\s+|advance\s+|written\s+|prior written\s+)*notice\b/i.test(after) || /\bnotice\s+(period\s+)?of\s+(at least\s+)?$/i.test(before) || /^\s*(in advance|prior)\b/i.test(after) && /\bnotice\b/i.test(t);
+        return (
+          /^[’']?s?[’']?\s*(prior\s+|advance\s+|written\s+|prior written\s+)*notice\b/i.test(after) ||
+          /\bnotice\s+(period\s+)?of\s+(at least\s+)?$/i.test(before) ||
+          (/^\s*(in advance|prior)\b/i.test(after) && /\bnotice\b/i.test(t))
+        );
       });
       if (near.length !== 1) continue;
       const subject = t.slice(0, Math.max(0, near[0]!.index));
       const both = /\b(either party|each party|both parties|either of the parties)\b/i.test(subject);
       const entity = /\b(customer|you|client|the financial entity|licensee)\b[^.]{0,40}\b(may|can|shall have the right to)\s+(terminate|cancel)/i.test(subject);
       const names = ctx.vendorNames.map((n) => n.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|');
-      const provider = new RegExp(`\\b(we|${names}|provider|supplier|the company)\\b[^.]{0,40}\\b(may|can|shall have the right to)\\s+(terminate|cancel)`, 'i').test(subject);
+      const provider = new RegExp(
+        `\\b(we|${names}|provider|supplier|the company)\\b[^.]{0,40}\\b(may|can|shall have the right to)\\s+(terminate|cancel)`,
+        'i',
+      ).test(subject);
       if (both || (party === 'entity' ? entity && !provider : provider && !entity)) out.push(found(s, near[0]!.days, both ? 0.9 : 0.8));
     }
     return out;
@@ -183,10 +223,12 @@ const governingLaw: Rule = (_c, ss) => {
     // A branch for customers in the Americas (or the US) is not the law of an EU entity's contract.
     if (/^If\b[^,]{0,80}\b(is|are) in the (Americas|United States)\b/i.test(t)) continue;
     const branches = t.split(/(?=\bIf\b)/);
-    const laws = branches.map((b) => {
-      const m = /\blaws? of\s+(the\s+)?((State|Commonwealth) of\s+)?([A-Z][\w .]{1,40}?)(?=[,;.]|\s+(without|and|excluding|exclusive)|$)/.exec(b);
-      return m ? { branch: b, country: jurisdictionCountry(m[0]) } : null;
-    }).filter((x): x is { branch: string; country: string } => !!x && !!x.country);
+    const laws = branches
+      .map((b) => {
+        const m = /\blaws? of\s+(the\s+)?((State|Commonwealth) of\s+)?([A-Z][\w .]{1,40}?)(?=[,;.]|\s+(without|and|excluding|exclusive)|$)/.exec(b);
+        return m ? { branch: b, country: jurisdictionCountry(m[0]) } : null;
+      })
+      .filter((x): x is { branch: string; country: string } => !!x && !!x.country);
     if (!laws.length) continue;
     if (laws.length === 1) {
       out.push(found(s, laws[0]!.country, /^If\b/.test(t) ? 0.75 : 0.9));
@@ -203,7 +245,8 @@ const governingLaw: Rule = (_c, ss) => {
   return out;
 };
 
-const VAGUE = /\b(privacy framework|department of commerce|certified|adequacy|variety of|other countries|any country|around the world|worldwide|globally|such as|for example|may (be )?(transfer|store|process))\b/i;
+const VAGUE =
+  /\b(privacy framework|department of commerce|certified|adequacy|variety of|other countries|any country|around the world|worldwide|globally|such as|for example|may (be )?(transfer|store|process))\b/i;
 const NEGATED = /\b(outside (of )?|not (be )?(stored|located|processed|transferred) (in|to)|except)\s*(the\s+)?$/i;
 
 /** Countries named in a sentence that has the field's cue, leaving out negated mentions ("outside of the US"). */
@@ -217,7 +260,10 @@ function locationRule(cue: RegExp): Rule {
       if (!cueAt || VAGUE.test(t)) continue;
       if (!/\b(we|our|all|customer data|personal data|data|information|infrastructure|products|services|data centers?)\b/i.test(t)) continue;
       // Countries after the cue ("stored in the United States"), not the reader's ("If you are located in the UK").
-      const codes = countriesIn(t).filter((c) => c.index > cueAt.index).filter((c) => !NEGATED.test(t.slice(Math.max(0, c.index - 40), c.index))).map((c) => c.code);
+      const codes = countriesIn(t)
+        .filter((c) => c.index > cueAt.index)
+        .filter((c) => !NEGATED.test(t.slice(Math.max(0, c.index - 40), c.index)))
+        .map((c) => c.code);
       if (!codes.length) continue;
       if (!vendorSubject(t, ctx) && !/\b(our|all data|data infrastructure|stored in|hosted in|processed in|operated in|located in)\b/i.test(t)) continue;
       out.push(found(s, [...new Set(codes)].sort(), 0.8));
@@ -251,7 +297,10 @@ const subcontractors: Rule = (content, ss, _ctx, section) => {
     offset += line.length + 1;
     const tr = line.trim();
     if (tr.startsWith('|')) {
-      const cells = tr.replace(/^\||\|$/g, '').split('|').map((c) => c.trim());
+      const cells = tr
+        .replace(/^\||\|$/g, '')
+        .split('|')
+        .map((c) => c.trim());
       if (cells.every((c) => /^:?-+:?$/.test(c) || c === '')) continue;
       if (cells.some((c) => /^name\b/i.test(c))) {
         header = cells.map((c) => c.toLowerCase());
@@ -279,7 +328,12 @@ const subcontractors: Rule = (content, ss, _ctx, section) => {
         const locCell = get(/corporate location|headquarter|country/i) ?? get(/location/i);
         const country = locCell ? countriesIn(locCell)[0]?.code : undefined;
         const sStart = start + line.indexOf(tr);
-        out.push({ value: [{ name: name.replace(/\s+/g, ' '), ...(role ? { role } : {}), ...(country ? { country } : {}) }], start: sStart, end: sStart + tr.length, strength: 0.9 });
+        out.push({
+          value: [{ name: name.replace(/\s+/g, ' '), ...(role ? { role } : {}), ...(country ? { country } : {}) }],
+          start: sStart,
+          end: sStart + tr.length,
+          strength: 0.9,
+        });
         continue;
       }
     }
@@ -296,7 +350,12 @@ const subcontractors: Rule = (content, ss, _ctx, section) => {
     const item = /^[*-]\s+\[?([^\]\n]{2,80}?)\]?(?:\([^)]*\))?\.\s+(.{3,200})$/.exec(tr);
     if (inList && item) {
       const sStart = start + line.indexOf(tr);
-      out.push({ value: [{ name: item[1]!.trim(), role: item[2]!.replace(/\.$/, '').trim(), ...(listCountry ? { country: listCountry } : {}) }], start: sStart, end: sStart + tr.length, strength: 0.85 });
+      out.push({
+        value: [{ name: item[1]!.trim(), role: item[2]!.replace(/\.$/, '').trim(), ...(listCountry ? { country: listCountry } : {}) }],
+        start: sStart,
+        end: sStart + tr.length,
+        strength: 0.85,
+      });
       continue;
     }
     if (tr && !item) inList = inList && tr === '';
@@ -311,7 +370,11 @@ const personalData: Rule = (_c, ss, ctx) => {
   for (const s of ss) {
     const t = clean(s.text);
     if (/\b(does not|do not|will not|never)\s+process\s+(any\s+)?personal data\b/i.test(t) && vendorSubject(t, ctx)) out.push(found(s, false, 0.8));
-    else if (/\bprocess(es|ing)?\s+(customer\s+)?personal data\b[^.]{0,80}\b(on behalf|on customer['’]s behalf|instructions?|upon the instruction)/i.test(t) && (vendorMention(t, ctx) || /\bwhich processes personal data\b/i.test(t))) out.push(found(s, true, 0.85));
+    else if (
+      /\bprocess(es|ing)?\s+(customer\s+)?personal data\b[^.]{0,80}\b(on behalf|on customer['’]s behalf|instructions?|upon the instruction)/i.test(t) &&
+      (vendorMention(t, ctx) || /\bwhich processes personal data\b/i.test(t))
+    )
+      out.push(found(s, true, 0.85));
   }
   return out;
 };
@@ -322,7 +385,8 @@ const auditRights: Rule = (_c, ss) => {
   for (const s of ss) {
     const t = clean(s.text);
     if (t.length > 700 || !/\baudit/i.test(t)) continue;
-    if (/\b(customer|you|data exporter)\b[^.]{0,60}\b(may|can|is entitled to|has the right to|shall have the right to)\b[^.]{0,60}\baudit/i.test(t)) out.push(found(s, t, 0.85));
+    if (/\b(customer|you|data exporter)\b[^.]{0,60}\b(may|can|is entitled to|has the right to|shall have the right to)\b[^.]{0,60}\baudit/i.test(t))
+      out.push(found(s, t, 0.85));
     else if (/\b(upon|on)\s+customer['’]s\s+(written\s+)?request\b[^.]{0,200}\baudit/i.test(t)) out.push(found(s, t, 0.8));
     else if (/\baudit reports?\b[^.]{0,60}\b(upon|on)\s+customer['’]?s?\s+(written\s+)?request/i.test(t)) out.push(found(s, t, 0.8));
     else if (/\b(allow for and contribute to audits|submit (its|their) [^.]{0,60}facilities for audit)/i.test(t)) out.push(found(s, t, 0.75));
@@ -336,15 +400,22 @@ const exitProvisions: Rule = (_c, ss) => {
   for (const s of ss) {
     const t = clean(s.text);
     if (t.length > 700) continue;
-    const ending = /\b(upon|after|following|on)\s+(the\s+)?(termination|expiration|expiry|cancell?ation|end)\b|\bwhen you cancel\b|\bafter (you )?cancel/i.test(t);
-    const data = /\b(return|export|retrieve|download|delete|destroy|deletion)\b[^.]{0,80}\b(data|content)\b|\b(data|content)\b[^.]{0,80}\b(returned|exported|deleted|destroyed|retrieved)\b/i.test(t);
+    const ending = /\b(upon|after|following|on)\s+(the\s+)?(termination|expiration|expiry|cancell?ation|end)\b|\bwhen you cancel\b|\bafter (you )?cancel/i.test(
+      t,
+    );
+    const data =
+      /\b(return|export|retrieve|download|delete|destroy|deletion)\b[^.]{0,80}\b(data|content)\b|\b(data|content)\b[^.]{0,80}\b(returned|exported|deleted|destroyed|retrieved)\b/i.test(
+        t,
+      );
     if (ending && data) out.push(found(s, t, 0.8));
     else if (/\btransition (assistance|services|period)\b/i.test(t)) out.push(found(s, t, 0.8));
   }
   return out;
 };
 
-const storage = locationRule(/\b(stored|stores|storage|hosted|data cent(er|re)s?|data infrastructure|infrastructure (is|are) located|servers? (are )?located)\b/i);
+const storage = locationRule(
+  /\b(stored|stores|storage|hosted|data cent(er|re)s?|data infrastructure|infrastructure (is|are) located|servers? (are )?located)\b/i,
+);
 const processing = locationRule(/\b(processed|processes|processing)\b/i);
 const service = locationRule(/\b(operated|operates|provided from|services? (are|is) (provided|operated))\b/i);
 

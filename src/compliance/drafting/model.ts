@@ -34,9 +34,15 @@ const VALUE_SCHEMAS: Record<FieldForm, Record<string, unknown>> = {
   days: { type: 'integer', minimum: 0, description: 'the period in days (months x 30, weeks x 7)' },
   country: COUNTRY,
   countries: { type: 'array', items: COUNTRY },
-  serviceType: { type: 'string', enum: ['S01', 'S02', 'S03', 'S04', 'S05', 'S06', 'S07', 'S08', 'S09', 'S10', 'S11', 'S12', 'S13', 'S14', 'S15', 'S16', 'S17', 'S18', 'S19'] },
+  serviceType: {
+    type: 'string',
+    enum: ['S01', 'S02', 'S03', 'S04', 'S05', 'S06', 'S07', 'S08', 'S09', 'S10', 'S11', 'S12', 'S13', 'S14', 'S15', 'S16', 'S17', 'S18', 'S19'],
+  },
   boolean: { type: 'boolean' },
-  subcontractors: { type: 'array', items: { type: 'object', properties: { name: { type: 'string' }, role: { type: 'string' }, country: COUNTRY }, required: ['name'] } },
+  subcontractors: {
+    type: 'array',
+    items: { type: 'object', properties: { name: { type: 'string' }, role: { type: 'string' }, country: COUNTRY }, required: ['name'] },
+  },
 };
 
 /** The tool of one field: every value with the number of its passage and a verbatim quote. */

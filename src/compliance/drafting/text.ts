@@ -44,8 +44,10 @@ export function sentences(content: string): Sentence[] {
       const prev = blockStart >= 0 ? content.slice(blockStart, blockEnd).trimEnd() : '';
       const nextLine = (content.slice(offset).match(/^\s*([^\n]*)/)?.[1] ?? '').trim();
       const midSentence =
-        !!nextLine && !/^(\||[*\-+•]\s|#)/.test(nextLine) &&
-        ((/[\p{L},\-–]$/u.test(prev) && /^[\p{Ll}(]/u.test(nextLine)) || /(,|\b(to|the|and|or|of|in|a|an|by|for|with|as|at|on|that|which|its|their|our|your))$/i.test(prev));
+        !!nextLine &&
+        !/^(\||[*\-+•]\s|#)/.test(nextLine) &&
+        ((/[\p{L},\-–]$/u.test(prev) && /^[\p{Ll}(]/u.test(nextLine)) ||
+          /(,|\b(to|the|and|or|of|in|a|an|by|for|with|as|at|on|that|which|its|their|our|your))$/i.test(prev));
       if (!midSentence) flush();
       continue;
     }
@@ -97,15 +99,41 @@ function splitProse(content: string, start: number, end: number, push: (s: numbe
 }
 
 const WORD_NUMBERS: Record<string, number> = {
-  one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10, eleven: 11, twelve: 12,
-  fourteen: 14, fifteen: 15, twenty: 20, thirty: 30, forty: 40, 'forty-five': 45, fifty: 50, sixty: 60, ninety: 90, 'one hundred eighty': 180, 'one hundred and eighty': 180,
+  one: 1,
+  two: 2,
+  three: 3,
+  four: 4,
+  five: 5,
+  six: 6,
+  seven: 7,
+  eight: 8,
+  nine: 9,
+  ten: 10,
+  eleven: 11,
+  twelve: 12,
+  fourteen: 14,
+  fifteen: 15,
+  twenty: 20,
+  thirty: 30,
+  forty: 40,
+  'forty-five': 45,
+  fifty: 50,
+  sixty: 60,
+  ninety: 90,
+  'one hundred eighty': 180,
+  'one hundred and eighty': 180,
 };
 const UNIT_DAYS: Record<string, number> = { day: 1, days: 1, week: 7, weeks: 7, month: 30, months: 30, year: 365, years: 365 };
 
 /** `thirty (30) days`, `30 days`, `three months` → { days, text } for every duration in the text. */
 export function durations(text: string): { days: number; index: number; length: number }[] {
-  const words = Object.keys(WORD_NUMBERS).sort((a, b) => b.length - a.length).join('|');
-  const re = new RegExp(`\\b(?:(${words})\\s*(?:\\((\\d{1,4})\\))?|(\\d{1,4}))[\\s-]*(?:calendar\\s+|business\\s+)?(days?|weeks?|months?|years?)(?![\\w])`, 'gi');
+  const words = Object.keys(WORD_NUMBERS)
+    .sort((a, b) => b.length - a.length)
+    .join('|');
+  const re = new RegExp(
+    `\\b(?:(${words})\\s*(?:\\((\\d{1,4})\\))?|(\\d{1,4}))[\\s-]*(?:calendar\\s+|business\\s+)?(days?|weeks?|months?|years?)(?![\\w])`,
+    'gi',
+  );
   const out: { days: number; index: number; length: number }[] = [];
   for (const m of text.matchAll(re)) {
     const n = m[2] ? Number(m[2]) : m[3] ? Number(m[3]) : WORD_NUMBERS[m[1]!.toLowerCase()]!;
@@ -142,17 +170,77 @@ export function dates(text: string): { date: string; index: number }[] {
 }
 
 const US_STATES = [
-  'Alabama', 'Alaska', 'Arizona', 'Arkansas', 'California', 'Colorado', 'Connecticut', 'Delaware', 'Florida', 'Georgia', 'Hawaii', 'Idaho', 'Illinois', 'Indiana', 'Iowa',
-  'Kansas', 'Kentucky', 'Louisiana', 'Maine', 'Maryland', 'Massachusetts', 'Michigan', 'Minnesota', 'Mississippi', 'Missouri', 'Montana', 'Nebraska', 'Nevada', 'New Hampshire',
-  'New Jersey', 'New Mexico', 'New York', 'North Carolina', 'North Dakota', 'Ohio', 'Oklahoma', 'Oregon', 'Pennsylvania', 'Rhode Island', 'South Carolina', 'South Dakota',
-  'Tennessee', 'Texas', 'Utah', 'Vermont', 'Virginia', 'Washington', 'West Virginia', 'Wisconsin', 'Wyoming',
+  'Alabama',
+  'Alaska',
+  'Arizona',
+  'Arkansas',
+  'California',
+  'Colorado',
+  'Connecticut',
+  'Delaware',
+  'Florida',
+  'Georgia',
+  'Hawaii',
+  'Idaho',
+  'Illinois',
+  'Indiana',
+  'Iowa',
+  'Kansas',
+  'Kentucky',
+  'Louisiana',
+  'Maine',
+  'Maryland',
+  'Massachusetts',
+  'Michigan',
+  'Minnesota',
+  'Mississippi',
+  'Missouri',
+  'Montana',
+  'Nebraska',
+  'Nevada',
+  'New Hampshire',
+  'New Jersey',
+  'New Mexico',
+  'New York',
+  'North Carolina',
+  'North Dakota',
+  'Ohio',
+  'Oklahoma',
+  'Oregon',
+  'Pennsylvania',
+  'Rhode Island',
+  'South Carolina',
+  'South Dakota',
+  'Tennessee',
+  'Texas',
+  'Utah',
+  'Vermont',
+  'Virginia',
+  'Washington',
+  'West Virginia',
+  'Wisconsin',
+  'Wyoming',
 ];
 
 /** Extra names and abbreviations the country list does not hold. */
 const ALIASES: Record<string, string> = {
-  'united states': 'US', 'united states of america': 'US', 'u.s.': 'US', 'u.s': 'US', 'usa': 'US', 'us': 'US', 'the us': 'US',
-  'united kingdom': 'GB', 'uk': 'GB', 'u.k.': 'GB', 'great britain': 'GB', 'england': 'GB', 'the netherlands': 'NL', 'netherlands': 'NL',
-  'south korea': 'KR', 'czech republic': 'CZ', 'russia': 'RU',
+  'united states': 'US',
+  'united states of america': 'US',
+  'u.s.': 'US',
+  'u.s': 'US',
+  usa: 'US',
+  us: 'US',
+  'the us': 'US',
+  'united kingdom': 'GB',
+  uk: 'GB',
+  'u.k.': 'GB',
+  'great britain': 'GB',
+  england: 'GB',
+  'the netherlands': 'NL',
+  netherlands: 'NL',
+  'south korea': 'KR',
+  'czech republic': 'CZ',
+  russia: 'RU',
 };
 
 let countryRe: RegExp | null = null;
@@ -162,7 +250,20 @@ function countryIndex() {
   const byName = new Map<string, string>();
   const names = countries.getNames('en', { select: 'all' }) as Record<string, string[] | string>;
   for (const [code, list] of Object.entries(names)) {
-    for (const n of Array.isArray(list) ? list : [list]) if (n.length > 3 || n === 'Chad' || n === 'Peru' || n === 'Fiji' || n === 'Oman' || n === 'Iran' || n === 'Iraq' || n === 'Cuba' || n === 'Mali' || n === 'Togo') byName.set(n.toLowerCase(), code);
+    for (const n of Array.isArray(list) ? list : [list])
+      if (
+        n.length > 3 ||
+        n === 'Chad' ||
+        n === 'Peru' ||
+        n === 'Fiji' ||
+        n === 'Oman' ||
+        n === 'Iran' ||
+        n === 'Iraq' ||
+        n === 'Cuba' ||
+        n === 'Mali' ||
+        n === 'Togo'
+      )
+        byName.set(n.toLowerCase(), code);
   }
   for (const [n, c] of Object.entries(ALIASES)) byName.set(n, c);
   // Names that are also common words or US states are left out (Georgia, Jersey, Chad as a name is rare in contracts).
@@ -202,4 +303,9 @@ export function jurisdictionCountry(phrase: string): string | null {
 }
 
 /** Lower-case words of a text, for comparing values loosely. */
-export const normalizeText = (s: string) => s.toLowerCase().replace(/<[^>]+>/g, ' ').replace(/[^\p{L}\p{N}]+/gu, ' ').trim();
+export const normalizeText = (s: string) =>
+  s
+    .toLowerCase()
+    .replace(/<[^>]+>/g, ' ')
+    .replace(/[^\p{L}\p{N}]+/gu, ' ')
+    .trim();

@@ -13,7 +13,14 @@ export interface RegisterVendor {
   /** Where profile values came from (accepted draft values; docs/register-drafting.md): profile path -> source. */
   sources?: Record<string, FieldSource>;
   /** Latest completed assessment, or null. */
-  assessment: { id: string; name: string; score: number | null; riskRating: string | null; completedAt: Date; results: Pick<GapResult, 'ref' | 'title' | 'status' | 'key' | 'elements'>[] } | null;
+  assessment: {
+    id: string;
+    name: string;
+    score: number | null;
+    riskRating: string | null;
+    completedAt: Date;
+    results: Pick<GapResult, 'ref' | 'title' | 'status' | 'key' | 'elements'>[];
+  } | null;
   /** Latest completed questionnaire, or null. */
   questionnaire: { id: string; title: string; score: number | null; completedAt: Date } | null;
 }

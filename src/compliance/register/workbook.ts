@@ -13,14 +13,51 @@ export const SHEETS = {
 } as const;
 
 export const PROVIDER_HEADERS = [
-  'Vendor', 'Workspace ID', 'Legal name', 'Identifier type', 'Identifier', 'Country', 'ICT service type', 'Contract references',
-  'Contract start date', 'Contract end date', 'Criticality tier', 'Supports critical function', 'Questionnaire score',
-  'Assessment score', 'Assessment risk', 'Next review date',
+  'Vendor',
+  'Workspace ID',
+  'Legal name',
+  'Identifier type',
+  'Identifier',
+  'Country',
+  'ICT service type',
+  'Contract references',
+  'Contract start date',
+  'Contract end date',
+  'Criticality tier',
+  'Supports critical function',
+  'Questionnaire score',
+  'Assessment score',
+  'Assessment risk',
+  'Next review date',
 ] as const;
 export const CERTIFICATION_HEADERS = ['Vendor', 'Workspace ID', 'Certification type', 'Issuer', 'Valid until', 'Status'] as const;
-export const GAP_HEADERS = ['Vendor', 'Workspace ID', 'Assessment', 'Assessment date', 'Reference', 'Obligation', 'Status', 'Key obligation', 'Evidence not found', 'Assessment risk'] as const;
+export const GAP_HEADERS = [
+  'Vendor',
+  'Workspace ID',
+  'Assessment',
+  'Assessment date',
+  'Reference',
+  'Obligation',
+  'Status',
+  'Key obligation',
+  'Evidence not found',
+  'Assessment risk',
+] as const;
 /** Where each profile value drafted from the documents came from (docs/register-drafting.md). */
-export const SOURCE_HEADERS = ['Vendor', 'Workspace ID', 'Field', 'Profile path', 'Value', 'Document', 'Section', 'Page', 'Quote', 'Link', 'Decision', 'Decided at'] as const;
+export const SOURCE_HEADERS = [
+  'Vendor',
+  'Workspace ID',
+  'Field',
+  'Profile path',
+  'Value',
+  'Document',
+  'Section',
+  'Page',
+  'Quote',
+  'Link',
+  'Decision',
+  'Decided at',
+] as const;
 export const TIERS = ['critical', 'high', 'medium', 'low'] as const;
 
 /** Dates are written as ISO text (YYYY-MM-DD): sortable, unambiguous, and no per-cell styles (see below). */
@@ -33,7 +70,12 @@ export function contractPeriod(v: RegisterVendor): { start: string | null; end: 
   if (!contracts.length) return { start: null, end: null, openEnded: false };
   const start = contracts.map((c) => c.startDate).sort()[0]!;
   const openEnded = contracts.some((c) => !c.endDate);
-  const end = openEnded ? null : contracts.map((c) => c.endDate!).sort().at(-1)!;
+  const end = openEnded
+    ? null
+    : contracts
+        .map((c) => c.endDate!)
+        .sort()
+        .at(-1)!;
   return { start, end, openEnded };
 }
 
@@ -136,7 +178,10 @@ export async function buildRegisterWorkbook(input: { institutionName: string; re
         r.title,
         cap(r.status),
         r.key ? 'Yes' : 'No',
-        r.elements.filter((e) => !e.satisfied).map((e) => e.label).join('; '),
+        r.elements
+          .filter((e) => !e.satisfied)
+          .map((e) => e.label)
+          .join('; '),
         a.riskRating ? cap(a.riskRating) : null,
       ]);
       row.commit();
@@ -152,7 +197,22 @@ export async function buildRegisterWorkbook(input: { institutionName: string; re
     for (const [path, s] of Object.entries(v.sources ?? {}).sort(([a], [b]) => a.localeCompare(b))) {
       const e = s.evidence[0];
       const value = typeof s.value === 'object' && s.value !== null ? JSON.stringify(s.value) : s.value === null ? 'indefinite' : String(s.value);
-      src.addRow([v.name, v.workspaceSlug, s.field, path, value.slice(0, 32_000), e?.title ?? null, e?.section || null, e?.page ?? null, e?.quote.slice(0, 32_000) ?? null, e?.link ?? null, s.action, s.decidedAt.slice(0, 10)]).commit();
+      src
+        .addRow([
+          v.name,
+          v.workspaceSlug,
+          s.field,
+          path,
+          value.slice(0, 32_000),
+          e?.title ?? null,
+          e?.section || null,
+          e?.page ?? null,
+          e?.quote.slice(0, 32_000) ?? null,
+          e?.link ?? null,
+          s.action,
+          s.decidedAt.slice(0, 10),
+        ])
+        .commit();
     }
   }
   await src.commit();

@@ -11,8 +11,21 @@ import type { RegisterEntity, RegisterVendor } from './types.js';
  */
 
 export const TEMPLATES = [
-  'B_01.01', 'B_01.02', 'B_01.03', 'B_02.01', 'B_02.02', 'B_02.03', 'B_03.01', 'B_03.02', 'B_03.03',
-  'B_04.01', 'B_05.01', 'B_05.02', 'B_06.01', 'B_07.01', 'B_99.01',
+  'B_01.01',
+  'B_01.02',
+  'B_01.03',
+  'B_02.01',
+  'B_02.02',
+  'B_02.03',
+  'B_03.01',
+  'B_03.02',
+  'B_03.03',
+  'B_04.01',
+  'B_05.01',
+  'B_05.02',
+  'B_06.01',
+  'B_07.01',
+  'B_99.01',
 ] as const;
 export type TemplateId = (typeof TEMPLATES)[number];
 
@@ -179,28 +192,59 @@ export function buildTables(entity: RegisterEntity, vendors: RegisterVendor[], r
   };
   const lei = entity.lei ?? '';
   add('B_01.01', null, [lei, entity.name, ga(entity.country), entity.type, entity.competentAuthority, reportDate]);
-  add('B_01.02', null, [lei, entity.name, ga(entity.country), entity.type, ULTIMATE_PARENT, lei, reportDate, entity.referenceDate, OPEN_END, cu(entity.currency), entity.totalAssets]);
+  add('B_01.02', null, [
+    lei,
+    entity.name,
+    ga(entity.country),
+    entity.type,
+    ULTIMATE_PARENT,
+    lei,
+    reportDate,
+    entity.referenceDate,
+    OPEN_END,
+    cu(entity.currency),
+    entity.totalAssets,
+  ]);
 
-  const included = [...vendors].filter((v) => (v.profile.contracts ?? []).length > 0).sort((a, b) => a.name.localeCompare(b.name) || a.workspaceId.localeCompare(b.workspaceId));
+  const included = [...vendors]
+    .filter((v) => (v.profile.contracts ?? []).length > 0)
+    .sort((a, b) => a.name.localeCompare(b.name) || a.workspaceId.localeCompare(b.workspaceId));
   included.forEach((v, i) => {
     const p = v.profile;
     const from = v.workspaceId;
     const id = p.identifier?.value ?? '';
-    const idType = p.identifier ? IDENTIFIER_TYPE_CODES[p.identifier.type] ?? '' : '';
+    const idType = p.identifier ? (IDENTIFIER_TYPE_CODES[p.identifier.type] ?? '') : '';
     const fn = functionId(i);
     const lastAssessment = v.assessment ? v.assessment.completedAt.toISOString().slice(0, 10) : '';
     const contracts = p.contracts ?? [];
     const currencies = [...new Set(contracts.filter((c) => c.annualCost).map((c) => c.annualCost!.currency))];
     const total = currencies.length === 1 ? contracts.reduce((n, c) => n + (c.annualCost?.amount ?? 0), 0) : undefined;
     const substitutability = p.substitutability ? SUBSTITUTABILITY[p.substitutability] : '';
-    const reason = p.substitutability === 'not_substitutable' || p.substitutability === 'highly_complex'
-      ? (p.exitPlan?.alternativeProvidersIdentified === false ? 'eba_ZZ:x963' : 'eba_ZZ:x964')
-      : '';
+    const reason =
+      p.substitutability === 'not_substitutable' || p.substitutability === 'highly_complex'
+        ? p.exitPlan?.alternativeProvidersIdentified === false
+          ? 'eba_ZZ:x963'
+          : 'eba_ZZ:x964'
+        : '';
 
-    add('B_05.01', from, [id, idType, '', '', p.legalName, p.legalName, LEGAL_PERSON, ga(p.country), currencies.length === 1 ? cu(currencies[0]) : '', total, id, idType]);
+    add('B_05.01', from, [
+      id,
+      idType,
+      '',
+      '',
+      p.legalName,
+      p.legalName,
+      LEGAL_PERSON,
+      ga(p.country),
+      currencies.length === 1 ? cu(currencies[0]) : '',
+      total,
+      id,
+      idType,
+    ]);
     add('B_06.01', from, [
       fn,
       entity.licensedActivity,
+      // biome-ignore lint/correctness/noUnsafeOptionalChaining: an undefined key reads undefined, and the ?? names the fallback
       `${v.name}: ${ICT_SERVICE_TYPES[(p.ictServiceType ?? contracts[0]?.ictServiceType) as IctServiceType] ?? 'ICT service'}`.slice(0, 300),
       lei,
       yn(p.supportsCriticalFunction, NOT_ASSESSED),
@@ -215,8 +259,19 @@ export function buildTables(entity: RegisterEntity, vendors: RegisterVendor[], r
       const stores = c.storesData;
       add('B_02.01', from, [c.reference, STANDALONE, '', cu(c.annualCost?.currency), c.annualCost?.amount]);
       add('B_02.02', from, [
-        c.reference, lei, id, idType, fn, service, c.startDate, c.endDate ?? OPEN_END, '',
-        c.noticePeriodDaysEntity, c.noticePeriodDaysProvider, ga(c.governingLaw), ga(p.country),
+        c.reference,
+        lei,
+        id,
+        idType,
+        fn,
+        service,
+        c.startDate,
+        c.endDate ?? OPEN_END,
+        '',
+        c.noticePeriodDaysEntity,
+        c.noticePeriodDaysProvider,
+        ga(c.governingLaw),
+        ga(p.country),
         yn(stores),
         stores === false ? NOT_APPLICABLE_COUNTRY : ga(c.dataStorageLocations?.[0]),
         stores === false && !c.dataProcessingLocations?.length ? NOT_APPLICABLE_COUNTRY : ga(c.dataProcessingLocations?.[0]),
@@ -228,8 +283,15 @@ export function buildTables(entity: RegisterEntity, vendors: RegisterVendor[], r
       add('B_04.01', from, [c.reference, lei, NOT_A_BRANCH, '']);
       add('B_05.02', from, [c.reference, service, id, idType, 1, id, idType]);
       add('B_07.01', from, [
-        c.reference, id, idType, service, substitutability, reason, lastAssessment,
-        yn(p.exitPlan?.exists), p.exitPlan?.reintegrationPossibility ? REINTEGRATION[p.exitPlan.reintegrationPossibility] : '',
+        c.reference,
+        id,
+        idType,
+        service,
+        substitutability,
+        reason,
+        lastAssessment,
+        yn(p.exitPlan?.exists),
+        p.exitPlan?.reintegrationPossibility ? REINTEGRATION[p.exitPlan.reintegrationPossibility] : '',
         p.discontinuationImpact ? LEVEL[p.discontinuationImpact] : IMPACT_NOT_ASSESSED,
         yn(p.exitPlan?.alternativeProvidersIdentified, NOT_ASSESSED),
         (p.exitPlan?.alternativeProviders ?? []).join('; '),
@@ -255,13 +317,50 @@ export function preflight(entity: RegisterEntity, vendors: RegisterVendor[], rep
   };
 
   // The entity.
-  if (!entity.lei) issue(null, { severity: 'error', template: 'B_01.01', column: 'c0010', field: 'ROI_ENTITY_LEI', message: 'LEI of the entity maintaining the register is not configured' });
-  else if (!isValidLei(entity.lei)) issue(null, { severity: 'error', template: 'B_01.01', column: 'c0010', field: 'ROI_ENTITY_LEI', message: `${entity.lei} is not a valid LEI (20 characters, ISO 17442 check digits)` });
-  if (!entity.country) issue(null, { severity: 'error', template: 'B_01.01', column: 'c0030', field: 'ROI_ENTITY_COUNTRY', message: 'country of the entity is not configured (it is part of the package name)' });
-  if (!entity.type) issue(null, { severity: 'warning', template: 'B_01.01', column: 'c0040', field: 'ROI_ENTITY_TYPE', message: 'type of entity is not configured' });
-  if (!entity.competentAuthority) issue(null, { severity: 'warning', template: 'B_01.01', column: 'c0050', field: 'ROI_COMPETENT_AUTHORITY', message: 'competent authority is not configured' });
-  if (entity.totalAssets === undefined) issue(null, { severity: 'warning', template: 'B_01.02', column: 'c0110', field: 'ROI_TOTAL_ASSETS', message: 'value of total assets is not configured' });
-  if (!entity.licensedActivity) issue(null, { severity: 'warning', template: 'B_06.01', column: 'c0020', field: 'ROI_LICENSED_ACTIVITY', message: 'licensed activity of the functions is not configured' });
+  if (!entity.lei)
+    issue(null, {
+      severity: 'error',
+      template: 'B_01.01',
+      column: 'c0010',
+      field: 'ROI_ENTITY_LEI',
+      message: 'LEI of the entity maintaining the register is not configured',
+    });
+  else if (!isValidLei(entity.lei))
+    issue(null, {
+      severity: 'error',
+      template: 'B_01.01',
+      column: 'c0010',
+      field: 'ROI_ENTITY_LEI',
+      message: `${entity.lei} is not a valid LEI (20 characters, ISO 17442 check digits)`,
+    });
+  if (!entity.country)
+    issue(null, {
+      severity: 'error',
+      template: 'B_01.01',
+      column: 'c0030',
+      field: 'ROI_ENTITY_COUNTRY',
+      message: 'country of the entity is not configured (it is part of the package name)',
+    });
+  if (!entity.type)
+    issue(null, { severity: 'warning', template: 'B_01.01', column: 'c0040', field: 'ROI_ENTITY_TYPE', message: 'type of entity is not configured' });
+  if (!entity.competentAuthority)
+    issue(null, {
+      severity: 'warning',
+      template: 'B_01.01',
+      column: 'c0050',
+      field: 'ROI_COMPETENT_AUTHORITY',
+      message: 'competent authority is not configured',
+    });
+  if (entity.totalAssets === undefined)
+    issue(null, { severity: 'warning', template: 'B_01.02', column: 'c0110', field: 'ROI_TOTAL_ASSETS', message: 'value of total assets is not configured' });
+  if (!entity.licensedActivity)
+    issue(null, {
+      severity: 'warning',
+      template: 'B_06.01',
+      column: 'c0020',
+      field: 'ROI_LICENSED_ACTIVITY',
+      message: 'licensed activity of the functions is not configured',
+    });
 
   // Vendors: what is missing in the profile.
   const identifiers = new Map<string, RegisterVendor[]>();
@@ -271,44 +370,187 @@ export function preflight(entity: RegisterEntity, vendors: RegisterVendor[], rep
     const w = v.workspaceId;
     const contracts = p.contracts ?? [];
     if (!contracts.length) {
-      issue(w, { severity: 'warning', template: 'B_02.01', column: 'c0010', field: 'vendorProfile.contracts', message: 'no contractual arrangement recorded: the vendor is left out of the package until one is' });
+      issue(w, {
+        severity: 'warning',
+        template: 'B_02.01',
+        column: 'c0010',
+        field: 'vendorProfile.contracts',
+        message: 'no contractual arrangement recorded: the vendor is left out of the package until one is',
+      });
       continue;
     }
-    if (!p.identifier?.value) issue(w, { severity: 'error', template: 'B_05.01', column: 'c0010', field: 'vendorProfile.identifier', message: 'identification code of the provider is empty (key of B_05.01, referenced by B_02.02, B_03.02, B_05.02, B_07.01)' });
+    if (!p.identifier?.value)
+      issue(w, {
+        severity: 'error',
+        template: 'B_05.01',
+        column: 'c0010',
+        field: 'vendorProfile.identifier',
+        message: 'identification code of the provider is empty (key of B_05.01, referenced by B_02.02, B_03.02, B_05.02, B_07.01)',
+      });
     else {
-      if (p.identifier.type === 'LEI' && !isValidLei(p.identifier.value)) issue(w, { severity: 'error', template: 'B_05.01', column: 'c0010', field: 'vendorProfile.identifier.value', message: `${p.identifier.value} is not a valid LEI` });
+      if (p.identifier.type === 'LEI' && !isValidLei(p.identifier.value))
+        issue(w, {
+          severity: 'error',
+          template: 'B_05.01',
+          column: 'c0010',
+          field: 'vendorProfile.identifier.value',
+          message: `${p.identifier.value} is not a valid LEI`,
+        });
       const k = p.identifier.value;
       identifiers.set(k, [...(identifiers.get(k) ?? []), v]);
     }
-    if (!p.legalName) issue(w, { severity: 'warning', template: 'B_05.01', column: 'c0050', field: 'vendorProfile.legalName', message: 'legal name of the provider is missing' });
-    if (!p.country) issue(w, { severity: 'warning', template: 'B_05.01', column: 'c0080', field: 'vendorProfile.country', message: 'country of the provider\'s headquarters is missing' });
-    if (!p.criticalityTier) issue(w, { severity: 'warning', template: 'B_02.02', column: 'c0180', field: 'vendorProfile.criticalityTier', message: 'criticality tier is missing (level of reliance)' });
-    if (p.supportsCriticalFunction === undefined) issue(w, { severity: 'warning', template: 'B_06.01', column: 'c0050', field: 'vendorProfile.supportsCriticalFunction', message: 'criticality or importance assessment is missing' });
-    if (!p.substitutability) issue(w, { severity: 'warning', template: 'B_07.01', column: 'c0050', field: 'vendorProfile.substitutability', message: 'substitutability is missing' });
-    if (!p.exitPlan) issue(w, { severity: 'warning', template: 'B_07.01', column: 'c0080', field: 'vendorProfile.exitPlan', message: 'existence of an exit plan is missing' });
-    else if (!p.exitPlan.reintegrationPossibility) issue(w, { severity: 'warning', template: 'B_07.01', column: 'c0090', field: 'vendorProfile.exitPlan.reintegrationPossibility', message: 'possibility of reintegration is missing' });
-    if (!p.discontinuationImpact) issue(w, { severity: 'warning', template: 'B_07.01', column: 'c0100', field: 'vendorProfile.discontinuationImpact', message: 'impact of discontinuing the ICT services is missing' });
-    if (!v.assessment) issue(w, { severity: 'warning', template: 'B_07.01', column: 'c0070', field: 'assessments', message: 'no completed assessment: date of the last assessment is empty' });
-    issue(w, { severity: 'warning', template: 'B_06.01', column: 'c0080', field: 'function RTO/RPO', message: 'recovery time and recovery point objectives of the function are not recorded in the vendor profile' });
+    if (!p.legalName)
+      issue(w, {
+        severity: 'warning',
+        template: 'B_05.01',
+        column: 'c0050',
+        field: 'vendorProfile.legalName',
+        message: 'legal name of the provider is missing',
+      });
+    if (!p.country)
+      issue(w, {
+        severity: 'warning',
+        template: 'B_05.01',
+        column: 'c0080',
+        field: 'vendorProfile.country',
+        message: "country of the provider's headquarters is missing",
+      });
+    if (!p.criticalityTier)
+      issue(w, {
+        severity: 'warning',
+        template: 'B_02.02',
+        column: 'c0180',
+        field: 'vendorProfile.criticalityTier',
+        message: 'criticality tier is missing (level of reliance)',
+      });
+    if (p.supportsCriticalFunction === undefined)
+      issue(w, {
+        severity: 'warning',
+        template: 'B_06.01',
+        column: 'c0050',
+        field: 'vendorProfile.supportsCriticalFunction',
+        message: 'criticality or importance assessment is missing',
+      });
+    if (!p.substitutability)
+      issue(w, { severity: 'warning', template: 'B_07.01', column: 'c0050', field: 'vendorProfile.substitutability', message: 'substitutability is missing' });
+    if (!p.exitPlan)
+      issue(w, { severity: 'warning', template: 'B_07.01', column: 'c0080', field: 'vendorProfile.exitPlan', message: 'existence of an exit plan is missing' });
+    else if (!p.exitPlan.reintegrationPossibility)
+      issue(w, {
+        severity: 'warning',
+        template: 'B_07.01',
+        column: 'c0090',
+        field: 'vendorProfile.exitPlan.reintegrationPossibility',
+        message: 'possibility of reintegration is missing',
+      });
+    if (!p.discontinuationImpact)
+      issue(w, {
+        severity: 'warning',
+        template: 'B_07.01',
+        column: 'c0100',
+        field: 'vendorProfile.discontinuationImpact',
+        message: 'impact of discontinuing the ICT services is missing',
+      });
+    if (!v.assessment)
+      issue(w, {
+        severity: 'warning',
+        template: 'B_07.01',
+        column: 'c0070',
+        field: 'assessments',
+        message: 'no completed assessment: date of the last assessment is empty',
+      });
+    issue(w, {
+      severity: 'warning',
+      template: 'B_06.01',
+      column: 'c0080',
+      field: 'function RTO/RPO',
+      message: 'recovery time and recovery point objectives of the function are not recorded in the vendor profile',
+    });
     contracts.forEach((c, i) => {
       const f = `vendorProfile.contracts.${i}`;
       references.set(c.reference, [...(references.get(c.reference) ?? []), v]);
-      if (!c.ictServiceType && !p.ictServiceType) issue(w, { severity: 'error', template: 'B_02.02', column: 'c0060', field: `${f}.ictServiceType`, message: `contract ${c.reference}: type of ICT services is empty (key of B_02.02 and B_07.01)` });
-      if (!c.annualCost) issue(w, { severity: 'warning', template: 'B_02.01', column: 'c0050', field: `${f}.annualCost`, message: `contract ${c.reference}: annual expense or estimated cost is missing` });
-      if (!c.governingLaw) issue(w, { severity: 'warning', template: 'B_02.02', column: 'c0120', field: `${f}.governingLaw`, message: `contract ${c.reference}: country of the governing law is missing` });
-      if (c.noticePeriodDaysEntity === undefined || c.noticePeriodDaysProvider === undefined) issue(w, { severity: 'warning', template: 'B_02.02', column: 'c0100', field: `${f}.noticePeriodDays*`, message: `contract ${c.reference}: notice periods are missing` });
-      if (c.storesData === undefined) issue(w, { severity: 'warning', template: 'B_02.02', column: 'c0140', field: `${f}.storesData`, message: `contract ${c.reference}: storage of data is missing` });
-      else if (c.storesData && !c.dataStorageLocations?.length) issue(w, { severity: 'warning', template: 'B_02.02', column: 'c0150', field: `${f}.dataStorageLocations`, message: `contract ${c.reference}: location of the data at rest is missing` });
-      if (c.endDate && c.endDate < reportDate) issue(w, { severity: 'warning', template: 'B_02.02', column: 'c0090', field: `${f}.endDate`, message: `contract ${c.reference}: ended ${c.endDate}; the reason of the termination is not recorded` });
+      if (!c.ictServiceType && !p.ictServiceType)
+        issue(w, {
+          severity: 'error',
+          template: 'B_02.02',
+          column: 'c0060',
+          field: `${f}.ictServiceType`,
+          message: `contract ${c.reference}: type of ICT services is empty (key of B_02.02 and B_07.01)`,
+        });
+      if (!c.annualCost)
+        issue(w, {
+          severity: 'warning',
+          template: 'B_02.01',
+          column: 'c0050',
+          field: `${f}.annualCost`,
+          message: `contract ${c.reference}: annual expense or estimated cost is missing`,
+        });
+      if (!c.governingLaw)
+        issue(w, {
+          severity: 'warning',
+          template: 'B_02.02',
+          column: 'c0120',
+          field: `${f}.governingLaw`,
+          message: `contract ${c.reference}: country of the governing law is missing`,
+        });
+      if (c.noticePeriodDaysEntity === undefined || c.noticePeriodDaysProvider === undefined)
+        issue(w, {
+          severity: 'warning',
+          template: 'B_02.02',
+          column: 'c0100',
+          field: `${f}.noticePeriodDays*`,
+          message: `contract ${c.reference}: notice periods are missing`,
+        });
+      if (c.storesData === undefined)
+        issue(w, {
+          severity: 'warning',
+          template: 'B_02.02',
+          column: 'c0140',
+          field: `${f}.storesData`,
+          message: `contract ${c.reference}: storage of data is missing`,
+        });
+      else if (c.storesData && !c.dataStorageLocations?.length)
+        issue(w, {
+          severity: 'warning',
+          template: 'B_02.02',
+          column: 'c0150',
+          field: `${f}.dataStorageLocations`,
+          message: `contract ${c.reference}: location of the data at rest is missing`,
+        });
+      if (c.endDate && c.endDate < reportDate)
+        issue(w, {
+          severity: 'warning',
+          template: 'B_02.02',
+          column: 'c0090',
+          field: `${f}.endDate`,
+          message: `contract ${c.reference}: ended ${c.endDate}; the reason of the termination is not recorded`,
+        });
     });
   }
   for (const [k, vs] of identifiers) {
     if (vs.length < 2) continue;
-    for (const v of vs) issue(v.workspaceId, { severity: 'error', template: 'B_05.01', column: 'c0010', field: 'vendorProfile.identifier', message: `duplicate key: identification code ${k} is also used by ${vs.filter((x) => x !== v).map((x) => x.name).join(', ')}` });
+    for (const v of vs)
+      issue(v.workspaceId, {
+        severity: 'error',
+        template: 'B_05.01',
+        column: 'c0010',
+        field: 'vendorProfile.identifier',
+        message: `duplicate key: identification code ${k} is also used by ${vs
+          .filter((x) => x !== v)
+          .map((x) => x.name)
+          .join(', ')}`,
+      });
   }
   for (const [k, vs] of references) {
     if (vs.length < 2) continue;
-    for (const v of vs) issue(v.workspaceId, { severity: 'error', template: 'B_02.01', column: 'c0010', field: 'vendorProfile.contracts.reference', message: `duplicate key: contractual arrangement reference ${k} is used ${vs.length} times${vs.some((x) => x !== v) ? ` (also by ${[...new Set(vs.filter((x) => x !== v).map((x) => x.name))].join(', ')})` : ''}` });
+    for (const v of vs)
+      issue(v.workspaceId, {
+        severity: 'error',
+        template: 'B_02.01',
+        column: 'c0010',
+        field: 'vendorProfile.contracts.reference',
+        message: `duplicate key: contractual arrangement reference ${k} is used ${vs.length} times${vs.some((x) => x !== v) ? ` (also by ${[...new Set(vs.filter((x) => x !== v).map((x) => x.name))].join(', ')})` : ''}`,
+      });
   }
 
   // The tables themselves: every key filled and unique, every reference resolving.
@@ -317,7 +559,14 @@ export function preflight(entity: RegisterEntity, vendors: RegisterVendor[], rep
     tables.rows[t].forEach((row, i) => {
       const from = tables.origin[t][i]!;
       const empty = keys.filter((k) => !row[k]);
-      if (empty.length) issue(from, { severity: 'error', template: t, column: empty.join(','), field: 'key', message: `${t} row ${i + 1}: empty key column ${empty.join(', ')}` });
+      if (empty.length)
+        issue(from, {
+          severity: 'error',
+          template: t,
+          column: empty.join(','),
+          field: 'key',
+          message: `${t} row ${i + 1}: empty key column ${empty.join(', ')}`,
+        });
       const key = keys.map((k) => row[k]).join('|');
       if (seen.has(key)) issue(from, { severity: 'error', template: t, column: keys.join(','), field: 'key', message: `${t}: duplicate key ${key}` });
       seen.set(key, i);
@@ -327,7 +576,14 @@ export function preflight(entity: RegisterEntity, vendors: RegisterVendor[], rep
     const values = new Set(tables.rows[target].map((r) => r[tc]));
     tables.rows[t].forEach((row, i) => {
       const v = row[c];
-      if (v && !values.has(v)) issue(tables.origin[t][i]!, { severity: 'error', template: t, column: c, field: 'reference', message: `${t}.${c} = ${v} refers to no row of ${target} (${tc})` });
+      if (v && !values.has(v))
+        issue(tables.origin[t][i]!, {
+          severity: 'error',
+          template: t,
+          column: c,
+          field: 'reference',
+          message: `${t}.${c} = ${v} refers to no row of ${target} (${tc})`,
+        });
     });
   }
 
@@ -338,8 +594,20 @@ export function preflight(entity: RegisterEntity, vendors: RegisterVendor[], rep
     errors,
     warnings: all.length - errors,
     entity: entityIssues,
-    vendors: vendors.map((v) => ({ workspaceId: v.workspaceId, workspaceSlug: v.workspaceSlug, name: v.name, included: (v.profile.contracts ?? []).length > 0, issues: byVendor.get(v.workspaceId) ?? [],
-      sources: Object.entries(v.sources ?? {}).map(([path, s]) => ({ field: s.field, path, document: s.evidence[0]?.title ?? '', quote: s.evidence[0]?.quote ?? '', link: s.evidence[0]?.link ?? '', action: s.action })),
+    vendors: vendors.map((v) => ({
+      workspaceId: v.workspaceId,
+      workspaceSlug: v.workspaceSlug,
+      name: v.name,
+      included: (v.profile.contracts ?? []).length > 0,
+      issues: byVendor.get(v.workspaceId) ?? [],
+      sources: Object.entries(v.sources ?? {}).map(([path, s]) => ({
+        field: s.field,
+        path,
+        document: s.evidence[0]?.title ?? '',
+        quote: s.evidence[0]?.quote ?? '',
+        link: s.evidence[0]?.link ?? '',
+        action: s.action,
+      })),
     })),
     tables,
   };
@@ -347,7 +615,10 @@ export function preflight(entity: RegisterEntity, vendors: RegisterVendor[], rep
 
 /** `{LEI}.{CON|IND}_{CC}_DORA010100_DORA_{reference date}_{yyyyMMddHHmmssSSS}` (the EBA naming convention). */
 export function packageName(entity: RegisterEntity, now: Date): string {
-  const ts = now.toISOString().replace(/[-:TZ.]/g, '').slice(0, 17);
+  const ts = now
+    .toISOString()
+    .replace(/[-:TZ.]/g, '')
+    .slice(0, 17);
   return `${entity.lei}.${entity.scope}_${entity.country}_DORA010100_DORA_${entity.referenceDate}_${ts}`;
 }
 
@@ -359,16 +630,37 @@ export async function buildXbrlPackage(entity: RegisterEntity, tables: Tables, n
   const root = packageName(entity, now);
   const files: [string, string][] = [
     [`${root}/META-INF/reportPackage.json`, `${JSON.stringify({ documentInfo: { documentType: 'https://xbrl.org/report-package/2023' } }, null, 2)}\n`],
-    [`${root}/reports/report.json`, `${JSON.stringify({ documentInfo: { documentType: 'https://xbrl.org/2021/xbrl-csv', extends: [DORA_MODULE] } }, null, 2)}\n`],
-    [`${root}/reports/parameters.csv`, csv(['name', 'value'], [
-      ['entityID', `rs:${entity.lei}.${entity.scope}`],
-      ['refPeriod', entity.referenceDate],
-      ['baseCurrency', `iso4217:${entity.currency}`],
-      ['decimalsInteger', '0'],
-      ['decimalsMonetary', '-3'],
-    ])],
-    [`${root}/reports/FilingIndicators.csv`, csv(['templateID', 'reported'], TEMPLATES.map((t) => [t, tables.rows[t].length ? 'true' : 'false']))],
-    ...TEMPLATES.map((t): [string, string] => [`${root}/reports/${t.toLowerCase()}.csv`, csv(COLUMNS[t], tables.rows[t].map((r) => COLUMNS[t].map((c) => r[c] ?? '')))]),
+    [
+      `${root}/reports/report.json`,
+      `${JSON.stringify({ documentInfo: { documentType: 'https://xbrl.org/2021/xbrl-csv', extends: [DORA_MODULE] } }, null, 2)}\n`,
+    ],
+    [
+      `${root}/reports/parameters.csv`,
+      csv(
+        ['name', 'value'],
+        [
+          ['entityID', `rs:${entity.lei}.${entity.scope}`],
+          ['refPeriod', entity.referenceDate],
+          ['baseCurrency', `iso4217:${entity.currency}`],
+          ['decimalsInteger', '0'],
+          ['decimalsMonetary', '-3'],
+        ],
+      ),
+    ],
+    [
+      `${root}/reports/FilingIndicators.csv`,
+      csv(
+        ['templateID', 'reported'],
+        TEMPLATES.map((t) => [t, tables.rows[t].length ? 'true' : 'false']),
+      ),
+    ],
+    ...TEMPLATES.map((t): [string, string] => [
+      `${root}/reports/${t.toLowerCase()}.csv`,
+      csv(
+        COLUMNS[t],
+        tables.rows[t].map((r) => COLUMNS[t].map((c) => r[c] ?? '')),
+      ),
+    ]),
   ];
   const zip = new yazl.ZipFile();
   const mtime = now;

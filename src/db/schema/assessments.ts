@@ -34,7 +34,9 @@ export const assessments = pgTable(
   'assessments',
   {
     id: text('id').primaryKey().$defaultFn(newId),
-    workspaceId: text('workspace_id').notNull().references(() => workspaces.id, { onDelete: 'cascade' }),
+    workspaceId: text('workspace_id')
+      .notNull()
+      .references(() => workspaces.id, { onDelete: 'cascade' }),
     name: text('name').notNull(),
     framework: text('framework').notNull().default('DORA'),
     status: text('status').$type<AssessmentStatus>().notNull().default('pending'),
@@ -61,8 +63,12 @@ export const assessmentDocuments = pgTable(
   'assessment_documents',
   {
     id: text('id').primaryKey().$defaultFn(newId),
-    assessmentId: text('assessment_id').notNull().references(() => assessments.id, { onDelete: 'cascade' }),
-    workspaceId: text('workspace_id').notNull().references(() => workspaces.id, { onDelete: 'cascade' }),
+    assessmentId: text('assessment_id')
+      .notNull()
+      .references(() => assessments.id, { onDelete: 'cascade' }),
+    workspaceId: text('workspace_id')
+      .notNull()
+      .references(() => workspaces.id, { onDelete: 'cascade' }),
     position: integer('position').notNull(),
     filename: text('filename').notNull(),
     format: text('format').notNull(),

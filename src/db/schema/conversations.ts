@@ -13,8 +13,12 @@ export const conversations = pgTable(
   'conversations',
   {
     id: text('id').primaryKey().$defaultFn(newId),
-    workspaceId: text('workspace_id').notNull().references(() => workspaces.id, { onDelete: 'cascade' }),
-    userId: text('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+    workspaceId: text('workspace_id')
+      .notNull()
+      .references(() => workspaces.id, { onDelete: 'cascade' }),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
     title: text('title').notNull().default('New Conversation'),
     status: text('status').$type<ConversationStatus>().notNull().default('active'),
     messageCount: integer('message_count').notNull().default(0),
@@ -32,7 +36,9 @@ export const messages = pgTable(
   {
     id: text('id').primaryKey().$defaultFn(newId),
     seq: bigserial('seq', { mode: 'number' }).notNull(),
-    conversationId: text('conversation_id').notNull().references(() => conversations.id, { onDelete: 'cascade' }),
+    conversationId: text('conversation_id')
+      .notNull()
+      .references(() => conversations.id, { onDelete: 'cascade' }),
     role: text('role').$type<'user' | 'assistant'>().notNull(),
     content: text('content').notNull(),
     metadata: jsonb('metadata').$type<AssistantMetadata>(),
@@ -46,7 +52,9 @@ export const queryLog = pgTable(
   'query_log',
   {
     id: text('id').primaryKey().$defaultFn(newId),
-    workspaceId: text('workspace_id').notNull().references(() => workspaces.id, { onDelete: 'cascade' }),
+    workspaceId: text('workspace_id')
+      .notNull()
+      .references(() => workspaces.id, { onDelete: 'cascade' }),
     userId: text('user_id').references(() => users.id, { onDelete: 'set null' }),
     conversationId: text('conversation_id').references(() => conversations.id, { onDelete: 'set null' }),
     /** `rag`, `stream` or `conversation`. */

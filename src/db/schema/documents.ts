@@ -36,7 +36,9 @@ export const dataSources = pgTable(
   'data_sources',
   {
     id: text('id').primaryKey().$defaultFn(newId),
-    workspaceId: text('workspace_id').notNull().references(() => workspaces.id, { onDelete: 'cascade' }),
+    workspaceId: text('workspace_id')
+      .notNull()
+      .references(() => workspaces.id, { onDelete: 'cascade' }),
     name: text('name').notNull(),
     description: text('description'),
     /** `upload` (multipart files) or `json` (documents in a JSON body). */
@@ -71,8 +73,12 @@ export const dataSourceFiles = pgTable(
   'data_source_files',
   {
     id: text('id').primaryKey().$defaultFn(newId),
-    dataSourceId: text('data_source_id').notNull().references(() => dataSources.id, { onDelete: 'cascade' }),
-    workspaceId: text('workspace_id').notNull().references(() => workspaces.id, { onDelete: 'cascade' }),
+    dataSourceId: text('data_source_id')
+      .notNull()
+      .references(() => dataSources.id, { onDelete: 'cascade' }),
+    workspaceId: text('workspace_id')
+      .notNull()
+      .references(() => workspaces.id, { onDelete: 'cascade' }),
     position: integer('position').notNull(),
     filename: text('filename').notNull(),
     format: text('format').$type<DocumentFormat>().notNull(),
@@ -139,7 +145,9 @@ export const chunks = pgTable(
   {
     id: text('id').primaryKey().$defaultFn(newId),
     workspaceId: text('workspace_id').references(() => workspaces.id, { onDelete: 'cascade' }),
-    documentId: text('document_id').notNull().references(() => documents.id, { onDelete: 'cascade' }),
+    documentId: text('document_id')
+      .notNull()
+      .references(() => documents.id, { onDelete: 'cascade' }),
     dataSourceId: text('data_source_id').references(() => dataSources.id, { onDelete: 'cascade' }),
     chunkIndex: integer('chunk_index').notNull(),
     title: text('title').notNull(),

@@ -24,7 +24,9 @@ export const mcpSources = pgTable(
   'mcp_sources',
   {
     id: text('id').primaryKey().$defaultFn(newId),
-    workspaceId: text('workspace_id').notNull().references(() => workspaces.id, { onDelete: 'cascade' }),
+    workspaceId: text('workspace_id')
+      .notNull()
+      .references(() => workspaces.id, { onDelete: 'cascade' }),
     name: text('name').notNull(),
     description: text('description'),
     transport: text('transport').$type<McpTransport>().notNull(),
@@ -60,8 +62,12 @@ export const mcpResources = pgTable(
   'mcp_resources',
   {
     id: text('id').primaryKey().$defaultFn(newId),
-    sourceId: text('source_id').notNull().references(() => mcpSources.id, { onDelete: 'cascade' }),
-    workspaceId: text('workspace_id').notNull().references(() => workspaces.id, { onDelete: 'cascade' }),
+    sourceId: text('source_id')
+      .notNull()
+      .references(() => mcpSources.id, { onDelete: 'cascade' }),
+    workspaceId: text('workspace_id')
+      .notNull()
+      .references(() => workspaces.id, { onDelete: 'cascade' }),
     uri: text('uri').notNull(),
     name: text('name').notNull(),
     title: text('title'),
@@ -95,8 +101,12 @@ export const mcpSyncRuns = pgTable(
   'mcp_sync_runs',
   {
     id: text('id').primaryKey().$defaultFn(newId),
-    sourceId: text('source_id').notNull().references(() => mcpSources.id, { onDelete: 'cascade' }),
-    workspaceId: text('workspace_id').notNull().references(() => workspaces.id, { onDelete: 'cascade' }),
+    sourceId: text('source_id')
+      .notNull()
+      .references(() => mcpSources.id, { onDelete: 'cascade' }),
+    workspaceId: text('workspace_id')
+      .notNull()
+      .references(() => workspaces.id, { onDelete: 'cascade' }),
     trigger: text('trigger').$type<McpSyncTrigger>().notNull(),
     status: text('status').$type<McpSyncStatus>().notNull().default('queued'),
     jobId: text('job_id'),

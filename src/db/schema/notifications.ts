@@ -29,7 +29,9 @@ export const notifications = pgTable(
   {
     id: text('id').primaryKey().$defaultFn(newId),
     seq: bigserial('seq', { mode: 'number' }).notNull(),
-    userId: text('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
     workspaceId: text('workspace_id').references(() => workspaces.id, { onDelete: 'cascade' }),
     type: text('type').$type<NotificationType>().notNull(),
     title: text('title').notNull(),

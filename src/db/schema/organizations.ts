@@ -23,8 +23,12 @@ export const organizations = pgTable('organizations', {
 export const organizationMembers = pgTable(
   'organization_members',
   {
-    orgId: text('org_id').notNull().references(() => organizations.id, { onDelete: 'cascade' }),
-    userId: text('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+    orgId: text('org_id')
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
     /** `org_admin`, `analyst` or `viewer`. */
     role: text('role').$type<OrgRole>().notNull(),
     /** `active`. */
@@ -41,7 +45,9 @@ export const organizationInvitations = pgTable(
   'organization_invitations',
   {
     id: text('id').primaryKey().$defaultFn(newId),
-    orgId: text('org_id').notNull().references(() => organizations.id, { onDelete: 'cascade' }),
+    orgId: text('org_id')
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
     email: text('email').notNull(),
     role: text('role').$type<OrgRole>().notNull(),
     tokenHash: text('token_hash').notNull().unique(),

@@ -16,7 +16,9 @@ export const profileDrafts = pgTable(
   'profile_drafts',
   {
     id: text('id').primaryKey().$defaultFn(newId),
-    workspaceId: text('workspace_id').notNull().references(() => workspaces.id, { onDelete: 'cascade' }),
+    workspaceId: text('workspace_id')
+      .notNull()
+      .references(() => workspaces.id, { onDelete: 'cascade' }),
     status: text('status').$type<ProfileDraftStatus>().notNull().default('pending'),
     /** `offline` (rules) or `anthropic` (Claude with a tool schema per field). */
     extractor: text('extractor').notNull().default('offline'),

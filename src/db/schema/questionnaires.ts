@@ -111,7 +111,9 @@ export const questionnaires = pgTable(
   'questionnaires',
   {
     id: text('id').primaryKey().$defaultFn(newId),
-    workspaceId: text('workspace_id').notNull().references(() => workspaces.id, { onDelete: 'cascade' }),
+    workspaceId: text('workspace_id')
+      .notNull()
+      .references(() => workspaces.id, { onDelete: 'cascade' }),
     title: text('title').notNull(),
     description: text('description'),
     /** Template id and version (e.g. `dora-ict-tpp` / `1.0`), or null for custom questions. */
@@ -157,7 +159,9 @@ export const questionnaires = pgTable(
 export const questionnaireAnswers = pgTable(
   'questionnaire_answers',
   {
-    questionnaireId: text('questionnaire_id').notNull().references(() => questionnaires.id, { onDelete: 'cascade' }),
+    questionnaireId: text('questionnaire_id')
+      .notNull()
+      .references(() => questionnaires.id, { onDelete: 'cascade' }),
     questionId: text('question_id').notNull(),
     value: jsonb('value').$type<AnswerValue>(),
     comment: text('comment'),

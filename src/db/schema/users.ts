@@ -21,7 +21,9 @@ export const refreshTokens = pgTable(
   'refresh_tokens',
   {
     id: text('id').primaryKey().$defaultFn(newId),
-    userId: text('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
     familyId: text('family_id').notNull(),
     tokenHash: text('token_hash').notNull().unique(),
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
@@ -39,7 +41,9 @@ export const emailTokens = pgTable(
   'email_tokens',
   {
     id: text('id').primaryKey().$defaultFn(newId),
-    userId: text('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
     /** `verify_email` or `reset_password`. */
     purpose: text('purpose').notNull(),
     tokenHash: text('token_hash').notNull().unique(),

@@ -7,7 +7,9 @@ import { workspaces } from './workspaces.js';
  * "The list's counts"). Read only: nothing in the service writes it.
  */
 export const workspaceSyncCounts = pgTable('workspace_sync_counts', {
-  workspaceId: text('workspace_id').primaryKey().references(() => workspaces.id, { onDelete: 'cascade' }),
+  workspaceId: text('workspace_id')
+    .primaryKey()
+    .references(() => workspaces.id, { onDelete: 'cascade' }),
   /** Live data sources with an ingestion queued or running / whose last ingestion failed; newest successful sync. */
   dsSyncing: integer('ds_syncing').notNull().default(0),
   dsFailed: integer('ds_failed').notNull().default(0),

@@ -28,8 +28,12 @@ export const workspaces = pgTable(
   {
     id: text('id').primaryKey().$defaultFn(newId),
     slug: text('workspace_id').notNull().unique(),
-    orgId: text('org_id').notNull().references(() => organizations.id, { onDelete: 'cascade' }),
-    ownerId: text('owner_id').notNull().references(() => users.id, { onDelete: 'restrict' }),
+    orgId: text('org_id')
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+    ownerId: text('owner_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'restrict' }),
     name: text('name').notNull(),
     syncSchedule: jsonb('sync_schedule').$type<SyncSchedule>().notNull().default({ enabled: false, intervalHours: 24 }),
     /** The vendor profile (shape: VendorProfile in src/domain/vendorProfile.ts). */
@@ -54,8 +58,12 @@ export const workspaces = pgTable(
 export const workspaceMembers = pgTable(
   'workspace_members',
   {
-    workspaceId: text('workspace_id').notNull().references(() => workspaces.id, { onDelete: 'cascade' }),
-    userId: text('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+    workspaceId: text('workspace_id')
+      .notNull()
+      .references(() => workspaces.id, { onDelete: 'cascade' }),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
     role: text('role').$type<WorkspaceRole>().notNull(),
     permissions: jsonb('permissions').$type<Permissions>().notNull(),
     /** `active`, `removed` or `left`. */

@@ -5,8 +5,31 @@ import type { DocumentFormat, ParsedDocument } from '../types.js';
 
 const SKIP = new Set(['script', 'style', 'noscript', 'template', 'svg', 'iframe', 'head', 'nav', 'button', 'form', 'select', 'object', 'canvas', 'map']);
 const BLOCK = new Set([
-  'p', 'div', 'section', 'article', 'main', 'aside', 'header', 'footer', 'ul', 'ol', 'dl', 'dt', 'dd', 'blockquote',
-  'figure', 'figcaption', 'address', 'details', 'summary', 'hr', 'body', 'html', 'center', 'fieldset', 'caption',
+  'p',
+  'div',
+  'section',
+  'article',
+  'main',
+  'aside',
+  'header',
+  'footer',
+  'ul',
+  'ol',
+  'dl',
+  'dt',
+  'dd',
+  'blockquote',
+  'figure',
+  'figcaption',
+  'address',
+  'details',
+  'summary',
+  'hr',
+  'body',
+  'html',
+  'center',
+  'fieldset',
+  'caption',
 ]);
 const HEADING = /^h([1-6])$/;
 
@@ -20,7 +43,12 @@ export function textOf(node: AnyNode): string {
   return node.children.map(textOf).join('');
 }
 
-const squash = (s: string) => s.replace(/[ \t\r\f\v\u00a0\u200b]+/g, ' ').replace(/ *\n */g, '\n').replace(/\n{2,}/g, '\n').trim();
+const squash = (s: string) =>
+  s
+    .replace(/[ \t\r\f\v\u00a0\u200b]+/g, ' ')
+    .replace(/ *\n */g, '\n')
+    .replace(/\n{2,}/g, '\n')
+    .trim();
 
 function findFirst(node: AnyNode, pred: (e: Element) => boolean): Element | null {
   if (isElement(node)) {
@@ -72,7 +100,10 @@ export function htmlToBlocks(html: string): { blocks: Block[]; title?: string; d
       }
       if (n.name === 'tr') {
         const cells = n.children.filter(isElement).filter((c) => c.name === 'td' || c.name === 'th');
-        rows.push({ cells: cells.map((c) => squash(textOf(c)).replace(/\n/g, ' ')), header: inHead || (cells.length > 0 && cells.every((c) => c.name === 'th')) });
+        rows.push({
+          cells: cells.map((c) => squash(textOf(c)).replace(/\n/g, ' ')),
+          header: inHead || (cells.length > 0 && cells.every((c) => c.name === 'th')),
+        });
         return;
       }
       for (const c of n.children) collect(c, inHead || n.name === 'thead');
@@ -87,7 +118,12 @@ export function htmlToBlocks(html: string): { blocks: Block[]; title?: string; d
       const cells = r.cells;
       if (cells.every((c) => !c)) continue;
       if (header && header.some(Boolean)) {
-        push(cells.map((c, i) => (header![i] ? `${header![i]}: ${c}` : c)).filter((c) => c.replace(/^[^:]*:\s*/, '')).join('; '));
+        push(
+          cells
+            .map((c, i) => (header![i] ? `${header![i]}: ${c}` : c))
+            .filter((c) => c.replace(/^[^:]*:\s*/, ''))
+            .join('; '),
+        );
       } else {
         push(cells.filter(Boolean).join(' | '));
       }
@@ -154,7 +190,10 @@ export function htmlToBlocks(html: string): { blocks: Block[]; title?: string; d
 
   const titleEl = findFirst(doc, (e) => e.name === 'title');
   const title = titleEl ? squash(textOf(titleEl)).replace(/\n/g, ' ') || undefined : undefined;
-  const metaDate = findFirst(doc, (e) => e.name === 'meta' && /^(date|dcterms\.date|dc\.date|article:published_time|last-modified)$/i.test(e.attribs.name ?? e.attribs.property ?? ''));
+  const metaDate = findFirst(
+    doc,
+    (e) => e.name === 'meta' && /^(date|dcterms\.date|dc\.date|article:published_time|last-modified)$/i.test(e.attribs.name ?? e.attribs.property ?? ''),
+  );
   const date = parseDate(metaDate?.attribs.content);
   return { blocks: cleaned, title, date, firstHeading };
 }

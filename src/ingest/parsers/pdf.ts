@@ -122,7 +122,10 @@ export async function parsePdf(buf: Buffer, opts: { maxPages: number; maxChars?:
     let prev: Line | null = null;
     let title: string | undefined;
     const flush = () => {
-      const text = para.join(' ').replace(/(\p{L})- (\p{Ll})/gu, '$1-$2').trim();
+      const text = para
+        .join(' ')
+        .replace(/(\p{L})- (\p{Ll})/gu, '$1-$2')
+        .trim();
       if (text) blocks.push({ text, headings: stack.map((h) => h.text), page: paraPage });
       para = [];
     };

@@ -35,7 +35,10 @@ export function parseText(text: string): ParsedDocument {
   let para: string[] = [];
   let title: string | undefined;
   const flush = () => {
-    const t = para.join('\n').replace(/[ \t]+/g, ' ').trim();
+    const t = para
+      .join('\n')
+      .replace(/[ \t]+/g, ' ')
+      .trim();
     if (t) blocks.push({ text: t, headings: stack.map((h) => h.text) });
     para = [];
   };
@@ -50,7 +53,12 @@ export function parseText(text: string): ParsedDocument {
     // numbered and ALL CAPS lines count: a Title Case line could open a wrapped paragraph.
     const next = lines[i + 1];
     const joined = next !== undefined && next.trim() !== '';
-    let level = prevBlank ? headingLevel(line, lines.slice(i + 1).some((x) => x.trim())) : null;
+    let level = prevBlank
+      ? headingLevel(
+          line,
+          lines.slice(i + 1).some((x) => x.trim()),
+        )
+      : null;
     if (level !== null && joined && level === TITLE_CASE_LEVEL) level = null;
     if (level !== null) {
       flush();

@@ -36,14 +36,22 @@ export async function parseXlsx(buf: Buffer, opts: { maxChars?: number } = {}): 
       if (first) {
         first = false;
         const filled = cells.filter(Boolean);
-        const allText = row.values && Array.isArray(row.values) && (row.values as unknown[]).slice(1).every((v) => v === null || v === undefined || typeof v === 'string' || (typeof v === 'object' && v !== null && 'richText' in v));
+        const allText =
+          row.values &&
+          Array.isArray(row.values) &&
+          (row.values as unknown[])
+            .slice(1)
+            .every((v) => v === null || v === undefined || typeof v === 'string' || (typeof v === 'object' && v !== null && 'richText' in v));
         if (filled.length >= 2 && allText) {
           header = cells;
           return;
         }
       }
       const text = header
-        ? cells.map((v, i) => (v ? (header![i] ? `${header![i]}: ${v}` : v) : '')).filter(Boolean).join('; ')
+        ? cells
+            .map((v, i) => (v ? (header![i] ? `${header![i]}: ${v}` : v) : ''))
+            .filter(Boolean)
+            .join('; ')
         : cells.filter(Boolean).join(' | ');
       if (text) {
         blocks.push({ text, headings: [ws.name], page });

@@ -24,7 +24,10 @@ export type PortfolioSort = (typeof PORTFOLIO_SORTS)[number];
 export function portfolioService(deps: Deps) {
   return {
     /** One page of the portfolio; `byRisk` counts every vendor, not only the page. */
-    async portfolio(userId: string, q: PageRequest & { sort: PortfolioSort; descending: boolean } = { page: 1, limit: 100, sort: 'createdAt', descending: false }) {
+    async portfolio(
+      userId: string,
+      q: PageRequest & { sort: PortfolioSort; descending: boolean } = { page: 1, limit: 100, sort: 'createdAt', descending: false },
+    ) {
       const list = await deps.workspaces.list(userId);
       const ids = list.map((w) => w.id);
       const [profiles, assessments, questionnaires] = await Promise.all([
@@ -43,22 +46,36 @@ export function portfolioService(deps: Deps) {
           criticalityTier: p.criticalityTier ?? null,
           supportsCriticalFunction: p.supportsCriticalFunction ?? null,
           nextReviewDate: p.nextReviewDate ?? null,
-          assessment: a && a.completedAt
-            ? { id: a.id, name: a.name, score: a.score, riskRating: a.riskRating, completedAt: a.completedAt.toISOString(), covered: a.summary?.covered ?? null, partial: a.summary?.partial ?? null, missing: a.summary?.missing ?? null }
-            : null,
+          assessment:
+            a && a.completedAt
+              ? {
+                  id: a.id,
+                  name: a.name,
+                  score: a.score,
+                  riskRating: a.riskRating,
+                  completedAt: a.completedAt.toISOString(),
+                  covered: a.summary?.covered ?? null,
+                  partial: a.summary?.partial ?? null,
+                  missing: a.summary?.missing ?? null,
+                }
+              : null,
           questionnaire: q ? { id: q.id, title: q.title, score: q.score, completedAt: q.completedAt.toISOString() } : null,
         };
       });
       const byRisk = Object.fromEntries([...RISK_RATINGS, 'notAssessed'].map((r) => [r, 0])) as Record<RiskRating | 'notAssessed', number>;
       for (const v of vendors) byRisk[v.assessment?.riskRating ?? 'notAssessed'] += 1;
-      const riskRank = (v: (typeof vendors)[number]) => (v.assessment ? RISK_RATINGS.length - RISK_RATINGS.indexOf(v.assessment.riskRating as RiskRating) : RISK_RATINGS.length + 1);
+      const riskRank = (v: (typeof vendors)[number]) =>
+        v.assessment ? RISK_RATINGS.length - RISK_RATINGS.indexOf(v.assessment.riskRating as RiskRating) : RISK_RATINGS.length + 1;
       const cmp: Record<PortfolioSort, (a: (typeof vendors)[number], b: (typeof vendors)[number]) => number> = {
         createdAt: () => 0,
         name: (a, b) => a.name.localeCompare(b.name),
         riskRating: (a, b) => riskRank(a) - riskRank(b),
         nextReviewDate: (a, b) => (a.nextReviewDate ?? '9999').localeCompare(b.nextReviewDate ?? '9999'),
       };
-      const sorted = vendors.map((v, i) => ({ v, i })).sort((a, b) => (q.descending ? -1 : 1) * (cmp[q.sort](a.v, b.v) || a.i - b.i)).map((x) => x.v);
+      const sorted = vendors
+        .map((v, i) => ({ v, i }))
+        .sort((a, b) => (q.descending ? -1 : 1) * (cmp[q.sort](a.v, b.v) || a.i - b.i))
+        .map((x) => x.v);
       const { items, pagination } = pageOf(sorted, q);
       return { vendors: items, byRisk, pagination };
     },

@@ -52,7 +52,9 @@ export function analyticsRepository(db: Db) {
     },
 
     async totals(scope: Scope, f: LogFilter) {
-      const [r] = await queryRows<Record<string, unknown>>(db, sql`
+      const [r] = await queryRows<Record<string, unknown>>(
+        db,
+        sql`
         select count(*) as queries,
           count(*) filter (where q.status = 'answered') as answered,
           count(*) filter (where q.status = 'failed') as failed,
@@ -69,7 +71,8 @@ export function analyticsRepository(db: Db) {
           avg(case when q.is_relevant then 1.0 else 0.0 end) filter (where q.status = 'answered') as relevant_rate,
           coalesce(sum(q.input_tokens), 0) as input_tokens,
           coalesce(sum(q.output_tokens), 0) as output_tokens
-        from query_log q where ${rawWhere(scope, f)}`);
+        from query_log q where ${rawWhere(scope, f)}`,
+      );
       return {
         queries: num(r.queries),
         answered: num(r.answered),
@@ -91,7 +94,9 @@ export function analyticsRepository(db: Db) {
     },
 
     async byDay(scope: Scope, f: LogFilter) {
-      const rows = await queryRows<Record<string, unknown>>(db, sql`
+      const rows = await queryRows<Record<string, unknown>>(
+        db,
+        sql`
         select to_char(date_trunc('day', q.created_at at time zone 'UTC'), 'YYYY-MM-DD') as day,
           count(*) as queries,
           count(*) filter (where q.status = 'answered') as answered,
@@ -99,7 +104,8 @@ export function analyticsRepository(db: Db) {
           avg(q.latency_ms) as avg_latency,
           avg(q.confidence) filter (where q.status = 'answered') as avg_confidence
         from query_log q where ${rawWhere(scope, f)}
-        group by 1 order by 1`);
+        group by 1 order by 1`,
+      );
       return rows.map((r) => ({
         date: String(r.day),
         queries: num(r.queries),
@@ -112,17 +118,22 @@ export function analyticsRepository(db: Db) {
 
     async byGroup(scope: Scope, f: LogFilter, column: 'endpoint' | 'generator' | 'user_id') {
       const col = sql.raw(`q.${column}`);
-      const rows = await queryRows<Record<string, unknown>>(db, sql`
+      const rows = await queryRows<Record<string, unknown>>(
+        db,
+        sql`
         select ${col} as key, count(*) as queries, avg(q.latency_ms) as avg_latency
         from query_log q where ${rawWhere(scope, f)}
-        group by 1 order by 2 desc, 1 limit 100`);
+        group by 1 order by 2 desc, 1 limit 100`,
+      );
       return rows.map((r) => ({ key: r.key === null ? null : String(r.key), queries: num(r.queries), avgLatencyMs: numOrNull(r.avg_latency) }));
     },
 
     /** Documents behind the retrieved sources, most cited first. */
     async sources(scope: Scope, f: LogFilter, q: { limit: number; offset: number }) {
       const base = sql`from query_log q cross join lateral jsonb_array_elements(q.sources) s where ${rawWhere(scope, f)}`;
-      const rows = await queryRows<Record<string, unknown>>(db, sql`
+      const rows = await queryRows<Record<string, unknown>>(
+        db,
+        sql`
         select s->>'documentId' as document_id,
           max(s->>'dataSourceId') as data_source_id,
           max(s->>'title') as title,
@@ -135,11 +146,15 @@ export function analyticsRepository(db: Db) {
         ${base}
         group by s->>'documentId'
         order by cited desc, retrieved desc, document_id
-        limit ${q.limit} offset ${q.offset}`);
-      const [t] = await queryRows<Record<string, unknown>>(db, sql`
+        limit ${q.limit} offset ${q.offset}`,
+      );
+      const [t] = await queryRows<Record<string, unknown>>(
+        db,
+        sql`
         select count(distinct s->>'documentId') as documents, count(*) as retrievals,
           count(*) filter (where (s->>'cited')::boolean) as citations
-        ${base}`);
+        ${base}`,
+      );
       return {
         rows: rows.map((r) => ({
           documentId: String(r.document_id),

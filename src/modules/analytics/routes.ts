@@ -10,47 +10,64 @@ const tags = ['analytics'];
 
 /** Query analytics of a workspace and the organization's vendor portfolio (docs/analytics.md). */
 const routes: FastifyPluginAsyncTypebox<{ service: AnalyticsService; portfolio: PortfolioService }> = async (app, { service, portfolio }) => {
-  app.get('/analytics/portfolio', {
-    schema: {
-      tags,
-      summary: 'Vendor portfolio of the organization: every accessible vendor with its tier, latest completed assessment (score, risk rating) and questionnaire score; counts by risk rating',
-      querystring: PortfolioQuery,
-      response: { 200: PortfolioResponse, ...errorResponses },
+  app.get(
+    '/analytics/portfolio',
+    {
+      schema: {
+        tags,
+        summary:
+          'Vendor portfolio of the organization: every accessible vendor with its tier, latest completed assessment (score, risk rating) and questionnaire score; counts by risk rating',
+        querystring: PortfolioQuery,
+        response: { 200: PortfolioResponse, ...errorResponses },
+      },
     },
-  }, async (request) => {
-    const { page, limit, sort } = request.query;
-    return ok(await portfolio.portfolio(request.auth!.id, { page, limit, ...parseSort(sort) }));
-  });
+    async (request) => {
+      const { page, limit, sort } = request.query;
+      return ok(await portfolio.portfolio(request.auth!.id, { page, limit, ...parseSort(sort) }));
+    },
+  );
 
-  app.get('/analytics/queries', {
-    config: { workspace: true },
-    schema: {
-      tags,
-      summary: 'Logged questions, newest first',
-      querystring: QueriesQuery,
-      response: { 200: QueriesResponse, ...errorResponses },
+  app.get(
+    '/analytics/queries',
+    {
+      config: { workspace: true },
+      schema: {
+        tags,
+        summary: 'Logged questions, newest first',
+        querystring: QueriesQuery,
+        response: { 200: QueriesResponse, ...errorResponses },
+      },
     },
-  }, async (request) => ok(await service.queries(requestScope(request), requestAccess(request).role, request.query)));
+    async (request) => ok(await service.queries(requestScope(request), requestAccess(request).role, request.query)),
+  );
 
-  app.get('/analytics/usage', {
-    config: { workspace: true },
-    schema: {
-      tags,
-      summary: 'Usage statistics: totals, per day, per endpoint, generator and user',
-      querystring: UsageQuery,
-      response: { 200: UsageResponse, ...errorResponses },
+  app.get(
+    '/analytics/usage',
+    {
+      config: { workspace: true },
+      schema: {
+        tags,
+        summary: 'Usage statistics: totals, per day, per endpoint, generator and user',
+        querystring: UsageQuery,
+        response: { 200: UsageResponse, ...errorResponses },
+      },
     },
-  }, async (request) => ok(await service.usage(requestScope(request), requestAccess(request).role, request.query)));
+    async (request) => ok(await service.usage(requestScope(request), requestAccess(request).role, request.query)),
+  );
 
-  app.get('/analytics/sources', {
-    config: { workspace: true },
-    schema: {
-      tags,
-      summary: 'Documents behind retrieved sources: how often retrieved and cited',
-      querystring: SourcesQuery,
-      response: { 200: SourcesResponse, ...errorResponses },
+  app.get(
+    '/analytics/sources',
+    {
+      config: { workspace: true },
+      schema: {
+        tags,
+        summary: 'Documents behind retrieved sources: how often retrieved and cited',
+        querystring: SourcesQuery,
+        response: { 200: SourcesResponse, ...errorResponses },
+      },
     },
-  }, async (request) => ok(await service.sources(requestScope(request), requestAccess(request).role, request.query)));
+    async (request) => ok(await service.sources(requestScope(request), requestAccess(request).role, request.query)),
+  );
 };
 
 export default routes;

@@ -46,13 +46,23 @@ const QueryRecord = Type.Object({
 });
 
 const Totals = Type.Object({
-  queries: Type.Number(), answered: Type.Number(), failed: Type.Number(), aborted: Type.Number(),
-  users: Type.Number(), conversations: Type.Number(),
-  avgLatencyMs: NumOrNull, p50LatencyMs: NumOrNull, p95LatencyMs: NumOrNull, avgFirstChunkMs: NumOrNull,
-  avgConfidence: NumOrNull, groundedRate: NumOrNull, hallucinationRate: NumOrNull, relevantRate: NumOrNull,
-  inputTokens: Type.Number(), outputTokens: Type.Number(),
+  queries: Type.Number(),
+  answered: Type.Number(),
+  failed: Type.Number(),
+  aborted: Type.Number(),
+  users: Type.Number(),
+  conversations: Type.Number(),
+  avgLatencyMs: NumOrNull,
+  p50LatencyMs: NumOrNull,
+  p95LatencyMs: NumOrNull,
+  avgFirstChunkMs: NumOrNull,
+  avgConfidence: NumOrNull,
+  groundedRate: NumOrNull,
+  hallucinationRate: NumOrNull,
+  relevantRate: NumOrNull,
+  inputTokens: Type.Number(),
+  outputTokens: Type.Number(),
 });
-
 
 const PortfolioVendor = Type.Object({
   workspaceId: Type.String(),
@@ -61,51 +71,91 @@ const PortfolioVendor = Type.Object({
   criticalityTier: Nullable(Type.String()),
   supportsCriticalFunction: Nullable(Type.Boolean()),
   nextReviewDate: Nullable(Type.String()),
-  assessment: Nullable(Type.Object({
-    id: Type.String(), name: Type.String(), score: NumOrNull, riskRating: Nullable(Type.Enum([...RISK_RATINGS])), completedAt: Type.String(),
-    covered: NumOrNull, partial: NumOrNull, missing: NumOrNull,
-  })),
+  assessment: Nullable(
+    Type.Object({
+      id: Type.String(),
+      name: Type.String(),
+      score: NumOrNull,
+      riskRating: Nullable(Type.Enum([...RISK_RATINGS])),
+      completedAt: Type.String(),
+      covered: NumOrNull,
+      partial: NumOrNull,
+      missing: NumOrNull,
+    }),
+  ),
   questionnaire: Nullable(Type.Object({ id: Type.String(), title: Type.String(), score: NumOrNull, completedAt: Type.String() })),
 });
 
 /** GET /analytics/portfolio (a portfolio is read whole by a dashboard: the default page is the largest, 100 vendors) */
-export const PortfolioQuery = Type.Object({ ...pageQuery({ defaultLimit: 100 }), sort: sortQuery(PORTFOLIO_SORTS, 'createdAt') }, { additionalProperties: false });
-export const PortfolioResponse = Envelope(Type.Object({
-  vendors: Type.Array(PortfolioVendor),
-  byRisk: Type.Object({ critical: Type.Integer(), high: Type.Integer(), medium: Type.Integer(), low: Type.Integer(), notAssessed: Type.Integer() }),
-  pagination: PaginationSchema,
-}));
+export const PortfolioQuery = Type.Object(
+  { ...pageQuery({ defaultLimit: 100 }), sort: sortQuery(PORTFOLIO_SORTS, 'createdAt') },
+  { additionalProperties: false },
+);
+export const PortfolioResponse = Envelope(
+  Type.Object({
+    vendors: Type.Array(PortfolioVendor),
+    byRisk: Type.Object({ critical: Type.Integer(), high: Type.Integer(), medium: Type.Integer(), low: Type.Integer(), notAssessed: Type.Integer() }),
+    pagination: PaginationSchema,
+  }),
+);
 
 /** GET /analytics/queries */
-export const QueriesQuery = Type.Object({
-  ...RangeQuery,
-  ...Paging,
-  status: Type.Optional(Type.Enum(['answered', 'failed', 'aborted'])),
-  unanswered: Type.Optional(Type.Boolean({ description: 'only questions not answered from the sources: failed or aborted, or answered without a cited or relevant source' })),
-}, { additionalProperties: false });
+export const QueriesQuery = Type.Object(
+  {
+    ...RangeQuery,
+    ...Paging,
+    status: Type.Optional(Type.Enum(['answered', 'failed', 'aborted'])),
+    unanswered: Type.Optional(
+      Type.Boolean({ description: 'only questions not answered from the sources: failed or aborted, or answered without a cited or relevant source' }),
+    ),
+  },
+  { additionalProperties: false },
+);
 export const QueriesResponse = Envelope(Type.Object({ range: RangeOut, scope: ScopeOut, queries: Type.Array(QueryRecord), pagination: Pagination }));
 
 /** GET /analytics/usage */
 export const UsageQuery = Type.Object(RangeQuery, { additionalProperties: false });
-export const UsageResponse = Envelope(Type.Object({
-  range: RangeOut,
-  scope: ScopeOut,
-  totals: Totals,
-  daily: Type.Array(Type.Object({ date: Type.String(), queries: Type.Number(), answered: Type.Number(), users: Type.Number(), avgLatencyMs: NumOrNull, avgConfidence: NumOrNull })),
-  byEndpoint: Type.Array(Type.Object({ endpoint: Type.String(), queries: Type.Number(), avgLatencyMs: NumOrNull })),
-  byGenerator: Type.Array(Type.Object({ generator: Type.String(), queries: Type.Number(), avgLatencyMs: NumOrNull })),
-  byUser: Type.Array(Type.Object({ user: UserRef, queries: Type.Number(), avgLatencyMs: NumOrNull })),
-}));
+export const UsageResponse = Envelope(
+  Type.Object({
+    range: RangeOut,
+    scope: ScopeOut,
+    totals: Totals,
+    daily: Type.Array(
+      Type.Object({
+        date: Type.String(),
+        queries: Type.Number(),
+        answered: Type.Number(),
+        users: Type.Number(),
+        avgLatencyMs: NumOrNull,
+        avgConfidence: NumOrNull,
+      }),
+    ),
+    byEndpoint: Type.Array(Type.Object({ endpoint: Type.String(), queries: Type.Number(), avgLatencyMs: NumOrNull })),
+    byGenerator: Type.Array(Type.Object({ generator: Type.String(), queries: Type.Number(), avgLatencyMs: NumOrNull })),
+    byUser: Type.Array(Type.Object({ user: UserRef, queries: Type.Number(), avgLatencyMs: NumOrNull })),
+  }),
+);
 
 /** GET /analytics/sources */
 export const SourcesQuery = Type.Object({ ...RangeQuery, ...Paging }, { additionalProperties: false });
-export const SourcesResponse = Envelope(Type.Object({
-  range: RangeOut,
-  scope: ScopeOut,
-  totals: Type.Object({ documents: Type.Number(), retrievals: Type.Number(), citations: Type.Number() }),
-  sources: Type.Array(Type.Object({
-    documentId: Type.String(), dataSourceId: Nullable(Type.String()), title: Type.String(), url: Type.String(),
-    retrievedCount: Type.Number(), citedCount: Type.Number(), queryCount: Type.Number(), avgScore: NumOrNull, lastRetrievedAt: Type.String(),
-  })),
-  pagination: Pagination,
-}));
+export const SourcesResponse = Envelope(
+  Type.Object({
+    range: RangeOut,
+    scope: ScopeOut,
+    totals: Type.Object({ documents: Type.Number(), retrievals: Type.Number(), citations: Type.Number() }),
+    sources: Type.Array(
+      Type.Object({
+        documentId: Type.String(),
+        dataSourceId: Nullable(Type.String()),
+        title: Type.String(),
+        url: Type.String(),
+        retrievedCount: Type.Number(),
+        citedCount: Type.Number(),
+        queryCount: Type.Number(),
+        avgScore: NumOrNull,
+        lastRetrievedAt: Type.String(),
+      }),
+    ),
+    pagination: Pagination,
+  }),
+);

@@ -58,7 +58,13 @@ const documentColumns = {
   createdAt: assessmentDocuments.createdAt,
 };
 
-export const SORT_FIELDS = { createdAt: assessments.createdAt, completedAt: assessments.completedAt, name: assessments.name, score: assessments.score, status: assessments.status } as const;
+export const SORT_FIELDS = {
+  createdAt: assessments.createdAt,
+  completedAt: assessments.completedAt,
+  name: assessments.name,
+  score: assessments.score,
+  status: assessments.status,
+} as const;
 export type SortField = keyof typeof SORT_FIELDS;
 
 /** All SQL of assessments and their documents. Every query is scoped by workspace. */
@@ -83,13 +89,22 @@ export function assessmentsRepository(db: Db) {
       const where = and(eq(assessments.workspaceId, scope.workspaceId), q.status ? eq(assessments.status, q.status) : undefined);
       const col = SORT_FIELDS[q.sort];
       const order: SQL[] = [q.desc ? sql`${col} desc nulls last` : sql`${col} asc nulls last`, desc(assessments.id)];
-      const rows = await db.select(listColumns).from(assessments).where(where).orderBy(...order).limit(q.limit).offset((q.page - 1) * q.limit);
+      const rows = await db
+        .select(listColumns)
+        .from(assessments)
+        .where(where)
+        .orderBy(...order)
+        .limit(q.limit)
+        .offset((q.page - 1) * q.limit);
       const [count] = await db.select({ n: sql<number>`count(*)::int` }).from(assessments).where(where);
       return { rows: rows as AssessmentListRow[], total: Number(count?.n ?? 0) };
     },
 
     async get(scope: Scope, id: string): Promise<AssessmentRow | null> {
-      const [row] = await db.select().from(assessments).where(and(eq(assessments.workspaceId, scope.workspaceId), eq(assessments.id, id)));
+      const [row] = await db
+        .select()
+        .from(assessments)
+        .where(and(eq(assessments.workspaceId, scope.workspaceId), eq(assessments.id, id)));
       return row ?? null;
     },
 
@@ -100,12 +115,19 @@ export function assessmentsRepository(db: Db) {
     },
 
     async documents(assessmentId: string): Promise<DocumentMeta[]> {
-      return db.select(documentColumns).from(assessmentDocuments).where(eq(assessmentDocuments.assessmentId, assessmentId)).orderBy(asc(assessmentDocuments.position));
+      return db
+        .select(documentColumns)
+        .from(assessmentDocuments)
+        .where(eq(assessmentDocuments.assessmentId, assessmentId))
+        .orderBy(asc(assessmentDocuments.position));
     },
 
     /** One document of an assessment with its extracted text blocks. */
     async document(assessmentId: string, documentId: string): Promise<AssessmentDocumentRow | null> {
-      const [row] = await db.select().from(assessmentDocuments).where(and(eq(assessmentDocuments.assessmentId, assessmentId), eq(assessmentDocuments.id, documentId)));
+      const [row] = await db
+        .select()
+        .from(assessmentDocuments)
+        .where(and(eq(assessmentDocuments.assessmentId, assessmentId), eq(assessmentDocuments.id, documentId)));
       return row ?? null;
     },
 
@@ -135,7 +157,10 @@ export function assessmentsRepository(db: Db) {
     },
 
     async delete(scope: Scope, id: string): Promise<boolean> {
-      const rows = await db.delete(assessments).where(and(eq(assessments.workspaceId, scope.workspaceId), eq(assessments.id, id))).returning({ id: assessments.id });
+      const rows = await db
+        .delete(assessments)
+        .where(and(eq(assessments.workspaceId, scope.workspaceId), eq(assessments.id, id)))
+        .returning({ id: assessments.id });
       return rows.length > 0;
     },
 
@@ -147,7 +172,15 @@ export function assessmentsRepository(db: Db) {
     async latestCompleteMany(workspaceIds: string[]) {
       if (!workspaceIds.length) return [];
       return db
-        .selectDistinctOn([assessments.workspaceId], { id: assessments.id, workspaceId: assessments.workspaceId, name: assessments.name, score: assessments.score, riskRating: assessments.riskRating, completedAt: assessments.completedAt, summary: assessments.summary })
+        .selectDistinctOn([assessments.workspaceId], {
+          id: assessments.id,
+          workspaceId: assessments.workspaceId,
+          name: assessments.name,
+          score: assessments.score,
+          riskRating: assessments.riskRating,
+          completedAt: assessments.completedAt,
+          summary: assessments.summary,
+        })
         .from(assessments)
         .where(and(inArray(assessments.workspaceId, workspaceIds), eq(assessments.status, 'completed')))
         .orderBy(assessments.workspaceId, desc(assessments.completedAt), desc(assessments.id));
@@ -155,14 +188,23 @@ export function assessmentsRepository(db: Db) {
 
     async latestCompleteGaps(workspaceIds: string[]) {
       if (!workspaceIds.length) return [];
-      const gaps = sql<RegisterGap[]>`coalesce((select jsonb_agg(jsonb_build_object('ref', r->'ref', 'title', r->'title', 'status', r->'status', 'key', r->'key', 'elements', r->'elements')) from jsonb_array_elements(${assessments.results}) r where r->>'status' <> 'covered'), '[]'::jsonb)`;
+      const gaps = sql<
+        RegisterGap[]
+      >`coalesce((select jsonb_agg(jsonb_build_object('ref', r->'ref', 'title', r->'title', 'status', r->'status', 'key', r->'key', 'elements', r->'elements')) from jsonb_array_elements(${assessments.results}) r where r->>'status' <> 'covered'), '[]'::jsonb)`;
       return db
-        .selectDistinctOn([assessments.workspaceId], { id: assessments.id, workspaceId: assessments.workspaceId, name: assessments.name, score: assessments.score, riskRating: assessments.riskRating, completedAt: assessments.completedAt, gaps })
+        .selectDistinctOn([assessments.workspaceId], {
+          id: assessments.id,
+          workspaceId: assessments.workspaceId,
+          name: assessments.name,
+          score: assessments.score,
+          riskRating: assessments.riskRating,
+          completedAt: assessments.completedAt,
+          gaps,
+        })
         .from(assessments)
         .where(and(inArray(assessments.workspaceId, workspaceIds), eq(assessments.status, 'completed')))
         .orderBy(assessments.workspaceId, desc(assessments.completedAt), desc(assessments.id));
     },
-
   };
 }
 export type AssessmentsRepository = ReturnType<typeof assessmentsRepository>;

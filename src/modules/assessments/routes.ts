@@ -17,7 +17,12 @@ import { listAssessments, createAssessment, getAssessment, getAssessmentDocument
 /** The uploaded documents (multipart) or the ids of documents already uploaded (JSON) of POST /assessments. */
 async function readUpload(request: FastifyRequest, ingest: Config['ingest']): Promise<{ name: string | null; files: IncomingFile[]; sourceFileIds: string[] }> {
   if (request.isMultipart()) {
-    const { files, fields, lists } = await readMultipart(request, ingest, { name: { maxLength: 200 }, sourceFileId: { maxLength: 100, repeated: true } }, 'assessment');
+    const { files, fields, lists } = await readMultipart(
+      request,
+      ingest,
+      { name: { maxLength: 200 }, sourceFileId: { maxLength: 100, repeated: true } },
+      'assessment',
+    );
     const sourceFileIds = lists.sourceFileId ?? [];
     if (sourceFileIds.some((id) => !id)) throw badRequest('sourceFileId must be a file id', ['sourceFileId: must be 1-100 characters']);
     return { name: fields.name || null, files, sourceFileIds };
@@ -28,54 +33,82 @@ async function readUpload(request: FastifyRequest, ingest: Config['ingest']): Pr
     throw badRequest('sourceFileIds: is required', ['sourceFileIds: is required']);
   }
   if (!request.headers['content-type']?.startsWith('application/json') || !body?.sourceFileIds) {
-    throw new AppError(415, 'UNSUPPORTED_MEDIA_TYPE', 'Upload the vendor documents as multipart/form-data (fields: files, sourceFileId, name), or send JSON { sourceFileIds } to reuse uploaded documents');
+    throw new AppError(
+      415,
+      'UNSUPPORTED_MEDIA_TYPE',
+      'Upload the vendor documents as multipart/form-data (fields: files, sourceFileId, name), or send JSON { sourceFileIds } to reuse uploaded documents',
+    );
   }
   return { name: body.name?.trim() || null, files: [], sourceFileIds: body.sourceFileIds };
 }
 
 const routes: FastifyPluginAsyncTypebox<{ service: AssessmentsService; ingest: Config['ingest'] }> = async (app, { service, ingest }) => {
-  app.get('/assessments', {
-    config: { permission: 'canQuery' },
-    schema: listAssessments,
-  }, async (request) => ok(await service.list(requestScope(request), request.query)));
+  app.get(
+    '/assessments',
+    {
+      config: { permission: 'canQuery' },
+      schema: listAssessments,
+    },
+    async (request) => ok(await service.list(requestScope(request), request.query)),
+  );
 
-  app.post('/assessments', {
-    config: { permission: 'canManageSync' },
-    schema: createAssessment,
-  }, async (request, reply) => {
-    const upload = await readUpload(request, ingest);
-    const assessment = await service.create(requestScope(request), upload);
-    return reply.status(201).send(ok({ assessment }, 'Assessment created; the gap analysis is queued'));
-  });
+  app.post(
+    '/assessments',
+    {
+      config: { permission: 'canManageSync' },
+      schema: createAssessment,
+    },
+    async (request, reply) => {
+      const upload = await readUpload(request, ingest);
+      const assessment = await service.create(requestScope(request), upload);
+      return reply.status(201).send(ok({ assessment }, 'Assessment created; the gap analysis is queued'));
+    },
+  );
 
-  app.get('/assessments/:id', {
-    config: { permission: 'canViewSources' },
-    schema: getAssessment,
-  }, async (request) => ok({ assessment: await service.detail(requestScope(request), request.params.id) }));
+  app.get(
+    '/assessments/:id',
+    {
+      config: { permission: 'canViewSources' },
+      schema: getAssessment,
+    },
+    async (request) => ok({ assessment: await service.detail(requestScope(request), request.params.id) }),
+  );
 
-  app.get('/assessments/:id/documents/:documentId', {
-    config: { permission: 'canViewSources' },
-    schema: getAssessmentDocument,
-  }, async (request) => ok({ document: await service.document(requestScope(request), request.params.id, request.params.documentId) }));
+  app.get(
+    '/assessments/:id/documents/:documentId',
+    {
+      config: { permission: 'canViewSources' },
+      schema: getAssessmentDocument,
+    },
+    async (request) => ok({ document: await service.document(requestScope(request), request.params.id, request.params.documentId) }),
+  );
 
-  app.delete('/assessments/:id', {
-    config: { permission: 'canManageSync' },
-    schema: deleteAssessment,
-  }, async (request) => {
-    await service.remove(requestScope(request), request.params.id);
-    return okMessage('Assessment deleted');
-  });
+  app.delete(
+    '/assessments/:id',
+    {
+      config: { permission: 'canManageSync' },
+      schema: deleteAssessment,
+    },
+    async (request) => {
+      await service.remove(requestScope(request), request.params.id);
+      return okMessage('Assessment deleted');
+    },
+  );
 
-  app.get('/assessments/:id/report', {
-    config: { permission: 'canViewSources' },
-    schema: downloadReport,
-  }, async (request, reply) => {
-    const { filename, buffer } = await service.report(requestScope(request), request.params.id);
-    return reply
-      .header('Content-Type', 'application/vnd.openxmlformats-officedocument.wordprocessingml.document')
-      .header('Content-Disposition', `attachment; filename=${filename}`)
-      .send(buffer);
-  });
+  app.get(
+    '/assessments/:id/report',
+    {
+      config: { permission: 'canViewSources' },
+      schema: downloadReport,
+    },
+    async (request, reply) => {
+      const { filename, buffer } = await service.report(requestScope(request), request.params.id);
+      return reply
+        .header('Content-Type', 'application/vnd.openxmlformats-officedocument.wordprocessingml.document')
+        .header('Content-Disposition', `attachment; filename=${filename}`)
+        .send(buffer);
+    },
+  );
 };
 
 export default routes;

@@ -79,28 +79,42 @@ const SORTS = Object.keys(SORT_FIELDS).flatMap((f) => [f, `-${f}`]);
 const MultipartBody = Type.Object({
   name: Type.Optional(Type.String({ maxLength: 200, description: 'Name of the assessment (default: "DORA assessment of <vendor> (<date>)")' })),
   files: Type.Optional(Type.Array(Type.String({ format: 'binary' }), { description: 'Vendor documents: PDF, DOCX, XLSX, HTML, Markdown, text or JSON' })),
-  sourceFileId: Type.Optional(Type.Array(Type.String(), { description: 'Files already uploaded to the workspace (ids of data source files, repeatable) to analyse as well' })),
+  sourceFileId: Type.Optional(
+    Type.Array(Type.String(), { description: 'Files already uploaded to the workspace (ids of data source files, repeatable) to analyse as well' }),
+  ),
 });
-const JsonBody = Type.Object({
-  name: Type.Optional(Type.String({ maxLength: 200 })),
-  sourceFileIds: Type.Array(Type.String({ minLength: 1, maxLength: 100 }), { minItems: 1, maxItems: 100, uniqueItems: true, description: 'Files already uploaded to the workspace (ids of data source files)' }),
-}, { additionalProperties: false });
+const JsonBody = Type.Object(
+  {
+    name: Type.Optional(Type.String({ maxLength: 200 })),
+    sourceFileIds: Type.Array(Type.String({ minLength: 1, maxLength: 100 }), {
+      minItems: 1,
+      maxItems: 100,
+      uniqueItems: true,
+      description: 'Files already uploaded to the workspace (ids of data source files)',
+    }),
+  },
+  { additionalProperties: false },
+);
 const DocParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 100 }), documentId: Type.String({ minLength: 1, maxLength: 100 }) });
 
 export const listAssessments = {
   tags: ['assessments'],
   summary: 'Assessments of the workspace (newest first by default)',
-  querystring: Type.Object({
-    ...pageQuery(),
-    status: Type.Optional(Type.Enum([...ASSESSMENT_STATUSES])),
-    sort: Type.Enum(SORTS, { default: '-createdAt' }),
-  }, { additionalProperties: false }),
+  querystring: Type.Object(
+    {
+      ...pageQuery(),
+      status: Type.Optional(Type.Enum([...ASSESSMENT_STATUSES])),
+      sort: Type.Enum(SORTS, { default: '-createdAt' }),
+    },
+    { additionalProperties: false },
+  ),
   response: { 200: Envelope(Type.Object({ assessments: Type.Array(AssessmentListItem), pagination: PaginationSchema })), ...errorResponses },
 };
 
 export const createAssessment = {
   tags: ['assessments'],
-  summary: 'Create a DORA gap assessment from uploaded vendor documents (multipart/form-data) and/or documents already uploaded to the workspace (sourceFileId(s)); the analysis runs as a job',
+  summary:
+    'Create a DORA gap assessment from uploaded vendor documents (multipart/form-data) and/or documents already uploaded to the workspace (sourceFileId(s)); the analysis runs as a job',
   consumes: ['multipart/form-data', 'application/json'],
   body: { content: { 'multipart/form-data': { schema: MultipartBody }, 'application/json': { schema: JsonBody } } } as never,
   response: { 201: Envelope(Type.Object({ assessment: AssessmentCreated })), 413: ErrorEnvelope, 415: ErrorEnvelope, 422: ErrorEnvelope, ...errorResponses },
@@ -118,7 +132,14 @@ export const getAssessmentDocument = {
   summary: 'One document of the assessment as extracted text blocks (headings, page): what the evidence quotes point into',
   params: DocParams,
   response: {
-    200: Envelope(Type.Object({ document: Type.Object({ ...DocumentOut.properties, blocks: Type.Array(Type.Object({ text: Type.String(), headings: Type.Array(Type.String()), page: Nullable(Type.Integer()) })) }) })),
+    200: Envelope(
+      Type.Object({
+        document: Type.Object({
+          ...DocumentOut.properties,
+          blocks: Type.Array(Type.Object({ text: Type.String(), headings: Type.Array(Type.String()), page: Nullable(Type.Integer()) })),
+        }),
+      }),
+    ),
     ...errorResponses,
   },
 };

@@ -31,7 +31,6 @@ export interface IncomingFile {
   content: Buffer;
 }
 
-
 type Deps = {
   repo: AssessmentsRepository;
   compliance: Pick<ComplianceService, 'isLoaded' | 'articles'>;
@@ -57,7 +56,16 @@ const referenceNotLoaded = () =>
 const assessmentNotFound = () => notFound('Assessment not found', 'ASSESSMENT_NOT_FOUND');
 
 function shapeDocument(d: DocumentMeta) {
-  return { id: d.id, filename: d.filename, format: d.format, mimeType: d.mimeType, sizeBytes: d.sizeBytes, pageCount: d.pageCount, title: d.title, characters: d.charCount };
+  return {
+    id: d.id,
+    filename: d.filename,
+    format: d.format,
+    mimeType: d.mimeType,
+    sizeBytes: d.sizeBytes,
+    pageCount: d.pageCount,
+    title: d.title,
+    characters: d.charCount,
+  };
 }
 
 function shape(row: AssessmentListRow) {
@@ -153,7 +161,9 @@ export function assessmentsService(deps: Deps) {
       type: outcome.failed ? 'assessment_failed' : 'assessment_completed',
       title: `${outcome.failed ? 'Assessment failed' : 'Assessment complete'}: ${row.name}`.slice(0, 200),
       body: outcome.failed ? outcome.error : `Score ${outcome.score}, risk rating ${outcome.riskRating}.`,
-      data: outcome.failed ? { assessmentId: id, status: 'failed' } : { assessmentId: id, status: 'completed', score: outcome.score, riskRating: outcome.riskRating },
+      data: outcome.failed
+        ? { assessmentId: id, status: 'failed' }
+        : { assessmentId: id, status: 'completed', score: outcome.score, riskRating: outcome.riskRating },
     });
   }
 
@@ -256,7 +266,15 @@ export function assessmentsService(deps: Deps) {
       // The Word writer (docx) is loaded with the first report, not at start.
       const { buildAssessmentReport } = await import('../../compliance/report.js');
       const buffer = await buildAssessmentReport({
-        assessment: { id: row.id, name: row.name, score: row.score ?? 0, riskRating: row.riskRating ?? 'critical', summary: row.summary, results: row.results, completedAt: row.completedAt ?? row.updatedAt },
+        assessment: {
+          id: row.id,
+          name: row.name,
+          score: row.score ?? 0,
+          riskRating: row.riskRating ?? 'critical',
+          summary: row.summary,
+          results: row.results,
+          completedAt: row.completedAt ?? row.updatedAt,
+        },
         vendor: { name: vendorName || scope.workspaceName, legalName: profile?.legalName ?? null, criticalityTier: profile?.criticalityTier ?? null },
         documents: documents.map((d) => ({ filename: d.filename, title: d.title, format: d.format })),
       });

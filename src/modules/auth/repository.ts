@@ -7,7 +7,11 @@ export type UserRow = typeof users.$inferSelect;
 /** All SQL of users, refresh tokens and e-mail tokens. */
 export function authRepository(db: Db) {
   // Every authenticated request loads its user: built once, prepared per connection.
-  const userById = db.select().from(users).where(eq(users.id, sql.placeholder('id'))).prepare('auth_user_by_id');
+  const userById = db
+    .select()
+    .from(users)
+    .where(eq(users.id, sql.placeholder('id')))
+    .prepare('auth_user_by_id');
   return {
     async findUserById(id: string): Promise<UserRow | null> {
       const [row] = await userById.execute({ id });
@@ -56,7 +60,10 @@ export function authRepository(db: Db) {
       return rows.length === 1;
     },
     async revokeFamily(familyId: string) {
-      await db.update(refreshTokens).set({ revokedAt: new Date() }).where(and(eq(refreshTokens.familyId, familyId), isNull(refreshTokens.revokedAt)));
+      await db
+        .update(refreshTokens)
+        .set({ revokedAt: new Date() })
+        .where(and(eq(refreshTokens.familyId, familyId), isNull(refreshTokens.revokedAt)));
     },
     async revokeAllForUser(userId: string, exceptFamilyId?: string) {
       await db
@@ -79,14 +86,7 @@ export function authRepository(db: Db) {
       const rows = await db
         .update(emailTokens)
         .set({ usedAt: new Date() })
-        .where(
-          and(
-            eq(emailTokens.tokenHash, tokenHash),
-            eq(emailTokens.purpose, purpose),
-            isNull(emailTokens.usedAt),
-            gt(emailTokens.expiresAt, new Date()),
-          ),
-        )
+        .where(and(eq(emailTokens.tokenHash, tokenHash), eq(emailTokens.purpose, purpose), isNull(emailTokens.usedAt), gt(emailTokens.expiresAt, new Date())))
         .returning({ userId: emailTokens.userId });
       return rows[0]?.userId ?? null;
     },

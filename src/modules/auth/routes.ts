@@ -28,108 +28,156 @@ const routes: FastifyPluginAsyncTypebox<AuthRouteOptions> = async (app, opts) =>
   }
   const sessionData = (s: IssuedSession) => ({ accessToken: s.accessToken, expiresIn: opts.accessTokenTtlSec });
 
-  app.post('/auth/register', {
-    config: { public: true, rateLimitScope: 'register' },
-    schema: register,
-  }, async (request, reply) => {
-    const session = await service.register(request.body);
-    setSessionCookies(reply, session);
-    const u = session.user;
-    return reply.status(201).send(ok({ user: { id: u.id, email: u.email, name: u.name, createdAt: u.createdAt.toISOString() }, ...sessionData(session) }, 'Registration successful'));
-  });
-
-  app.post('/auth/login', {
-    config: { public: true, rateLimitScope: 'login' },
-    schema: login,
-  }, async (request, reply) => {
-    const session = await service.login(request.body.email, request.body.password);
-    setSessionCookies(reply, session);
-    const u = session.user;
-    return ok({ user: { id: u.id, email: u.email, name: u.name }, ...sessionData(session) }, 'Login successful');
-  });
-
-  app.post('/auth/logout', {
-    config: { public: true },
-    schema: logout,
-  }, async (request, reply) => {
-    await service.logout(request.cookies.refreshToken);
-    clearSessionCookies(reply);
-    return okMessage('Logout successful');
-  });
-
-  app.post('/auth/refresh', {
-    config: { public: true, rateLimitScope: 'refresh' },
-    schema: refresh,
-  }, async (request, reply) => {
-    const presented = request.cookies.refreshToken ?? request.body.refreshToken;
-    try {
-      const session = await service.refresh(presented);
+  app.post(
+    '/auth/register',
+    {
+      config: { public: true, rateLimitScope: 'register' },
+      schema: register,
+    },
+    async (request, reply) => {
+      const session = await service.register(request.body);
       setSessionCookies(reply, session);
-      return ok(sessionData(session), 'Token refreshed');
-    } catch (err) {
+      const u = session.user;
+      return reply
+        .status(201)
+        .send(
+          ok({ user: { id: u.id, email: u.email, name: u.name, createdAt: u.createdAt.toISOString() }, ...sessionData(session) }, 'Registration successful'),
+        );
+    },
+  );
+
+  app.post(
+    '/auth/login',
+    {
+      config: { public: true, rateLimitScope: 'login' },
+      schema: login,
+    },
+    async (request, reply) => {
+      const session = await service.login(request.body.email, request.body.password);
+      setSessionCookies(reply, session);
+      const u = session.user;
+      return ok({ user: { id: u.id, email: u.email, name: u.name }, ...sessionData(session) }, 'Login successful');
+    },
+  );
+
+  app.post(
+    '/auth/logout',
+    {
+      config: { public: true },
+      schema: logout,
+    },
+    async (request, reply) => {
+      await service.logout(request.cookies.refreshToken);
       clearSessionCookies(reply);
-      throw err;
-    }
-  });
+      return okMessage('Logout successful');
+    },
+  );
 
-  app.get('/auth/me', {
-    schema: me,
-  }, async (request) => {
-    const user = await service.getUser(request.auth!.id);
-    return ok({ user: publicUser(user) });
-  });
+  app.post(
+    '/auth/refresh',
+    {
+      config: { public: true, rateLimitScope: 'refresh' },
+      schema: refresh,
+    },
+    async (request, reply) => {
+      const presented = request.cookies.refreshToken ?? request.body.refreshToken;
+      try {
+        const session = await service.refresh(presented);
+        setSessionCookies(reply, session);
+        return ok(sessionData(session), 'Token refreshed');
+      } catch (err) {
+        clearSessionCookies(reply);
+        throw err;
+      }
+    },
+  );
 
-  app.patch('/auth/me', {
-    schema: updateMe,
-  }, async (request) => {
-    const u = await service.updateProfile(request.auth!.id, request.body);
-    return ok({ user: { id: u.id, email: u.email, name: u.name } }, 'Profile updated');
-  });
+  app.get(
+    '/auth/me',
+    {
+      schema: me,
+    },
+    async (request) => {
+      const user = await service.getUser(request.auth!.id);
+      return ok({ user: publicUser(user) });
+    },
+  );
 
-  app.post('/auth/change-password', {
-    config: { rateLimitScope: 'auth' },
-    schema: changePassword,
-  }, async (request) => {
-    const keep = await service.familyOf(request.cookies.refreshToken);
-    await service.changePassword(request.auth!.id, request.body.currentPassword, request.body.newPassword, keep);
-    return okMessage('Password changed successfully');
-  });
+  app.patch(
+    '/auth/me',
+    {
+      schema: updateMe,
+    },
+    async (request) => {
+      const u = await service.updateProfile(request.auth!.id, request.body);
+      return ok({ user: { id: u.id, email: u.email, name: u.name } }, 'Profile updated');
+    },
+  );
 
-  app.post('/auth/forgot-password', {
-    config: { public: true, rateLimitScope: 'auth' },
-    schema: forgotPassword,
-  }, async (request) => {
-    await service.forgotPassword(request.body.email);
-    return okMessage('If an account exists for that e-mail address, a password reset link has been sent');
-  });
+  app.post(
+    '/auth/change-password',
+    {
+      config: { rateLimitScope: 'auth' },
+      schema: changePassword,
+    },
+    async (request) => {
+      const keep = await service.familyOf(request.cookies.refreshToken);
+      await service.changePassword(request.auth!.id, request.body.currentPassword, request.body.newPassword, keep);
+      return okMessage('Password changed successfully');
+    },
+  );
 
-  app.post('/auth/reset-password', {
-    config: { public: true, rateLimitScope: 'auth' },
-    schema: resetPassword,
-  }, async (request) => {
-    await service.resetPassword(request.body.token, request.body.newPassword);
-    return okMessage('Password has been reset; please log in with the new password');
-  });
+  app.post(
+    '/auth/forgot-password',
+    {
+      config: { public: true, rateLimitScope: 'auth' },
+      schema: forgotPassword,
+    },
+    async (request) => {
+      await service.forgotPassword(request.body.email);
+      return okMessage('If an account exists for that e-mail address, a password reset link has been sent');
+    },
+  );
 
-  app.post('/auth/verify-email', {
-    config: { public: true, rateLimitScope: 'auth' },
-    schema: verifyEmail,
-  }, async (request) => {
-    const user = await service.verifyEmail(request.body.token);
-    return ok({ user: publicUser(user) }, 'Email verified');
-  });
+  app.post(
+    '/auth/reset-password',
+    {
+      config: { public: true, rateLimitScope: 'auth' },
+      schema: resetPassword,
+    },
+    async (request) => {
+      await service.resetPassword(request.body.token, request.body.newPassword);
+      return okMessage('Password has been reset; please log in with the new password');
+    },
+  );
 
-  app.post('/auth/resend-verification', {
-    config: { public: true, rateLimitScope: 'auth' },
-    schema: resendVerification,
-  }, async (request) => {
-    const email = request.body.email;
-    if (!email && !request.tokenUserId) {
-      throw badRequest('email is required when not signed in', ['email: is required when not signed in']);
-    }
-    await service.resendVerification(email ? { email } : { userId: request.tokenUserId! });
-    return okMessage('If the account exists and is not yet verified, a verification link has been sent');
-  });
+  app.post(
+    '/auth/verify-email',
+    {
+      config: { public: true, rateLimitScope: 'auth' },
+      schema: verifyEmail,
+    },
+    async (request) => {
+      const user = await service.verifyEmail(request.body.token);
+      return ok({ user: publicUser(user) }, 'Email verified');
+    },
+  );
+
+  app.post(
+    '/auth/resend-verification',
+    {
+      config: { public: true, rateLimitScope: 'auth' },
+      schema: resendVerification,
+    },
+    async (request) => {
+      const email = request.body.email;
+      if (!email && !request.tokenUserId) {
+        throw badRequest('email is required when not signed in', ['email: is required when not signed in']);
+      }
+      await service.resendVerification(email ? { email } : { userId: request.tokenUserId! });
+      return okMessage('If the account exists and is not yet verified, a verification link has been sent');
+    },
+  );
 };
 
 export default routes;

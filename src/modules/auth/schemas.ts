@@ -22,14 +22,20 @@ const Token = Type.String({ minLength: 10, maxLength: 200 });
 export const register = {
   tags: ['auth'],
   summary: 'Create an account; sets the accessToken and refreshToken cookies',
-  body: Type.Object({ email: Email, password: Type.String({ minLength: 8, maxLength: 128 }), name: Name, invitationToken: Type.Optional(Token) }, { additionalProperties: false }),
+  body: Type.Object(
+    { email: Email, password: Type.String({ minLength: 8, maxLength: 128 }), name: Name, invitationToken: Type.Optional(Token) },
+    { additionalProperties: false },
+  ),
   response: { 201: Envelope(Type.Object({ user: UserCreated, accessToken: Type.String(), expiresIn: Type.Number() })), ...errorResponses },
 };
 
 export const login = {
   tags: ['auth'],
   summary: 'Log in; sets the accessToken and refreshToken cookies',
-  body: Type.Object({ email: Type.String({ minLength: 1, maxLength: 254 }), password: Type.String({ minLength: 1, maxLength: 1024 }) }, { additionalProperties: false }),
+  body: Type.Object(
+    { email: Type.String({ minLength: 1, maxLength: 254 }), password: Type.String({ minLength: 1, maxLength: 1024 }) },
+    { additionalProperties: false },
+  ),
   response: { 200: Envelope(Type.Object({ user: UserBrief, accessToken: Type.String(), expiresIn: Type.Number() })), ...errorResponses },
 };
 
@@ -54,7 +60,10 @@ export const updateMe = {
 export const changePassword = {
   tags: ['auth'],
   summary: 'Change the password; other sessions are signed out',
-  body: Type.Object({ currentPassword: Type.String({ minLength: 1, maxLength: 1024 }), newPassword: Type.String({ minLength: 8, maxLength: 128 }) }, { additionalProperties: false }),
+  body: Type.Object(
+    { currentPassword: Type.String({ minLength: 1, maxLength: 1024 }), newPassword: Type.String({ minLength: 8, maxLength: 128 }) },
+    { additionalProperties: false },
+  ),
   response: { 200: MessageEnvelope, ...errorResponses },
 };
 

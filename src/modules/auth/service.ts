@@ -298,7 +298,8 @@ export function authService(deps: {
       const user = await this.getUser(userId);
       const valid = await argon2.verify(user.passwordHash, currentPassword).catch(() => false);
       if (!valid) throw new AppError(400, 'INVALID_CURRENT_PASSWORD', 'Current password is incorrect', ['currentPassword: is incorrect']);
-      if (currentPassword === newPassword) throw badRequest('newPassword must differ from the current password', ['newPassword: must differ from the current password']);
+      if (currentPassword === newPassword)
+        throw badRequest('newPassword must differ from the current password', ['newPassword: must differ from the current password']);
       checkNewPassword(newPassword, user.email);
       await updateUser(userId, { passwordHash: await argon2.hash(newPassword, { type: argon2.argon2id }) });
       await repo.revokeAllForUser(userId, keepFamilyId);

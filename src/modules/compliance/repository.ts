@@ -11,10 +11,12 @@ export function complianceRepository(db: Db) {
       return db
         .select()
         .from(complianceArticles)
-        .where(and(
-          filter.domain ? eq(complianceArticles.domain, filter.domain) : undefined,
-          filter.chapter ? eq(complianceArticles.chapter, filter.chapter) : undefined,
-        ))
+        .where(
+          and(
+            filter.domain ? eq(complianceArticles.domain, filter.domain) : undefined,
+            filter.chapter ? eq(complianceArticles.chapter, filter.chapter) : undefined,
+          ),
+        )
         .orderBy(asc(complianceArticles.number));
     },
     async count(): Promise<number> {
@@ -26,8 +28,22 @@ export function complianceRepository(db: Db) {
       await db.transaction(async (tx) => {
         if (reset) await tx.delete(complianceArticles);
         for (const a of articles) {
-          const values = { id: `${regulation}-${a.number}`, regulation, number: a.number, article: a.article, title: a.title, chapter: a.chapter, domain: a.domain, text: a.text, obligations: a.obligations, loadedAt: new Date() };
-          await tx.insert(complianceArticles).values(values).onConflictDoUpdate({ target: complianceArticles.id, set: { ...values, id: undefined } });
+          const values = {
+            id: `${regulation}-${a.number}`,
+            regulation,
+            number: a.number,
+            article: a.article,
+            title: a.title,
+            chapter: a.chapter,
+            domain: a.domain,
+            text: a.text,
+            obligations: a.obligations,
+            loadedAt: new Date(),
+          };
+          await tx
+            .insert(complianceArticles)
+            .values(values)
+            .onConflictDoUpdate({ target: complianceArticles.id, set: { ...values, id: undefined } });
         }
       });
     },

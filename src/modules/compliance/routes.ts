@@ -34,25 +34,43 @@ const routes: FastifyPluginAsyncTypebox<{ service: ComplianceService }> = async 
     }
     return body;
   };
-  app.get('/compliance/domains', {
-    schema: listDomains,
-  }, async (request, reply) => sendCached(request, reply, await cached(`domains|${request.query.page}|${request.query.limit}`, reply, async () => ok(await service.domainPage(request.query))), REFERENCE_CACHE_CONTROL));
+  app.get(
+    '/compliance/domains',
+    {
+      schema: listDomains,
+    },
+    async (request, reply) =>
+      sendCached(
+        request,
+        reply,
+        await cached(`domains|${request.query.page}|${request.query.limit}`, reply, async () => ok(await service.domainPage(request.query))),
+        REFERENCE_CACHE_CONTROL,
+      ),
+  );
 
-  app.get('/compliance/articles', {
-    schema: listArticles,
-  }, async (request, reply) => {
-    const { domain, chapter, page, limit } = request.query;
-    const body = await cached(`articles|${domain ?? ''}|${chapter ?? ''}|${page}|${limit}`, reply, async () => ok(await service.articlePage(request.query)));
-    return sendCached(request, reply, body, REFERENCE_CACHE_CONTROL);
-  });
+  app.get(
+    '/compliance/articles',
+    {
+      schema: listArticles,
+    },
+    async (request, reply) => {
+      const { domain, chapter, page, limit } = request.query;
+      const body = await cached(`articles|${domain ?? ''}|${chapter ?? ''}|${page}|${limit}`, reply, async () => ok(await service.articlePage(request.query)));
+      return sendCached(request, reply, body, REFERENCE_CACHE_CONTROL);
+    },
+  );
 
-  app.get('/compliance/articles/:article', {
-    schema: getArticle,
-  }, async (request, reply) => {
-    // Unknown articles throw (404) before anything is cached; known ones are cached by number.
-    const article = await service.article(request.params.article);
-    return sendCached(request, reply, await cached(`article|${article.number}`, reply, async () => ok({ article })), REFERENCE_CACHE_CONTROL);
-  });
+  app.get(
+    '/compliance/articles/:article',
+    {
+      schema: getArticle,
+    },
+    async (request, reply) => {
+      // Unknown articles throw (404) before anything is cached; known ones are cached by number.
+      const article = await service.article(request.params.article);
+      return sendCached(request, reply, await cached(`article|${article.number}`, reply, async () => ok({ article })), REFERENCE_CACHE_CONTROL);
+    },
+  );
 };
 
 export default routes;

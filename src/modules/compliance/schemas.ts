@@ -22,11 +22,13 @@ export const listDomains = {
   summary: 'The 7 DORA domains with their articles',
   querystring: Type.Object(REFERENCE_PAGE, { additionalProperties: false }),
   response: {
-    200: Envelope(Type.Object({
-      total: Type.Number(),
-      pagination: PaginationSchema,
-      domains: Type.Array(Type.Object({ domain: Type.String(), chapter: Type.String(), articleCount: Type.Number(), articles: Type.Array(Type.String()) })),
-    })),
+    200: Envelope(
+      Type.Object({
+        total: Type.Number(),
+        pagination: PaginationSchema,
+        domains: Type.Array(Type.Object({ domain: Type.String(), chapter: Type.String(), articleCount: Type.Number(), articles: Type.Array(Type.String()) })),
+      }),
+    ),
     ...errorResponses,
   },
 };
@@ -34,11 +36,14 @@ export const listDomains = {
 export const listArticles = {
   tags: ['compliance'],
   summary: 'DORA articles (without text), filtered by domain and/or chapter',
-  querystring: Type.Object({
-    domain: Type.Optional(Type.Enum(DORA_DOMAINS.map((d) => d.domain))),
-    chapter: Type.Optional(Type.Enum([...DORA_CHAPTERS])),
-    ...REFERENCE_PAGE,
-  }, { additionalProperties: false }),
+  querystring: Type.Object(
+    {
+      domain: Type.Optional(Type.Enum(DORA_DOMAINS.map((d) => d.domain))),
+      chapter: Type.Optional(Type.Enum([...DORA_CHAPTERS])),
+      ...REFERENCE_PAGE,
+    },
+    { additionalProperties: false },
+  ),
   response: { 200: Envelope(Type.Object({ total: Type.Number(), articles: Type.Array(ArticleSummary), pagination: PaginationSchema })), ...errorResponses },
 };
 

@@ -18,11 +18,7 @@ export type SortField = keyof typeof SORT_FIELDS;
 
 /** A conversation is visible only to its user, in its workspace. */
 const owned = (scope: Pick<Scope, 'workspaceId' | 'userId'>, id?: string): SQL =>
-  and(
-    eq(conversations.workspaceId, scope.workspaceId),
-    eq(conversations.userId, scope.userId),
-    id === undefined ? undefined : eq(conversations.id, id),
-  )!;
+  and(eq(conversations.workspaceId, scope.workspaceId), eq(conversations.userId, scope.userId), id === undefined ? undefined : eq(conversations.id, id))!;
 
 export interface NewMessage {
   role: 'user' | 'assistant';
@@ -55,7 +51,13 @@ export function conversationsRepository(db: Db) {
       const where = and(owned(scope), eq(conversations.status, q.status));
       const col = SORT_FIELDS[q.sort];
       const order = q.desc ? [desc(col), desc(conversations.id)] : [asc(col), asc(conversations.id)];
-      const rows = await db.select().from(conversations).where(where).orderBy(...order).limit(q.limit).offset(q.offset);
+      const rows = await db
+        .select()
+        .from(conversations)
+        .where(where)
+        .orderBy(...order)
+        .limit(q.limit)
+        .offset(q.offset);
       const [{ n }] = await db.select({ n: count() }).from(conversations).where(where);
       return { rows, total: Number(n) };
     },
@@ -129,7 +131,10 @@ export function conversationsRepository(db: Db) {
       return db.transaction(async (tx) => {
         let conversationId = input.conversationId;
         if (conversationId === null) {
-          const [row] = await tx.insert(conversations).values({ workspaceId: scope.workspaceId, userId: scope.userId, title: input.newTitle, createdAt: input.messages[0].createdAt }).returning({ id: conversations.id });
+          const [row] = await tx
+            .insert(conversations)
+            .values({ workspaceId: scope.workspaceId, userId: scope.userId, title: input.newTitle, createdAt: input.messages[0].createdAt })
+            .returning({ id: conversations.id });
           conversationId = row.id;
         } else {
           // Lock the row so that concurrent exchanges of one conversation keep their counters right.

@@ -29,15 +29,20 @@ const Title = Type.String({ minLength: 1, maxLength: 200 });
 const MessageId = Type.String({ minLength: 1, maxLength: 100 });
 
 /** GET /conversations */
-export const ListQuery = Type.Object({
-  ...pageQuery(),
-  status: Type.Enum([...CONVERSATION_STATUSES], { default: 'active' }),
-  sort: Type.Enum(SORT_VALUES, { default: '-lastMessageAt' }),
-}, { additionalProperties: false });
-export const ListResponse = Envelope(Type.Object({
-  conversations: Type.Array(Conversation),
-  pagination: PaginationSchema,
-}));
+export const ListQuery = Type.Object(
+  {
+    ...pageQuery(),
+    status: Type.Enum([...CONVERSATION_STATUSES], { default: 'active' }),
+    sort: Type.Enum(SORT_VALUES, { default: '-lastMessageAt' }),
+  },
+  { additionalProperties: false },
+);
+export const ListResponse = Envelope(
+  Type.Object({
+    conversations: Type.Array(Conversation),
+    pagination: PaginationSchema,
+  }),
+);
 
 /** POST /conversations */
 export const CreateBody = Type.Object({ title: Type.Optional(Title) }, { additionalProperties: false });
@@ -49,18 +54,26 @@ export const GetQuery = Type.Object({ messageLimit: Type.Integer({ minimum: 0, m
 export const GetResponse = Envelope(Type.Object({ conversation: Conversation, messages: Type.Array(Message) }));
 
 /** PATCH /conversations/:id */
-export const UpdateBody = Type.Object({ title: Type.Optional(Title), status: Type.Optional(Type.Enum(['active', 'archived'])) }, { additionalProperties: false, minProperties: 1 });
+export const UpdateBody = Type.Object(
+  { title: Type.Optional(Title), status: Type.Optional(Type.Enum(['active', 'archived'])) },
+  { additionalProperties: false, minProperties: 1 },
+);
 
 /** GET /conversations/:id/messages */
-export const MessagesQuery = Type.Object({
-  ...pageQuery({ defaultLimit: 50 }),
-  before: Type.Optional(MessageId),
-  after: Type.Optional(MessageId),
-}, { additionalProperties: false });
-export const MessagesResponse = Envelope(Type.Object({
-  messages: Type.Array(Message),
-  pagination: PaginationSchema,
-}));
+export const MessagesQuery = Type.Object(
+  {
+    ...pageQuery({ defaultLimit: 50 }),
+    before: Type.Optional(MessageId),
+    after: Type.Optional(MessageId),
+  },
+  { additionalProperties: false },
+);
+export const MessagesResponse = Envelope(
+  Type.Object({
+    messages: Type.Array(Message),
+    pagination: PaginationSchema,
+  }),
+);
 
 /** DELETE /conversations/:id/messages */
 export const ClearResponse = Envelope(Type.Object({ deletedCount: Type.Number() }));

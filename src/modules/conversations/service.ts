@@ -52,7 +52,13 @@ export function toMarkdown(c: ConversationRow, msgs: MessageRow[]): string {
   for (const m of msgs) {
     out.push(`## ${m.role === 'user' ? 'User' : 'Assistant'}`, '', `_${m.createdAt.toISOString()}_`, '');
     // A line of the content that reads like a section heading is escaped, so sections stay unambiguous.
-    out.push(m.content.split('\n').map((l) => (HEADING.test(l) ? `\\${l}` : l)).join('\n'), '');
+    out.push(
+      m.content
+        .split('\n')
+        .map((l) => (HEADING.test(l) ? `\\${l}` : l))
+        .join('\n'),
+      '',
+    );
     const meta = m.role === 'assistant' ? m.metadata : null;
     if (meta && meta.sources?.length) {
       out.push(`Confidence: ${meta.confidence}`, '', 'Sources:', '');
@@ -160,7 +166,10 @@ export function conversationsService(repo: ConversationsRepository) {
     },
 
     /** Stores a question and its answer once; creates the conversation when none is given. */
-    async saveExchange(scope: Pick<Scope, 'workspaceId' | 'userId'>, input: { conversationId: string | null; question: string; askedAt: Date; answer: string; answeredAt: Date; metadata: AssistantMetadata }) {
+    async saveExchange(
+      scope: Pick<Scope, 'workspaceId' | 'userId'>,
+      input: { conversationId: string | null; question: string; askedAt: Date; answer: string; answeredAt: Date; metadata: AssistantMetadata },
+    ) {
       const msgs: NewMessage[] = [
         { role: 'user', content: input.question, metadata: null, createdAt: input.askedAt },
         { role: 'assistant', content: input.answer, metadata: input.metadata, createdAt: input.answeredAt },

@@ -74,7 +74,11 @@ function classify(err: unknown): { code: string; message: string; transient: boo
  * an upload or a manual sync tells the user who asked, whatever the outcome; a scheduled sync
  * tells everyone with access to the workspace, and only when it failed.
  */
-function outcomeNotification(ds: DataSourceRow, data: IngestJob, outcome: { ok: true; documents: number; chunks: number } | { ok: false; code: string; message: string }): NotifyInput | null {
+function outcomeNotification(
+  ds: DataSourceRow,
+  data: IngestJob,
+  outcome: { ok: true; documents: number; chunks: number } | { ok: false; code: string; message: string },
+): NotifyInput | null {
   const requestedBy = data.requestedBy ?? null;
   if (!requestedBy && outcome.ok) return null;
   const name = ds.name.length > 120 ? `${ds.name.slice(0, 119)}…` : ds.name;
@@ -101,7 +105,10 @@ export function dataSourceIngestion(deps: IngestionDeps): DataSourceIngestion {
       await repo.setJob(row.id, row.generation, jobId);
     } catch (err) {
       deps.log?.error({ err, dataSourceId: row.id }, 'could not queue ingestion');
-      await repo.markStatus(row.id, row.generation, 'failed', { code: 'QUEUE_UNAVAILABLE', message: 'The ingestion job could not be queued; retry with a sync' });
+      await repo.markStatus(row.id, row.generation, 'failed', {
+        code: 'QUEUE_UNAVAILABLE',
+        message: 'The ingestion job could not be queued; retry with a sync',
+      });
       await announce(row.id);
     }
     return (await repo.byId(row.id)) ?? row;
@@ -117,7 +124,12 @@ export function dataSourceIngestion(deps: IngestionDeps): DataSourceIngestion {
     if (!deps.notifications?.broadcast) return;
     const row = typeof rowOrId === 'string' ? await repo.byId(rowOrId).catch(() => null) : rowOrId;
     if (!row) return;
-    await deps.notifications.broadcast({ workspaceId: row.workspaceId, event: 'data-source:status', permission: 'canViewSources', payload: statusEvent(row, deleted) });
+    await deps.notifications.broadcast({
+      workspaceId: row.workspaceId,
+      event: 'data-source:status',
+      permission: 'canViewSources',
+      payload: statusEvent(row, deleted),
+    });
   }
 
   async function notifyOutcome(ds: DataSourceRow, data: IngestJob, outcome: Parameters<typeof outcomeNotification>[2]) {

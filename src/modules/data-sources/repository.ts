@@ -3,7 +3,6 @@ import type { Db } from '../../db/client.js';
 import type { Scope } from '../../domain/scope.js';
 import { chunks, dataSourceFiles, dataSources, documents, type DataSourceStatus, type DocumentFormat } from '../../db/schema/documents.js';
 
-
 /** The workspace a query is confined to: a request's `Scope`, or `{ workspaceId }` from a job (no user). */
 type InWorkspace = Pick<Scope, 'workspaceId'>;
 export type DataSourceRow = typeof dataSources.$inferSelect;
@@ -142,8 +141,14 @@ export function dataSourcesRepository(db: Db, opts: DataSourcesRepositoryOptions
     const [existing] = d.fileId
       ? await tx.select({ id: documents.id }).from(documents).where(eq(documents.fileId, d.fileId))
       : scope.mcpSourceId
-        ? await tx.select({ id: documents.id }).from(documents).where(and(eq(documents.mcpSourceId, scope.mcpSourceId), eq(documents.sourceKey, d.sourceKey!)))
-        : await tx.select({ id: documents.id }).from(documents).where(and(eq(documents.corpus, d.corpus!), eq(documents.sourceKey, d.sourceKey!)));
+        ? await tx
+            .select({ id: documents.id })
+            .from(documents)
+            .where(and(eq(documents.mcpSourceId, scope.mcpSourceId), eq(documents.sourceKey, d.sourceKey!)))
+        : await tx
+            .select({ id: documents.id })
+            .from(documents)
+            .where(and(eq(documents.corpus, d.corpus!), eq(documents.sourceKey, d.sourceKey!)));
     return existing?.id ?? null;
   }
 
@@ -188,7 +193,9 @@ export function dataSourcesRepository(db: Db, opts: DataSourcesRepositoryOptions
   /** Marks the data source `ready` with its counts and removes documents of files it no longer has, inside `tx`. */
   async function finishIngestion(tx: Tx, id: string, docs: DocumentInsert[], keep: string[]): Promise<void> {
     // Documents of files that no longer exist (none today: files are immutable).
-    const stale = (await tx.select({ id: documents.id }).from(documents).where(eq(documents.dataSourceId, id))).map((r) => r.id).filter((x) => !keep.includes(x));
+    const stale = (await tx.select({ id: documents.id }).from(documents).where(eq(documents.dataSourceId, id)))
+      .map((r) => r.id)
+      .filter((x) => !keep.includes(x));
     if (stale.length) await tx.delete(documents).where(inArray(documents.id, stale));
     await tx
       .update(dataSources)
@@ -248,10 +255,17 @@ export function dataSourcesRepository(db: Db, opts: DataSourcesRepositoryOptions
 
   return {
     /** The data source and its files, in one transaction. */
-    async create(scope: InWorkspace, values: { name: string; description: string | null; kind: string; createdBy: string; totalBytes: number }, files: NewFile[]): Promise<DataSourceRow> {
+    async create(
+      scope: InWorkspace,
+      values: { name: string; description: string | null; kind: string; createdBy: string; totalBytes: number },
+      files: NewFile[],
+    ): Promise<DataSourceRow> {
       const ds = { ...values, workspaceId: scope.workspaceId };
       return db.transaction(async (tx) => {
-        const [row] = await tx.insert(dataSources).values({ ...ds, status: 'pending' }).returning();
+        const [row] = await tx
+          .insert(dataSources)
+          .values({ ...ds, status: 'pending' })
+          .returning();
         for (let i = 0; i < files.length; i++) {
           await tx.insert(dataSourceFiles).values({ ...files[i]!, dataSourceId: row!.id, workspaceId: ds.workspaceId, position: i });
         }
@@ -259,7 +273,10 @@ export function dataSourcesRepository(db: Db, opts: DataSourcesRepositoryOptions
       });
     },
 
-    async list(scope: InWorkspace, q: { offset: number; limit: number; status?: DataSourceStatus; sort: SortField; descending: boolean }): Promise<{ rows: DataSourceRow[]; total: number }> {
+    async list(
+      scope: InWorkspace,
+      q: { offset: number; limit: number; status?: DataSourceStatus; sort: SortField; descending: boolean },
+    ): Promise<{ rows: DataSourceRow[]; total: number }> {
       const where = and(eq(dataSources.workspaceId, scope.workspaceId), isNull(dataSources.deletedAt), q.status ? eq(dataSources.status, q.status) : undefined);
       const col = SORT_COLUMNS[q.sort];
       const [rows, [totalRow]] = await Promise.all([
@@ -277,7 +294,10 @@ export function dataSourcesRepository(db: Db, opts: DataSourcesRepositoryOptions
 
     /** A live data source of the workspace. */
     async get(scope: InWorkspace, id: string): Promise<DataSourceRow | null> {
-      const [row] = await db.select().from(dataSources).where(and(eq(dataSources.id, id), eq(dataSources.workspaceId, scope.workspaceId), isNull(dataSources.deletedAt)));
+      const [row] = await db
+        .select()
+        .from(dataSources)
+        .where(and(eq(dataSources.id, id), eq(dataSources.workspaceId, scope.workspaceId), isNull(dataSources.deletedAt)));
       return row ?? null;
     },
 
@@ -304,26 +324,45 @@ export function dataSourcesRepository(db: Db, opts: DataSourcesRepositoryOptions
 
     async fileMetas(dataSourceIds: string[]): Promise<FileMeta[]> {
       if (!dataSourceIds.length) return [];
-      return db.select(fileMetaColumns).from(dataSourceFiles).where(inArray(dataSourceFiles.dataSourceId, dataSourceIds)).orderBy(asc(dataSourceFiles.position));
+      return db
+        .select(fileMetaColumns)
+        .from(dataSourceFiles)
+        .where(inArray(dataSourceFiles.dataSourceId, dataSourceIds))
+        .orderBy(asc(dataSourceFiles.position));
     },
 
     async documentsOf(dataSourceIds: string[]): Promise<DocumentRow[]> {
       if (!dataSourceIds.length) return [];
-      return db.select().from(documents).where(and(inArray(documents.dataSourceId, dataSourceIds), isNull(documents.deletedAt)));
+      return db
+        .select()
+        .from(documents)
+        .where(and(inArray(documents.dataSourceId, dataSourceIds), isNull(documents.deletedAt)));
     },
 
     /** Starts a new sync generation: the data source goes back to `pending`. */
     async requestSync(scope: InWorkspace, id: string): Promise<DataSourceRow | null> {
       const [row] = await db
         .update(dataSources)
-        .set({ generation: sql`${dataSources.generation} + 1`, status: 'pending', attempts: 0, errorCode: null, errorMessage: null, jobId: null, syncRequestedAt: new Date(), updatedAt: new Date() })
+        .set({
+          generation: sql`${dataSources.generation} + 1`,
+          status: 'pending',
+          attempts: 0,
+          errorCode: null,
+          errorMessage: null,
+          jobId: null,
+          syncRequestedAt: new Date(),
+          updatedAt: new Date(),
+        })
         .where(and(eq(dataSources.id, id), eq(dataSources.workspaceId, scope.workspaceId), isNull(dataSources.deletedAt)))
         .returning();
       return row ?? null;
     },
 
     async setJob(id: string, generation: number, jobId: string): Promise<void> {
-      await db.update(dataSources).set({ jobId }).where(and(eq(dataSources.id, id), eq(dataSources.generation, generation)));
+      await db
+        .update(dataSources)
+        .set({ jobId })
+        .where(and(eq(dataSources.id, id), eq(dataSources.generation, generation)));
     },
 
     /** Marks an attempt as started; false when the generation is stale or the source deleted. */
@@ -428,8 +467,16 @@ export function dataSourcesRepository(db: Db, opts: DataSourcesRepositoryOptions
           .where(and(eq(dataSources.id, id), eq(dataSources.workspaceId, scope.workspaceId), isNull(dataSources.deletedAt)))
           .returning({ id: dataSources.id });
         if (!ds) return null;
-        const docs = await tx.update(documents).set({ deletedAt: now }).where(and(eq(documents.dataSourceId, id), isNull(documents.deletedAt))).returning({ id: documents.id });
-        const ch = await tx.update(chunks).set({ deletedAt: now }).where(and(eq(chunks.dataSourceId, id), isNull(chunks.deletedAt))).returning({ id: chunks.id });
+        const docs = await tx
+          .update(documents)
+          .set({ deletedAt: now })
+          .where(and(eq(documents.dataSourceId, id), isNull(documents.deletedAt)))
+          .returning({ id: documents.id });
+        const ch = await tx
+          .update(chunks)
+          .set({ deletedAt: now })
+          .where(and(eq(chunks.dataSourceId, id), isNull(chunks.deletedAt)))
+          .returning({ id: chunks.id });
         return { documents: docs.length, chunks: ch.length };
       });
     },
@@ -440,7 +487,10 @@ export function dataSourcesRepository(db: Db, opts: DataSourcesRepositoryOptions
         .select({ n: count(), pages: sql<number>`coalesce(sum(${documents.pageCount}), 0)::int` })
         .from(documents)
         .where(and(eq(documents.workspaceId, scope.workspaceId), isNull(documents.deletedAt)));
-      const [s] = await db.select({ n: count() }).from(dataSources).where(and(eq(dataSources.workspaceId, scope.workspaceId), isNull(dataSources.deletedAt)));
+      const [s] = await db
+        .select({ n: count() })
+        .from(dataSources)
+        .where(and(eq(dataSources.workspaceId, scope.workspaceId), isNull(dataSources.deletedAt)));
       return { documents: Number(d?.n ?? 0), pages: Number(d?.pages ?? 0), dataSources: Number(s?.n ?? 0) };
     },
 
@@ -474,9 +524,14 @@ export function dataSourcesRepository(db: Db, opts: DataSourcesRepositoryOptions
      * keyed by the source and `sourceKey` (the resource URI), in one transaction; a
      * soft-deleted one comes back. Null when the MCP source no longer exists.
      */
-    async writeMcpDocument(scope: { workspaceId: string; mcpSourceId: string }, d: Omit<DocumentInsert, 'fileId' | 'corpus'> & { sourceKey: string }): Promise<string | null> {
+    async writeMcpDocument(
+      scope: { workspaceId: string; mcpSourceId: string },
+      d: Omit<DocumentInsert, 'fileId' | 'corpus'> & { sourceKey: string },
+    ): Promise<string | null> {
       try {
-        return await db.transaction((tx) => writeDocument(tx, { workspaceId: scope.workspaceId, dataSourceId: null, mcpSourceId: scope.mcpSourceId }, { ...d, fileId: null, corpus: null }));
+        return await db.transaction((tx) =>
+          writeDocument(tx, { workspaceId: scope.workspaceId, dataSourceId: null, mcpSourceId: scope.mcpSourceId }, { ...d, fileId: null, corpus: null }),
+        );
       } catch (err) {
         for (let e = err as Record<string, unknown> | undefined, i = 0; e && i < 4; e = e.cause as Record<string, unknown> | undefined, i++) {
           if (String(e.code) === '23503') return null; // the MCP source was deleted meanwhile
@@ -499,7 +554,15 @@ export function dataSourcesRepository(db: Db, opts: DataSourcesRepositoryOptions
           await tx
             .update(chunks)
             .set({ deletedAt: now })
-            .where(and(inArray(chunks.documentId, docs.map((d) => d.id)), isNull(chunks.deletedAt)));
+            .where(
+              and(
+                inArray(
+                  chunks.documentId,
+                  docs.map((d) => d.id),
+                ),
+                isNull(chunks.deletedAt),
+              ),
+            );
         }
         return docs.length;
       });
@@ -514,7 +577,6 @@ export function dataSourcesRepository(db: Db, opts: DataSourcesRepositoryOptions
         .where(and(eq(documents.corpus, corpus), isNull(chunks.deletedAt)));
       return Number(r?.n ?? 0);
     },
-
   };
 }
 export type DataSourcesRepository = ReturnType<typeof dataSourcesRepository>;

@@ -24,11 +24,14 @@ function jsonFiles(docs: Static<typeof CreateJson>['documents']): IncomingFile[]
       content = Buffer.from(d.content, 'utf8');
     } else {
       const b64 = d.contentBase64!.replace(/\s+/g, '');
-      if (!/^[A-Za-z0-9+/]*={0,2}$/.test(b64) || b64.length % 4 === 1) throw badRequest(`${field}.contentBase64 is not valid base64`, [`${field}.contentBase64: must be base64`]);
+      if (!/^[A-Za-z0-9+/]*={0,2}$/.test(b64) || b64.length % 4 === 1)
+        throw badRequest(`${field}.contentBase64 is not valid base64`, [`${field}.contentBase64: must be base64`]);
       content = Buffer.from(b64, 'base64');
     }
     const format = d.format;
-    const filename = d.filename ?? `${(d.title ?? `document-${i + 1}`).replace(/[^\w.-]+/g, '-').slice(0, 100)}.${format ? EXTENSION[format] : d.content !== undefined ? 'txt' : 'bin'}`;
+    const filename =
+      d.filename ??
+      `${(d.title ?? `document-${i + 1}`).replace(/[^\w.-]+/g, '-').slice(0, 100)}.${format ? EXTENSION[format] : d.content !== undefined ? 'txt' : 'bin'}`;
     return {
       filename,
       declaredType: format ? FORMAT_MIME[format] : null,
@@ -66,7 +69,9 @@ const routes: FastifyPluginAsyncTypebox<{ service: DataSourcesService; ingest: C
     return reply.status(201).send(ok({ dataSource: view }, 'Data source created; ingestion queued'));
   });
 
-  app.get('/data-sources', { config: { permission: 'canViewSources' }, schema: ListDataSources }, async (request) => ok(await service.list(requestScope(request), request.query)));
+  app.get('/data-sources', { config: { permission: 'canViewSources' }, schema: ListDataSources }, async (request) =>
+    ok(await service.list(requestScope(request), request.query)),
+  );
 
   app.get('/data-sources/:id', { config: { permission: 'canViewSources' }, schema: GetDataSource }, async (request) =>
     ok({ dataSource: await service.get(requestScope(request), request.params.id) }),

@@ -95,15 +95,20 @@ export const ListDataSources = {
     {
       ...pageQuery(),
       status: Type.Optional(Type.Enum([...DATA_SOURCE_STATUSES])),
-      sort: Type.Enum(Object.keys(SORT_COLUMNS).flatMap((k) => [k, `-${k}`]), { default: '-createdAt' }),
+      sort: Type.Enum(
+        Object.keys(SORT_COLUMNS).flatMap((k) => [k, `-${k}`]),
+        { default: '-createdAt' },
+      ),
     },
     { additionalProperties: false },
   ),
   response: {
-    200: Envelope(Type.Object({
-      dataSources: Type.Array(DataSourceSchema),
-      pagination: PaginationSchema,
-    })),
+    200: Envelope(
+      Type.Object({
+        dataSources: Type.Array(DataSourceSchema),
+        pagination: PaginationSchema,
+      }),
+    ),
     ...errorResponses,
   },
 };
@@ -119,7 +124,10 @@ export const GetDataSourceFile = {
   tags,
   summary: 'Download the original bytes of one file of a data source',
   params: Type.Object({ id: Id, fileId: Id }),
-  response: { 200: { description: 'the file', content: { 'application/octet-stream': { schema: Type.Unsafe<Buffer>({ type: 'string', format: 'binary' }) } } }, ...errorResponses },
+  response: {
+    200: { description: 'the file', content: { 'application/octet-stream': { schema: Type.Unsafe<Buffer>({ type: 'string', format: 'binary' }) } } },
+    ...errorResponses,
+  },
 };
 
 export const SyncDataSource = {

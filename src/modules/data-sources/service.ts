@@ -69,7 +69,10 @@ export interface DataSourcesService {
   /** Checks every file, then stores the source and its files and queues the ingestion; any rejected file rejects all. */
   create(scope: Scope, input: CreateInput): Promise<DataSourceView>;
   /** One page of the workspace's live data sources. */
-  list(scope: InWorkspace, q: { page: number; limit: number; status?: DataSourceStatus; sort?: string }): Promise<{ dataSources: DataSourceView[]; pagination: Pagination }>;
+  list(
+    scope: InWorkspace,
+    q: { page: number; limit: number; status?: DataSourceStatus; sort?: string },
+  ): Promise<{ dataSources: DataSourceView[]; pagination: Pagination }>;
   /** One live data source with its files and documents (404 DATA_SOURCE_NOT_FOUND). */
   get(scope: InWorkspace, id: string): Promise<DataSourceView>;
   /** The original bytes of one file of a live data source. */
@@ -110,7 +113,11 @@ export const dataSourceNotFound = () => notFound('Data source not found', 'DATA_
  * Checks every file (size, type by content, encryption, archive limits, parse) before
  * anything is stored; returns the files to store and the first title found.
  */
-async function checkFiles(parser: Pick<ParsePool, 'parse'>, ingest: Config['ingest'], files: IncomingFile[]): Promise<{ stored: NewFile[]; firstTitle: string | undefined }> {
+async function checkFiles(
+  parser: Pick<ParsePool, 'parse'>,
+  ingest: Config['ingest'],
+  files: IncomingFile[],
+): Promise<{ stored: NewFile[]; firstTitle: string | undefined }> {
   if (!files.length) throw badRequest('at least one file or document is required', ['files: at least one is required']);
   if (files.length > ingest.maxFiles) throw badRequest(`at most ${ingest.maxFiles} files per data source`, [`files: at most ${ingest.maxFiles}`]);
   const limits = { maxTextChars: ingest.maxTextChars, maxDecompressedBytes: ingest.maxDecompressedBytes };
@@ -181,7 +188,13 @@ export function dataSourcesService(deps: DataSourcesDeps): DataSourcesService {
       const ids = rows.map((r) => r.id);
       const [files, docs] = await Promise.all([repo.fileMetas(ids), repo.documentsOf(ids)]);
       return {
-        dataSources: rows.map((r) => dataSourceView(r, files.filter((f) => f.dataSourceId === r.id), docs.filter((d) => d.dataSourceId === r.id))),
+        dataSources: rows.map((r) =>
+          dataSourceView(
+            r,
+            files.filter((f) => f.dataSourceId === r.id),
+            docs.filter((d) => d.dataSourceId === r.id),
+          ),
+        ),
         pagination: pagination(q, total),
       };
     },
@@ -277,7 +290,9 @@ export function dataSourcesService(deps: DataSourcesDeps): DataSourcesService {
           chunks,
         });
       }
-      const keep = opts.articles ? [...existing.keys()].filter((k): k is string => !!k).concat(sources.map((s) => s.sourceKey)) : sources.map((s) => s.sourceKey);
+      const keep = opts.articles
+        ? [...existing.keys()].filter((k): k is string => !!k).concat(sources.map((s) => s.sourceKey))
+        : sources.map((s) => s.sourceKey);
       if (docs.length || keep.length !== existing.size) await repo.writeCorpus(DORA_CORPUS, docs, keep);
       return { documents: sources.length, indexed: docs.length, chunks: docs.reduce((n, d) => n + d.chunks.length, 0) };
     },

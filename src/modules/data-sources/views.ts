@@ -14,7 +14,16 @@ function fileView(f: FileMeta, doc: DocumentRow | undefined, dataSourceId: strin
     sha256: f.sha256,
     url: `/api/v1/data-sources/${dataSourceId}/files/${f.id}`,
     document: doc
-      ? { id: doc.id, title: doc.title, url: doc.url, pageCount: doc.pageCount, chunkCount: doc.chunkCount, charCount: doc.charCount, date: iso(doc.docDate), indexedAt: iso(doc.updatedAt) }
+      ? {
+          id: doc.id,
+          title: doc.title,
+          url: doc.url,
+          pageCount: doc.pageCount,
+          chunkCount: doc.chunkCount,
+          charCount: doc.charCount,
+          date: iso(doc.docDate),
+          indexedAt: iso(doc.updatedAt),
+        }
       : null,
   };
 }

@@ -130,7 +130,8 @@ export async function builtinMetrics(samples: Sample[], embedder: Embedder): Pro
     const answerTerms = new Set(terms(s.answer));
     const similarity = Math.max(0, cosine(vectors[2 * i], vectors[2 * i + 1]));
     const questionCoverage = qTerms.length ? coverage(qTerms, answerTerms) : 0;
-    const noncommittal = !s.answer.trim() || (claims.length === 0 && statements(s.answer).some(isAbstention)) || (claims.length === 0 && answerTerms.size === 0);
+    const noncommittal =
+      !s.answer.trim() || (claims.length === 0 && statements(s.answer).some(isAbstention)) || (claims.length === 0 && answerTerms.size === 0);
     const answerRelevancy = noncommittal ? 0 : (similarity + questionCoverage) / 2;
 
     // Context precision: rank-weighted share of contexts relevant to the question.

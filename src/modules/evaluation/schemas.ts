@@ -32,30 +32,36 @@ export const EvaluateBody = Type.Object(
 
 /** POST /ragas/evaluate */
 export const evaluateResponses = {
-  200: Envelope(Type.Object({
-    evaluator: Type.Enum(['builtin', 'external']),
-    sampleCount: Type.Integer(),
-    averages: Metrics,
-    samples: Type.Array(Type.Object({
-      index: Type.Integer(),
-      question: Type.String(),
-      answer: Type.Optional(Type.String()),
-      contexts: Type.Optional(Type.Array(Type.String())),
-      conversationId: Type.Optional(Type.String()),
-      metrics: Metrics,
-      details: Type.Optional(Type.Object({
-        claims: Type.Integer(),
-        supportedClaims: Type.Integer(),
-        unsupportedClaims: Type.Array(Type.String()),
-        relevantContexts: Type.Array(Type.Boolean()),
-        groundTruthSentences: Type.Union([Type.Integer(), Type.Null()]),
-        supportedGroundTruthSentences: Type.Union([Type.Integer(), Type.Null()]),
-        answerSimilarity: Type.Number(),
-        questionCoverage: Type.Number(),
-      })),
-    })),
-    durationMs: Type.Integer(),
-  })),
+  200: Envelope(
+    Type.Object({
+      evaluator: Type.Enum(['builtin', 'external']),
+      sampleCount: Type.Integer(),
+      averages: Metrics,
+      samples: Type.Array(
+        Type.Object({
+          index: Type.Integer(),
+          question: Type.String(),
+          answer: Type.Optional(Type.String()),
+          contexts: Type.Optional(Type.Array(Type.String())),
+          conversationId: Type.Optional(Type.String()),
+          metrics: Metrics,
+          details: Type.Optional(
+            Type.Object({
+              claims: Type.Integer(),
+              supportedClaims: Type.Integer(),
+              unsupportedClaims: Type.Array(Type.String()),
+              relevantContexts: Type.Array(Type.Boolean()),
+              groundTruthSentences: Type.Union([Type.Integer(), Type.Null()]),
+              supportedGroundTruthSentences: Type.Union([Type.Integer(), Type.Null()]),
+              answerSimilarity: Type.Number(),
+              questionCoverage: Type.Number(),
+            }),
+          ),
+        }),
+      ),
+      durationMs: Type.Integer(),
+    }),
+  ),
   ...errorResponses,
   502: ErrorEnvelope,
   503: ErrorEnvelope,

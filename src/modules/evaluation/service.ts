@@ -62,7 +62,10 @@ function samplesOf(input: EvaluateInput): { mode: 'samples' | 'questions'; sampl
       const details = missing.map((f) => `${f}: is required`);
       throw badRequest(details.join('; '), details);
     }
-    return { mode: 'samples', samples: [{ question: input.question!, answer: input.answer!, contexts: input.contexts!, groundTruth: input.groundTruth ?? null }] };
+    return {
+      mode: 'samples',
+      samples: [{ question: input.question!, answer: input.answer!, contexts: input.contexts!, groundTruth: input.groundTruth ?? null }],
+    };
   }
   if (input.samples) {
     return { mode: 'samples', samples: input.samples.map((s) => ({ ...s, groundTruth: s.groundTruth ?? null })) };
@@ -99,7 +102,9 @@ export function evaluationService(deps: { embedder: Embedder; external?: Externa
       checkBlank(given.samples, given.questions);
       const choice = input.evaluator ?? 'auto';
       if (choice === 'external' && !deps.external?.url) {
-        throw badRequest('evaluator: external is not configured on this server (RAGAS_URL)', ['evaluator: external is not configured on this server (RAGAS_URL)']);
+        throw badRequest('evaluator: external is not configured on this server (RAGAS_URL)', [
+          'evaluator: external is not configured on this server (RAGAS_URL)',
+        ]);
       }
       const useExternal = choice === 'external' || (choice === 'auto' && Boolean(deps.external?.url));
 

@@ -8,6 +8,10 @@ export const health = {
   summary: 'Liveness and database reachability',
   response: {
     200: Envelope(Type.Object({ status: Type.Literal('up'), timestamp: Type.String(), uptime: Type.Number(), database: Type.String() })),
-    503: Type.Object({ status: Type.Literal('error'), message: Type.String(), error: Type.Object({ code: Type.String(), details: Type.Array(Type.String()) }) }),
+    503: Type.Object({
+      status: Type.Literal('error'),
+      message: Type.String(),
+      error: Type.Object({ code: Type.String(), details: Type.Array(Type.String()) }),
+    }),
   },
 };

@@ -29,10 +29,27 @@ export interface ConnectionSettings {
 
 const HEADER_NAME = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]{1,100}$/;
 /** Headers the transport manages itself; a source cannot set them. */
-const RESERVED_HEADERS = new Set(['host', 'content-length', 'content-type', 'accept', 'connection', 'transfer-encoding', 'upgrade', 'te', 'trailer', 'keep-alive', 'proxy-connection', 'mcp-session-id', 'mcp-protocol-version', 'last-event-id', 'expect']);
+const RESERVED_HEADERS = new Set([
+  'host',
+  'content-length',
+  'content-type',
+  'accept',
+  'connection',
+  'transfer-encoding',
+  'upgrade',
+  'te',
+  'trailer',
+  'keep-alive',
+  'proxy-connection',
+  'mcp-session-id',
+  'mcp-protocol-version',
+  'last-event-id',
+  'expect',
+]);
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,127}$/;
 /** Variables that change which program runs or what it loads: refused for stdio sources. */
-const RESERVED_ENV = /^(PATH|HOME|NODE_OPTIONS|NODE_PATH|NODE_EXTRA_CA_CERTS|PYTHONPATH|PYTHONHOME|PYTHONSTARTUP|PERL5OPT|PERL5LIB|RUBYOPT|RUBYLIB|BASH_ENV|ENV|SHELL|IFS|LD_.*|DYLD_.*)$/i;
+const RESERVED_ENV =
+  /^(PATH|HOME|NODE_OPTIONS|NODE_PATH|NODE_EXTRA_CA_CERTS|PYTHONPATH|PYTHONHOME|PYTHONSTARTUP|PERL5OPT|PERL5LIB|RUBYOPT|RUBYLIB|BASH_ENV|ENV|SHELL|IFS|LD_.*|DYLD_.*)$/i;
 const MAX_HEADERS = 32;
 const MAX_ENV = 64;
 const MAX_HEADER_VALUE = 8192;

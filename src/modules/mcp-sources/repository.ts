@@ -58,7 +58,11 @@ export function mcpSourcesRepository(db: Db) {
     .prepare('mcp_sources_sync_counts');
   return {
     /** Inserts a source; `seal` receives the new id (secrets are bound to it) and returns the sealed value. */
-    async create(scope: InWorkspace, values: Omit<typeof mcpSources.$inferInsert, 'id' | 'secrets' | 'workspaceId'>, seal: (id: string) => string | null): Promise<McpSourceRow> {
+    async create(
+      scope: InWorkspace,
+      values: Omit<typeof mcpSources.$inferInsert, 'id' | 'secrets' | 'workspaceId'>,
+      seal: (id: string) => string | null,
+    ): Promise<McpSourceRow> {
       const id = crypto.randomUUID();
       const [row] = await db
         .insert(mcpSources)
@@ -68,7 +72,10 @@ export function mcpSourcesRepository(db: Db) {
     },
 
     async get(scope: InWorkspace, id: string): Promise<McpSourceRow | null> {
-      const [row] = await db.select().from(mcpSources).where(and(eq(mcpSources.id, id), eq(mcpSources.workspaceId, scope.workspaceId)));
+      const [row] = await db
+        .select()
+        .from(mcpSources)
+        .where(and(eq(mcpSources.id, id), eq(mcpSources.workspaceId, scope.workspaceId)));
       return row ?? null;
     },
 
@@ -77,7 +84,10 @@ export function mcpSourcesRepository(db: Db) {
       return row ?? null;
     },
 
-    async list(scope: InWorkspace, q: { offset: number; limit: number; sort: McpSortField; descending: boolean }): Promise<{ rows: McpSourceRow[]; total: number }> {
+    async list(
+      scope: InWorkspace,
+      q: { offset: number; limit: number; sort: McpSortField; descending: boolean },
+    ): Promise<{ rows: McpSourceRow[]; total: number }> {
       const where = eq(mcpSources.workspaceId, scope.workspaceId);
       const col = MCP_SORT_COLUMNS[q.sort];
       const [rows, [t]] = await Promise.all([
@@ -95,7 +105,10 @@ export function mcpSourcesRepository(db: Db) {
 
     /** Ids of the enabled sources of a workspace (scheduled syncs). */
     async enabledIds(scope: InWorkspace): Promise<string[]> {
-      const rows = await db.select({ id: mcpSources.id }).from(mcpSources).where(and(eq(mcpSources.workspaceId, scope.workspaceId), eq(mcpSources.enabled, true)));
+      const rows = await db
+        .select({ id: mcpSources.id })
+        .from(mcpSources)
+        .where(and(eq(mcpSources.workspaceId, scope.workspaceId), eq(mcpSources.enabled, true)));
       return rows.map((r) => r.id);
     },
 
@@ -127,9 +140,17 @@ export function mcpSourcesRepository(db: Db) {
      * Queues a run unless one is already queued for the source (a partial unique index
      * allows one queued run per source). Returns the run and whether it is new.
      */
-    async queueRun(v: { sourceId: string; workspaceId: string; trigger: McpSyncTrigger; requestedBy: string | null }): Promise<{ run: McpSyncRunRow; created: boolean }> {
+    async queueRun(v: {
+      sourceId: string;
+      workspaceId: string;
+      trigger: McpSyncTrigger;
+      requestedBy: string | null;
+    }): Promise<{ run: McpSyncRunRow; created: boolean }> {
       try {
-        const [run] = await db.insert(mcpSyncRuns).values({ ...v, status: 'queued' }).returning();
+        const [run] = await db
+          .insert(mcpSyncRuns)
+          .values({ ...v, status: 'queued' })
+          .returning();
         return { run: run!, created: true };
       } catch (err) {
         if (!uniqueViolation(err)) throw err;
@@ -187,7 +208,10 @@ export function mcpSourcesRepository(db: Db) {
       }
     },
 
-    async finishRun(runId: string, v: { status: McpSyncStatus; durationMs: number; counts: RunCounts; error: string | null; errors: McpSyncError[] }): Promise<void> {
+    async finishRun(
+      runId: string,
+      v: { status: McpSyncStatus; durationMs: number; counts: RunCounts; error: string | null; errors: McpSyncError[] },
+    ): Promise<void> {
       await db
         .update(mcpSyncRuns)
         .set({ status: v.status, finishedAt: new Date(), durationMs: v.durationMs, error: v.error, errors: v.errors.slice(0, 100), ...v.counts })
@@ -196,7 +220,10 @@ export function mcpSourcesRepository(db: Db) {
 
     /** Counts of a running run so far (its progress, read by GET /sync-status). */
     async runProgress(runId: string, counts: RunCounts): Promise<void> {
-      await db.update(mcpSyncRuns).set(counts).where(and(eq(mcpSyncRuns.id, runId), eq(mcpSyncRuns.status, 'running')));
+      await db
+        .update(mcpSyncRuns)
+        .set(counts)
+        .where(and(eq(mcpSyncRuns.id, runId), eq(mcpSyncRuns.status, 'running')));
     },
 
     /**
@@ -218,10 +245,20 @@ export function mcpSourcesRepository(db: Db) {
           .where(and(inArray(mcpSyncRuns.sourceId, ids), inArray(mcpSyncRuns.status, statuses)))
           .orderBy(mcpSyncRuns.sourceId, desc(mcpSyncRuns.queuedAt), desc(mcpSyncRuns.id));
       // A source has at most one running and one queued run: the running one is shown.
-      const [running, queued, finished, succeeded] = await Promise.all([latest(['running']), latest(['queued']), latest(['succeeded', 'partial', 'failed']), latest(['succeeded', 'partial'])]);
+      const [running, queued, finished, succeeded] = await Promise.all([
+        latest(['running']),
+        latest(['queued']),
+        latest(['succeeded', 'partial', 'failed']),
+        latest(['succeeded', 'partial']),
+      ]);
       const by = (rows: McpSyncRunRow[]) => new Map(rows.map((r) => [r.sourceId, r]));
       const [r, q, f, s] = [by(running), by(queued), by(finished), by(succeeded)];
-      return sources.map((src) => ({ ...src, active: r.get(src.id) ?? q.get(src.id) ?? null, lastFinished: f.get(src.id) ?? null, lastSuccessAt: s.get(src.id)?.finishedAt ?? null }));
+      return sources.map((src) => ({
+        ...src,
+        active: r.get(src.id) ?? q.get(src.id) ?? null,
+        lastFinished: f.get(src.id) ?? null,
+        lastSuccessAt: s.get(src.id)?.finishedAt ?? null,
+      }));
     },
 
     /** The latest run of each source (queued, running or finished). */
@@ -307,8 +344,13 @@ export function mcpSourcesRepository(db: Db) {
     },
 
     /** Per-source resource counts: indexed documents, their chunks and characters, failures. */
-    async resourceTotals(sourceIds: string[]): Promise<Map<string, { documents: number; chunks: number; characters: number; indexed: number; failed: number; removed: number; tracked: number }>> {
-      const out = new Map<string, { documents: number; chunks: number; characters: number; indexed: number; failed: number; removed: number; tracked: number }>();
+    async resourceTotals(
+      sourceIds: string[],
+    ): Promise<Map<string, { documents: number; chunks: number; characters: number; indexed: number; failed: number; removed: number; tracked: number }>> {
+      const out = new Map<
+        string,
+        { documents: number; chunks: number; characters: number; indexed: number; failed: number; removed: number; tracked: number }
+      >();
       if (!sourceIds.length) return out;
       const rows = await db
         .select({

@@ -2,7 +2,17 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { ok } from '../../lib/envelope.js';
 import { requestScope } from '../../plugins/workspace.js';
 import type { McpSortField } from './repository.js';
-import { CreateMcpSource, DeleteMcpSource, GetMcpSource, GetMcpSyncRun, ListMcpSources, McpSourceStats, SyncMcpSource, TestMcpConnection, UpdateMcpSource } from './schemas.js';
+import {
+  CreateMcpSource,
+  DeleteMcpSource,
+  GetMcpSource,
+  GetMcpSyncRun,
+  ListMcpSources,
+  McpSourceStats,
+  SyncMcpSource,
+  TestMcpConnection,
+  UpdateMcpSource,
+} from './schemas.js';
 import type { McpSourcesService } from './service.js';
 
 /**

@@ -9,10 +9,15 @@ import { pageQuery, PaginationSchema } from '../../domain/paging.js';
 const Id = Type.String({ minLength: 1, maxLength: 100 });
 const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(t: T) => Type.Union([t, Type.Null()]);
 
-const Transport = Type.Enum([...MCP_TRANSPORTS], { description: '`http` (Streamable HTTP URL) or `stdio` (a command the server runs; only when enabled by configuration)' });
+const Transport = Type.Enum([...MCP_TRANSPORTS], {
+  description: '`http` (Streamable HTTP URL) or `stdio` (a command the server runs; only when enabled by configuration)',
+});
 const Url = Type.String({ minLength: 1, maxLength: 2048, description: 'Streamable HTTP endpoint (http/https); checked against the network rules' });
 const Command = Type.String({ minLength: 1, maxLength: 1024, pattern: '\\S', description: 'Executable of a stdio server' });
-const Args = Type.Array(Type.String({ maxLength: 4096 }), { maxItems: 64, description: 'Arguments of the command (stored and returned in clear: put secrets in env)' });
+const Args = Type.Array(Type.String({ maxLength: 4096 }), {
+  maxItems: 64,
+  description: 'Arguments of the command (stored and returned in clear: put secrets in env)',
+});
 const SecretMap = (what: string) =>
   Type.Record(Type.String({ minLength: 1, maxLength: 128 }), Type.String({ maxLength: 32768 }), {
     description: `${what}: stored encrypted (AES-256-GCM), never returned; only the names are shown`,
@@ -153,7 +158,13 @@ const StatsSchema = Type.Object({
   lastSyncStatus: Type.Enum(['never', ...MCP_SYNC_STATUSES]),
   lastSyncDurationMs: Nullable(Type.Number()),
   lastSuccessfulSyncAt: Nullable(Type.String()),
-  syncs: Type.Object({ total: Type.Number(), succeeded: Type.Number(), partial: Type.Number(), failed: Type.Number(), averageDurationMs: Nullable(Type.Number()) }),
+  syncs: Type.Object({
+    total: Type.Number(),
+    succeeded: Type.Number(),
+    partial: Type.Number(),
+    failed: Type.Number(),
+    averageDurationMs: Nullable(Type.Number()),
+  }),
   errors: Type.Array(Type.Object({ uri: Type.String(), message: Type.String(), at: Type.String() })),
 });
 
@@ -173,15 +184,20 @@ export const ListMcpSources = {
   querystring: Type.Object(
     {
       ...pageQuery(),
-      sort: Type.Enum(Object.keys(MCP_SORT_COLUMNS).flatMap((k) => [k, `-${k}`]), { default: '-createdAt' }),
+      sort: Type.Enum(
+        Object.keys(MCP_SORT_COLUMNS).flatMap((k) => [k, `-${k}`]),
+        { default: '-createdAt' },
+      ),
     },
     { additionalProperties: false },
   ),
   response: {
-    200: Envelope(Type.Object({
-      mcpSources: Type.Array(McpSourceSchema),
-      pagination: PaginationSchema,
-    })),
+    200: Envelope(
+      Type.Object({
+        mcpSources: Type.Array(McpSourceSchema),
+        pagination: PaginationSchema,
+      }),
+    ),
     ...errorResponses,
   },
 };

@@ -80,7 +80,10 @@ export type ConnectionTest =
 /** The MCP sources of a workspace. */
 export interface McpSourcesService {
   /** One page of the workspace's sources. */
-  list(scope: Scope, q: { page: number; limit: number; sort: McpSortField; descending: boolean }): Promise<{ mcpSources: McpSourceView[]; pagination: Pagination }>;
+  list(
+    scope: Scope,
+    q: { page: number; limit: number; sort: McpSortField; descending: boolean },
+  ): Promise<{ mcpSources: McpSourceView[]; pagination: Pagination }>;
   /** One source (404 MCP_SOURCE_NOT_FOUND). */
   get(scope: Scope, id: string): Promise<McpSourceView>;
   /** Registers a source (credentials sealed); queues a first sync unless `sync` is false. */
@@ -158,7 +161,12 @@ export function mcpSourcesService(deps: McpSourcesDeps): McpSourcesService {
   const box: SecretBox = createSecretBox(config.secretsKey, config.secretsKeyPrevious);
   const guard = deps.guard ?? createNetworkGuard({ allowPrivateNetworks: config.mcp.allowPrivateNetworks, allowedHosts: config.mcp.allowedHosts });
   const stdioPolicy = { enabled: config.mcp.stdioEnabled, allowedCommands: config.mcp.stdioCommands, cwd: config.mcp.stdioCwd };
-  const client: McpClient = createMcpClient({ guard, stdio: stdioPolicy, timeoutMs: config.mcp.timeoutMs, maxMessageBytes: Math.max(config.mcp.maxResourceBytes * 2, 1024 * 1024) });
+  const client: McpClient = createMcpClient({
+    guard,
+    stdio: stdioPolicy,
+    timeoutMs: config.mcp.timeoutMs,
+    maxMessageBytes: Math.max(config.mcp.maxResourceBytes * 2, 1024 * 1024),
+  });
   const sync = mcpSync({ ...deps, client, box });
 
   const sourceOf = async (scope: Pick<Scope, 'workspaceId'>, id: string) => {

@@ -231,7 +231,18 @@ export function mcpSync(deps: McpSyncDeps): McpSync {
       if (!row && !deleted) return;
       const v = row ? (await sourceViews(repo, [row]))[0]! : null;
       const payload = v
-        ? { id: v.id, workspaceId: row!.workspaceId, name: v.name, enabled: v.enabled, syncStatus: v.syncStatus, syncId: v.lastSync?.id ?? null, documentCount: v.documentCount, chunkCount: v.chunkCount, updatedAt: v.updatedAt, timestamp: Date.now() }
+        ? {
+            id: v.id,
+            workspaceId: row!.workspaceId,
+            name: v.name,
+            enabled: v.enabled,
+            syncStatus: v.syncStatus,
+            syncId: v.lastSync?.id ?? null,
+            documentCount: v.documentCount,
+            chunkCount: v.chunkCount,
+            updatedAt: v.updatedAt,
+            timestamp: Date.now(),
+          }
         : { id: sourceId, workspaceId: deleted!.workspaceId, name: deleted!.name, syncStatus: 'deleted', timestamp: Date.now() };
       await deps.notifications.broadcast({ workspaceId: payload.workspaceId, event: 'mcp-source:status', payload, permission: 'canViewSources' });
     } catch (err) {
@@ -250,7 +261,13 @@ export function mcpSync(deps: McpSyncDeps): McpSync {
     } catch (err) {
       // The run must not stay `queued` without a job (it would block the next trigger).
       deps.log?.error({ err, mcpSourceId: source.id }, 'could not queue an MCP sync');
-      await repo.finishRun(run.id, { status: 'failed', durationMs: 0, counts: emptyCounts(), error: 'The sync job could not be queued; try again', errors: [] });
+      await repo.finishRun(run.id, {
+        status: 'failed',
+        durationMs: 0,
+        counts: emptyCounts(),
+        error: 'The sync job could not be queued; try again',
+        errors: [],
+      });
       await publishStatus(source.id);
       return { run: (await repo.run(run.id)) ?? run, created };
     }
@@ -293,13 +310,18 @@ export function mcpSync(deps: McpSyncDeps): McpSync {
           await repo.runProgress(runId, counts);
         };
         await progress();
-        if (truncated) errors.push({ message: `the server lists more than ${config.mcp.maxResources} resources; only the first ${config.mcp.maxResources} were synced and none were removed (MCP_MAX_RESOURCES)` });
+        if (truncated)
+          errors.push({
+            message: `the server lists more than ${config.mcp.maxResources} resources; only the first ${config.mcp.maxResources} were synced and none were removed (MCP_MAX_RESOURCES)`,
+          });
         const known = new Map((await repo.resources(source.id)).map((r) => [r.uri, r] as const));
         const unchanged: string[] = [];
         for (const r of resources) {
           signal.throwIfAborted();
           const prev = known.get(r.uri);
-          const outcome = await syncResource(deps, source, session, r, prev, signal).catch((e: unknown) => ({ error: e instanceof Error ? e.message : String(e) }));
+          const outcome = await syncResource(deps, source, session, r, prev, signal).catch((e: unknown) => ({
+            error: e instanceof Error ? e.message : String(e),
+          }));
           if ('error' in outcome) {
             counts.resourcesFailed += 1;
             errors.push({ uri: r.uri, message: outcome.error.slice(0, 500) });

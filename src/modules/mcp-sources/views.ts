@@ -78,7 +78,15 @@ export async function sourceViews(repo: Pick<McpSourcesRepository, 'latestRuns' 
 }
 
 /** Counts of a run before anything happened. */
-export const emptyCounts = (): RunCounts => ({ resourcesListed: 0, resourcesAdded: 0, resourcesUpdated: 0, resourcesUnchanged: 0, resourcesRemoved: 0, resourcesFailed: 0, chunksIndexed: 0 });
+export const emptyCounts = (): RunCounts => ({
+  resourcesListed: 0,
+  resourcesAdded: 0,
+  resourcesUpdated: 0,
+  resourcesUnchanged: 0,
+  resourcesRemoved: 0,
+  resourcesFailed: 0,
+  chunksIndexed: 0,
+});
 
 type SyncRow = Awaited<ReturnType<McpSourcesRepository['syncRows']>>[number];
 
@@ -86,7 +94,17 @@ type SyncRow = Awaited<ReturnType<McpSourcesRepository['syncRows']>>[number];
 export function syncStateOf(s: SyncRow): SourceSyncState {
   const run = s.active;
   const last = s.lastFinished;
-  const state: SourceSyncState['state'] = run ? (run.status === 'running' ? 'syncing' : 'queued') : !s.enabled ? 'disabled' : !last ? 'never' : last.status === 'failed' ? 'error' : 'ready';
+  const state: SourceSyncState['state'] = run
+    ? run.status === 'running'
+      ? 'syncing'
+      : 'queued'
+    : !s.enabled
+      ? 'disabled'
+      : !last
+        ? 'never'
+        : last.status === 'failed'
+          ? 'error'
+          : 'ready';
   const done = run ? run.resourcesAdded + run.resourcesUpdated + run.resourcesUnchanged + run.resourcesFailed : 0;
   const firstError = last?.errors[0];
   return {
@@ -107,14 +125,25 @@ export function syncStateOf(s: SyncRow): SourceSyncState {
           queuedAt: run.queuedAt.toISOString(),
           startedAt: iso(run.startedAt),
           attempt: 1,
-          progress: run.status === 'running' && run.resourcesListed > 0 ? { done: Math.min(done, run.resourcesListed), total: run.resourcesListed, unit: 'resources' as const } : null,
+          progress:
+            run.status === 'running' && run.resourcesListed > 0
+              ? { done: Math.min(done, run.resourcesListed), total: run.resourcesListed, unit: 'resources' as const }
+              : null,
         }
       : null,
     lastError:
       last?.status === 'failed'
         ? { code: null, message: last.error ?? 'The sync failed', at: iso(last.finishedAt) }
         : last?.status === 'partial'
-          ? { code: null, message: `${last.resourcesFailed} of ${last.resourcesListed} resources failed${firstError ? `; first: ${firstError.uri ? `${firstError.uri}: ` : ''}${firstError.message}` : ''}`.slice(0, 1000), at: iso(last.finishedAt) }
+          ? {
+              code: null,
+              message:
+                `${last.resourcesFailed} of ${last.resourcesListed} resources failed${firstError ? `; first: ${firstError.uri ? `${firstError.uri}: ` : ''}${firstError.message}` : ''}`.slice(
+                  0,
+                  1000,
+                ),
+              at: iso(last.finishedAt),
+            }
           : null,
   };
 }

@@ -3,7 +3,6 @@ import type { Database } from '../../db/client.js';
 import { NOTIFY_CHANNEL, type BusMessage } from './repository.js';
 import type { Log } from '../../domain/log.js';
 
-
 /**
  * The receiving end of the cross-instance fan-out: Postgres `LISTEN` on
  * `dora_notifications`. Every API instance listens; the instance that stores a

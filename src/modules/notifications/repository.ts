@@ -99,12 +99,19 @@ export function notificationsRepository(db: Db) {
     },
 
     async forUser(userId: string, id: string): Promise<NotificationRow | null> {
-      const [row] = await db.select().from(notifications).where(and(eq(notifications.id, id), eq(notifications.userId, userId))).limit(1);
+      const [row] = await db
+        .select()
+        .from(notifications)
+        .where(and(eq(notifications.id, id), eq(notifications.userId, userId)))
+        .limit(1);
       return row ?? null;
     },
 
     async unreadCount(userId: string): Promise<number> {
-      const [row] = await db.select({ n: count() }).from(notifications).where(and(eq(notifications.userId, userId), isNull(notifications.readAt)));
+      const [row] = await db
+        .select({ n: count() })
+        .from(notifications)
+        .where(and(eq(notifications.userId, userId), isNull(notifications.readAt)));
       return Number(row?.n ?? 0);
     },
 

@@ -24,7 +24,9 @@ const routes: FastifyPluginAsyncTypebox<NotificationRoutesOptions> = async (app,
 
   app.get('/notifications', { schema: ListNotifications }, async (request) => ok(await service.list(request.auth!.id, request.query)));
 
-  app.patch('/notifications/:id', { schema: SetNotificationRead }, async (request) => ok(await service.setRead(request.auth!.id, request.params.id, request.body.read)));
+  app.patch('/notifications/:id', { schema: SetNotificationRead }, async (request) =>
+    ok(await service.setRead(request.auth!.id, request.params.id, request.body.read)),
+  );
 
   app.post('/notifications/read-all', { schema: MarkAllNotificationsRead }, async (request) => {
     const r = await service.markAllRead(request.auth!.id, request.body.workspaceId);

@@ -29,19 +29,24 @@ export const ListNotifications = {
   tags,
   summary: 'Notifications of the caller, newest first',
   description: 'Paged with `page` and `limit`; `offset` (items to skip) may be given instead of `page` and then wins.',
-  querystring: Type.Object({
-    ...pageQuery(),
-    offset: Type.Optional(Type.Integer({ minimum: 0, maximum: MAX_OFFSET, description: 'items to skip; replaces `page` when given' })),
-    unread: Type.Optional(Type.Boolean({ description: 'true: only unread notifications' })),
-    type: Type.Optional(Type.Enum([...NOTIFICATION_TYPES])),
-    workspaceId: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: 'only notifications about this workspace (opaque id)' })),
-  }, { additionalProperties: false }),
+  querystring: Type.Object(
+    {
+      ...pageQuery(),
+      offset: Type.Optional(Type.Integer({ minimum: 0, maximum: MAX_OFFSET, description: 'items to skip; replaces `page` when given' })),
+      unread: Type.Optional(Type.Boolean({ description: 'true: only unread notifications' })),
+      type: Type.Optional(Type.Enum([...NOTIFICATION_TYPES])),
+      workspaceId: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: 'only notifications about this workspace (opaque id)' })),
+    },
+    { additionalProperties: false },
+  ),
   response: {
-    200: Envelope(Type.Object({
-      notifications: Type.Array(Notification),
-      unreadCount: Type.Integer(),
-      pagination: Type.Object({ ...PaginationSchema.properties, offset: Type.Integer({ description: 'items skipped' }) }),
-    })),
+    200: Envelope(
+      Type.Object({
+        notifications: Type.Array(Notification),
+        unreadCount: Type.Integer(),
+        pagination: Type.Object({ ...PaginationSchema.properties, offset: Type.Integer({ description: 'items skipped' }) }),
+      }),
+    ),
     ...errorResponses,
   },
 };

@@ -1,6 +1,13 @@
 import { NOTIFICATION_TYPES, type NotificationType } from '../../db/schema/notifications.js';
 import { AppError, notFound } from '../../lib/errors.js';
-import { busNotificationOf, NOTIFY_INLINE_MAX, type BusMessage, type NotificationRow, type NotificationsRepository, type WorkspaceEventName } from './repository.js';
+import {
+  busNotificationOf,
+  NOTIFY_INLINE_MAX,
+  type BusMessage,
+  type NotificationRow,
+  type NotificationsRepository,
+  type WorkspaceEventName,
+} from './repository.js';
 import type { NotificationBus } from './bus.js';
 import { offsetOf, pagination, type Pagination } from '../../domain/paging.js';
 import type { Log } from '../../domain/log.js';
@@ -169,7 +176,10 @@ export interface NotificationsService {
   /** The badge count: the user's unread notifications, across all workspaces. */
   unreadCount(userId: string): Promise<number>;
   /** A page of the user's notifications: by `page`, or by `offset` when given (it wins). */
-  list(userId: string, q: { page: number; limit: number; offset?: number; unread?: boolean; type?: NotificationType; workspaceId?: string }): Promise<NotificationPage>;
+  list(
+    userId: string,
+    q: { page: number; limit: number; offset?: number; unread?: boolean; type?: NotificationType; workspaceId?: string },
+  ): Promise<NotificationPage>;
   /** Marks one of the user's notifications read (or unread); someone else's is 404 (never revealed). */
   setRead(userId: string, id: string, read?: boolean): Promise<{ notification: NotificationView; unreadCount: number }>;
   /** Marks all the user's unread notifications read (optionally those of one workspace). */
@@ -229,9 +239,7 @@ export function notificationsService(deps: NotificationsDeps): NotificationsServ
       if (!subscribers.has(m.u)) return; // nobody of this user listens on this instance
       key = m.u;
     }
-    const next = (chains.get(key) ?? Promise.resolve())
-      .then(() => deliver(m))
-      .catch((err) => deps.log?.error({ err }, 'notifications: delivery failed'));
+    const next = (chains.get(key) ?? Promise.resolve()).then(() => deliver(m)).catch((err) => deps.log?.error({ err }, 'notifications: delivery failed'));
     chains.set(key, next);
     void next.then(() => {
       if (chains.get(key) === next) chains.delete(key);

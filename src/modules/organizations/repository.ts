@@ -11,7 +11,11 @@ export type InvitationRow = typeof organizationInvitations.$inferSelect;
 export const MEMBER_SORT_COLUMNS = { joinedAt: organizationMembers.joinedAt, role: organizationMembers.role } as const;
 export type MemberSortField = keyof typeof MEMBER_SORT_COLUMNS;
 /** Orders of `GET /organizations/:id/invitations`. */
-export const INVITATION_SORT_COLUMNS = { createdAt: organizationInvitations.createdAt, expiresAt: organizationInvitations.expiresAt, email: organizationInvitations.email } as const;
+export const INVITATION_SORT_COLUMNS = {
+  createdAt: organizationInvitations.createdAt,
+  expiresAt: organizationInvitations.expiresAt,
+  email: organizationInvitations.email,
+} as const;
 export type InvitationSortField = keyof typeof INVITATION_SORT_COLUMNS;
 
 const isUniqueViolation = (err: unknown) => {
@@ -31,7 +35,10 @@ export function organizationsRepository(db: Db) {
     async createWithAdmin(values: { name: string; lei: string | null; country: string | null }, userId: string): Promise<OrganizationRow | null> {
       try {
         return await db.transaction(async (tx) => {
-          const [org] = await tx.insert(organizations).values({ ...values, createdBy: userId }).returning();
+          const [org] = await tx
+            .insert(organizations)
+            .values({ ...values, createdBy: userId })
+            .returning();
           await tx.insert(organizationMembers).values({ orgId: org.id, userId, role: 'org_admin' });
           return org;
         });
@@ -45,7 +52,11 @@ export function organizationsRepository(db: Db) {
       return row ?? null;
     },
     async update(id: string, values: Partial<Pick<OrganizationRow, 'name' | 'lei' | 'country'>>): Promise<OrganizationRow | null> {
-      const [row] = await db.update(organizations).set({ ...values, updatedAt: new Date() }).where(eq(organizations.id, id)).returning();
+      const [row] = await db
+        .update(organizations)
+        .set({ ...values, updatedAt: new Date() })
+        .where(eq(organizations.id, id))
+        .returning();
       return row ?? null;
     },
     /** The caller's organization membership (a user belongs to at most one). */
@@ -61,10 +72,17 @@ export function organizationsRepository(db: Db) {
       return row ?? null;
     },
     async members(orgId: string): Promise<OrgMemberRow[]> {
-      return db.select().from(organizationMembers).where(eq(organizationMembers.orgId, orgId)).orderBy(asc(organizationMembers.joinedAt), asc(organizationMembers.userId));
+      return db
+        .select()
+        .from(organizationMembers)
+        .where(eq(organizationMembers.orgId, orgId))
+        .orderBy(asc(organizationMembers.joinedAt), asc(organizationMembers.userId));
     },
     /** One page of the members, in SQL (`sort`: `joinedAt` or `role`; ties by join time, then user id). */
-    async memberPage(orgId: string, q: { offset: number; limit: number; sort: MemberSortField; descending: boolean }): Promise<{ rows: OrgMemberRow[]; total: number }> {
+    async memberPage(
+      orgId: string,
+      q: { offset: number; limit: number; sort: MemberSortField; descending: boolean },
+    ): Promise<{ rows: OrgMemberRow[]; total: number }> {
       const where = eq(organizationMembers.orgId, orgId);
       const col = MEMBER_SORT_COLUMNS[q.sort];
       const [rows, [n]] = await Promise.all([
@@ -126,7 +144,10 @@ export function organizationsRepository(db: Db) {
           .where(and(eq(organizationMembers.orgId, orgId), eq(organizationMembers.userId, userId)))
           .for('update');
         if (!m) return 'not_found' as const;
-        const owned = await tx.select({ id: workspaces.id }).from(workspaces).where(and(eq(workspaces.orgId, orgId), eq(workspaces.ownerId, userId)));
+        const owned = await tx
+          .select({ id: workspaces.id })
+          .from(workspaces)
+          .where(and(eq(workspaces.orgId, orgId), eq(workspaces.ownerId, userId)));
         if (owned.length > 0) return 'owns_workspaces' as const;
         if (m.role === 'org_admin') {
           const admins = await tx
@@ -144,16 +165,33 @@ export function organizationsRepository(db: Db) {
     },
     /** Workspaces of the organization owned by a user (ids and names). */
     async workspacesOwnedBy(orgId: string, userId: string): Promise<{ id: string; name: string }[]> {
-      return db.select({ id: workspaces.id, name: workspaces.name }).from(workspaces).where(and(eq(workspaces.orgId, orgId), eq(workspaces.ownerId, userId)));
+      return db
+        .select({ id: workspaces.id, name: workspaces.name })
+        .from(workspaces)
+        .where(and(eq(workspaces.orgId, orgId), eq(workspaces.ownerId, userId)));
     },
 
-    async insertInvitation(values: { orgId: string; email: string; role: OrgRole; tokenHash: string; invitedBy: string; expiresAt: Date }): Promise<InvitationRow> {
+    async insertInvitation(values: {
+      orgId: string;
+      email: string;
+      role: OrgRole;
+      tokenHash: string;
+      invitedBy: string;
+      expiresAt: Date;
+    }): Promise<InvitationRow> {
       return db.transaction(async (tx) => {
         // A new invitation supersedes pending ones for the same address.
         await tx
           .update(organizationInvitations)
           .set({ revokedAt: new Date() })
-          .where(and(eq(organizationInvitations.orgId, values.orgId), eq(organizationInvitations.email, values.email), isNull(organizationInvitations.acceptedAt), isNull(organizationInvitations.revokedAt)));
+          .where(
+            and(
+              eq(organizationInvitations.orgId, values.orgId),
+              eq(organizationInvitations.email, values.email),
+              isNull(organizationInvitations.acceptedAt),
+              isNull(organizationInvitations.revokedAt),
+            ),
+          );
         const [row] = await tx.insert(organizationInvitations).values(values).returning();
         return row;
       });
@@ -162,12 +200,27 @@ export function organizationsRepository(db: Db) {
       const [row] = await db
         .select()
         .from(organizationInvitations)
-        .where(and(eq(organizationInvitations.tokenHash, tokenHash), isNull(organizationInvitations.acceptedAt), isNull(organizationInvitations.revokedAt), gt(organizationInvitations.expiresAt, new Date())));
+        .where(
+          and(
+            eq(organizationInvitations.tokenHash, tokenHash),
+            isNull(organizationInvitations.acceptedAt),
+            isNull(organizationInvitations.revokedAt),
+            gt(organizationInvitations.expiresAt, new Date()),
+          ),
+        );
       return row ?? null;
     },
     /** One page of the pending invitations (not accepted, revoked or expired), in SQL. */
-    async pendingInvitations(orgId: string, q: { offset: number; limit: number; sort: InvitationSortField; descending: boolean }): Promise<{ rows: InvitationRow[]; total: number }> {
-      const where = and(eq(organizationInvitations.orgId, orgId), isNull(organizationInvitations.acceptedAt), isNull(organizationInvitations.revokedAt), gt(organizationInvitations.expiresAt, new Date()));
+    async pendingInvitations(
+      orgId: string,
+      q: { offset: number; limit: number; sort: InvitationSortField; descending: boolean },
+    ): Promise<{ rows: InvitationRow[]; total: number }> {
+      const where = and(
+        eq(organizationInvitations.orgId, orgId),
+        isNull(organizationInvitations.acceptedAt),
+        isNull(organizationInvitations.revokedAt),
+        gt(organizationInvitations.expiresAt, new Date()),
+      );
       const col = INVITATION_SORT_COLUMNS[q.sort];
       const [rows, [n]] = await Promise.all([
         db
@@ -185,7 +238,14 @@ export function organizationsRepository(db: Db) {
       const rows = await db
         .update(organizationInvitations)
         .set({ revokedAt: new Date() })
-        .where(and(eq(organizationInvitations.orgId, orgId), eq(organizationInvitations.id, id), isNull(organizationInvitations.acceptedAt), isNull(organizationInvitations.revokedAt)))
+        .where(
+          and(
+            eq(organizationInvitations.orgId, orgId),
+            eq(organizationInvitations.id, id),
+            isNull(organizationInvitations.acceptedAt),
+            isNull(organizationInvitations.revokedAt),
+          ),
+        )
         .returning({ id: organizationInvitations.id });
       return rows.length === 1;
     },
@@ -199,7 +259,14 @@ export function organizationsRepository(db: Db) {
         const [inv] = await tx
           .select()
           .from(organizationInvitations)
-          .where(and(eq(organizationInvitations.tokenHash, tokenHash), isNull(organizationInvitations.acceptedAt), isNull(organizationInvitations.revokedAt), gt(organizationInvitations.expiresAt, new Date())))
+          .where(
+            and(
+              eq(organizationInvitations.tokenHash, tokenHash),
+              isNull(organizationInvitations.acceptedAt),
+              isNull(organizationInvitations.revokedAt),
+              gt(organizationInvitations.expiresAt, new Date()),
+            ),
+          )
           .for('update');
         if (!inv) return 'invalid' as const;
         if (inv.email !== user.email.toLowerCase()) return 'email_mismatch' as const;

@@ -40,14 +40,14 @@ const Id = Type.String({ minLength: 1, maxLength: 100 });
 
 export const createOrganization = {
   tags: ['organizations'],
-  summary: 'Onboarding: create the caller\'s organization (the caller becomes org_admin)',
+  summary: "Onboarding: create the caller's organization (the caller becomes org_admin)",
   body: Type.Object({ name: OrgName, lei: Type.Optional(LeiSchema), country: Type.Optional(Country) }, { additionalProperties: false }),
   response: { 201: Envelope(Type.Object({ organization: Organization })), ...errorResponses },
 };
 
 export const getMyOrganization = {
   tags: ['organizations'],
-  summary: 'The caller\'s organization (403 ONBOARDING_REQUIRED before onboarding)',
+  summary: "The caller's organization (403 ONBOARDING_REQUIRED before onboarding)",
   response: { 200: Envelope(Type.Object({ organization: Organization })), ...errorResponses },
 };
 
@@ -62,11 +62,14 @@ export const updateOrganization = {
   tags: ['organizations'],
   summary: 'Update the organization (org_admin)',
   params: Type.Object({ id: Id }),
-  body: Type.Object({
-    name: Type.Optional(OrgName),
-    lei: Type.Optional(Type.Union([LeiSchema, Type.Null()])),
-    country: Type.Optional(Type.Union([Country, Type.Null()])),
-  }, { additionalProperties: false, minProperties: 1 }),
+  body: Type.Object(
+    {
+      name: Type.Optional(OrgName),
+      lei: Type.Optional(Type.Union([LeiSchema, Type.Null()])),
+      country: Type.Optional(Type.Union([Country, Type.Null()])),
+    },
+    { additionalProperties: false, minProperties: 1 },
+  ),
   response: { 200: Envelope(Type.Object({ organization: Organization })), ...errorResponses },
 };
 
@@ -103,7 +106,7 @@ export const listMembers = {
 
 export const updateMember = {
   tags: ['organizations'],
-  summary: 'Change a member\'s organization role (org_admin); memberId is the user id',
+  summary: "Change a member's organization role (org_admin); memberId is the user id",
   params: Type.Object({ id: Id, memberId: Id }),
   body: Type.Object({ role: OrgRole }, { additionalProperties: false }),
   response: { 200: Envelope(Type.Object({ member: OrgMember })), ...errorResponses },

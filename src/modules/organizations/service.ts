@@ -147,7 +147,12 @@ export function organizationsService(deps: {
       if (result === 'last_admin') throw conflict('The organization must keep at least one org_admin', 'LAST_ORG_ADMIN');
       if (result === 'owns_workspaces') {
         const owned = await repo.workspacesOwnedBy(orgId, memberId);
-        throw new AppError(409, 'MEMBER_OWNS_WORKSPACES', 'This member owns workspaces: transfer their ownership first', owned.map((w) => `${w.id}: ${w.name}`));
+        throw new AppError(
+          409,
+          'MEMBER_OWNS_WORKSPACES',
+          'This member owns workspaces: transfer their ownership first',
+          owned.map((w) => `${w.id}: ${w.name}`),
+        );
       }
     },
 
@@ -191,7 +196,15 @@ export function organizationsService(deps: {
           type: 'invitation',
           title: `You are invited to join ${org.name}`,
           body: `${inviter?.name ?? 'A colleague'} invited you to join ${org.name} as ${role}. The invitation link was sent to ${email}.`,
-          data: { kind: 'organization', organizationId: orgId, organizationName: org.name, invitationId: inv.id, role, invitedBy: userId, expiresAt: inv.expiresAt.toISOString() },
+          data: {
+            kind: 'organization',
+            organizationId: orgId,
+            organizationName: org.name,
+            invitationId: inv.id,
+            role,
+            invitedBy: userId,
+            expiresAt: inv.expiresAt.toISOString(),
+          },
         });
       }
       return {

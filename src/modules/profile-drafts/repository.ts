@@ -22,12 +22,21 @@ export function profileDraftsRepository(db: Db) {
       return row ?? null;
     },
     async get(scope: Scope, id: string): Promise<ProfileDraftRow | null> {
-      const [row] = await db.select().from(profileDrafts).where(and(eq(profileDrafts.workspaceId, scope.workspaceId), eq(profileDrafts.id, id)));
+      const [row] = await db
+        .select()
+        .from(profileDrafts)
+        .where(and(eq(profileDrafts.workspaceId, scope.workspaceId), eq(profileDrafts.id, id)));
       return row ?? null;
     },
     async list(scope: Scope, offset: number, limit: number): Promise<{ rows: ProfileDraftRow[]; total: number }> {
       const where = eq(profileDrafts.workspaceId, scope.workspaceId);
-      const rows = await db.select().from(profileDrafts).where(where).orderBy(desc(profileDrafts.createdAt), desc(profileDrafts.id)).offset(offset).limit(limit);
+      const rows = await db
+        .select()
+        .from(profileDrafts)
+        .where(where)
+        .orderBy(desc(profileDrafts.createdAt), desc(profileDrafts.id))
+        .offset(offset)
+        .limit(limit);
       const [c] = await db.select({ n: count() }).from(profileDrafts).where(where);
       return { rows, total: Number(c?.n ?? 0) };
     },
@@ -49,13 +58,19 @@ export function profileDraftsRepository(db: Db) {
       return rows.length > 0;
     },
     async complete(id: string, v: { fields: DraftFieldState[]; summary: DraftSummary }) {
-      await db.update(profileDrafts).set({ ...v, status: 'completed', completedAt: new Date(), updatedAt: new Date(), errorMessage: null }).where(eq(profileDrafts.id, id));
+      await db
+        .update(profileDrafts)
+        .set({ ...v, status: 'completed', completedAt: new Date(), updatedAt: new Date(), errorMessage: null })
+        .where(eq(profileDrafts.id, id));
     },
     async fail(id: string, message: string) {
       await db.update(profileDrafts).set({ status: 'failed', errorMessage: message, updatedAt: new Date() }).where(eq(profileDrafts.id, id));
     },
     async saveFields(scope: Scope, id: string, fields: DraftFieldState[]) {
-      await db.update(profileDrafts).set({ fields, updatedAt: new Date() }).where(and(eq(profileDrafts.workspaceId, scope.workspaceId), eq(profileDrafts.id, id)));
+      await db
+        .update(profileDrafts)
+        .set({ fields, updatedAt: new Date() })
+        .where(and(eq(profileDrafts.workspaceId, scope.workspaceId), eq(profileDrafts.id, id)));
     },
   };
 }

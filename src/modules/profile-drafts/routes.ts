@@ -15,13 +15,16 @@ const routes: FastifyPluginAsyncTypebox<{ service: ProfileDraftsService }> = asy
   });
 
   app.get('/workspaces/:id/profile-drafts', { config: { permission: 'canViewSources', ...inPath }, schema: listDrafts }, async (request) =>
-    ok(await service.list(requestScope(request), request.query)));
+    ok(await service.list(requestScope(request), request.query)),
+  );
 
   app.get('/workspaces/:id/profile-drafts/:draftId', { config: { permission: 'canViewSources', ...inPath }, schema: getDraft }, async (request) =>
-    ok({ draft: await service.get(requestScope(request), request.params.draftId) }));
+    ok({ draft: await service.get(requestScope(request), request.params.draftId) }),
+  );
 
   app.post('/workspaces/:id/profile-drafts/:draftId/decisions', { config: { permission: 'canManageSync', ...inPath }, schema: decideDraft }, async (request) =>
-    ok(await service.decide(requestScope(request), request.params.draftId, request.body.decisions), 'Decisions saved'));
+    ok(await service.decide(requestScope(request), request.params.draftId, request.body.decisions), 'Decisions saved'),
+  );
 };
 
 export default routes;

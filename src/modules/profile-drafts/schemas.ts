@@ -27,14 +27,14 @@ const Draft = Type.Object({ ...DraftBase, fields: Type.Array(DraftFieldSchema) }
 
 export const startDraft = {
   tags: ['register'],
-  summary: 'Draft the vendor profile\'s register fields from the workspace\'s documents (a job; 202 with the queued draft; a notification when it ends)',
+  summary: "Draft the vendor profile's register fields from the workspace's documents (a job; 202 with the queued draft; a notification when it ends)",
   params: IdParams,
   response: { 202: Envelope(Type.Object({ draft: DraftListItem })), ...errorResponses },
 };
 
 export const listDrafts = {
   tags: ['register'],
-  summary: 'The workspace\'s register drafts, newest first (without their fields)',
+  summary: "The workspace's register drafts, newest first (without their fields)",
   params: IdParams,
   querystring: Type.Object(pageQuery(), { additionalProperties: false }),
   response: { 200: Envelope(Type.Object({ drafts: Type.Array(DraftListItem), pagination: PaginationSchema })), ...errorResponses },
@@ -42,7 +42,8 @@ export const listDrafts = {
 
 export const getDraft = {
   tags: ['register'],
-  summary: 'One register draft: per field the proposed value, its passages (document, section, page, verbatim quote, link) and confidence; conflicts with every candidate; fields not found; decisions taken',
+  summary:
+    'One register draft: per field the proposed value, its passages (document, section, page, verbatim quote, link) and confidence; conflicts with every candidate; fields not found; decisions taken',
   params: DraftParams,
   response: { 200: Envelope(Type.Object({ draft: Draft })), ...errorResponses },
 };
@@ -51,16 +52,22 @@ export const decideDraft = {
   tags: ['register'],
   summary: 'Accept, edit or reject fields of a completed draft; accepted and edited values go into the vendor profile with their source (all or nothing)',
   params: DraftParams,
-  body: Type.Object({
-    decisions: Type.Array(
-      Type.Object({
-        field: Type.String({ minLength: 1, maxLength: 100 }),
-        action: Type.Enum(['accept', 'edit', 'reject']),
-        value: Type.Optional(Type.Unknown()),
-        candidate: Type.Optional(Type.Integer({ minimum: 0, maximum: 50 })),
-      }, { additionalProperties: false }),
-      { minItems: 1, maxItems: 50 },
-    ),
-  }, { additionalProperties: false }),
+  body: Type.Object(
+    {
+      decisions: Type.Array(
+        Type.Object(
+          {
+            field: Type.String({ minLength: 1, maxLength: 100 }),
+            action: Type.Enum(['accept', 'edit', 'reject']),
+            value: Type.Optional(Type.Unknown()),
+            candidate: Type.Optional(Type.Integer({ minimum: 0, maximum: 50 })),
+          },
+          { additionalProperties: false },
+        ),
+        { minItems: 1, maxItems: 50 },
+      ),
+    },
+    { additionalProperties: false },
+  ),
   response: { 200: Envelope(Type.Object({ draft: Draft, vendorProfile: VendorProfileSchema, vendorProfileSources: FieldSourcesSchema })), ...errorResponses },
 };

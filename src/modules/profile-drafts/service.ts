@@ -2,7 +2,15 @@ import { Value } from 'typebox/value';
 import { draftFields, valueKey, type Passage } from '../../compliance/drafting/draft.js';
 import { FIELD_SPECS, isDraftField } from '../../compliance/drafting/fields.js';
 import type { ModelExtractor } from '../../compliance/drafting/model.js';
-import { DRAFT_FIELDS, type DraftField, type DraftFieldState, type DraftSummary, type DraftValue, type Evidence, type FieldSource } from '../../domain/profileDrafts.js';
+import {
+  DRAFT_FIELDS,
+  type DraftField,
+  type DraftFieldState,
+  type DraftSummary,
+  type DraftValue,
+  type Evidence,
+  type FieldSource,
+} from '../../domain/profileDrafts.js';
 import { offsetOf, pagination, type PageRequest } from '../../domain/paging.js';
 import type { Scope } from '../../domain/scope.js';
 import { AppError, badRequest, conflict, notFound } from '../../lib/errors.js';
@@ -23,7 +31,6 @@ export interface DraftJobs {
   define<T>(name: string, handler: (data: T, ctx: { retryCount: number; retryLimit: number }) => Promise<void>, options?: { retryLimit?: number }): void;
   send<T extends object>(name: string, data: T): Promise<string>;
 }
-
 
 export interface DecisionInput {
   field: string;
@@ -72,7 +79,14 @@ export function checkFieldValue(field: DraftField, value: unknown, at: string): 
   const hint = FORM_HINT[FIELD_SPECS[field].form];
   const schema = schemaOf(field);
   if (value === undefined || !schema || !Value.Check(schema as never, value)) return [`${at}: not a valid ${field} (${hint})`];
-  const codes = FIELD_SPECS[field].form === 'country' ? [value] : FIELD_SPECS[field].form === 'countries' ? (value as string[]) : FIELD_SPECS[field].form === 'subcontractors' ? (value as { country?: string }[]).map((s) => s.country).filter(Boolean) : [];
+  const codes =
+    FIELD_SPECS[field].form === 'country'
+      ? [value]
+      : FIELD_SPECS[field].form === 'countries'
+        ? (value as string[])
+        : FIELD_SPECS[field].form === 'subcontractors'
+          ? (value as { country?: string }[]).map((s) => s.country).filter(Boolean)
+          : [];
   const bad = codes.filter((c) => !isCountryCode(String(c)));
   return bad.length ? [`${at}: ${bad.join(', ')} is not an ISO 3166-1 alpha-2 country code`] : [];
 }
@@ -94,7 +108,11 @@ function shape(row: ProfileDraftRow) {
 }
 const full = (row: ProfileDraftRow) => ({ ...shape(row), fields: row.fields ?? [] });
 
-const quotesOf = (ev: Evidence[]) => ev.map((e) => `${e.documentId}\u0000${e.quote}`).sort().join('\u0001');
+const quotesOf = (ev: Evidence[]) =>
+  ev
+    .map((e) => `${e.documentId}\u0000${e.quote}`)
+    .sort()
+    .join('\u0001');
 
 /** The profile already holds this value from this passage: nothing new to decide. */
 function isUnchanged(field: DraftField, proposal: { value?: DraftValue; evidence: Evidence[] }, source: FieldSource | undefined): boolean {
@@ -140,13 +158,20 @@ export function profileDraftsService(deps: Deps) {
         .filter((h) => h.workspaceId === row.workspaceId)
         .map((h) => {
           seen.add(h.id);
-          return { chunkId: h.id, documentId: h.documentId, dataSourceId: h.dataSourceId, title: h.title, section: h.section, page: h.page, url: h.url, content: h.content };
+          return {
+            chunkId: h.id,
+            documentId: h.documentId,
+            dataSourceId: h.dataSourceId,
+            title: h.title,
+            section: h.section,
+            page: h.page,
+            url: h.url,
+            content: h.content,
+          };
         });
     };
     const vendorNames = [ws.workspaceName, profile.legalName ?? ''].filter(Boolean);
-    const proposals = deps.model
-      ? await deps.model.draft({ vendorNames, search })
-      : { fields: await draftFields({ vendorNames, search }), dropped: undefined };
+    const proposals = deps.model ? await deps.model.draft({ vendorNames, search }) : { fields: await draftFields({ vendorNames, search }), dropped: undefined };
     const fields: DraftFieldState[] = proposals.fields.map((p) => {
       const unchanged = p.status === 'proposed' && isUnchanged(p.field, p, sources[profilePath(p.field)]);
       return { ...p, status: unchanged ? 'unchanged' : p.status, decision: null };
@@ -218,7 +243,8 @@ export function profileDraftsService(deps: Deps) {
       const userId = scope.userId;
       const row = await repo.get(scope, id);
       if (!row) throw draftNotFound();
-      if (row.status !== 'completed' || !row.fields) throw conflict(`The draft is ${row.status}; decisions are taken on a completed draft`, 'PROFILE_DRAFT_NOT_COMPLETE');
+      if (row.status !== 'completed' || !row.fields)
+        throw conflict(`The draft is ${row.status}; decisions are taken on a completed draft`, 'PROFILE_DRAFT_NOT_COMPLETE');
       const fields = structuredClone(row.fields);
       const problems: string[] = [];
       const at = new Date().toISOString();
@@ -242,7 +268,10 @@ export function profileDraftsService(deps: Deps) {
           if (d.value !== undefined) return void problems.push(`${p}.value: accept takes the proposed value; use edit to change it`);
           if (state.status === 'conflict') {
             const c = d.candidate === undefined ? undefined : state.candidates?.[d.candidate];
-            if (!c) return void problems.push(`${p}.candidate: the documents disagree on ${d.field}; choose a candidate (0-${(state.candidates?.length ?? 1) - 1}) or edit`);
+            if (!c)
+              return void problems.push(
+                `${p}.candidate: the documents disagree on ${d.field}; choose a candidate (0-${(state.candidates?.length ?? 1) - 1}) or edit`,
+              );
             value = c.value;
             evidence = c.evidence;
           } else if (state.status === 'proposed' || state.status === 'unchanged') value = state.value;
@@ -270,7 +299,11 @@ export function profileDraftsService(deps: Deps) {
           if (contractWrites.length && !profile.contracts?.length) {
             const start = contractWrites.find((w) => w.field === 'startDate');
             if (!start) {
-              throw new AppError(409, 'CONTRACT_REQUIRED', 'The vendor profile has no contract yet: add one (reference and start date) or accept a contract start date together with the contract fields');
+              throw new AppError(
+                409,
+                'CONTRACT_REQUIRED',
+                'The vendor profile has no contract yet: add one (reference and start date) or accept a contract start date together with the contract fields',
+              );
             }
             const reference = (start.source?.evidence[0]?.title ?? 'Drafted contract').slice(0, 100);
             profile.contracts = [{ reference, startDate: start.value as string }];
@@ -288,7 +321,11 @@ export function profileDraftsService(deps: Deps) {
       await repo.saveFields(scope, id, fields);
       const updated = (await repo.get(scope, id))!;
       const ws = workspace ?? (await deps.workspaces.get(scope.workspaceId));
-      return { draft: full(updated), vendorProfile: (ws?.vendorProfile ?? {}) as VendorProfile, vendorProfileSources: (ws?.vendorProfileSources ?? {}) as Record<string, FieldSource> };
+      return {
+        draft: full(updated),
+        vendorProfile: (ws?.vendorProfile ?? {}) as VendorProfile,
+        vendorProfileSources: (ws?.vendorProfileSources ?? {}) as Record<string, FieldSource>,
+      };
     },
 
     /** Runs a draft now (the job handler; also used by the benchmark). */

@@ -151,17 +151,28 @@ export function suggestAnswer(q: StoredQuestion, sources: Source[], workspaceId:
       } else rationale = 'Related passages were found, but none clearly addresses the question; no answer is proposed.';
       break;
     case 'number': {
-      const v = evidence.length ? figureFor(q, evidence.map((x) => x.s.content), terms) : null;
+      const v = evidence.length
+        ? figureFor(
+            q,
+            evidence.map((x) => x.s.content),
+            terms,
+          )
+        : null;
       value = v;
-      rationale = v === null ? 'Related passages were found; no single figure could be read from them.' : `Figure read from the cited passage${citations.length > 1 ? 's' : ''}; confirm it.`;
+      rationale =
+        v === null
+          ? 'Related passages were found; no single figure could be read from them.'
+          : `Figure read from the cited passage${citations.length > 1 ? 's' : ''}; confirm it.`;
       break;
     }
     case 'text': {
       const best = citations[0]!;
-      const ss = sentences(best.passage).sort((a, b) => evidenceShare(terms, b) - evidenceShare(terms, a)).slice(0, 2);
+      const ss = sentences(best.passage)
+        .sort((a, b) => evidenceShare(terms, b) - evidenceShare(terms, a))
+        .slice(0, 2);
       const text = ss.join(' ').slice(0, 600).trim();
       value = text || null;
-      rationale = 'Sentences quoted from the vendor\'s documents; edit them into an answer.';
+      rationale = "Sentences quoted from the vendor's documents; edit them into an answer.";
       break;
     }
     default:

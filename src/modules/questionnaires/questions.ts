@@ -1,12 +1,5 @@
 import { Type, type Static } from 'typebox';
-import {
-  ANSWER_TYPES,
-  YES_NO_VALUES,
-  type AnswerValue,
-  type ScoringRule,
-  type StoredQuestion,
-  type StoredSection,
-} from '../../db/schema/questionnaires.js';
+import { ANSWER_TYPES, YES_NO_VALUES, type AnswerValue, type ScoringRule, type StoredQuestion, type StoredSection } from '../../db/schema/questionnaires.js';
 
 /**
  * Custom questions and sections (request schemas and the checks a schema cannot
@@ -25,48 +18,64 @@ const NonBlank = (max: number) => Type.String({ minLength: 1, maxLength: max, pa
 
 export const ScoringRuleSchema = Type.Union([
   Type.Object({ kind: Type.Literal('range'), best: Type.Number(), worst: Type.Number() }, { additionalProperties: false }),
-  Type.Object({ kind: Type.Literal('recency'), fullWithinDays: Type.Integer({ minimum: 0, maximum: 36500 }), zeroAfterDays: Type.Integer({ minimum: 1, maximum: 36500 }) }, { additionalProperties: false }),
+  Type.Object(
+    {
+      kind: Type.Literal('recency'),
+      fullWithinDays: Type.Integer({ minimum: 0, maximum: 36500 }),
+      zeroAfterDays: Type.Integer({ minimum: 1, maximum: 36500 }),
+    },
+    { additionalProperties: false },
+  ),
   Type.Object({ kind: Type.Literal('validity'), fullFromDays: Type.Integer({ minimum: 1, maximum: 36500 }) }, { additionalProperties: false }),
 ]);
 
-export const ChoiceOptionSchema = Type.Object({
-  value: Type.String({ minLength: 1, maxLength: 100, pattern: '\\S' }),
-  label: NonBlank(500),
-  /** Points 0..1; null or absent: not scored. */
-  score: Type.Optional(Type.Union([Type.Number({ minimum: 0, maximum: 1 }), Type.Null()])),
-}, { additionalProperties: false });
+export const ChoiceOptionSchema = Type.Object(
+  {
+    value: Type.String({ minLength: 1, maxLength: 100, pattern: '\\S' }),
+    label: NonBlank(500),
+    /** Points 0..1; null or absent: not scored. */
+    score: Type.Optional(Type.Union([Type.Number({ minimum: 0, maximum: 1 }), Type.Null()])),
+  },
+  { additionalProperties: false },
+);
 
-export const SectionInputSchema = Type.Object({
-  id: Type.String({ pattern: ID_PATTERN, description: 'Section id, unique in the questionnaire' }),
-  title: NonBlank(300),
-  description: Type.Optional(Type.String({ maxLength: 2000 })),
-  /** Weight of the section in the total (default 1; 0 = not part of the total). */
-  weight: Type.Optional(Type.Number({ minimum: 0, maximum: 100 })),
-}, { additionalProperties: false });
+export const SectionInputSchema = Type.Object(
+  {
+    id: Type.String({ pattern: ID_PATTERN, description: 'Section id, unique in the questionnaire' }),
+    title: NonBlank(300),
+    description: Type.Optional(Type.String({ maxLength: 2000 })),
+    /** Weight of the section in the total (default 1; 0 = not part of the total). */
+    weight: Type.Optional(Type.Number({ minimum: 0, maximum: 100 })),
+  },
+  { additionalProperties: false },
+);
 export type SectionInput = Static<typeof SectionInputSchema>;
 
-export const QuestionInputSchema = Type.Object({
-  /** Unique in the questionnaire; generated (`Q-1`, `Q-2`...) when absent. */
-  id: Type.Optional(Type.String({ pattern: ID_PATTERN })),
-  /** Section id (one of `sections` or of the template); default `custom`. */
-  sectionId: Type.Optional(Type.String({ pattern: ID_PATTERN })),
-  text: NonBlank(2000),
-  help: Type.Optional(Type.String({ maxLength: 2000 })),
-  type: Type.Enum([...ANSWER_TYPES]),
-  required: Type.Optional(Type.Boolean()),
-  /** Weight inside the section (default 1, text questions 0; text questions cannot be scored). */
-  weight: Type.Optional(Type.Number({ minimum: 0, maximum: 100 })),
-  articles: Type.Optional(Type.Array(Type.String({ pattern: ARTICLE_PATTERN, description: '`Article <n>`, 1-45' }), { maxItems: 20, uniqueItems: true })),
-  references: Type.Optional(Type.Array(NonBlank(100), { maxItems: 20 })),
-  allowPartial: Type.Optional(Type.Boolean()),
-  allowNa: Type.Optional(Type.Boolean()),
-  options: Type.Optional(Type.Array(ChoiceOptionSchema, { minItems: 2, maxItems: 50 })),
-  multiple: Type.Optional(Type.Boolean()),
-  min: Type.Optional(Type.Number()),
-  max: Type.Optional(Type.Number()),
-  unit: Type.Optional(Type.String({ maxLength: 30 })),
-  scoring: Type.Optional(ScoringRuleSchema),
-}, { additionalProperties: false });
+export const QuestionInputSchema = Type.Object(
+  {
+    /** Unique in the questionnaire; generated (`Q-1`, `Q-2`...) when absent. */
+    id: Type.Optional(Type.String({ pattern: ID_PATTERN })),
+    /** Section id (one of `sections` or of the template); default `custom`. */
+    sectionId: Type.Optional(Type.String({ pattern: ID_PATTERN })),
+    text: NonBlank(2000),
+    help: Type.Optional(Type.String({ maxLength: 2000 })),
+    type: Type.Enum([...ANSWER_TYPES]),
+    required: Type.Optional(Type.Boolean()),
+    /** Weight inside the section (default 1, text questions 0; text questions cannot be scored). */
+    weight: Type.Optional(Type.Number({ minimum: 0, maximum: 100 })),
+    articles: Type.Optional(Type.Array(Type.String({ pattern: ARTICLE_PATTERN, description: '`Article <n>`, 1-45' }), { maxItems: 20, uniqueItems: true })),
+    references: Type.Optional(Type.Array(NonBlank(100), { maxItems: 20 })),
+    allowPartial: Type.Optional(Type.Boolean()),
+    allowNa: Type.Optional(Type.Boolean()),
+    options: Type.Optional(Type.Array(ChoiceOptionSchema, { minItems: 2, maxItems: 50 })),
+    multiple: Type.Optional(Type.Boolean()),
+    min: Type.Optional(Type.Number()),
+    max: Type.Optional(Type.Number()),
+    unit: Type.Optional(Type.String({ maxLength: 30 })),
+    scoring: Type.Optional(ScoringRuleSchema),
+  },
+  { additionalProperties: false },
+);
 export type QuestionInput = Static<typeof QuestionInputSchema>;
 
 export const DEFAULT_SECTION: StoredSection = { id: 'custom', title: 'Additional questions', weight: 1, articles: [] };
@@ -138,7 +147,8 @@ export function buildQuestions(
           values.add(o.value);
         });
         stored.options = q.options.map((o) => ({ value: o.value, label: o.label.trim(), score: o.score ?? null }));
-        if (weight > 0 && stored.options.every((o) => o.score === null)) problems.push(`${at}.options: a scored choice question needs at least one option with a score`);
+        if (weight > 0 && stored.options.every((o) => o.score === null))
+          problems.push(`${at}.options: a scored choice question needs at least one option with a score`);
       }
       stored.multiple = q.multiple ?? false;
     } else if (q.options !== undefined || q.multiple !== undefined) problems.push(`${at}: options and multiple apply to choice questions only`);
@@ -151,7 +161,8 @@ export function buildQuestions(
     if (q.scoring) {
       const rule: ScoringRule = q.scoring;
       if (rule.kind === 'range' && q.type !== 'number') problems.push(`${at}.scoring: a range rule applies to number questions only`);
-      if ((rule.kind === 'recency' || rule.kind === 'validity') && q.type !== 'date') problems.push(`${at}.scoring: a ${rule.kind} rule applies to date questions only`);
+      if ((rule.kind === 'recency' || rule.kind === 'validity') && q.type !== 'date')
+        problems.push(`${at}.scoring: a ${rule.kind} rule applies to date questions only`);
       if (rule.kind === 'range' && rule.best === rule.worst) problems.push(`${at}.scoring: best and worst must differ`);
       if (rule.kind === 'recency' && rule.zeroAfterDays <= rule.fullWithinDays) problems.push(`${at}.scoring: zeroAfterDays must be above fullWithinDays`);
       stored.scoring = rule;

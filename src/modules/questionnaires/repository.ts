@@ -51,14 +51,25 @@ export function questionnairesRepository(db: Db) {
       const col = questionnaires[opts.sort];
       const order: SQL[] = [opts.desc ? sql`${col} desc nulls last` : sql`${col} asc nulls last`, opts.desc ? desc(questionnaires.id) : asc(questionnaires.id)];
       const [rows, [total]] = await Promise.all([
-        db.select().from(questionnaires).where(where).orderBy(...order).limit(opts.limit).offset(opts.offset),
+        db
+          .select()
+          .from(questionnaires)
+          .where(where)
+          .orderBy(...order)
+          .limit(opts.limit)
+          .offset(opts.offset),
         db.select({ n: count() }).from(questionnaires).where(where),
       ]);
       return { rows, total: Number(total?.n ?? 0) };
     },
 
     /** Updates a questionnaire of the workspace; with `fromStatuses`, only while in one of them. */
-    async update(scope: Scope, id: string, values: Partial<QuestionnaireInsert>, fromStatuses?: readonly QuestionnaireStatus[]): Promise<QuestionnaireRow | null> {
+    async update(
+      scope: Scope,
+      id: string,
+      values: Partial<QuestionnaireInsert>,
+      fromStatuses?: readonly QuestionnaireStatus[],
+    ): Promise<QuestionnaireRow | null> {
       const [row] = await db
         .update(questionnaires)
         .set({ ...values, updatedAt: new Date() })
@@ -120,14 +131,16 @@ export function questionnairesRepository(db: Db) {
           // One multi-row upsert; `excluded` is the row that was proposed for insertion.
           await tx
             .insert(questionnaireAnswers)
-            .values(input.answers.map((a) => ({
-              questionnaireId: input.id,
-              questionId: a.questionId,
-              value: a.value,
-              comment: a.comment,
-              answeredAt: a.value === null && a.comment === null ? null : input.at,
-              updatedAt: input.at,
-            })))
+            .values(
+              input.answers.map((a) => ({
+                questionnaireId: input.id,
+                questionId: a.questionId,
+                value: a.value,
+                comment: a.comment,
+                answeredAt: a.value === null && a.comment === null ? null : input.at,
+                updatedAt: input.at,
+              })),
+            )
             .onConflictDoUpdate({
               target: [questionnaireAnswers.questionnaireId, questionnaireAnswers.questionId],
               set: { value: sql`excluded.value`, comment: sql`excluded.comment`, answeredAt: sql`excluded.answered_at`, updatedAt: sql`excluded.updated_at` },
@@ -153,14 +166,17 @@ export function questionnairesRepository(db: Db) {
      * Applies questionnaire changes and reviewer changes to answers in one
      * transaction, guarded by the expected status. Null when the status moved on.
      */
-    async review(scope: Scope, input: {
-      id: string;
-      fromStatuses: readonly QuestionnaireStatus[];
-      values: Partial<QuestionnaireInsert>;
-      reviews: ReviewWrite[];
-      reviewerId: string;
-      at: Date;
-    }): Promise<QuestionnaireRow | null> {
+    async review(
+      scope: Scope,
+      input: {
+        id: string;
+        fromStatuses: readonly QuestionnaireStatus[];
+        values: Partial<QuestionnaireInsert>;
+        reviews: ReviewWrite[];
+        reviewerId: string;
+        at: Date;
+      },
+    ): Promise<QuestionnaireRow | null> {
       return db.transaction(async (tx) => {
         const [row] = await tx
           .update(questionnaires)
@@ -194,7 +210,13 @@ export function questionnairesRepository(db: Db) {
     async latestCompleteMany(workspaceIds: string[]): Promise<Pick<QuestionnaireRow, 'id' | 'workspaceId' | 'title' | 'score' | 'completedAt'>[]> {
       if (!workspaceIds.length) return [];
       return db
-        .selectDistinctOn([questionnaires.workspaceId], { id: questionnaires.id, workspaceId: questionnaires.workspaceId, title: questionnaires.title, score: questionnaires.score, completedAt: questionnaires.completedAt })
+        .selectDistinctOn([questionnaires.workspaceId], {
+          id: questionnaires.id,
+          workspaceId: questionnaires.workspaceId,
+          title: questionnaires.title,
+          score: questionnaires.score,
+          completedAt: questionnaires.completedAt,
+        })
         .from(questionnaires)
         .where(and(inArray(questionnaires.workspaceId, workspaceIds), eq(questionnaires.status, 'complete')))
         .orderBy(questionnaires.workspaceId, desc(questionnaires.completedAt), desc(questionnaires.id));
@@ -203,7 +225,13 @@ export function questionnairesRepository(db: Db) {
     /** The newest `complete` questionnaire of a workspace (for the register export). */
     async latestComplete(workspaceId: string): Promise<Pick<QuestionnaireRow, 'id' | 'title' | 'score' | 'completedAt' | 'sectionScores'> | null> {
       const [row] = await db
-        .select({ id: questionnaires.id, title: questionnaires.title, score: questionnaires.score, completedAt: questionnaires.completedAt, sectionScores: questionnaires.sectionScores })
+        .select({
+          id: questionnaires.id,
+          title: questionnaires.title,
+          score: questionnaires.score,
+          completedAt: questionnaires.completedAt,
+          sectionScores: questionnaires.sectionScores,
+        })
         .from(questionnaires)
         .where(and(eq(questionnaires.workspaceId, workspaceId), eq(questionnaires.status, 'complete')))
         .orderBy(desc(questionnaires.completedAt), desc(questionnaires.id))

@@ -30,10 +30,13 @@ const AnswerValueSchema = Type.Unsafe<AnswerValue>({
   description: 'yes_no: yes|no|partial|na; text: string; date: YYYY-MM-DD; number; choice: option value (array when multiple)',
 });
 const AnswerValueOrNull = Type.Unsafe<AnswerValue | null>({ ...AnswerValueSchema, type: ['string', 'number', 'array', 'null'] });
-const VendorContact = Type.Object({
-  email: Type.String({ format: 'email', maxLength: 254 }),
-  name: Type.Optional(Type.String({ maxLength: 200 })),
-}, { additionalProperties: false });
+const VendorContact = Type.Object(
+  {
+    email: Type.String({ format: 'email', maxLength: 254 }),
+    name: Type.Optional(Type.String({ maxLength: 200 })),
+  },
+  { additionalProperties: false },
+);
 const ChoiceOptionOut = Type.Object({ value: Type.String(), label: Type.String() });
 const PublicQuestion = {
   id: Type.String(),
@@ -61,9 +64,17 @@ const Citation = Type.Object({
   passage: Type.String(),
   score: Type.Number(),
 });
-const Suggestion = Nullable(Type.Object({ value: Nullable(AnswerValueSchema), rationale: Type.String(), citations: Type.Array(Citation), createdAt: Type.String() }));
+const Suggestion = Nullable(
+  Type.Object({ value: Nullable(AnswerValueSchema), rationale: Type.String(), citations: Type.Array(Citation), createdAt: Type.String() }),
+);
 const ChoiceOptionFull = Type.Object({ value: Type.String(), label: Type.String(), score: Nullable(Type.Number()) });
-const Section = Type.Object({ id: Type.String(), title: Type.String(), description: Type.Optional(Type.String()), weight: Type.Number(), articles: Type.Array(Type.String()) });
+const Section = Type.Object({
+  id: Type.String(),
+  title: Type.String(),
+  description: Type.Optional(Type.String()),
+  weight: Type.Number(),
+  articles: Type.Array(Type.String()),
+});
 const SectionScore = Type.Object({
   sectionId: Type.String(),
   title: Type.String(),
@@ -114,23 +125,27 @@ const QuestionnaireDetail = Type.Object({
     scoredAt: Type.String({ description: 'date that date answers are scored against' }),
   }),
   sections: Type.Array(Section),
-  questions: Type.Array(Type.Object({
-    ...PublicQuestion,
-    weight: Type.Number(),
-    scoring: Type.Optional(ScoringRuleSchema),
-    options: Type.Optional(Type.Array(ChoiceOptionFull)),
-    answer: Answer,
-    suggestion: Suggestion,
-    review: Nullable(Type.Object({
-      overrideValue: Nullable(AnswerValueSchema),
-      overrideScore: Nullable(Type.Number()),
-      note: Nullable(Type.String()),
-      reviewedBy: Nullable(Type.String()),
-      reviewedAt: Nullable(Type.String()),
-    })),
-    points: Nullable(Type.Number({ description: '0..1; null when not scored' })),
-    basis: Type.Enum(['vendor', 'override_value', 'override_score', 'unanswered', 'unscored']),
-  })),
+  questions: Type.Array(
+    Type.Object({
+      ...PublicQuestion,
+      weight: Type.Number(),
+      scoring: Type.Optional(ScoringRuleSchema),
+      options: Type.Optional(Type.Array(ChoiceOptionFull)),
+      answer: Answer,
+      suggestion: Suggestion,
+      review: Nullable(
+        Type.Object({
+          overrideValue: Nullable(AnswerValueSchema),
+          overrideScore: Nullable(Type.Number()),
+          note: Nullable(Type.String()),
+          reviewedBy: Nullable(Type.String()),
+          reviewedAt: Nullable(Type.String()),
+        }),
+      ),
+      points: Nullable(Type.Number({ description: '0..1; null when not scored' })),
+      basis: Type.Enum(['vendor', 'override_value', 'override_score', 'unanswered', 'unscored']),
+    }),
+  ),
 });
 const PrefillResult = Nullable(Type.Object({ questions: Type.Integer(), suggestions: Type.Integer(), withValue: Type.Integer() }));
 const VendorQuestionnaire = Type.Object({
@@ -144,16 +159,20 @@ const VendorQuestionnaire = Type.Object({
   submittedAt: Nullable(Type.String()),
   progress: Progress,
   sections: Type.Array(Type.Object({ id: Type.String(), title: Type.String(), description: Nullable(Type.String()) })),
-  questions: Type.Array(Type.Object({
-    ...PublicQuestion,
-    options: Type.Optional(Type.Array(ChoiceOptionOut)),
-    answer: Answer,
-    suggestion: Nullable(Type.Object({
-      value: Nullable(AnswerValueSchema),
-      rationale: Type.String(),
-      citations: Type.Array(Type.Object({ title: Type.String(), passage: Type.String() })),
-    })),
-  })),
+  questions: Type.Array(
+    Type.Object({
+      ...PublicQuestion,
+      options: Type.Optional(Type.Array(ChoiceOptionOut)),
+      answer: Answer,
+      suggestion: Nullable(
+        Type.Object({
+          value: Nullable(AnswerValueSchema),
+          rationale: Type.String(),
+          citations: Type.Array(Type.Object({ title: Type.String(), passage: Type.String() })),
+        }),
+      ),
+    }),
+  ),
 });
 const TemplateOut = Type.Object({
   id: Type.String(),
@@ -162,7 +181,9 @@ const TemplateOut = Type.Object({
   description: Type.String(),
   questionCount: Type.Integer(),
   sections: Type.Array(Type.Object({ ...Section.properties, questionCount: Type.Integer() })),
-  questions: Type.Array(Type.Object({ ...PublicQuestion, weight: Type.Number(), scoring: Type.Optional(ScoringRuleSchema), options: Type.Optional(Type.Array(ChoiceOptionFull)) })),
+  questions: Type.Array(
+    Type.Object({ ...PublicQuestion, weight: Type.Number(), scoring: Type.Optional(ScoringRuleSchema), options: Type.Optional(Type.Array(ChoiceOptionFull)) }),
+  ),
 });
 const IdParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 100 }) });
 const TokenParams = Type.Object({ token: Type.String({ minLength: 1, maxLength: 200 }) });
@@ -171,7 +192,9 @@ const Title = Type.String({ minLength: 1, maxLength: 300, pattern: '\\S' });
 const Description = Type.String({ maxLength: 5000 });
 const QuestionsEdit = {
   template: Type.Optional(Type.Enum(TEMPLATE_IDS, { description: 'start from this template' })),
-  templateSections: Type.Optional(Type.Array(Type.String({ maxLength: 40 }), { minItems: 1, maxItems: 30, uniqueItems: true, description: 'only these sections of the template' })),
+  templateSections: Type.Optional(
+    Type.Array(Type.String({ maxLength: 40 }), { minItems: 1, maxItems: 30, uniqueItems: true, description: 'only these sections of the template' }),
+  ),
   sections: Type.Optional(Type.Array(SectionInputSchema, { maxItems: 30 })),
   questions: Type.Optional(Type.Array(QuestionInputSchema, { maxItems: MAX_QUESTIONS })),
 };
@@ -190,16 +213,21 @@ export const listTemplates = {
 export const listQuestionnaires = {
   tags,
   summary: 'Questionnaires of the workspace (X-Workspace-Id), with status, progress and score',
-  querystring: Type.Object({
-    ...pageQuery(),
-    status: Type.Optional(Status),
-    sort: Type.Enum(SORT_VALUES, { default: '-createdAt' }),
-  }, { additionalProperties: false }),
+  querystring: Type.Object(
+    {
+      ...pageQuery(),
+      status: Type.Optional(Status),
+      sort: Type.Enum(SORT_VALUES, { default: '-createdAt' }),
+    },
+    { additionalProperties: false },
+  ),
   response: {
-    200: Envelope(Type.Object({
-      questionnaires: Type.Array(QuestionnaireSummary),
-      pagination: PaginationSchema,
-    })),
+    200: Envelope(
+      Type.Object({
+        questionnaires: Type.Array(QuestionnaireSummary),
+        pagination: PaginationSchema,
+      }),
+    ),
     ...errorResponses,
   },
 };
@@ -207,17 +235,25 @@ export const listQuestionnaires = {
 export const createQuestionnaire = {
   tags,
   summary: 'Create a questionnaire from a template and/or custom questions; optionally pre-fill and send at once',
-  body: Type.Object({
-    title: Type.Optional(Title),
-    description: Type.Optional(Description),
-    ...QuestionsEdit,
-    vendorContact: Type.Optional(VendorContact),
-    dueDate: Type.Optional(DateOnly),
-    shareSuggestions: Type.Optional(Type.Boolean({ description: 'show pre-fill suggestions (with citations) to the vendor; default false' })),
-    prefill: Type.Optional(Type.Boolean({ description: 'propose answers from the workspace documents; default false' })),
-    send: Type.Optional(Type.Boolean({ description: 'e-mail the vendor link at once; default false (draft)' })),
-  }, { additionalProperties: false }),
-  response: { 201: Envelope(Type.Object({ questionnaire: QuestionnaireDetail, prefill: PrefillResult })), ...errorResponses, 502: ErrorEnvelope, 503: ErrorEnvelope },
+  body: Type.Object(
+    {
+      title: Type.Optional(Title),
+      description: Type.Optional(Description),
+      ...QuestionsEdit,
+      vendorContact: Type.Optional(VendorContact),
+      dueDate: Type.Optional(DateOnly),
+      shareSuggestions: Type.Optional(Type.Boolean({ description: 'show pre-fill suggestions (with citations) to the vendor; default false' })),
+      prefill: Type.Optional(Type.Boolean({ description: 'propose answers from the workspace documents; default false' })),
+      send: Type.Optional(Type.Boolean({ description: 'e-mail the vendor link at once; default false (draft)' })),
+    },
+    { additionalProperties: false },
+  ),
+  response: {
+    201: Envelope(Type.Object({ questionnaire: QuestionnaireDetail, prefill: PrefillResult })),
+    ...errorResponses,
+    502: ErrorEnvelope,
+    503: ErrorEnvelope,
+  },
 };
 
 export const getQuestionnaire = {
@@ -231,27 +267,43 @@ export const updateQuestionnaire = {
   tags,
   summary: 'Update: title, description, due date, contact; questions while draft; reviews while submitted; status',
   params: IdParams,
-  body: Type.Object({
-    title: Type.Optional(Title),
-    description: Type.Optional(NullableScalar<string>('string', { maxLength: 5000 })),
-    dueDate: Type.Optional(NullableScalar<string>('string', { format: 'date', pattern: '^\\d{4}-\\d{2}-\\d{2}$', description: 'YYYY-MM-DD; null clears' })),
-    vendorContact: Type.Optional(Nullable(VendorContact)),
-    shareSuggestions: Type.Optional(Type.Boolean()),
-    reviewerNotes: Type.Optional(NullableScalar<string>('string', { maxLength: 10000 })),
-    ...QuestionsEdit,
-    reviews: Type.Optional(Type.Array(Type.Object({
-      questionId: Type.String({ minLength: 1, maxLength: 40 }),
-      overrideValue: Type.Optional(AnswerValueOrNull),
-      overrideScore: Type.Optional(NullableScalar<number>('number', { minimum: 0, maximum: 1, description: 'points 0..1; null clears' })),
-      note: Type.Optional(NullableScalar<string>('string', { maxLength: MAX_COMMENT })),
-      acceptSuggestion: Type.Optional(Type.Boolean({ description: 'use the pre-fill suggestion as the override value' })),
-    }, { additionalProperties: false }), { minItems: 1, maxItems: MAX_QUESTIONS })),
-    status: Type.Optional(Status),
-  }, { additionalProperties: false, minProperties: 1 }),
+  body: Type.Object(
+    {
+      title: Type.Optional(Title),
+      description: Type.Optional(NullableScalar<string>('string', { maxLength: 5000 })),
+      dueDate: Type.Optional(NullableScalar<string>('string', { format: 'date', pattern: '^\\d{4}-\\d{2}-\\d{2}$', description: 'YYYY-MM-DD; null clears' })),
+      vendorContact: Type.Optional(Nullable(VendorContact)),
+      shareSuggestions: Type.Optional(Type.Boolean()),
+      reviewerNotes: Type.Optional(NullableScalar<string>('string', { maxLength: 10000 })),
+      ...QuestionsEdit,
+      reviews: Type.Optional(
+        Type.Array(
+          Type.Object(
+            {
+              questionId: Type.String({ minLength: 1, maxLength: 40 }),
+              overrideValue: Type.Optional(AnswerValueOrNull),
+              overrideScore: Type.Optional(NullableScalar<number>('number', { minimum: 0, maximum: 1, description: 'points 0..1; null clears' })),
+              note: Type.Optional(NullableScalar<string>('string', { maxLength: MAX_COMMENT })),
+              acceptSuggestion: Type.Optional(Type.Boolean({ description: 'use the pre-fill suggestion as the override value' })),
+            },
+            { additionalProperties: false },
+          ),
+          { minItems: 1, maxItems: MAX_QUESTIONS },
+        ),
+      ),
+      status: Type.Optional(Status),
+    },
+    { additionalProperties: false, minProperties: 1 },
+  ),
   response: { 200: Envelope(Type.Object({ questionnaire: QuestionnaireDetail })), ...errorResponses },
 };
 
-export const deleteQuestionnaire = { tags, summary: 'Delete a questionnaire, its answers and its vendor link', params: IdParams, response: { 200: MessageEnvelope, ...errorResponses } };
+export const deleteQuestionnaire = {
+  tags,
+  summary: 'Delete a questionnaire, its answers and its vendor link',
+  params: IdParams,
+  response: { 200: MessageEnvelope, ...errorResponses },
+};
 
 export const sendQuestionnaire = {
   tags,
@@ -280,14 +332,23 @@ export const saveVendorAnswers = {
   summary: 'Save answers (only the given questions change; null clears) and, with submit, submit',
   security: [],
   params: TokenParams,
-  body: Type.Object({
-    answers: Type.Array(Type.Object({
-      questionId: Type.String({ minLength: 1, maxLength: 40 }),
-      value: Type.Optional(AnswerValueOrNull),
-      comment: Type.Optional(NullableScalar<string>('string', { maxLength: MAX_COMMENT })),
-      acceptSuggestion: Type.Optional(Type.Boolean()),
-    }, { additionalProperties: false }), { maxItems: MAX_QUESTIONS }),
-    submit: Type.Optional(Type.Boolean({ description: 'submit after saving; the link becomes read-only' })),
-  }, { additionalProperties: false }),
+  body: Type.Object(
+    {
+      answers: Type.Array(
+        Type.Object(
+          {
+            questionId: Type.String({ minLength: 1, maxLength: 40 }),
+            value: Type.Optional(AnswerValueOrNull),
+            comment: Type.Optional(NullableScalar<string>('string', { maxLength: MAX_COMMENT })),
+            acceptSuggestion: Type.Optional(Type.Boolean()),
+          },
+          { additionalProperties: false },
+        ),
+        { maxItems: MAX_QUESTIONS },
+      ),
+      submit: Type.Optional(Type.Boolean({ description: 'submit after saving; the link becomes read-only' })),
+    },
+    { additionalProperties: false },
+  ),
   response: { 200: Envelope(Type.Object({ questionnaire: VendorQuestionnaire })), ...vendorErrors },
 };

@@ -48,7 +48,7 @@ export interface ScoreResult {
 const DAY = 86_400_000;
 const clamp01 = (x: number) => Math.min(1, Math.max(0, x));
 /** Rounds half away from zero to one decimal. */
-export const round1 = (x: number) => Math.sign(x) * Math.round(Math.abs(x) * 10 + 1e-9) / 10;
+export const round1 = (x: number) => (Math.sign(x) * Math.round(Math.abs(x) * 10 + 1e-9)) / 10;
 
 function daysBetween(from: string, to: string): number {
   return Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / DAY);

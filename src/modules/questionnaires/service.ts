@@ -38,11 +38,11 @@ export type QuestionnaireSubmittedHook = (event: QuestionnaireSubmittedEvent) =>
 
 export const questionnaireNotFound = () => notFound('Questionnaire not found', 'QUESTIONNAIRE_NOT_FOUND');
 export const linkNotFound = () => notFound('Questionnaire link not found', 'QUESTIONNAIRE_LINK_NOT_FOUND');
-export const linkExpired = () =>
-  new AppError(410, 'QUESTIONNAIRE_LINK_EXPIRED', 'This questionnaire link has expired: ask your contact for a new one');
+export const linkExpired = () => new AppError(410, 'QUESTIONNAIRE_LINK_EXPIRED', 'This questionnaire link has expired: ask your contact for a new one');
 const alreadySubmitted = () => conflict('This questionnaire has already been submitted', 'QUESTIONNAIRE_ALREADY_SUBMITTED');
 const prefillUnavailable = () => new AppError(503, 'PREFILL_UNAVAILABLE', 'Pre-fill is not available: document retrieval is not configured');
-const contactRequired = () => badRequest('vendorContact.email: is required to send the questionnaire', ['vendorContact.email: is required to send the questionnaire']);
+const contactRequired = () =>
+  badRequest('vendorContact.email: is required to send the questionnaire', ['vendorContact.email: is required to send the questionnaire']);
 
 /** Status moves through PATCH (the others happen by sending, answering and submitting). */
 const PATCH_TRANSITIONS: Record<QuestionnaireStatus, QuestionnaireStatus[]> = {
@@ -116,7 +116,10 @@ export interface QuestionnairesService {
   /** Available templates (id, version, title, sections with question counts). */
   templates(): TemplateView[];
   /** One page of the workspace's questionnaires, with status, progress and score. */
-  list(scope: Scope, query: { page: number; limit: number; status?: QuestionnaireStatus; sort: string }): Promise<{ questionnaires: QuestionnaireSummary[]; pagination: ReturnType<typeof pagination> }>;
+  list(
+    scope: Scope,
+    query: { page: number; limit: number; status?: QuestionnaireStatus; sort: string },
+  ): Promise<{ questionnaires: QuestionnaireSummary[]; pagination: ReturnType<typeof pagination> }>;
   /** Creates a questionnaire from a template and/or custom questions; optionally pre-fills and sends it. */
   create(scope: Scope, input: CreateInput): Promise<{ questionnaire: QuestionnaireDetail; prefill: PrefillResult | null }>;
   /** A questionnaire with its questions, answers, suggestions, reviews and scoring (404 when not in the workspace). */
@@ -138,7 +141,6 @@ export interface QuestionnairesService {
   /** `latestComplete` of many workspaces in one query: workspace id -> questionnaire (register export). */
   latestCompleteMany(workspaceIds: string[]): Promise<Map<string, CompletedQuestionnaire>>;
 }
-
 
 /** Questions of a template (optionally a subset of its sections) plus custom ones; 400 listing every problem. */
 function composeQuestions(input: { template?: string; templateSections?: string[]; sections?: SectionInput[]; questions?: QuestionInput[] }) {
@@ -227,7 +229,6 @@ type Deps = {
   retrieval?: () => Retriever | undefined;
 };
 
-
 /**
  * The write of a PATCH: changed fields, questions (draft only), reviews (submitted only)
  * and a status move; completing freezes the score with this request's reviews applied.
@@ -246,8 +247,14 @@ function patchOf(row: QuestionnaireRow, answers: Map<string, AnswerRow>, input: 
 
   const editsQuestions = input.questions !== undefined || input.sections !== undefined || input.template !== undefined || input.templateSections !== undefined;
   if (editsQuestions) {
-    if (row.status !== 'draft') throw conflict(`Questions can be changed only while the questionnaire is a draft (it is ${row.status})`, 'QUESTIONNAIRE_NOT_EDITABLE');
-    const composed = composeQuestions({ template: input.template, templateSections: input.templateSections, sections: input.sections, questions: input.questions });
+    if (row.status !== 'draft')
+      throw conflict(`Questions can be changed only while the questionnaire is a draft (it is ${row.status})`, 'QUESTIONNAIRE_NOT_EDITABLE');
+    const composed = composeQuestions({
+      template: input.template,
+      templateSections: input.templateSections,
+      sections: input.sections,
+      questions: input.questions,
+    });
     values.sections = composed.sections;
     values.questions = composed.questions;
     values.templateId = composed.template?.id ?? null;
@@ -256,19 +263,25 @@ function patchOf(row: QuestionnaireRow, answers: Map<string, AnswerRow>, input: 
 
   let reviews: ReviewWrite[] = [];
   if (input.reviews?.length) {
-    if (row.status !== 'submitted') throw conflict(`Answers can be reviewed only while the questionnaire is submitted (it is ${row.status})`, 'QUESTIONNAIRE_NOT_IN_REVIEW');
+    if (row.status !== 'submitted')
+      throw conflict(`Answers can be reviewed only while the questionnaire is submitted (it is ${row.status})`, 'QUESTIONNAIRE_NOT_IN_REVIEW');
     reviews = checkReviews(row, answers, input.reviews);
   }
 
   const target = input.status;
   if (target !== undefined && target !== row.status) {
     if (!PATCH_TRANSITIONS[row.status].includes(target)) {
-      throw conflict(`Cannot move a questionnaire from ${row.status} to ${target}${target === 'sent' ? ': use POST /questionnaires/:id/send' : ''}`, 'INVALID_STATUS_TRANSITION');
+      throw conflict(
+        `Cannot move a questionnaire from ${row.status} to ${target}${target === 'sent' ? ': use POST /questionnaires/:id/send' : ''}`,
+        'INVALID_STATUS_TRANSITION',
+      );
     }
     values.status = target;
     if (target === 'complete') {
       // Freeze the score with the reviews of this request applied.
-      const merged = new Map<string, ScoredAnswer>([...answers].map(([k, a]) => [k, { value: a.value, overrideValue: a.overrideValue, overrideScore: a.overrideScore }]));
+      const merged = new Map<string, ScoredAnswer>(
+        [...answers].map(([k, a]) => [k, { value: a.value, overrideValue: a.overrideValue, overrideScore: a.overrideScore }]),
+      );
       for (const r of reviews) {
         const cur = merged.get(r.questionId) ?? {};
         merged.set(r.questionId, {
@@ -293,7 +306,12 @@ function patchOf(row: QuestionnaireRow, answers: Map<string, AnswerRow>, input: 
 }
 
 /** The vendor's answers checked against the questions (and, to submit, the required ones); 400 listing every problem. */
-function vendorWrites(row: QuestionnaireRow, existing: Map<string, AnswerRow>, input: { answers: VendorAnswerInput[]; submit?: boolean }, now: Date): VendorAnswerWrite[] {
+function vendorWrites(
+  row: QuestionnaireRow,
+  existing: Map<string, AnswerRow>,
+  input: { answers: VendorAnswerInput[]; submit?: boolean },
+  now: Date,
+): VendorAnswerWrite[] {
   const byId = new Map(row.questions.map((q) => [q.id, q]));
   const problems: string[] = [];
   const writes: VendorAnswerWrite[] = [];
@@ -317,11 +335,11 @@ function vendorWrites(row: QuestionnaireRow, existing: Map<string, AnswerRow>, i
       const p = checkAnswerValue(q, value, today(now));
       if (p) return problems.push(`${at}.value: ${p}`);
     }
-    const comment = a.comment === undefined ? prev?.comment ?? null : a.comment === null ? null : a.comment.trim() || null;
+    const comment = a.comment === undefined ? (prev?.comment ?? null) : a.comment === null ? null : a.comment.trim() || null;
     if (comment && comment.length > MAX_COMMENT) return problems.push(`${at}.comment: must be at most ${MAX_COMMENT} characters`);
     writes.push({
       questionId: q.id,
-      value: value === undefined ? prev?.value ?? null : value === null ? null : normalizeValue(q, value),
+      value: value === undefined ? (prev?.value ?? null) : value === null ? null : normalizeValue(q, value),
       comment,
     });
   });
@@ -390,7 +408,13 @@ export function questionnairesService(deps: Deps): QuestionnairesService {
       const requester = (await deps.requesterName(updated.workspaceId)) ?? 'A financial entity';
       await mailer.send(vendorMail(updated, requester, vendorLink(config.publicUrl, token), expiresAt));
     } catch (err) {
-      await repo.update(scope, id, { status: row.status, tokenHash: row.tokenHash, tokenExpiresAt: row.tokenExpiresAt, sentAt: row.sentAt, sendCount: row.sendCount });
+      await repo.update(scope, id, {
+        status: row.status,
+        tokenHash: row.tokenHash,
+        tokenExpiresAt: row.tokenExpiresAt,
+        sentAt: row.sentAt,
+        sendCount: row.sendCount,
+      });
       throw new AppError(502, 'MAIL_DELIVERY_FAILED', `The questionnaire e-mail could not be sent (${(err as Error).message}); nothing was changed`);
     }
     return detailView(updated, await repo.answers(id));
@@ -458,7 +482,7 @@ export function questionnairesService(deps: Deps): QuestionnairesService {
       const row = await repo.insert({
         workspaceId: scope.workspaceId,
         title,
-        description: input.description ?? (input.title ? null : template?.description ?? null),
+        description: input.description ?? (input.title ? null : (template?.description ?? null)),
         templateId: template?.id ?? null,
         templateVersion: template?.version ?? null,
         sections,
@@ -475,7 +499,11 @@ export function questionnairesService(deps: Deps): QuestionnairesService {
           return { questionnaire: await send(scope, row.id), prefill: prefillResult };
         } catch (err) {
           if (err instanceof AppError && err.statusCode === 502) {
-            throw new AppError(502, 'MAIL_DELIVERY_FAILED', `Questionnaire ${row.id} was created as a draft but the e-mail could not be sent: retry with POST /questionnaires/${row.id}/send`);
+            throw new AppError(
+              502,
+              'MAIL_DELIVERY_FAILED',
+              `Questionnaire ${row.id} was created as a draft but the e-mail could not be sent: retry with POST /questionnaires/${row.id}/send`,
+            );
           }
           throw err;
         }
@@ -501,7 +529,11 @@ export function questionnairesService(deps: Deps): QuestionnairesService {
       const { values, reviews, editsQuestions } = patchOf(row, answers, input, scope.userId);
       const updated = await repo.review(scope, { id, fromStatuses: [row.status], values, reviews, reviewerId: scope.userId, at: new Date() });
       if (!updated) throw conflict('The questionnaire changed meanwhile (the vendor may have just submitted): reload and retry', 'QUESTIONNAIRE_CHANGED');
-      if (editsQuestions) await repo.pruneAnswers(id, updated.questions.map((q) => q.id));
+      if (editsQuestions)
+        await repo.pruneAnswers(
+          id,
+          updated.questions.map((q) => q.id),
+        );
       return detailView(updated, await repo.answers(id));
     },
 

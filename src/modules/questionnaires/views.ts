@@ -136,9 +136,10 @@ export function detailView(row: QuestionnaireRow, answers: AnswerRow[]) {
         options: q.options,
         answer: answerView(a),
         suggestion: a?.suggestion ?? null,
-        review: a && (a.overrideValue !== null || a.overrideScore !== null || a.reviewerNote !== null)
-          ? { overrideValue: a.overrideValue, overrideScore: a.overrideScore, note: a.reviewerNote, reviewedBy: a.reviewedBy, reviewedAt: iso(a.reviewedAt) }
-          : null,
+        review:
+          a && (a.overrideValue !== null || a.overrideScore !== null || a.reviewerNote !== null)
+            ? { overrideValue: a.overrideValue, overrideScore: a.overrideScore, note: a.reviewerNote, reviewedBy: a.reviewedBy, reviewedAt: iso(a.reviewedAt) }
+            : null,
         points: r?.points ?? null,
         basis: r?.basis ?? 'unscored',
       };
@@ -168,9 +169,7 @@ export function vendorView(row: QuestionnaireRow, answers: AnswerRow[], requeste
       return {
         ...publicQuestion(q),
         answer: answerView(a),
-        suggestion: sug
-          ? { value: sug.value, rationale: sug.rationale, citations: sug.citations.map((c) => ({ title: c.title, passage: c.passage })) }
-          : null,
+        suggestion: sug ? { value: sug.value, rationale: sug.rationale, citations: sug.citations.map((c) => ({ title: c.title, passage: c.passage })) } : null,
       };
     }),
   };

@@ -52,7 +52,15 @@ export interface AnswerHooks {
   status?(message: string): void;
   sources?(sources: Source[]): void;
   chunk?(text: string): void;
-  metadata?(m: { confidence: number; citedSources: CitedSource[]; validation: Validation; generator: string; model: string | null; totalTime: number; sourceCount: number }): void;
+  metadata?(m: {
+    confidence: number;
+    citedSources: CitedSource[];
+    validation: Validation;
+    generator: string;
+    model: string | null;
+    totalTime: number;
+    sourceCount: number;
+  }): void;
   saved?(s: { conversationId: string; messageId: string }): void;
 }
 
@@ -108,21 +116,31 @@ export function ragService(deps: {
   const { retrieval, generator, conversations, analytics, config } = deps;
   const elapsed = (p: Prepared) => Math.round(performance.now() - p.startedAt);
 
-  async function logQuery(p: Prepared, entry: {
-    status: 'answered' | 'failed' | 'aborted';
-    errorCode?: string | null;
-    conversationId?: string | null;
-    sources?: Source[];
-    cited?: number[];
-    validation?: Validation;
-    result?: GenerationResult;
-    firstChunkMs?: number | null;
-  }) {
+  async function logQuery(
+    p: Prepared,
+    entry: {
+      status: 'answered' | 'failed' | 'aborted';
+      errorCode?: string | null;
+      conversationId?: string | null;
+      sources?: Source[];
+      cited?: number[];
+      validation?: Validation;
+      result?: GenerationResult;
+      firstChunkMs?: number | null;
+    },
+  ) {
     const sources = entry.sources ?? [];
     const cited = new Set(entry.cited ?? []);
     const logged: QueryLogSource[] = sources.map((s) => ({
-      sourceNumber: s.sourceNumber, id: s.id, documentId: s.documentId, dataSourceId: s.dataSourceId,
-      title: s.title, url: s.url, section: s.section, score: s.score, cited: cited.has(s.sourceNumber),
+      sourceNumber: s.sourceNumber,
+      id: s.id,
+      documentId: s.documentId,
+      dataSourceId: s.dataSourceId,
+      title: s.title,
+      url: s.url,
+      section: s.section,
+      score: s.score,
+      cited: cited.has(s.sourceNumber),
     }));
     try {
       await analytics.logQuery({
@@ -214,7 +232,15 @@ export function ragService(deps: {
         const validation = validateAnswer({ question: query, answer: text, sources, truncated: result.stopReason === 'max_tokens' });
         const citedSources = citedSourcesOf(text, sources);
         const totalTime = elapsed(p);
-        hooks.metadata?.({ confidence: validation.confidence, citedSources, validation, generator: generator.id, model: result.model, totalTime, sourceCount: sources.length });
+        hooks.metadata?.({
+          confidence: validation.confidence,
+          citedSources,
+          validation,
+          generator: generator.id,
+          model: result.model,
+          totalTime,
+          sourceCount: sources.length,
+        });
 
         const metadata: AssistantMetadata = {
           confidence: validation.confidence,
@@ -235,7 +261,13 @@ export function ragService(deps: {
         });
         hooks.saved?.({ conversationId: saved.conversationId, messageId: saved.assistantMessageId });
         await logQuery(p, {
-          status: 'answered', conversationId: saved.conversationId, sources, cited: citedSources.map((c) => c.sourceNumber), validation, result, firstChunkMs,
+          status: 'answered',
+          conversationId: saved.conversationId,
+          sources,
+          cited: citedSources.map((c) => c.sourceNumber),
+          validation,
+          result,
+          firstChunkMs,
         });
         return {
           answer: text,

@@ -10,24 +10,32 @@ import { XLSX, exportRegister, preflightRegister } from './schemas.js';
  */
 
 const routes: FastifyPluginAsyncTypebox<{ service: RegisterService }> = async (app, { service }) => {
-  app.get('/workspaces/roi-export', {
-    schema: exportRegister,
-  }, async (request, reply) => {
-    const userId = request.auth!.id;
-    if (request.query.format === 'xbrl-csv') {
-      const { filename, buffer } = await service.xbrl(userId);
-      return reply.header('Content-Type', 'application/zip').header('Content-Disposition', `attachment; filename=${filename}`).send(buffer);
-    }
-    const { filename, buffer } = await service.workbook(userId);
-    return reply.header('Content-Type', XLSX).header('Content-Disposition', `attachment; filename=${filename}`).send(buffer);
-  });
+  app.get(
+    '/workspaces/roi-export',
+    {
+      schema: exportRegister,
+    },
+    async (request, reply) => {
+      const userId = request.auth!.id;
+      if (request.query.format === 'xbrl-csv') {
+        const { filename, buffer } = await service.xbrl(userId);
+        return reply.header('Content-Type', 'application/zip').header('Content-Disposition', `attachment; filename=${filename}`).send(buffer);
+      }
+      const { filename, buffer } = await service.workbook(userId);
+      return reply.header('Content-Type', XLSX).header('Content-Disposition', `attachment; filename=${filename}`).send(buffer);
+    },
+  );
 
-  app.get('/workspaces/roi-preflight', {
-    schema: preflightRegister,
-  }, async (request) => {
-    const preflight = await service.preflight(request.auth!.id);
-    return ok({ preflight }, preflight.ready ? 'The register is ready to file' : `The register has ${preflight.errors} error(s) to fix before filing`);
-  });
+  app.get(
+    '/workspaces/roi-preflight',
+    {
+      schema: preflightRegister,
+    },
+    async (request) => {
+      const preflight = await service.preflight(request.auth!.id);
+      return ok({ preflight }, preflight.ready ? 'The register is ready to file' : `The register has ${preflight.errors} error(s) to fix before filing`);
+    },
+  );
 };
 
 export default routes;

@@ -17,14 +17,28 @@ const Preflight = Type.Object({
   errors: Type.Integer(),
   warnings: Type.Integer(),
   entity: Type.Array(Issue),
-  vendors: Type.Array(Type.Object({ workspaceId: Type.String(), workspaceSlug: Type.String(), name: Type.String(), included: Type.Boolean(), issues: Type.Array(Issue),
-    sources: Type.Array(Type.Object({ field: Type.String(), path: Type.String(), document: Type.String(), quote: Type.String(), link: Type.String(), action: Type.String() }), { description: 'Profile values taken from the vendor\'s documents and where each came from (docs/register-drafting.md)' }) })),
-  settings: Type.Array(Type.Object({
-    variable: Type.String({ description: 'environment variable of the service that sets it' }),
-    label: Type.String(),
-    value: Type.Union([Type.String(), Type.Null()], { description: 'null: not configured' }),
-    isDefault: Type.Boolean({ description: 'the value is the built-in default' }),
-  }), { description: 'the entity settings in force (read-only: set by the service configuration)' }),
+  vendors: Type.Array(
+    Type.Object({
+      workspaceId: Type.String(),
+      workspaceSlug: Type.String(),
+      name: Type.String(),
+      included: Type.Boolean(),
+      issues: Type.Array(Issue),
+      sources: Type.Array(
+        Type.Object({ field: Type.String(), path: Type.String(), document: Type.String(), quote: Type.String(), link: Type.String(), action: Type.String() }),
+        { description: "Profile values taken from the vendor's documents and where each came from (docs/register-drafting.md)" },
+      ),
+    }),
+  ),
+  settings: Type.Array(
+    Type.Object({
+      variable: Type.String({ description: 'environment variable of the service that sets it' }),
+      label: Type.String(),
+      value: Type.Union([Type.String(), Type.Null()], { description: 'null: not configured' }),
+      isDefault: Type.Boolean({ description: 'the value is the built-in default' }),
+    }),
+    { description: 'the entity settings in force (read-only: set by the service configuration)' },
+  ),
 });
 
 export const exportRegister = {

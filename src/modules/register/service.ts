@@ -17,7 +17,6 @@ type Deps = {
 
 const today = (now: Date) => now.toISOString().slice(0, 10);
 
-
 /**
  * The Register of Information over every workspace the caller can access
  * (docs/register-of-information.md): the workbook of the contract, the EBA xBRL-CSV
@@ -83,7 +82,10 @@ export function registerService(deps: Deps) {
         name: w.workspaceName,
         profile: profile as VendorProfile,
         sources: sources.get(w.id) ?? {},
-        assessment: a && a.completedAt ? { id: a.id, name: a.name, score: a.score, riskRating: a.riskRating, completedAt: new Date(a.completedAt), results: a.gaps } : null,
+        assessment:
+          a && a.completedAt
+            ? { id: a.id, name: a.name, score: a.score, riskRating: a.riskRating, completedAt: new Date(a.completedAt), results: a.gaps }
+            : null,
         questionnaire: q ? { id: q.id, title: q.title, score: q.score, completedAt: q.completedAt } : null,
       });
     }
@@ -115,7 +117,12 @@ export function registerService(deps: Deps) {
           ...report.entity.filter((i) => i.severity === 'error').map((i) => `entity: ${i.field}: ${i.message}`),
           ...report.vendors.flatMap((v) => v.issues.filter((i) => i.severity === 'error').map((i) => `${v.name}: ${i.field}: ${i.message}`)),
         ];
-        throw new AppError(422, 'ROI_PREFLIGHT_FAILED', `The register is not ready to file: ${report.errors} error(s); see GET /workspaces/roi-preflight`, details);
+        throw new AppError(
+          422,
+          'ROI_PREFLIGHT_FAILED',
+          `The register is not ready to file: ${report.errors} error(s); see GET /workspaces/roi-preflight`,
+          details,
+        );
       }
       return buildXbrlPackage(e, tables, now);
     },

@@ -77,7 +77,15 @@ export function syncStatusService(deps: SyncStatusDeps): SyncStatusService {
 }
 
 /** The answer of GET /sync-status from what the sources, the workspace and the scheduler report. */
-function statusOf(workspaceId: string, syncSchedule: SyncSchedule | undefined, lastRunAt: Date | null, sources: SourceSyncState[], q: SyncStatusQuery, schedulerIntervalSec: number, now: Date) {
+function statusOf(
+  workspaceId: string,
+  syncSchedule: SyncSchedule | undefined,
+  lastRunAt: Date | null,
+  sources: SourceSyncState[],
+  q: SyncStatusQuery,
+  schedulerIntervalSec: number,
+  now: Date,
+) {
   const schedule = syncSchedule ?? { enabled: false, intervalHours: 24 };
   // Due (never ran, or the interval has passed): it starts at the next scheduler pass.
   const dueAt = lastRunAt ? new Date(lastRunAt.getTime() + schedule.intervalHours * 3_600_000) : now;
@@ -90,7 +98,10 @@ function statusOf(workspaceId: string, syncSchedule: SyncSchedule | undefined, l
   const cmp = compare(q.sort);
   const listed = all.filter((s) => !q.state || s.state === q.state).sort((a, b) => (q.descending ? -cmp(a, b) : cmp(a, b)));
   const { items, pagination } = pageOf(listed, q);
-  const times = all.map((s) => s.lastSyncAt).filter((x): x is string => !!x).sort();
+  const times = all
+    .map((s) => s.lastSyncAt)
+    .filter((x): x is string => !!x)
+    .sort();
   return {
     workspaceId,
     syncStatus: workspaceSyncStatus(all),

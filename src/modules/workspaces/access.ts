@@ -62,7 +62,9 @@ export function effectiveAccess(
 /** What the caller may grant: roles below theirs (any for the owner), flags they hold, never owner-only flags. */
 export function checkGrant(ctx: WorkspaceAccess, role: WorkspaceRole | undefined, permissions: Partial<Permissions> | undefined) {
   if (role === 'owner') {
-    throw new AppError(400, 'VALIDATION_ERROR', 'Validation failed: role owner is given with POST /workspaces/:id/transfer', ['role: owner is given by transferring ownership']);
+    throw new AppError(400, 'VALIDATION_ERROR', 'Validation failed: role owner is given with POST /workspaces/:id/transfer', [
+      'role: owner is given by transferring ownership',
+    ]);
   }
   if (role && ctx.role !== 'owner' && ROLE_RANK[role] >= ROLE_RANK[ctx.role]) {
     throw forbidden(`Insufficient permission: a ${ctx.role} can only assign roles below ${ctx.role}`, 'INSUFFICIENT_PERMISSION');

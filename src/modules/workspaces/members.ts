@@ -107,9 +107,22 @@ export function workspaceMembers(deps: {
         type: 'invitation',
         title: `You were added to the workspace ${scope.workspaceName}`,
         body: `You can now work on ${scope.workspaceName} as ${eff.role}.`,
-        data: { kind: 'workspace', workspaceId: scope.workspaceId, workspaceSlug: scope.slug, workspaceName: scope.workspaceName, role: eff.role, addedBy: scope.userId },
+        data: {
+          kind: 'workspace',
+          workspaceId: scope.workspaceId,
+          workspaceSlug: scope.slug,
+          workspaceName: scope.workspaceName,
+          role: eff.role,
+          addedBy: scope.userId,
+        },
       });
-      return { user: { id: user.id, name: user.name, email: user.email }, role: eff.role, permissions: eff.permissions, status: row.status, joinedAt: row.joinedAt.toISOString() };
+      return {
+        user: { id: user.id, name: user.name, email: user.email },
+        role: eff.role,
+        permissions: eff.permissions,
+        status: row.status,
+        joinedAt: row.joinedAt.toISOString(),
+      };
     },
 
     async updateMember(scope, access, userId, input) {
@@ -130,7 +143,13 @@ export function workspaceMembers(deps: {
       const row = await repo.putMember(scope, { userId, role, permissions, joinedAt: target.joinedAt });
       const eff = effectiveAccess(ws, userId, orgRole, row)!;
       const u = (await users.usersByIds([userId])).get(userId);
-      return { user: { id: userId, name: u?.name ?? '', email: u?.email ?? '' }, role: eff.role, permissions: eff.permissions, status: row.status, joinedAt: row.joinedAt.toISOString() };
+      return {
+        user: { id: userId, name: u?.name ?? '', email: u?.email ?? '' },
+        role: eff.role,
+        permissions: eff.permissions,
+        status: row.status,
+        joinedAt: row.joinedAt.toISOString(),
+      };
     },
 
     async removeMember(scope, access, userId) {
@@ -142,7 +161,13 @@ export function workspaceMembers(deps: {
       if (userId !== scope.userId) checkTarget(access, target.eff.role);
       const orgRole = (await orgs.membersOf(scope.orgId)).find((m) => m.userId === userId)?.role;
       if (orgRole === 'org_admin') throw orgAdminKeepsAccess('access to');
-      await repo.endMembership(scope, { userId, status: userId === scope.userId ? 'left' : 'removed', role: target.eff.role, permissions: target.eff.permissions, joinedAt: target.joinedAt });
+      await repo.endMembership(scope, {
+        userId,
+        status: userId === scope.userId ? 'left' : 'removed',
+        role: target.eff.role,
+        permissions: target.eff.permissions,
+        joinedAt: target.joinedAt,
+      });
     },
 
     async leave(scope, access) {
@@ -160,7 +185,9 @@ export function workspaceMembers(deps: {
       const ws = await workspaceOf(scope);
       const target = (await accessList(ws)).find((m) => m.userId === newOwnerId);
       if (!target) {
-        throw new AppError(400, 'NOT_A_MEMBER', 'Validation failed: newOwnerId must be a member of this workspace', ['newOwnerId: must be a member of this workspace']);
+        throw new AppError(400, 'NOT_A_MEMBER', 'Validation failed: newOwnerId must be a member of this workspace', [
+          'newOwnerId: must be a member of this workspace',
+        ]);
       }
       const result = await repo.transfer(scope, newOwnerId, { owner: defaultPermissions('owner'), admin: defaultPermissions('admin') }, target.joinedAt);
       if (result === 'not_owner') throw forbidden('Insufficient permission: only the owner can transfer ownership', 'INSUFFICIENT_PERMISSION');

@@ -80,7 +80,14 @@ export function workspacesRepository(db: Db) {
       .select({
         orgId: om.orgId,
         orgRole: om.role,
-        workspace: { id: workspaces.id, slug: workspaces.slug, name: workspaces.name, ownerId: workspaces.ownerId, syncSchedule: workspaces.syncSchedule, createdAt: workspaces.createdAt },
+        workspace: {
+          id: workspaces.id,
+          slug: workspaces.slug,
+          name: workspaces.name,
+          ownerId: workspaces.ownerId,
+          syncSchedule: workspaces.syncSchedule,
+          createdAt: workspaces.createdAt,
+        },
         memberRole: workspaceMembers.role,
         memberPermissions: workspaceMembers.permissions,
         memberStatus: workspaceMembers.status,
@@ -97,10 +104,18 @@ export function workspacesRepository(db: Db) {
       .leftJoin(workspaces, eq(workspaces.orgId, om.orgId))
       .leftJoin(workspaceMembers, and(eq(workspaceMembers.workspaceId, workspaces.id), eq(workspaceMembers.userId, om.userId)))
       .leftJoin(c, eq(c.workspaceId, workspaces.id))
-      .where(and(
-        eq(om.userId, sql.placeholder('userId')),
-        or(isNull(workspaces.id), eq(om.role, 'org_admin'), eq(workspaces.ownerId, om.userId), isNull(workspaceMembers.status), eq(workspaceMembers.status, 'active')),
-      ))
+      .where(
+        and(
+          eq(om.userId, sql.placeholder('userId')),
+          or(
+            isNull(workspaces.id),
+            eq(om.role, 'org_admin'),
+            eq(workspaces.ownerId, om.userId),
+            isNull(workspaceMembers.status),
+            eq(workspaceMembers.status, 'active'),
+          ),
+        ),
+      )
       .orderBy(descending ? desc(col) : asc(col), asc(workspaces.createdAt), asc(workspaces.id))
       .limit(sql.placeholder('limit'))
       .offset(sql.placeholder('offset'))
@@ -122,7 +137,9 @@ export function workspacesRepository(db: Db) {
         return await db.transaction(async (tx) => {
           const { ownerPermissions, ...ws } = values;
           const [row] = await tx.insert(workspaces).values(ws).returning();
-          await tx.insert(workspaceMembers).values({ workspaceId: row.id, userId: values.ownerId, role: 'owner', permissions: ownerPermissions, addedBy: values.ownerId });
+          await tx
+            .insert(workspaceMembers)
+            .values({ workspaceId: row.id, userId: values.ownerId, role: 'owner', permissions: ownerPermissions, addedBy: values.ownerId });
           return row;
         });
       } catch (err) {
@@ -183,7 +200,10 @@ export function workspacesRepository(db: Db) {
       const rows = await pageQuery(q.sort, q.descending).execute({ userId, limit: q.limit, offset: q.offset });
       if (!rows.length) {
         // No organization, or a page past the end (the total then comes from a count).
-        const [org] = await db.select({ orgId: organizationMembers.orgId, orgRole: organizationMembers.role }).from(organizationMembers).where(eq(organizationMembers.userId, userId));
+        const [org] = await db
+          .select({ orgId: organizationMembers.orgId, orgRole: organizationMembers.role })
+          .from(organizationMembers)
+          .where(eq(organizationMembers.userId, userId));
         if (!org) return null;
         const [n] = await pageQuery('createdAt', false).execute({ userId, limit: 1, offset: 0 });
         return { ...org, rows: [], total: n?.workspace ? Number(n.total) : 0 };
@@ -194,12 +214,14 @@ export function workspacesRepository(db: Db) {
         total: rows[0].workspace ? Number(rows[0].total) : 0,
         rows: rows.flatMap((r) =>
           r.workspace
-            ? [{
-                workspace: r.workspace,
-                member: r.memberRole ? { role: r.memberRole, permissions: r.memberPermissions!, status: r.memberStatus! } : null,
-                memberCount: Number(r.orgSize) - Number(r.withdrawn),
-                sync: { syncing: Number(r.syncing), failed: Number(r.failed), documents: Number(r.documents), lastSyncedAt: r.lastSyncedAt },
-              }]
+            ? [
+                {
+                  workspace: r.workspace,
+                  member: r.memberRole ? { role: r.memberRole, permissions: r.memberPermissions!, status: r.memberStatus! } : null,
+                  memberCount: Number(r.orgSize) - Number(r.withdrawn),
+                  sync: { syncing: Number(r.syncing), failed: Number(r.failed), documents: Number(r.documents), lastSyncedAt: r.lastSyncedAt },
+                },
+              ]
             : [],
         ),
       };
@@ -207,10 +229,17 @@ export function workspacesRepository(db: Db) {
     /** Explicit membership rows (any status) of the given workspaces. */
     async membersOf(workspaceIds: string[]): Promise<WorkspaceMemberRow[]> {
       if (workspaceIds.length === 0) return [];
-      return db.select().from(workspaceMembers).where(inArray(workspaceMembers.workspaceId, workspaceIds)).orderBy(asc(workspaceMembers.joinedAt), asc(workspaceMembers.userId));
+      return db
+        .select()
+        .from(workspaceMembers)
+        .where(inArray(workspaceMembers.workspaceId, workspaceIds))
+        .orderBy(asc(workspaceMembers.joinedAt), asc(workspaceMembers.userId));
     },
     async member(workspaceId: string, userId: string): Promise<WorkspaceMemberRow | null> {
-      const [row] = await db.select().from(workspaceMembers).where(and(eq(workspaceMembers.workspaceId, workspaceId), eq(workspaceMembers.userId, userId)));
+      const [row] = await db
+        .select()
+        .from(workspaceMembers)
+        .where(and(eq(workspaceMembers.workspaceId, workspaceId), eq(workspaceMembers.userId, userId)));
       return row ?? null;
     },
     /**
@@ -221,7 +250,10 @@ export function workspacesRepository(db: Db) {
     async update(
       id: string,
       values: Partial<Pick<WorkspaceRow, 'name' | 'syncSchedule'>>,
-      profile?: (current: Record<string, unknown>, sources: Record<string, FieldSource>) => { profile: Record<string, unknown>; sources: Record<string, FieldSource> },
+      profile?: (
+        current: Record<string, unknown>,
+        sources: Record<string, FieldSource>,
+      ) => { profile: Record<string, unknown>; sources: Record<string, FieldSource> },
     ): Promise<WorkspaceRow | null | 'name_taken'> {
       try {
         return await db.transaction(async (tx) => {
@@ -273,7 +305,10 @@ export function workspacesRepository(db: Db) {
             .returning();
           return row;
         }
-        const [row] = await tx.insert(workspaceMembers).values({ ...values, status: 'active' }).returning();
+        const [row] = await tx
+          .insert(workspaceMembers)
+          .values({ ...values, status: 'active' })
+          .returning();
         return row;
       });
     },
@@ -294,10 +329,21 @@ export function workspacesRepository(db: Db) {
      * Ends a membership: the row stays with status `removed` or `left` so that access
      * implied by the organization role is withdrawn too.
      */
-    async endMembership(scope: Scope, values: { userId: string; status: 'removed' | 'left'; role: WorkspaceRole; permissions: Permissions; joinedAt: Date }): Promise<void> {
+    async endMembership(
+      scope: Scope,
+      values: { userId: string; status: 'removed' | 'left'; role: WorkspaceRole; permissions: Permissions; joinedAt: Date },
+    ): Promise<void> {
       await db
         .insert(workspaceMembers)
-        .values({ workspaceId: scope.workspaceId, userId: values.userId, role: values.role, permissions: values.permissions, status: values.status, addedBy: scope.userId, joinedAt: values.joinedAt })
+        .values({
+          workspaceId: scope.workspaceId,
+          userId: values.userId,
+          role: values.role,
+          permissions: values.permissions,
+          status: values.status,
+          addedBy: scope.userId,
+          joinedAt: values.joinedAt,
+        })
         .onConflictDoUpdate({ target: [workspaceMembers.workspaceId, workspaceMembers.userId], set: { status: values.status, updatedAt: new Date() } });
     },
     /**
@@ -317,7 +363,10 @@ export function workspacesRepository(db: Db) {
         await tx
           .insert(workspaceMembers)
           .values({ workspaceId, userId: toUserId, role: 'owner', permissions: perms.owner, status: 'active', addedBy: fromUserId, joinedAt: toJoinedAt })
-          .onConflictDoUpdate({ target: [workspaceMembers.workspaceId, workspaceMembers.userId], set: { role: 'owner', permissions: perms.owner, status: 'active', updatedAt: new Date() } });
+          .onConflictDoUpdate({
+            target: [workspaceMembers.workspaceId, workspaceMembers.userId],
+            set: { role: 'owner', permissions: perms.owner, status: 'active', updatedAt: new Date() },
+          });
         return 'ok' as const;
       });
     },

@@ -12,9 +12,14 @@ import { WORKSPACE_SORT_COLUMNS, type WorkspaceSortField } from './repository.js
 
 const WORKSPACE_SORTS = Object.keys(WORKSPACE_SORT_COLUMNS) as WorkspaceSortField[];
 const flag = Type.Boolean();
-export const PermissionsSchema = Type.Object(Object.fromEntries(PERMISSION_FLAGS.map((f) => [f, flag])) as Record<(typeof PERMISSION_FLAGS)[number], typeof flag>);
+export const PermissionsSchema = Type.Object(
+  Object.fromEntries(PERMISSION_FLAGS.map((f) => [f, flag])) as Record<(typeof PERMISSION_FLAGS)[number], typeof flag>,
+);
 const PermissionsPatch = Type.Object(
-  Object.fromEntries(PERMISSION_FLAGS.map((f) => [f, Type.Optional(flag)])) as Record<(typeof PERMISSION_FLAGS)[number], ReturnType<typeof Type.Optional<typeof flag>>>,
+  Object.fromEntries(PERMISSION_FLAGS.map((f) => [f, Type.Optional(flag)])) as Record<
+    (typeof PERMISSION_FLAGS)[number],
+    ReturnType<typeof Type.Optional<typeof flag>>
+  >,
   { additionalProperties: false },
 );
 const Role = Type.Enum([...WORKSPACE_ROLES]);
@@ -80,13 +85,16 @@ export const listWorkspaces = {
 
 export const createWorkspace = {
   tags: ['workspaces'],
-  summary: 'Create a vendor workspace in the caller\'s organization (the caller becomes its owner)',
-  body: Type.Object({
-    workspaceName: WorkspaceName,
-    workspaceId: Type.Optional(Type.String({ minLength: 1, maxLength: 64, pattern: SLUG_PATTERN })),
-    syncSchedule: Type.Optional(SyncScheduleSchema),
-    vendorProfile: Type.Optional(VendorProfileSchema),
-  }, { additionalProperties: false }),
+  summary: "Create a vendor workspace in the caller's organization (the caller becomes its owner)",
+  body: Type.Object(
+    {
+      workspaceName: WorkspaceName,
+      workspaceId: Type.Optional(Type.String({ minLength: 1, maxLength: 64, pattern: SLUG_PATTERN })),
+      syncSchedule: Type.Optional(SyncScheduleSchema),
+      vendorProfile: Type.Optional(VendorProfileSchema),
+    },
+    { additionalProperties: false },
+  ),
   response: { 201: Envelope(Type.Object({ workspace: WorkspaceCreated })), ...errorResponses },
 };
 
@@ -101,11 +109,14 @@ export const updateWorkspace = {
   tags: ['workspaces'],
   summary: 'Update name, sync schedule and vendor profile (owner only)',
   params: IdParams,
-  body: Type.Object({
-    workspaceName: Type.Optional(WorkspaceName),
-    syncSchedule: Type.Optional(SyncScheduleSchema),
-    vendorProfile: Type.Optional(VendorProfilePatchSchema),
-  }, { additionalProperties: false, minProperties: 1 }),
+  body: Type.Object(
+    {
+      workspaceName: Type.Optional(WorkspaceName),
+      syncSchedule: Type.Optional(SyncScheduleSchema),
+      vendorProfile: Type.Optional(VendorProfilePatchSchema),
+    },
+    { additionalProperties: false, minProperties: 1 },
+  ),
   response: { 200: Envelope(Type.Object({ workspace: Type.Object(WorkspaceBase) })), ...errorResponses },
 };
 
@@ -120,17 +131,20 @@ export const addMember = {
   tags: ['workspaces'],
   summary: 'Add a member of the organization to the workspace with a role (default member) and optional permission flags',
   params: IdParams,
-  body: Type.Object({
-    email: Type.String({ format: 'email', maxLength: 254 }),
-    role: Type.Optional(Role),
-    permissions: Type.Optional(PermissionsPatch),
-  }, { additionalProperties: false }),
+  body: Type.Object(
+    {
+      email: Type.String({ format: 'email', maxLength: 254 }),
+      role: Type.Optional(Role),
+      permissions: Type.Optional(PermissionsPatch),
+    },
+    { additionalProperties: false },
+  ),
   response: { 201: Envelope(Type.Object({ member: Member })), ...errorResponses },
 };
 
 export const updateMember = {
   tags: ['workspaces'],
-  summary: 'Change a member\'s role and/or permission flags',
+  summary: "Change a member's role and/or permission flags",
   params: MemberParams,
   body: Type.Object({ role: Type.Optional(Role), permissions: Type.Optional(PermissionsPatch) }, { additionalProperties: false, minProperties: 1 }),
   response: { 200: Envelope(Type.Object({ member: Member })), ...errorResponses },

@@ -98,7 +98,6 @@ export function slugify(name: string): string {
   return s || 'vendor';
 }
 
-
 /** The stored fields under their API names; API responses add the derived `syncStatus`, other modules do not need it. */
 function workspaceView(ws: WorkspaceRow) {
   return {
@@ -169,15 +168,24 @@ export interface WorkspacesService {
   /** Workspaces the caller can access (all of their organization's, minus withdrawn ones). */
   list(userId: string): Promise<WorkspaceListItem[]>;
   /** One page of the workspaces the caller can access (paged and sorted in SQL). */
-  page(userId: string, q: PageRequest & { sort: WorkspaceSortField; descending: boolean }): Promise<{ workspaces: WorkspaceListItem[]; pagination: ReturnType<typeof pagination> }>;
+  page(
+    userId: string,
+    q: PageRequest & { sort: WorkspaceSortField; descending: boolean },
+  ): Promise<{ workspaces: WorkspaceListItem[]; pagination: ReturnType<typeof pagination> }>;
   /** Creates a vendor workspace in the caller's organization; the caller becomes its owner. */
   create(userId: string, input: CreateWorkspaceInput): Promise<WorkspaceView & { syncStatus: 'active'; myRole: 'owner'; permissions: Permissions }>;
   /** Detail: owner, members (everyone with access), stats. */
   detail(scope: Scope, access: WorkspaceAccess): Promise<WorkspaceDetail>;
   /** Name, sync schedule and vendor profile (the patch replaces top-level fields; null clears one). */
-  update(scope: Scope, input: { workspaceName?: string; syncSchedule?: SyncSchedule; vendorProfile?: VendorProfilePatch }): Promise<WorkspaceView & { syncStatus: WorkspaceSyncStatus }>;
+  update(
+    scope: Scope,
+    input: { workspaceName?: string; syncSchedule?: SyncSchedule; vendorProfile?: VendorProfilePatch },
+  ): Promise<WorkspaceView & { syncStatus: WorkspaceSyncStatus }>;
   /** Applies drafted values to the locked profile and its field sources in one transaction (400 naming an invalid field). */
-  applyProfileValues(workspaceId: string, apply: (profile: VendorProfile, sources: Record<string, FieldSource>) => { profile: VendorProfile; sources: Record<string, FieldSource> }): Promise<WorkspaceView>;
+  applyProfileValues(
+    workspaceId: string,
+    apply: (profile: VendorProfile, sources: Record<string, FieldSource>) => { profile: VendorProfile; sources: Record<string, FieldSource> },
+  ): Promise<WorkspaceView>;
   /** Ids of everyone with access to a workspace (optionally holding a flag); empty when it does not exist. */
   memberUserIds(workspaceId: string, permission?: string): Promise<string[]>;
   /** Workspaces whose sync schedule is enabled: id and schedule (for the sync scheduler). */
@@ -219,14 +227,16 @@ function memberViews(list: AccessEntry[], byId: Map<string, { id: string; name: 
   return list.flatMap((m) => {
     const u = byId.get(m.userId);
     if (!u) return [];
-    return [{
-      user: { id: u.id, name: u.name, email: u.email },
-      role: m.eff.role,
-      permissions: m.eff.permissions,
-      status: m.status,
-      membership: m.eff.membership,
-      joinedAt: m.joinedAt.toISOString(),
-    }];
+    return [
+      {
+        user: { id: u.id, name: u.name, email: u.email },
+        role: m.eff.role,
+        permissions: m.eff.permissions,
+        status: m.status,
+        membership: m.eff.membership,
+        joinedAt: m.joinedAt.toISOString(),
+      },
+    ];
   });
 }
 
@@ -241,7 +251,12 @@ function requestedSlug(workspaceId: string | undefined): string | null {
 
 type Orgs = Pick<OrganizationsService, 'requireMembership' | 'membersOf'>;
 
-export function workspacesService(deps: { repo: WorkspacesRepository; orgs: Orgs; users: Pick<AuthService, 'usersByIds' | 'findByEmail'>; notifications?: Pick<NotificationsService, 'notifyQuietly'> }): WorkspacesService {
+export function workspacesService(deps: {
+  repo: WorkspacesRepository;
+  orgs: Orgs;
+  users: Pick<AuthService, 'usersByIds' | 'findByEmail'>;
+  notifications?: Pick<NotificationsService, 'notifyQuietly'>;
+}): WorkspacesService {
   const { repo, orgs, users } = deps;
   const members = workspaceMembers(deps);
   const statsProviders: StatsProvider[] = [];
@@ -252,7 +267,12 @@ export function workspacesService(deps: { repo: WorkspacesRepository; orgs: Orgs
     const root = SLUG_RE.test(base) && !UUID_RE.test(base) ? base : slugify(base);
     if (!(await repo.slugExists(root))) return root;
     for (let i = 0; i < 5; i++) {
-      const candidate = `${root.slice(0, 56)}-${newSecret(4).toLowerCase().replace(/[^a-z0-9]/g, '').slice(0, 5) || 'x'}`;
+      const candidate = `${root.slice(0, 56)}-${
+        newSecret(4)
+          .toLowerCase()
+          .replace(/[^a-z0-9]/g, '')
+          .slice(0, 5) || 'x'
+      }`;
       if (!(await repo.slugExists(candidate))) return candidate;
     }
     return `${root.slice(0, 40)}-${Date.now().toString(36)}`;
@@ -263,7 +283,12 @@ export function workspacesService(deps: { repo: WorkspacesRepository; orgs: Orgs
     if (!p.identifier) return;
     const dup = (await repo.withIdentifier(orgId, p.identifier.value)).filter((w) => w.id !== exceptId);
     if (dup.length) {
-      throw new AppError(409, 'VENDOR_ALREADY_REGISTERED', `A workspace for this vendor identifier already exists: ${dup[0].name}`, dup.map((w) => `${w.id}: ${w.name}`));
+      throw new AppError(
+        409,
+        'VENDOR_ALREADY_REGISTERED',
+        `A workspace for this vendor identifier already exists: ${dup[0].name}`,
+        dup.map((w) => `${w.id}: ${w.name}`),
+      );
     }
   }
 

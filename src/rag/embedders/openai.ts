@@ -68,7 +68,10 @@ export class OpenAiEmbedder implements Embedder {
     const vectors = [...data].sort((a, b) => a.index - b.index).map((d) => d.embedding);
     for (const v of vectors) {
       if (!Array.isArray(v) || v.length !== this.dimensions || v.some((x) => typeof x !== 'number' || !Number.isFinite(x))) {
-        throw new EmbedderError(`Embedding service returned a vector of ${Array.isArray(v) ? v.length : 0} numbers; the schema needs ${this.dimensions}`, false);
+        throw new EmbedderError(
+          `Embedding service returned a vector of ${Array.isArray(v) ? v.length : 0} numbers; the schema needs ${this.dimensions}`,
+          false,
+        );
       }
     }
     return vectors.map(normalise);

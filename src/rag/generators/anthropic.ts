@@ -45,7 +45,9 @@ export class GenerationAborted extends Error {
 }
 
 export function isAbort(err: unknown, signal?: AbortSignal): boolean {
-  return err instanceof GenerationAborted || (!!sdk && err instanceof sdk.APIUserAbortError) || (signal?.aborted === true && (err as Error)?.name === 'AbortError');
+  return (
+    err instanceof GenerationAborted || (!!sdk && err instanceof sdk.APIUserAbortError) || (signal?.aborted === true && (err as Error)?.name === 'AbortError')
+  );
 }
 
 /** Maps an SDK error to what the API client sees. */
@@ -64,10 +66,18 @@ export function generatorError(err: unknown): Error {
     return new AppError(502, 'GENERATOR_AUTH_FAILED', 'Answer generation failed: the language model service rejected the configured credentials');
   }
   if (err instanceof RateLimitError || (err instanceof APIError && err.type === 'rate_limit_error')) {
-    return new AppError(503, 'GENERATOR_RATE_LIMITED', 'Answer generation is temporarily unavailable: the language model service is rate limiting requests, please try again later');
+    return new AppError(
+      503,
+      'GENERATOR_RATE_LIMITED',
+      'Answer generation is temporarily unavailable: the language model service is rate limiting requests, please try again later',
+    );
   }
   if (err instanceof APIError && (err.type === 'overloaded_error' || err.type === 'api_error' || (err.status ?? 0) >= 500)) {
-    return new AppError(503, 'GENERATOR_UNAVAILABLE', 'Answer generation is temporarily unavailable: the language model service is overloaded or failing, please try again later');
+    return new AppError(
+      503,
+      'GENERATOR_UNAVAILABLE',
+      'Answer generation is temporarily unavailable: the language model service is overloaded or failing, please try again later',
+    );
   }
   if (err instanceof APIError) {
     return new AppError(502, 'GENERATOR_ERROR', 'Answer generation failed: the language model service refused the request');

@@ -34,7 +34,10 @@ const jaccard = (a: Set<string>, b: Set<string>) => {
 /** A quoted sentence, cleaned, with its marker: `Text [Source n].` */
 function cite(text: string, n: number): string {
   // Numbering of the source (`(36)`, `2.3.7`, `(a)`) is not part of the quote.
-  const body = text.replace(/^(?:\(\d{1,3}\)|\d{1,2}(?:\.\d{1,2})+\.?|\([a-z]{1,4}\))\s+/, '').replace(/[\s.;,:]+$/, '').replace(/\s+(and|or)$/, '');
+  const body = text
+    .replace(/^(?:\(\d{1,3}\)|\d{1,2}(?:\.\d{1,2})+\.?|\([a-z]{1,4}\))\s+/, '')
+    .replace(/[\s.;,:]+$/, '')
+    .replace(/\s+(and|or)$/, '');
   const end = /[!?]$/.test(body) ? '' : '.';
   const start = body.startsWith('…') ? body : `${body.charAt(0).toUpperCase()}${body.slice(1)}`;
   return `${start} [Source ${n}]${end}`;
@@ -150,9 +153,7 @@ export function composeExtractiveAnswer(question: string, sources: Source[], opt
     const side = (ws: boolean) => {
       // The corpus is not the vendor's: its side is measured without the vendor's names.
       const total = ev.total - (ws ? 0 : ev.vendorWeight);
-      const pool = ev.scored
-        .filter((s) => isWs(s) === ws && fits(s))
-        .map((s) => ({ ...s, coverage: total > 0 ? (s.got - (ws ? 0 : 0)) / total : 0 }));
+      const pool = ev.scored.filter((s) => isWs(s) === ws && fits(s)).map((s) => ({ ...s, coverage: total > 0 ? (s.got - (ws ? 0 : 0)) / total : 0 }));
       return pick(ev, pool, Math.max(1, Math.min(2, maxSentences - 1)), SIDE_COVERAGE);
     };
     const dora = side(false);
@@ -176,20 +177,40 @@ export function composeExtractiveAnswer(question: string, sources: Source[], opt
   // asked: sentences about the rest of the question do not answer it.
   const absent = ev.missing.filter(isSpecific);
   if (absent.length) {
-    return refusal(ev, sources, `The retrieved passages do not mention ${absent.slice(0, 5).map((c) => quote(c.label.split(' / ')[0]!)).join(', ')}`);
+    return refusal(
+      ev,
+      sources,
+      `The retrieved passages do not mention ${absent
+        .slice(0, 5)
+        .map((c) => quote(c.label.split(' / ')[0]!))
+        .join(', ')}`,
+    );
   }
   const p = pick(ev, pool, maxSentences, minCoverage);
   if (p.chosen.length) return render(p);
 
   if (ev.missing.length) {
-    return refusal(ev, sources, `The retrieved passages do not mention ${ev.missing.slice(0, 5).map((c) => quote(c.label.split(' / ')[0]!)).join(', ')}`);
+    return refusal(
+      ev,
+      sources,
+      `The retrieved passages do not mention ${ev.missing
+        .slice(0, 5)
+        .map((c) => quote(c.label.split(' / ')[0]!))
+        .join(', ')}`,
+    );
   }
   const near = ev.scored.find(inScope);
   if (reading.expects && near && near.coverage >= minCoverage) {
     return refusal(ev, sources, `The retrieved passages do not give the ${reading.expects === 'figure' ? 'figure' : reading.expects} asked for`);
   }
   if (ev.scored.some((s) => !inScope(s) && s.coverage >= minCoverage)) {
-    return refusal(ev, sources, reading.vendorByName ? 'The retrieved passages of the vendor\'s documents do not state it, only the regulation\'s' : 'The retrieved DORA passages do not state it, only the vendor\'s documents');
+    return refusal(
+      ev,
+      sources,
+      reading.vendorByName
+        ? "The retrieved passages of the vendor's documents do not state it, only the regulation's"
+        : "The retrieved DORA passages do not state it, only the vendor's documents",
+    );
   }
   return refusal(ev, sources, 'The retrieved passages do not state it: they mention its terms only separately');
 }

@@ -50,7 +50,10 @@ const key = (ws: string) => ['mcp-sources', ws] as const;
  * outcome of a sync shows without a reload; so does a reconnect of the stream, since events are not replayed.
  */
 export function McpSources({ ws, workspaceId, canManage }: { ws: string; workspaceId: string; canManage: boolean }) {
-  const list = useQuery({ queryKey: key(ws), queryFn: () => get<{ mcpSources: McpSource[]; pagination: PageInfo }>('/mcp-sources', { workspace: ws, query: { limit: 100 } }) });
+  const list = useQuery({
+    queryKey: key(ws),
+    queryFn: () => get<{ mcpSources: McpSource[]; pagination: PageInfo }>('/mcp-sources', { workspace: ws, query: { limit: 100 } }),
+  });
   const qc = useQueryClient();
   const refresh = () => void qc.invalidateQueries({ queryKey: key(ws) });
   useStreamEvent('mcp-source:status', (e) => {
@@ -67,7 +70,10 @@ export function McpSources({ ws, workspaceId, canManage }: { ws: string; workspa
     },
     onSuccess: async (_d, a) => {
       await qc.invalidateQueries({ queryKey: key(ws) });
-      toast.show({ sync: `Sync of ${a.s.name} started`, toggle: `${a.s.name} ${a.s.enabled ? 'disabled' : 'enabled'}`, delete: `${a.s.name} removed` }[a.kind], 'success');
+      toast.show(
+        { sync: `Sync of ${a.s.name} started`, toggle: `${a.s.name} ${a.s.enabled ? 'disabled' : 'enabled'}`, delete: `${a.s.name} removed` }[a.kind],
+        'success',
+      );
     },
   });
   return (
@@ -97,7 +103,9 @@ export function McpSources({ ws, workspaceId, canManage }: { ws: string; workspa
               <tr>
                 <th scope="col">Source</th>
                 <th scope="col">Last sync</th>
-                <th scope="col" className="num">Documents</th>
+                <th scope="col" className="num">
+                  Documents
+                </th>
                 <th scope="col">
                   <span className="visually-hidden">Actions</span>
                 </th>
@@ -111,10 +119,15 @@ export function McpSources({ ws, workspaceId, canManage }: { ws: string; workspa
                     <div className="muted small">{s.url ?? s.command}</div>
                   </td>
                   <td>
-                    <span className={`badge ${s.syncStatus === 'failed' ? 'badge-error' : s.syncStatus === 'succeeded' ? 'badge-ok' : s.syncStatus === 'partial' ? 'badge-warn' : 'badge-busy'}`}>{s.syncStatus}</span>
+                    <span
+                      className={`badge ${s.syncStatus === 'failed' ? 'badge-error' : s.syncStatus === 'succeeded' ? 'badge-ok' : s.syncStatus === 'partial' ? 'badge-warn' : 'badge-busy'}`}
+                    >
+                      {s.syncStatus}
+                    </span>
                     {s.lastSync && (
                       <div className="muted small">
-                        {formatDateTime(s.lastSync.finishedAt)} · {s.lastSync.resources.added} added, {s.lastSync.resources.updated} updated, {s.lastSync.resources.failed} failed
+                        {formatDateTime(s.lastSync.finishedAt)} · {s.lastSync.resources.added} added, {s.lastSync.resources.updated} updated,{' '}
+                        {s.lastSync.resources.failed} failed
                         {s.lastSync.error && <> · {s.lastSync.error}</>}
                       </div>
                     )}
@@ -126,13 +139,30 @@ export function McpSources({ ws, workspaceId, canManage }: { ws: string; workspa
                   <td style={{ whiteSpace: 'nowrap' }}>
                     {canManage && (
                       <>
-                        <Button size="sm" icon={<RefreshCw size={14} aria-hidden="true" />} disabled={!s.enabled} onClick={() => act.mutate({ kind: 'sync', s })} aria-label={`Sync now: ${s.name}`}>
+                        <Button
+                          size="sm"
+                          icon={<RefreshCw size={14} aria-hidden="true" />}
+                          disabled={!s.enabled}
+                          onClick={() => act.mutate({ kind: 'sync', s })}
+                          aria-label={`Sync now: ${s.name}`}
+                        >
                           Sync now
                         </Button>{' '}
-                        <Button size="sm" variant="ghost" aria-label={`${s.enabled ? 'Disable' : 'Enable'}: ${s.name}`} onClick={() => act.mutate({ kind: 'toggle', s })}>
+                        <Button
+                          size="sm"
+                          variant="ghost"
+                          aria-label={`${s.enabled ? 'Disable' : 'Enable'}: ${s.name}`}
+                          onClick={() => act.mutate({ kind: 'toggle', s })}
+                        >
                           {s.enabled ? 'Disable' : 'Enable'}
                         </Button>{' '}
-                        <Button size="sm" variant="danger" icon={<Trash2 size={14} aria-hidden="true" />} aria-label={`Remove: ${s.name}`} onClick={() => window.confirm(`Remove ${s.name} and its ${s.documentCount} documents?`) && act.mutate({ kind: 'delete', s })}>
+                        <Button
+                          size="sm"
+                          variant="danger"
+                          icon={<Trash2 size={14} aria-hidden="true" />}
+                          aria-label={`Remove: ${s.name}`}
+                          onClick={() => window.confirm(`Remove ${s.name} and its ${s.documentCount} documents?`) && act.mutate({ kind: 'delete', s })}
+                        >
                           Remove
                         </Button>
                       </>
@@ -163,7 +193,9 @@ function AddMcpDialog({ ws, open, onClose }: { ws: string; open: boolean; onClos
     if (test.data || test.isError) test.reset();
   };
   const settings = () => ({ transport: 'http' as const, url: url.trim(), ...(header.trim() && value ? { headers: { [header.trim()]: value } } : {}) });
-  const test = useMutation({ mutationFn: async () => (await post<{ connection: Connection }>('/mcp-sources/test-connection', settings(), { workspace: ws })).connection });
+  const test = useMutation({
+    mutationFn: async () => (await post<{ connection: Connection }>('/mcp-sources/test-connection', settings(), { workspace: ws })).connection,
+  });
   const add = useMutation({
     mutationFn: () => post('/mcp-sources', { name: name.trim(), ...settings() }, { workspace: ws }),
     onSuccess: async () => {
@@ -187,10 +219,23 @@ function AddMcpDialog({ ws, open, onClose }: { ws: string; open: boolean; onClos
         }}
       >
         <Field label="Name" required maxLength={200} value={name} onChange={(e) => setName(e.target.value)} />
-        <Field label="Server URL (Streamable HTTP)" type="url" required value={url} onChange={(e) => edited(setUrl, e.target.value)} placeholder="https://mcp.example.com/mcp" />
+        <Field
+          label="Server URL (Streamable HTTP)"
+          type="url"
+          required
+          value={url}
+          onChange={(e) => edited(setUrl, e.target.value)}
+          placeholder="https://mcp.example.com/mcp"
+        />
         <div style={{ display: 'grid', gridTemplateColumns: '1fr 1fr', gap: 12 }}>
           <Field label="Header name (optional)" value={header} onChange={(e) => edited(setHeader, e.target.value)} placeholder="Authorization" />
-          <Field label="Header value" type="password" value={value} onChange={(e) => edited(setValue, e.target.value)} hint="Stored encrypted, never shown again." />
+          <Field
+            label="Header value"
+            type="password"
+            value={value}
+            onChange={(e) => edited(setValue, e.target.value)}
+            hint="Stored encrypted, never shown again."
+          />
         </div>
         {test.data && (
           <p role="status" className={`alert ${test.data.ok ? 'alert-success' : 'alert-error'}`}>

@@ -43,8 +43,17 @@ export default function OrganizationPage() {
   const toast = useToast();
   const base = `/organizations/${encodeURIComponent(org.id)}`;
   const members = useQuery({ queryKey: ['org-members', org.id], queryFn: async () => (await get<{ members: OrgMember[] }>(`${base}/members`)).members });
-  const invitations = useQuery({ queryKey: ['org-invitations', org.id], enabled: isAdmin, queryFn: async () => (await get<{ invitations: Invitation[] }>(`${base}/invitations`)).invitations });
-  const refresh = () => Promise.all([qc.invalidateQueries({ queryKey: ['org-members', org.id] }), qc.invalidateQueries({ queryKey: ['org-invitations', org.id] }), qc.invalidateQueries({ queryKey: ['organization'] })]);
+  const invitations = useQuery({
+    queryKey: ['org-invitations', org.id],
+    enabled: isAdmin,
+    queryFn: async () => (await get<{ invitations: Invitation[] }>(`${base}/invitations`)).invitations,
+  });
+  const refresh = () =>
+    Promise.all([
+      qc.invalidateQueries({ queryKey: ['org-members', org.id] }),
+      qc.invalidateQueries({ queryKey: ['org-invitations', org.id] }),
+      qc.invalidateQueries({ queryKey: ['organization'] }),
+    ]);
   const [email, setEmail] = useState('');
   const [role, setRole] = useState<OrgRole>('analyst');
   const invite = useMutation({
@@ -149,10 +158,21 @@ export default function OrganizationPage() {
                       <td>{formatDateTime(i.createdAt)}</td>
                       <td>{formatDateTime(i.expiresAt)}</td>
                       <td style={{ whiteSpace: 'nowrap' }}>
-                        <Button size="sm" icon={<RotateCw size={14} aria-hidden="true" />} aria-label={`Resend the invitation to ${i.email}`} onClick={() => invite.mutate({ email: i.email, role: i.role })}>
+                        <Button
+                          size="sm"
+                          icon={<RotateCw size={14} aria-hidden="true" />}
+                          aria-label={`Resend the invitation to ${i.email}`}
+                          onClick={() => invite.mutate({ email: i.email, role: i.role })}
+                        >
                           Resend
                         </Button>{' '}
-                        <Button size="sm" variant="danger" icon={<Trash2 size={14} aria-hidden="true" />} aria-label={`Revoke the invitation to ${i.email}`} onClick={() => revoke.mutate(i.id)}>
+                        <Button
+                          size="sm"
+                          variant="danger"
+                          icon={<Trash2 size={14} aria-hidden="true" />}
+                          aria-label={`Revoke the invitation to ${i.email}`}
+                          onClick={() => revoke.mutate(i.id)}
+                        >
                           Revoke
                         </Button>
                       </td>
@@ -205,7 +225,8 @@ export default function OrganizationPage() {
                           onChange={(e) => {
                             remove.reset();
                             change.mutate({ userId: m.user.id, role: e.target.value as OrgRole });
-                          }}>
+                          }}
+                        >
                           {ROLES.map((r) => (
                             <option key={r.value} value={r.value}>
                               {r.label}
@@ -223,7 +244,11 @@ export default function OrganizationPage() {
                           size="sm"
                           variant="danger"
                           icon={<UserMinus size={14} aria-hidden="true" />}
-                          onClick={() => window.confirm(m.user.id === me.id ? 'Leave the organization? You lose access to every vendor.' : `Remove ${m.user.name} from ${org.name}?`) && (change.reset(), remove.mutate(m.user.id))}
+                          onClick={() =>
+                            window.confirm(
+                              m.user.id === me.id ? 'Leave the organization? You lose access to every vendor.' : `Remove ${m.user.name} from ${org.name}?`,
+                            ) && (change.reset(), remove.mutate(m.user.id))
+                          }
                         >
                           {m.user.id === me.id ? 'Leave' : 'Remove'}
                         </Button>

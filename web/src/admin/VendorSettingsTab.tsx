@@ -55,7 +55,17 @@ export default function VendorSettingsTab() {
         return;
       }
       await refresh();
-      toast.show({ add: 'Member added', role: 'Role changed', flag: 'Permission changed', remove: 'Member removed', transfer: 'Ownership transferred', schedule: 'Sync schedule saved' }[a.kind], 'success');
+      toast.show(
+        {
+          add: 'Member added',
+          role: 'Role changed',
+          flag: 'Permission changed',
+          remove: 'Member removed',
+          transfer: 'Ownership transferred',
+          schedule: 'Sync schedule saved',
+        }[a.kind],
+        'success',
+      );
     },
   });
   const [flagAsked, setFlagAsked] = useState<{ userId: string; key: keyof Permissions; value: boolean } | null>(null);
@@ -74,7 +84,9 @@ export default function VendorSettingsTab() {
       {act.isError && <ErrorMessage error={act.error} title="That did not work" />}
       <section className="card" aria-labelledby="ws-members">
         <h3 id="ws-members">Members and permissions</h3>
-        <p className="muted small">Everyone in the organization has access through their organization role; a role set here for one person applies to this vendor only.</p>
+        <p className="muted small">
+          Everyone in the organization has access through their organization role; a role set here for one person applies to this vendor only.
+        </p>
         <div className="table-wrap">
           <table className="table">
             <caption className="visually-hidden">Members of {w.workspaceName}</caption>
@@ -109,14 +121,21 @@ export default function VendorSettingsTab() {
                         <select
                           className="input"
                           aria-label={`Role of ${m.user.name}`}
-                          value={act.isPending && act.variables.kind === 'role' && act.variables.userId === m.user.id ? (act.variables.body as { role: string }).role : m.role}
+                          value={
+                            act.isPending && act.variables.kind === 'role' && act.variables.userId === m.user.id
+                              ? (act.variables.body as { role: string }).role
+                              : m.role
+                          }
                           disabled={act.isPending}
-                          onChange={(e) => act.mutate({ kind: 'role', userId: m.user.id, body: { role: e.target.value } })}>
-                          {(['admin', 'member', 'viewer'] as const).filter((r) => isOwner || RANK[r] < myRank).map((r) => (
-                            <option key={r} value={r}>
-                              {r}
-                            </option>
-                          ))}
+                          onChange={(e) => act.mutate({ kind: 'role', userId: m.user.id, body: { role: e.target.value } })}
+                        >
+                          {(['admin', 'member', 'viewer'] as const)
+                            .filter((r) => isOwner || RANK[r] < myRank)
+                            .map((r) => (
+                              <option key={r} value={r}>
+                                {r}
+                              </option>
+                            ))}
                         </select>
                       ) : (
                         <span className="cap">{m.role}</span>
@@ -134,7 +153,10 @@ export default function VendorSettingsTab() {
                             disabled={!manageable || act.isPending || (!m.permissions[f.key] && !w.permissions[f.key])}
                             onChange={(e) => {
                               setFlagAsked({ userId: m.user.id, key: f.key, value: e.target.checked });
-                              act.mutate({ kind: 'flag', userId: m.user.id, body: { permissions: { [f.key]: e.target.checked } } }, { onSettled: () => setFlagAsked(null) });
+                              act.mutate(
+                                { kind: 'flag', userId: m.user.id, body: { permissions: { [f.key]: e.target.checked } } },
+                                { onSettled: () => setFlagAsked(null) },
+                              );
                             }}
                           />
                         </td>
@@ -142,7 +164,13 @@ export default function VendorSettingsTab() {
                     })}
                     <td>
                       {manageable && (
-                        <Button size="sm" variant="danger" onClick={() => window.confirm(`Remove ${m.user.name}'s access to ${w.workspaceName}?`) && act.mutate({ kind: 'remove', userId: m.user.id })}>
+                        <Button
+                          size="sm"
+                          variant="danger"
+                          onClick={() =>
+                            window.confirm(`Remove ${m.user.name}'s access to ${w.workspaceName}?`) && act.mutate({ kind: 'remove', userId: m.user.id })
+                          }
+                        >
                           Remove
                         </Button>
                       )}
@@ -168,11 +196,13 @@ export default function VendorSettingsTab() {
               <div className="field">
                 <label htmlFor="ws-add-role">Role</label>
                 <select id="ws-add-role" value={role} onChange={(e) => setRole(e.target.value)}>
-                  {(['admin', 'member', 'viewer'] as const).filter((r) => isOwner || RANK[r] < myRank).map((r) => (
-                    <option key={r} value={r}>
-                      {r}
-                    </option>
-                  ))}
+                  {(['admin', 'member', 'viewer'] as const)
+                    .filter((r) => isOwner || RANK[r] < myRank)
+                    .map((r) => (
+                      <option key={r} value={r}>
+                        {r}
+                      </option>
+                    ))}
                 </select>
               </div>
               <Button type="submit" icon={<UserPlus size={16} aria-hidden="true" />}>
@@ -196,7 +226,16 @@ export default function VendorSettingsTab() {
           <label style={{ display: 'flex', gap: 8, alignItems: 'center', minHeight: 38 }}>
             <input type="checkbox" checked={enabled} disabled={!isOwner} onChange={(e) => setEnabled(e.target.checked)} /> Sync on a schedule
           </label>
-          <Field label="Every (hours)" type="number" min={1} max={720} value={hours} disabled={!isOwner} onChange={(e) => setHours(e.target.valueAsNumber || 1)} className="field-short" />
+          <Field
+            label="Every (hours)"
+            type="number"
+            min={1}
+            max={720}
+            value={hours}
+            disabled={!isOwner}
+            onChange={(e) => setHours(e.target.valueAsNumber || 1)}
+            className="field-short"
+          />
           {isOwner ? <Button type="submit">Save the schedule</Button> : <p className="muted small">Only the owner changes the schedule.</p>}
         </form>
       </section>
@@ -214,18 +253,21 @@ export default function VendorSettingsTab() {
             onSubmit={(e) => {
               e.preventDefault();
               const m = members.find((x) => x.user.id === newOwner);
-              if (m && window.confirm(`Make ${m.user.name} the owner of ${w.workspaceName}? You become an admin.`)) act.mutate({ kind: 'transfer', body: { newOwnerId: newOwner } });
+              if (m && window.confirm(`Make ${m.user.name} the owner of ${w.workspaceName}? You become an admin.`))
+                act.mutate({ kind: 'transfer', body: { newOwnerId: newOwner } });
             }}
           >
             <div className="field">
               <label htmlFor="new-owner">Transfer ownership to</label>
               <select id="new-owner" value={newOwner} onChange={(e) => setNewOwner(e.target.value)}>
                 <option value="">Choose a member…</option>
-                {members.filter((m) => m.user.id !== me.id).map((m) => (
-                  <option key={m.user.id} value={m.user.id}>
-                    {m.user.name} ({m.user.email})
-                  </option>
-                ))}
+                {members
+                  .filter((m) => m.user.id !== me.id)
+                  .map((m) => (
+                    <option key={m.user.id} value={m.user.id}>
+                      {m.user.name} ({m.user.email})
+                    </option>
+                  ))}
               </select>
             </div>
             <Button type="submit" variant="danger" disabled={!newOwner}>
@@ -233,7 +275,11 @@ export default function VendorSettingsTab() {
             </Button>
           </form>
         ) : (
-          <Button variant="danger" icon={<LogOut size={16} aria-hidden="true" />} onClick={() => window.confirm(`Leave ${w.workspaceName}? You lose access to it.`) && act.mutate({ kind: 'leave' })}>
+          <Button
+            variant="danger"
+            icon={<LogOut size={16} aria-hidden="true" />}
+            onClick={() => window.confirm(`Leave ${w.workspaceName}? You lose access to it.`) && act.mutate({ kind: 'leave' })}
+          >
             Leave this vendor
           </Button>
         )}

@@ -58,7 +58,15 @@ export default function AnalyticsPage() {
             </div>
           </div>
         </div>
-        {vendors.isPending ? <Loading label="Loading vendors…" /> : vendors.isError ? <ErrorMessage error={vendors.error} onRetry={() => vendors.refetch()} /> : !ws ? <EmptyState title="No vendor yet">Create a vendor and ask questions about its documents; the figures appear here.</EmptyState> : <Usage ws={ws} from={from} />}
+        {vendors.isPending ? (
+          <Loading label="Loading vendors…" />
+        ) : vendors.isError ? (
+          <ErrorMessage error={vendors.error} onRetry={() => vendors.refetch()} />
+        ) : !ws ? (
+          <EmptyState title="No vendor yet">Create a vendor and ask questions about its documents; the figures appear here.</EmptyState>
+        ) : (
+          <Usage ws={ws} from={from} />
+        )}
       </section>
     </div>
   );
@@ -81,13 +89,17 @@ function PortfolioSection() {
             <h3 className={styles.chartTitle}>Vendors by risk rating</h3>
             <Chart
               config={config.risk}
-              label={`Vendors by risk rating: ${Object.entries(p.data.byRisk).map(([k, n]) => `${RISK_LABEL[k as keyof typeof RISK_LABEL]} ${n}`).join(', ')}`}
+              label={`Vendors by risk rating: ${Object.entries(p.data.byRisk)
+                .map(([k, n]) => `${RISK_LABEL[k as keyof typeof RISK_LABEL]} ${n}`)
+                .join(', ')}`}
               table={
                 <table className="table">
                   <thead>
                     <tr>
                       <th scope="col">Risk rating</th>
-                      <th scope="col" className="num">Vendors</th>
+                      <th scope="col" className="num">
+                        Vendors
+                      </th>
                     </tr>
                   </thead>
                   <tbody>
@@ -104,7 +116,12 @@ function PortfolioSection() {
           </div>
           <div>
             <h3 className={styles.chartTitle}>Latest assessment score per vendor</h3>
-            <Chart config={config.scores} label={`Assessment scores: ${p.data.vendors.map((v) => `${v.name} ${v.assessment?.score ?? 'not assessed'}`).join(', ')}`} height={Math.max(220, p.data.vendors.length * 34)} table={<PortfolioTable data={p.data} />} />
+            <Chart
+              config={config.scores}
+              label={`Assessment scores: ${p.data.vendors.map((v) => `${v.name} ${v.assessment?.score ?? 'not assessed'}`).join(', ')}`}
+              height={Math.max(220, p.data.vendors.length * 34)}
+              table={<PortfolioTable data={p.data} />}
+            />
           </div>
         </div>
       )}
@@ -119,9 +136,13 @@ function PortfolioTable({ data }: { data: Portfolio }) {
         <tr>
           <th scope="col">Vendor</th>
           <th scope="col">Tier</th>
-          <th scope="col" className="num">Assessment score</th>
+          <th scope="col" className="num">
+            Assessment score
+          </th>
           <th scope="col">Risk rating</th>
-          <th scope="col" className="num">Questionnaire score</th>
+          <th scope="col" className="num">
+            Questionnaire score
+          </th>
         </tr>
       </thead>
       <tbody>
@@ -147,16 +168,30 @@ function portfolioCharts(p: Portfolio): { risk: ChartConfiguration; scores: Char
   return {
     risk: {
       type: 'doughnut',
-      data: { labels: keys.map((k) => RISK_LABEL[k]), datasets: [{ data: keys.map((k) => p.byRisk[k]), backgroundColor: keys.map((k) => RISK_COLOR[k]), borderColor: '#fff', borderWidth: 2 }] },
+      data: {
+        labels: keys.map((k) => RISK_LABEL[k]),
+        datasets: [{ data: keys.map((k) => p.byRisk[k]), backgroundColor: keys.map((k) => RISK_COLOR[k]), borderColor: '#fff', borderWidth: 2 }],
+      },
       options: { plugins: { legend: { position: 'right' } } },
     },
     scores: {
       type: 'bar',
       data: {
         labels: rated.map((v) => `${v.name} (${v.assessment?.riskRating ? RISK_LABEL[v.assessment.riskRating] : 'not assessed'})`),
-        datasets: [{ label: 'Assessment score', data: rated.map((v) => v.assessment?.score ?? 0), backgroundColor: rated.map((v) => RISK_COLOR[v.assessment?.riskRating ?? 'notAssessed']), maxBarThickness: 28 }],
+        datasets: [
+          {
+            label: 'Assessment score',
+            data: rated.map((v) => v.assessment?.score ?? 0),
+            backgroundColor: rated.map((v) => RISK_COLOR[v.assessment?.riskRating ?? 'notAssessed']),
+            maxBarThickness: 28,
+          },
+        ],
       },
-      options: { indexAxis: 'y', scales: { x: { min: 0, max: 100, title: { display: true, text: 'Score (0-100)' } } }, plugins: { legend: { display: false } } },
+      options: {
+        indexAxis: 'y',
+        scales: { x: { min: 0, max: 100, title: { display: true, text: 'Score (0-100)' } } },
+        plugins: { legend: { display: false } },
+      },
     },
   };
 }
@@ -174,14 +209,33 @@ function Usage({ ws, from }: { ws: string; from: string }) {
         labels: d.map((x) => x.date),
         datasets: [
           { label: 'Answered', data: d.map((x) => x.answered), backgroundColor: COLORS.accent, stack: 'q', maxBarThickness: 36 },
-          { label: 'Not answered (failed or stopped)', data: d.map((x) => x.queries - x.answered), backgroundColor: COLORS.warn, stack: 'q', maxBarThickness: 36 },
+          {
+            label: 'Not answered (failed or stopped)',
+            data: d.map((x) => x.queries - x.answered),
+            backgroundColor: COLORS.warn,
+            stack: 'q',
+            maxBarThickness: 36,
+          },
         ],
       },
-      options: { scales: { x: { stacked: true }, y: { stacked: true, beginAtZero: true, ticks: { precision: 0 }, title: { display: true, text: 'Questions' } } } },
+      options: {
+        scales: { x: { stacked: true }, y: { stacked: true, beginAtZero: true, ticks: { precision: 0 }, title: { display: true, text: 'Questions' } } },
+      },
     };
     const latency: ChartConfiguration = {
       type: 'line',
-      data: { labels: d.map((x) => x.date), datasets: [{ label: 'Average answer time (ms)', data: d.map((x) => x.avgLatencyMs ?? null), borderColor: COLORS.accent, backgroundColor: COLORS.accentSoft, pointRadius: 4 }] },
+      data: {
+        labels: d.map((x) => x.date),
+        datasets: [
+          {
+            label: 'Average answer time (ms)',
+            data: d.map((x) => x.avgLatencyMs ?? null),
+            borderColor: COLORS.accent,
+            backgroundColor: COLORS.accentSoft,
+            pointRadius: 4,
+          },
+        ],
+      },
       options: { scales: { y: { beginAtZero: true, title: { display: true, text: 'Milliseconds' } } } },
     };
     return { perDay, latency };
@@ -246,7 +300,11 @@ function Usage({ ws, from }: { ws: string; from: string }) {
             </div>
             <div className="card">
               <h3 className={styles.chartTitle}>Answer time</h3>
-              <Chart config={charts.latency} label={`Average answer time per day: ${usage.data.daily.map((x) => `${x.date} ${ms(x.avgLatencyMs)}`).join(', ')}`} table={<DailyTable daily={usage.data.daily} />} />
+              <Chart
+                config={charts.latency}
+                label={`Average answer time per day: ${usage.data.daily.map((x) => `${x.date} ${ms(x.avgLatencyMs)}`).join(', ')}`}
+                table={<DailyTable daily={usage.data.daily} />}
+              />
             </div>
           </div>
         )
@@ -270,9 +328,15 @@ function Usage({ ws, from }: { ws: string; from: string }) {
                   <thead>
                     <tr>
                       <th scope="col">Document</th>
-                      <th scope="col" className="num">Cited</th>
-                      <th scope="col" className="num">Retrieved</th>
-                      <th scope="col" className="num">Questions</th>
+                      <th scope="col" className="num">
+                        Cited
+                      </th>
+                      <th scope="col" className="num">
+                        Retrieved
+                      </th>
+                      <th scope="col" className="num">
+                        Questions
+                      </th>
                     </tr>
                   </thead>
                   <tbody>
@@ -291,7 +355,9 @@ function Usage({ ws, from }: { ws: string; from: string }) {
           )}
         </div>
         <div className="card">
-          <h3 className={styles.chartTitle}>Unanswered questions {unanswered.data && <span className="muted small">({unanswered.data.pagination.total})</span>}</h3>
+          <h3 className={styles.chartTitle}>
+            Unanswered questions {unanswered.data && <span className="muted small">({unanswered.data.pagination.total})</span>}
+          </h3>
           <p className="muted small">Failed, stopped, or answered without a cited or relevant source: what the documents may not cover.</p>
           {unanswered.isPending ? (
             <Loading inline label="Loading…" />
@@ -305,7 +371,14 @@ function Usage({ ws, from }: { ws: string; from: string }) {
                 <li key={q.id}>
                   <span>{q.question}</span>
                   <span className="muted small">
-                    {q.status === 'answered' ? (q.citedCount === 0 ? 'no source cited' : 'sources not relevant') : q.status === 'aborted' ? 'stopped' : `failed${q.errorCode ? ` (${q.errorCode})` : ''}`} · {q.user?.name ?? 'someone'} · {formatDateTime(q.createdAt)}
+                    {q.status === 'answered'
+                      ? q.citedCount === 0
+                        ? 'no source cited'
+                        : 'sources not relevant'
+                      : q.status === 'aborted'
+                        ? 'stopped'
+                        : `failed${q.errorCode ? ` (${q.errorCode})` : ''}`}{' '}
+                    · {q.user?.name ?? 'someone'} · {formatDateTime(q.createdAt)}
                   </span>
                 </li>
               ))}
@@ -323,9 +396,15 @@ function DailyTable({ daily }: { daily: { date: string; queries: number; answere
       <thead>
         <tr>
           <th scope="col">Day</th>
-          <th scope="col" className="num">Questions</th>
-          <th scope="col" className="num">Answered</th>
-          <th scope="col" className="num">Average answer time</th>
+          <th scope="col" className="num">
+            Questions
+          </th>
+          <th scope="col" className="num">
+            Answered
+          </th>
+          <th scope="col" className="num">
+            Average answer time
+          </th>
         </tr>
       </thead>
       <tbody>

@@ -16,7 +16,19 @@ import {
 import { useEffect, useRef, type ReactNode } from 'react';
 
 // Only the pieces the dashboard draws (tree-shaken): bars, lines, doughnuts.
-ChartJS.register(BarController, BarElement, LineController, LineElement, PointElement, DoughnutController, ArcElement, CategoryScale, LinearScale, Tooltip, Legend);
+ChartJS.register(
+  BarController,
+  BarElement,
+  LineController,
+  LineElement,
+  PointElement,
+  DoughnutController,
+  ArcElement,
+  CategoryScale,
+  LinearScale,
+  Tooltip,
+  Legend,
+);
 ChartJS.defaults.font.family = getComputedStyle(document.documentElement).getPropertyValue('--font') || 'system-ui, sans-serif';
 ChartJS.defaults.color = '#4a5568';
 ChartJS.defaults.animation = false;

@@ -5,7 +5,18 @@ import type { PageInfo } from '../api/types';
 export interface Usage {
   range: { from: string; to: string };
   scope: 'workspace' | 'user';
-  totals: { queries: number; answered: number; failed: number; aborted: number; users: number; avgLatencyMs: number | null; p50LatencyMs: number | null; p95LatencyMs: number | null; avgConfidence: number | null; groundedRate: number | null };
+  totals: {
+    queries: number;
+    answered: number;
+    failed: number;
+    aborted: number;
+    users: number;
+    avgLatencyMs: number | null;
+    p50LatencyMs: number | null;
+    p95LatencyMs: number | null;
+    avgConfidence: number | null;
+    groundedRate: number | null;
+  };
   daily: { date: string; queries: number; answered: number; users: number; avgLatencyMs: number | null; avgConfidence: number | null }[];
 }
 export interface SourceStat {
@@ -45,10 +56,18 @@ export function usePortfolio() {
   return useQuery({ queryKey: ['analytics', 'portfolio'], queryFn: () => get<Portfolio>('/analytics/portfolio', { query: { limit: 100, sort: 'name' } }) });
 }
 export function useUsage(ws: string, from: string) {
-  return useQuery({ queryKey: ['analytics', ws, 'usage', from], enabled: !!ws, queryFn: () => get<Usage>('/analytics/usage', { workspace: ws, query: { from } }) });
+  return useQuery({
+    queryKey: ['analytics', ws, 'usage', from],
+    enabled: !!ws,
+    queryFn: () => get<Usage>('/analytics/usage', { workspace: ws, query: { from } }),
+  });
 }
 export function useSourceStats(ws: string, from: string) {
-  return useQuery({ queryKey: ['analytics', ws, 'sources', from], enabled: !!ws, queryFn: () => get<{ sources: SourceStat[]; pagination: PageInfo }>('/analytics/sources', { workspace: ws, query: { from, limit: 10 } }) });
+  return useQuery({
+    queryKey: ['analytics', ws, 'sources', from],
+    enabled: !!ws,
+    queryFn: () => get<{ sources: SourceStat[]; pagination: PageInfo }>('/analytics/sources', { workspace: ws, query: { from, limit: 10 } }),
+  });
 }
 export function useUnanswered(ws: string, from: string) {
   return useQuery({

@@ -6,7 +6,11 @@ import { apiFetch, type RequestOptions } from './client';
  * API's error message on failure), saved under the name of its Content-Disposition.
  * Resolves with the file name and size once the browser has been handed the file.
  */
-export async function downloadApiFile(path: string, opts: Pick<RequestOptions, 'workspace' | 'query'> = {}, fallbackName = 'download'): Promise<{ filename: string; bytes: number }> {
+export async function downloadApiFile(
+  path: string,
+  opts: Pick<RequestOptions, 'workspace' | 'query'> = {},
+  fallbackName = 'download',
+): Promise<{ filename: string; bytes: number }> {
   const res = await apiFetch('GET', path, { ...opts, headers: { Accept: '*/*' } });
   const cd = res.headers.get('content-disposition') ?? '';
   const name = /filename\*=UTF-8''([^;]+)/i.exec(cd)?.[1] ?? /filename="?([^";]+)"?/i.exec(cd)?.[1];

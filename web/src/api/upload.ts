@@ -5,7 +5,13 @@ import { ApiError, CSRF_HEADER, CSRF_VALUE, NETWORK_ERROR_MESSAGE, refreshSessio
  * Same rules as the API client: CSRF header, `X-Workspace-Id`, one refresh and retry on 401,
  * errors as ApiError with the service's message.
  */
-export function uploadWithProgress<T>(opts: { path: string; workspace: string; form: FormData; onProgress: (fraction: number) => void; signal?: AbortSignal }): Promise<T> {
+export function uploadWithProgress<T>(opts: {
+  path: string;
+  workspace: string;
+  form: FormData;
+  onProgress: (fraction: number) => void;
+  signal?: AbortSignal;
+}): Promise<T> {
   const once = () =>
     new Promise<{ status: number; body: unknown; requestId: string | null }>((resolve, reject) => {
       const xhr = new XMLHttpRequest();

@@ -22,7 +22,10 @@ export function AccountPage() {
   const [next, setNext] = useState('');
 
   const profile = useMutation({
-    mutationFn: () => apiWithMessage<{ user: Pick<User, 'id' | 'name' | 'email'> }>('PATCH', '/auth/me', { body: { ...(name !== me.name ? { name } : {}), ...(email !== me.email ? { email } : {}) } }),
+    mutationFn: () =>
+      apiWithMessage<{ user: Pick<User, 'id' | 'name' | 'email'> }>('PATCH', '/auth/me', {
+        body: { ...(name !== me.name ? { name } : {}), ...(email !== me.email ? { email } : {}) },
+      }),
     onSuccess: async ({ message }) => {
       toast.show(message || 'Profile updated', 'success');
       await qc.invalidateQueries({ queryKey: meKey });
@@ -42,13 +45,25 @@ export function AccountPage() {
     <div className="page page-narrow">
       <header className="page-header">
         <h1>Account</h1>
-        {org && <p className="page-sub">{org.name} · {org.myRole.replace('_', ' ')}</p>}
+        {org && (
+          <p className="page-sub">
+            {org.name} · {org.myRole.replace('_', ' ')}
+          </p>
+        )}
       </header>
 
       <section className="card" aria-labelledby="profile-h">
         <h2 id="profile-h">Profile</h2>
         {!me.emailVerified && (
-          <Alert tone="warning" title="Your e-mail address is not verified yet" action={<Button size="sm" busy={resend.isPending} onClick={() => resend.mutate()}>Send the link again</Button>}>
+          <Alert
+            tone="warning"
+            title="Your e-mail address is not verified yet"
+            action={
+              <Button size="sm" busy={resend.isPending} onClick={() => resend.mutate()}>
+                Send the link again
+              </Button>
+            }
+          >
             <p className="alert-text">{resend.isSuccess ? 'A new verification link is on its way.' : 'Open the link in the e-mail we sent you.'}</p>
           </Alert>
         )}
@@ -61,7 +76,15 @@ export function AccountPage() {
           }}
         >
           <Field label="Name" value={name} onChange={(e) => setName(e.target.value)} required minLength={2} maxLength={100} autoComplete="name" />
-          <Field label="E-mail" type="email" value={email} onChange={(e) => setEmail(e.target.value)} required autoComplete="email" hint="A new address must be verified again." />
+          <Field
+            label="E-mail"
+            type="email"
+            value={email}
+            onChange={(e) => setEmail(e.target.value)}
+            required
+            autoComplete="email"
+            hint="A new address must be verified again."
+          />
           {profile.isError && <ErrorMessage error={profile.error} />}
           <div className="form-actions">
             <Button type="submit" variant="primary" busy={profile.isPending} disabled={name === me.name && email === me.email}>
@@ -80,8 +103,25 @@ export function AccountPage() {
             password.mutate();
           }}
         >
-          <Field label="Current password" type="password" value={current} onChange={(e) => setCurrent(e.target.value)} required autoComplete="current-password" />
-          <Field label="New password" type="password" value={next} onChange={(e) => setNext(e.target.value)} required minLength={8} maxLength={128} autoComplete="new-password" hint="8 to 128 characters, not your e-mail address. Your other sessions are signed out." />
+          <Field
+            label="Current password"
+            type="password"
+            value={current}
+            onChange={(e) => setCurrent(e.target.value)}
+            required
+            autoComplete="current-password"
+          />
+          <Field
+            label="New password"
+            type="password"
+            value={next}
+            onChange={(e) => setNext(e.target.value)}
+            required
+            minLength={8}
+            maxLength={128}
+            autoComplete="new-password"
+            hint="8 to 128 characters, not your e-mail address. Your other sessions are signed out."
+          />
           {password.isError && <ErrorMessage error={password.error} />}
           <div className="form-actions">
             <Button type="submit" variant="primary" busy={password.isPending}>

@@ -5,7 +5,14 @@ import { EmptyState } from '../ui/EmptyState';
 export function NotFoundPage() {
   useTitle('Page not found');
   return (
-    <EmptyState title="This page does not exist" action={<Link to="/vendors" className="btn btn-primary btn-md">Go to vendors</Link>}>
+    <EmptyState
+      title="This page does not exist"
+      action={
+        <Link to="/vendors" className="btn btn-primary btn-md">
+          Go to vendors
+        </Link>
+      }
+    >
       <p>The address may be mistyped, or the page was moved.</p>
     </EmptyState>
   );

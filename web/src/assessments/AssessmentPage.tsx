@@ -72,7 +72,12 @@ export default function AssessmentPage() {
             </Button>
           )}
           {vendor.permissions.canManageSync && (
-            <Button variant="danger" icon={<Trash2 size={16} aria-hidden="true" />} busy={remove.isPending} onClick={() => window.confirm(`Delete "${a.name}" and its documents?`) && remove.mutate()}>
+            <Button
+              variant="danger"
+              icon={<Trash2 size={16} aria-hidden="true" />}
+              busy={remove.isPending}
+              onClick={() => window.confirm(`Delete "${a.name}" and its documents?`) && remove.mutate()}
+            >
               Delete
             </Button>
           )}
@@ -85,13 +90,16 @@ export default function AssessmentPage() {
         <div className="card" role="status" aria-live="polite">
           <ol className={styles.steps} aria-label="Progress of the gap analysis">
             <li className={styles.stepDone}>
-              <Check size={16} aria-hidden="true" /> {a.documents.length} document{a.documents.length === 1 ? '' : 's'} read ({a.documents.reduce((n, d) => n + d.characters, 0).toLocaleString()} characters)
+              <Check size={16} aria-hidden="true" /> {a.documents.length} document{a.documents.length === 1 ? '' : 's'} read (
+              {a.documents.reduce((n, d) => n + d.characters, 0).toLocaleString()} characters)
             </li>
             <li className={a.status === 'running' ? styles.stepDone : styles.stepNow}>
-              {a.status === 'running' ? <Check size={16} aria-hidden="true" /> : <Spinner size={16} />} {a.status === 'running' ? 'Taken up by a worker' : 'Queued: waiting for a worker…'}
+              {a.status === 'running' ? <Check size={16} aria-hidden="true" /> : <Spinner size={16} />}{' '}
+              {a.status === 'running' ? 'Taken up by a worker' : 'Queued: waiting for a worker…'}
             </li>
             <li className={a.status === 'running' ? styles.stepNow : styles.stepTodo}>
-              {a.status === 'running' ? <Spinner size={16} /> : <span className={styles.stepDot} aria-hidden="true" />} Matching the documents against the DORA obligations{a.status === 'running' ? '…' : ''}
+              {a.status === 'running' ? <Spinner size={16} /> : <span className={styles.stepDot} aria-hidden="true" />} Matching the documents against the DORA
+              obligations{a.status === 'running' ? '…' : ''}
             </li>
           </ol>
           <p className="muted small" style={{ marginTop: 8 }}>
@@ -158,11 +166,19 @@ export default function AssessmentPage() {
                       <tr key={r.obligationId} data-obligation={r.obligationId}>
                         <td style={{ maxWidth: 340 }}>
                           <strong>{r.ref}</strong> {r.title}
-                          {r.key && <span className="badge badge-muted" style={{ marginLeft: 6 }}>Key clause</span>}
+                          {r.key && (
+                            <span className="badge badge-muted" style={{ marginLeft: 6 }}>
+                              Key clause
+                            </span>
+                          )}
                           <ul className={styles.elements} aria-label="What the documents must show">
                             {r.elements.map((e) => (
                               <li key={e.id}>
-                                {e.satisfied ? <Check size={14} className={styles.yes} aria-label="found" /> : <X size={14} className={styles.no} aria-label="not found" />}
+                                {e.satisfied ? (
+                                  <Check size={14} className={styles.yes} aria-label="found" />
+                                ) : (
+                                  <X size={14} className={styles.no} aria-label="not found" />
+                                )}
                                 {e.label}
                               </li>
                             ))}
@@ -180,7 +196,8 @@ export default function AssessmentPage() {
                           ) : (
                             r.evidence.map((e, i) => (
                               <button key={i} type="button" className={styles.quote} onClick={() => setOpen(e)}>
-                                <span className="visually-hidden">Open the document at the passage: </span>“{e.quote.length > 220 ? `${e.quote.slice(0, 220)}…` : e.quote}”
+                                <span className="visually-hidden">Open the document at the passage: </span>“
+                                {e.quote.length > 220 ? `${e.quote.slice(0, 220)}…` : e.quote}”
                                 <span className={styles.quoteMeta}>
                                   {e.documentTitle ?? e.filename}
                                   {e.section ? ` · ${e.section}` : ''}
@@ -214,7 +231,7 @@ function DocumentDialog({ ws, assessmentId, evidence, onClose }: { ws: string; a
     if (hit >= 0) hitRef.current?.scrollIntoView({ block: 'center' });
   }, [hit, doc.data]);
   return (
-    <Dialog open={!!evidence} onClose={onClose} title={evidence ? evidence.documentTitle ?? evidence.filename : 'Document'} wide>
+    <Dialog open={!!evidence} onClose={onClose} title={evidence ? (evidence.documentTitle ?? evidence.filename) : 'Document'} wide>
       {doc.isPending ? (
         <Loading label="Opening the document…" />
       ) : doc.isError ? (
@@ -233,7 +250,11 @@ function DocumentDialog({ ws, assessmentId, evidence, onClose }: { ws: string; a
               return (
                 <div key={i}>
                   {heading && heading !== prev && <p className={styles.docHeading}>{b.headings.join(' › ')}</p>}
-                  <div ref={i === hit ? hitRef : undefined} className={`${styles.docBlock}${i === hit ? ` ${styles.hit}` : ''}`} data-hit={i === hit || undefined}>
+                  <div
+                    ref={i === hit ? hitRef : undefined}
+                    className={`${styles.docBlock}${i === hit ? ` ${styles.hit}` : ''}`}
+                    data-hit={i === hit || undefined}
+                  >
                     {i === hit ? <mark>{b.text}</mark> : b.text}
                   </div>
                 </div>

@@ -43,7 +43,17 @@ export default function AssessmentsTab() {
       ) : list.isError ? (
         <ErrorMessage error={list.error} title="The assessments could not be loaded" onRetry={() => list.refetch()} />
       ) : list.data.assessments.length === 0 ? (
-        <EmptyState icon={<ClipboardCheck size={36} />} title="No assessment yet" action={canRun && <Button variant="primary" onClick={() => setCreating(true)}>Run the first assessment</Button>}>
+        <EmptyState
+          icon={<ClipboardCheck size={36} />}
+          title="No assessment yet"
+          action={
+            canRun && (
+              <Button variant="primary" onClick={() => setCreating(true)}>
+                Run the first assessment
+              </Button>
+            )
+          }
+        >
           <p>An assessment reads the vendor's contracts and policies and checks them against 30 DORA obligations (Articles 28-30 and the ICT risk articles).</p>
         </EmptyState>
       ) : (
@@ -54,7 +64,9 @@ export default function AssessmentsTab() {
               <tr>
                 <th scope="col">Assessment</th>
                 <th scope="col">Status</th>
-                <th scope="col" className="num">Score</th>
+                <th scope="col" className="num">
+                  Score
+                </th>
                 <th scope="col">Risk rating</th>
                 <th scope="col">Started</th>
               </tr>
@@ -100,7 +112,8 @@ function NewAssessmentDialog({ open, onClose, ws, vendorName }: { open: boolean;
   const sources = useQuery({
     queryKey: ['data-sources', ws, 'for-assessment'],
     enabled: open,
-    queryFn: () => get<{ dataSources: DataSource[]; pagination: PageInfo }>('/data-sources', { workspace: ws, query: { limit: 100, status: 'ready', sort: '-createdAt' } }),
+    queryFn: () =>
+      get<{ dataSources: DataSource[]; pagination: PageInfo }>('/data-sources', { workspace: ws, query: { limit: 100, status: 'ready', sort: '-createdAt' } }),
   });
   const existing = (sources.data?.dataSources ?? []).flatMap((d) => d.files.map((f) => ({ ...f, source: d.name })));
   const create = useMutation({
@@ -130,7 +143,15 @@ function NewAssessmentDialog({ open, onClose, ws, vendorName }: { open: boolean;
       return n;
     });
   return (
-    <Dialog open={open} onClose={() => { create.reset(); onClose(); }} title="New assessment" wide>
+    <Dialog
+      open={open}
+      onClose={() => {
+        create.reset();
+        onClose();
+      }}
+      title="New assessment"
+      wide
+    >
       <form
         className="form"
         onSubmit={(e: FormEvent) => {
@@ -138,7 +159,14 @@ function NewAssessmentDialog({ open, onClose, ws, vendorName }: { open: boolean;
           create.mutate();
         }}
       >
-        <Field label="Name" value={name} maxLength={200} onChange={(e) => setName(e.target.value)} placeholder={`DORA assessment of ${vendorName}`} hint="Optional." />
+        <Field
+          label="Name"
+          value={name}
+          maxLength={200}
+          onChange={(e) => setName(e.target.value)}
+          placeholder={`DORA assessment of ${vendorName}`}
+          hint="Optional."
+        />
         <fieldset className={styles.pick}>
           <legend>The vendor's documents</legend>
           {sources.isPending ? (
@@ -169,7 +197,13 @@ function NewAssessmentDialog({ open, onClose, ws, vendorName }: { open: boolean;
         </fieldset>
         <div className="field">
           <label htmlFor="assessment-files">Or upload files</label>
-          <input id="assessment-files" type="file" multiple accept=".pdf,.docx,.xlsx,.html,.htm,.md,.txt,.json" onChange={(e) => setFiles([...(e.target.files ?? [])])} />
+          <input
+            id="assessment-files"
+            type="file"
+            multiple
+            accept=".pdf,.docx,.xlsx,.html,.htm,.md,.txt,.json"
+            onChange={(e) => setFiles([...(e.target.files ?? [])])}
+          />
           <p className="field-hint">PDF, Word, Excel, HTML, Markdown, text or JSON; up to 10 files in all.</p>
         </div>
         {create.isPending && <ProgressBar value={progress * 100} label="Uploading the documents" />}

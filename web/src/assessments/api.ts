@@ -24,7 +24,17 @@ export interface Assessment {
   status: AssessmentStatus;
   score: number | null;
   riskRating: RiskRating | null;
-  summary: { obligations: number; covered: number; partial: number; missing: number; documents: number; sentences: number; missingKey: string[]; riskReasons: string[]; embedder: string | null } | null;
+  summary: {
+    obligations: number;
+    covered: number;
+    partial: number;
+    missing: number;
+    documents: number;
+    sentences: number;
+    missingKey: string[];
+    riskReasons: string[];
+    embedder: string | null;
+  } | null;
   error: string | null;
   createdAt: string;
   startedAt: string | null;
@@ -107,6 +117,11 @@ export function useAssessmentDocument(ws: string, id: string, documentId: string
     enabled: !!documentId,
     staleTime: Infinity,
     queryFn: async () =>
-      (await get<{ document: AssessmentDocument & { blocks: { text: string; headings: string[]; page: number | null }[] } }>(`/assessments/${encodeURIComponent(id)}/documents/${encodeURIComponent(documentId!)}`, { workspace: ws })).document,
+      (
+        await get<{ document: AssessmentDocument & { blocks: { text: string; headings: string[]; page: number | null }[] } }>(
+          `/assessments/${encodeURIComponent(id)}/documents/${encodeURIComponent(documentId!)}`,
+          { workspace: ws },
+        )
+      ).document,
   });
 }

@@ -27,20 +27,30 @@ export function AcceptInvitationPage() {
   return (
     <AuthFrame title="Join your organization">
       {!token ? (
-        <Alert tone="error" title="This link is incomplete"><p className="alert-text">Open the link from the invitation e-mail again.</p></Alert>
+        <Alert tone="error" title="This link is incomplete">
+          <p className="alert-text">Open the link from the invitation e-mail again.</p>
+        </Alert>
       ) : me.isPending ? (
         <Loading />
       ) : me.data ? (
         <div className="form">
-          <p>You are signed in as <strong>{me.data.email}</strong>. The invitation must have been sent to this address.</p>
+          <p>
+            You are signed in as <strong>{me.data.email}</strong>. The invitation must have been sent to this address.
+          </p>
           {accept.isError && <ErrorMessage error={accept.error} />}
-          <Button variant="primary" busy={accept.isPending} onClick={() => accept.mutate()} className="btn-block">Accept the invitation</Button>
+          <Button variant="primary" busy={accept.isPending} onClick={() => accept.mutate()} className="btn-block">
+            Accept the invitation
+          </Button>
         </div>
       ) : (
         <div className="form">
           <p>Create an account with the invited e-mail address, or sign in if you already have one.</p>
-          <Link className="btn btn-primary btn-md btn-block" to={`/register?invitation=${encodeURIComponent(token)}`}>Create an account</Link>
-          <Link className="btn btn-secondary btn-md btn-block" to={`/login?next=${encodeURIComponent(here)}`}>Sign in</Link>
+          <Link className="btn btn-primary btn-md btn-block" to={`/register?invitation=${encodeURIComponent(token)}`}>
+            Create an account
+          </Link>
+          <Link className="btn btn-secondary btn-md btn-block" to={`/login?next=${encodeURIComponent(here)}`}>
+            Sign in
+          </Link>
         </div>
       )}
     </AuthFrame>

@@ -40,7 +40,8 @@ export function LoginPage() {
       intro={<p>Vendor documents, questions with cited sources and the DORA register, in one place.</p>}
       footer={
         <p>
-          New here? <Link to={`/register${params.get('invitation') ? `?invitation=${encodeURIComponent(params.get('invitation')!)}` : ''}`}>Create an account</Link>
+          New here?{' '}
+          <Link to={`/register${params.get('invitation') ? `?invitation=${encodeURIComponent(params.get('invitation')!)}` : ''}`}>Create an account</Link>
         </p>
       }
     >
@@ -52,7 +53,15 @@ export function LoginPage() {
         }}
       >
         <Field label="E-mail" type="email" name="email" autoComplete="username" required value={email} onChange={(e) => setEmail(e.target.value)} autoFocus />
-        <Field label="Password" type="password" name="password" autoComplete="current-password" required value={password} onChange={(e) => setPassword(e.target.value)} />
+        <Field
+          label="Password"
+          type="password"
+          name="password"
+          autoComplete="current-password"
+          required
+          value={password}
+          onChange={(e) => setPassword(e.target.value)}
+        />
         {login.isError && <ErrorMessage error={login.error} />}
         <Button type="submit" variant="primary" busy={login.isPending} className="btn-block">
           Sign in

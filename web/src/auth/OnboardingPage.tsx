@@ -45,7 +45,9 @@ export function OnboardingPage() {
       }
     >
       <section aria-labelledby="create-org-h">
-        <h2 id="create-org-h" className="auth-h2">Create an organization</h2>
+        <h2 id="create-org-h" className="auth-h2">
+          Create an organization
+        </h2>
         <form
           className="form"
           onSubmit={(e: FormEvent) => {
@@ -53,17 +55,36 @@ export function OnboardingPage() {
             create.mutate();
           }}
         >
-          <Field label="Organization name" required minLength={2} maxLength={200} value={name} onChange={(e) => setName(e.target.value)} placeholder="e.g. Example Bank AG" />
-          <Field label="Country (optional)" value={country} onChange={(e) => setCountry(e.target.value)} maxLength={2} hint="ISO code, e.g. DE" className="field-short" />
+          <Field
+            label="Organization name"
+            required
+            minLength={2}
+            maxLength={200}
+            value={name}
+            onChange={(e) => setName(e.target.value)}
+            placeholder="e.g. Example Bank AG"
+          />
+          <Field
+            label="Country (optional)"
+            value={country}
+            onChange={(e) => setCountry(e.target.value)}
+            maxLength={2}
+            hint="ISO code, e.g. DE"
+            className="field-short"
+          />
           {create.isError && <ErrorMessage error={create.error} />}
           <Button type="submit" variant="primary" busy={create.isPending} className="btn-block">
             Create organization
           </Button>
         </form>
       </section>
-      <div className="divider" role="separator"><span>or</span></div>
+      <div className="divider" role="separator">
+        <span>or</span>
+      </div>
       <section aria-labelledby="join-org-h">
-        <h2 id="join-org-h" className="auth-h2">Join with an invitation</h2>
+        <h2 id="join-org-h" className="auth-h2">
+          Join with an invitation
+        </h2>
         <form
           className="form"
           onSubmit={(e: FormEvent) => {
@@ -71,7 +92,13 @@ export function OnboardingPage() {
             join.mutate();
           }}
         >
-          <Field label="Invitation token" required value={token} onChange={(e) => setToken(e.target.value)} hint="The invitation e-mail holds a link and this token." />
+          <Field
+            label="Invitation token"
+            required
+            value={token}
+            onChange={(e) => setToken(e.target.value)}
+            hint="The invitation e-mail holds a link and this token."
+          />
           {join.isError && <ErrorMessage error={join.error} />}
           <Button type="submit" busy={join.isPending} className="btn-block">
             Join organization

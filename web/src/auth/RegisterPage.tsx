@@ -31,7 +31,13 @@ export function RegisterPage() {
   return (
     <AuthFrame
       title="Create your account"
-      intro={invitation ? <p>You were invited to an organization: you join it when the account is created.</p> : <p>You create or join your company's organization in the next step.</p>}
+      intro={
+        invitation ? (
+          <p>You were invited to an organization: you join it when the account is created.</p>
+        ) : (
+          <p>You create or join your company's organization in the next step.</p>
+        )
+      }
       footer={
         <p>
           Already registered? <Link to="/login">Sign in</Link>
@@ -45,9 +51,30 @@ export function RegisterPage() {
           register.mutate();
         }}
       >
-        <Field label="Full name" name="name" autoComplete="name" required minLength={2} maxLength={100} value={name} onChange={(e) => setName(e.target.value)} autoFocus />
+        <Field
+          label="Full name"
+          name="name"
+          autoComplete="name"
+          required
+          minLength={2}
+          maxLength={100}
+          value={name}
+          onChange={(e) => setName(e.target.value)}
+          autoFocus
+        />
         <Field label="Work e-mail" type="email" name="email" autoComplete="email" required value={email} onChange={(e) => setEmail(e.target.value)} />
-        <Field label="Password" type="password" name="password" autoComplete="new-password" required minLength={8} maxLength={128} value={password} onChange={(e) => setPassword(e.target.value)} hint="At least 8 characters, not your e-mail address." />
+        <Field
+          label="Password"
+          type="password"
+          name="password"
+          autoComplete="new-password"
+          required
+          minLength={8}
+          maxLength={128}
+          value={password}
+          onChange={(e) => setPassword(e.target.value)}
+          hint="At least 8 characters, not your e-mail address."
+        />
         {register.isError && <ErrorMessage error={register.error} />}
         <Button type="submit" variant="primary" busy={register.isPending} className="btn-block">
           Create account

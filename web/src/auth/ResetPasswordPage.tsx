@@ -18,10 +18,20 @@ export function ResetPasswordPage() {
     <AuthFrame title="Choose a new password" footer={<Link to="/login">Back to sign in</Link>}>
       {!token ? (
         <Alert tone="error" title="This link is incomplete">
-          <p className="alert-text">Open the link from the e-mail again, or <Link to="/forgot-password">ask for a new one</Link>.</p>
+          <p className="alert-text">
+            Open the link from the e-mail again, or <Link to="/forgot-password">ask for a new one</Link>.
+          </p>
         </Alert>
       ) : reset.isSuccess ? (
-        <Alert tone="success" title="Password changed" action={<Link to="/login" className="btn btn-primary btn-sm">Sign in</Link>}>
+        <Alert
+          tone="success"
+          title="Password changed"
+          action={
+            <Link to="/login" className="btn btn-primary btn-sm">
+              Sign in
+            </Link>
+          }
+        >
           <p className="alert-text">{reset.data.message}</p>
         </Alert>
       ) : (
@@ -32,7 +42,18 @@ export function ResetPasswordPage() {
             reset.mutate();
           }}
         >
-          <Field label="New password" type="password" autoComplete="new-password" required minLength={8} maxLength={128} value={password} onChange={(e) => setPassword(e.target.value)} hint="At least 8 characters. Every session is signed out." autoFocus />
+          <Field
+            label="New password"
+            type="password"
+            autoComplete="new-password"
+            required
+            minLength={8}
+            maxLength={128}
+            value={password}
+            onChange={(e) => setPassword(e.target.value)}
+            hint="At least 8 characters. Every session is signed out."
+            autoFocus
+          />
           {reset.isError && <ErrorMessage error={reset.error} />}
           <Button type="submit" variant="primary" busy={reset.isPending} className="btn-block">
             Set the new password

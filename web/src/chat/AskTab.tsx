@@ -75,7 +75,12 @@ export default function AskTab() {
   const panel = useMemo((): { key: string; sources: PanelSource[]; cited: number[] } | null => {
     const key = selection?.key ?? (showLive ? 'live' : answers.at(-1)?.id);
     if (!key) return null;
-    if (key === 'live' && live) return { key, sources: live.sources.map((s) => ({ ...s, content: s.content ?? passages.current.get(s.id) })), cited: live.citedSources.map((c) => c.sourceNumber) };
+    if (key === 'live' && live)
+      return {
+        key,
+        sources: live.sources.map((s) => ({ ...s, content: s.content ?? passages.current.get(s.id) })),
+        cited: live.citedSources.map((c) => c.sourceNumber),
+      };
     const m = messages.find((x) => x.id === key);
     if (!m) return null;
     return {
@@ -131,7 +136,10 @@ export default function AskTab() {
             <div className={styles.messages} role="log" aria-label="Messages" aria-live="polite" aria-busy={stream.streaming} tabIndex={0}>
               {!conversationId && !showLive && (
                 <EmptyState title={`Ask about ${vendor.workspaceName}`}>
-                  <p>Questions are answered from this vendor’s documents and the DORA text, with numbered sources. For example: “What uptime does the SLA commit to?” or “How are security incidents reported?”</p>
+                  <p>
+                    Questions are answered from this vendor’s documents and the DORA text, with numbered sources. For example: “What uptime does the SLA commit
+                    to?” or “How are security incidents reported?”
+                  </p>
                 </EmptyState>
               )}
               {messages.map((m) => (
@@ -142,7 +150,14 @@ export default function AskTab() {
             {archived ? (
               <ArchivedNotice ws={ws} conversation={convo.data!.conversation} />
             ) : vendor.permissions.canQuery ? (
-              <Composer streaming={stream.streaming} onAsk={(q, f) => { setSelection(null); void stream.ask(q, conversationId, f); }} onStop={stream.stop} />
+              <Composer
+                streaming={stream.streaming}
+                onAsk={(q, f) => {
+                  setSelection(null);
+                  void stream.ask(q, conversationId, f);
+                }}
+                onStop={stream.stop}
+              />
             ) : (
               <Alert tone="info">You can read conversations but not ask questions in this vendor (no query permission).</Alert>
             )}
@@ -150,20 +165,44 @@ export default function AskTab() {
         )}
       </section>
 
-      <SourcesPanel sources={panel?.sources ?? []} cited={panel?.cited ?? []} highlighted={panel && selection?.key === panel.key ? selection.n : null} ws={ws} panelKey={panel?.key ?? ''} />
+      <SourcesPanel
+        sources={panel?.sources ?? []}
+        cited={panel?.cited ?? []}
+        highlighted={panel && selection?.key === panel.key ? selection.n : null}
+        ws={ws}
+        panelKey={panel?.key ?? ''}
+      />
     </div>
   );
 }
 
-function ConversationList({ ws, status, onStatus, list, activeId, onNew }: { ws: string; status: 'active' | 'archived'; onStatus: (s: 'active' | 'archived') => void; list: ReturnType<typeof useConversations>; activeId?: string; onNew: () => void }) {
+function ConversationList({
+  ws,
+  status,
+  onStatus,
+  list,
+  activeId,
+  onNew,
+}: {
+  ws: string;
+  status: 'active' | 'archived';
+  onStatus: (s: 'active' | 'archived') => void;
+  list: ReturnType<typeof useConversations>;
+  activeId?: string;
+  onNew: () => void;
+}) {
   return (
     <nav className={styles.side} aria-label="Conversations">
       <Button variant="primary" icon={<MessageSquarePlus size={16} aria-hidden="true" />} onClick={onNew} className="btn-block">
         New conversation
       </Button>
       <div className={styles.seg} role="group" aria-label="Show conversations">
-        <button type="button" aria-pressed={status === 'active'} onClick={() => onStatus('active')}>Active</button>
-        <button type="button" aria-pressed={status === 'archived'} onClick={() => onStatus('archived')}>Archived</button>
+        <button type="button" aria-pressed={status === 'active'} onClick={() => onStatus('active')}>
+          Active
+        </button>
+        <button type="button" aria-pressed={status === 'archived'} onClick={() => onStatus('archived')}>
+          Archived
+        </button>
       </div>
       {list.isPending ? (
         <Loading inline label="Loading…" />
@@ -175,7 +214,11 @@ function ConversationList({ ws, status, onStatus, list, activeId, onNew }: { ws:
         <ul className={styles.convList}>
           {list.data.conversations.map((c) => (
             <li key={c.id}>
-              <Link to={`/vendors/${encodeURIComponent(ws)}/ask/${c.id}`} className={`${styles.convItem}${c.id === activeId ? ` ${styles.convActive}` : ''}`} aria-current={c.id === activeId ? 'page' : undefined}>
+              <Link
+                to={`/vendors/${encodeURIComponent(ws)}/ask/${c.id}`}
+                className={`${styles.convItem}${c.id === activeId ? ` ${styles.convActive}` : ''}`}
+                aria-current={c.id === activeId ? 'page' : undefined}
+              >
                 <span className={styles.convTitle}>{c.title}</span>
                 <span className="muted small">
                   {c.messageCount} messages · <time dateTime={c.lastMessageAt}>{timeAgo(c.lastMessageAt)}</time>
@@ -235,38 +278,92 @@ function ThreadHeader({ ws, conversation: c }: { ws: string; conversation: Conve
         </span>
       </div>
       <div className={styles.threadActions}>
-        <Button size="sm" variant="ghost" icon={<Pencil size={14} aria-hidden="true" />} onClick={() => { setTitle(c.title); setRenaming(true); }}>Rename</Button>
+        <Button
+          size="sm"
+          variant="ghost"
+          icon={<Pencil size={14} aria-hidden="true" />}
+          onClick={() => {
+            setTitle(c.title);
+            setRenaming(true);
+          }}
+        >
+          Rename
+        </Button>
         {c.status === 'archived' ? (
-          <Button size="sm" variant="ghost" icon={<ArchiveRestore size={14} aria-hidden="true" />} busy={setStatus.isPending} onClick={() => setStatus.mutate('active')}>Restore</Button>
+          <Button
+            size="sm"
+            variant="ghost"
+            icon={<ArchiveRestore size={14} aria-hidden="true" />}
+            busy={setStatus.isPending}
+            onClick={() => setStatus.mutate('active')}
+          >
+            Restore
+          </Button>
         ) : (
-          <Button size="sm" variant="ghost" icon={<Archive size={14} aria-hidden="true" />} busy={setStatus.isPending} onClick={() => setStatus.mutate('archived')}>Archive</Button>
+          <Button
+            size="sm"
+            variant="ghost"
+            icon={<Archive size={14} aria-hidden="true" />}
+            busy={setStatus.isPending}
+            onClick={() => setStatus.mutate('archived')}
+          >
+            Archive
+          </Button>
         )}
-        <Button size="sm" variant="ghost" icon={<Download size={14} aria-hidden="true" />} onClick={() => exp('markdown')} aria-label="Export as Markdown">Markdown</Button>
-        <Button size="sm" variant="ghost" icon={<Download size={14} aria-hidden="true" />} onClick={() => exp('json')} aria-label="Export as JSON">JSON</Button>
-        <Button size="sm" variant="ghost" icon={<Trash2 size={14} aria-hidden="true" />} onClick={() => setDeleting(true)}>Delete</Button>
+        <Button size="sm" variant="ghost" icon={<Download size={14} aria-hidden="true" />} onClick={() => exp('markdown')} aria-label="Export as Markdown">
+          Markdown
+        </Button>
+        <Button size="sm" variant="ghost" icon={<Download size={14} aria-hidden="true" />} onClick={() => exp('json')} aria-label="Export as JSON">
+          JSON
+        </Button>
+        <Button size="sm" variant="ghost" icon={<Trash2 size={14} aria-hidden="true" />} onClick={() => setDeleting(true)}>
+          Delete
+        </Button>
       </div>
-      <Dialog open={renaming} onClose={() => { rename.reset(); setRenaming(false); }} title="Rename conversation">
-        <form className="form" onSubmit={(e: FormEvent) => { e.preventDefault(); rename.mutate(); }}>
+      <Dialog
+        open={renaming}
+        onClose={() => {
+          rename.reset();
+          setRenaming(false);
+        }}
+        title="Rename conversation"
+      >
+        <form
+          className="form"
+          onSubmit={(e: FormEvent) => {
+            e.preventDefault();
+            rename.mutate();
+          }}
+        >
           <Field label="Title" value={title} onChange={(e) => setTitle(e.target.value)} required maxLength={200} autoFocus />
           {rename.isError && <ErrorMessage error={rename.error} />}
           <div className="form-actions">
             <Button onClick={() => setRenaming(false)}>Cancel</Button>
-            <Button type="submit" variant="primary" busy={rename.isPending} disabled={!title.trim()}>Save</Button>
+            <Button type="submit" variant="primary" busy={rename.isPending} disabled={!title.trim()}>
+              Save
+            </Button>
           </div>
         </form>
       </Dialog>
       <Dialog
         open={deleting}
-        onClose={() => { remove.reset(); setDeleting(false); }}
+        onClose={() => {
+          remove.reset();
+          setDeleting(false);
+        }}
         title="Delete this conversation?"
         footer={
           <>
             <Button onClick={() => setDeleting(false)}>Cancel</Button>
-            <Button variant="danger" busy={remove.isPending} onClick={() => remove.mutate()}>Delete</Button>
+            <Button variant="danger" busy={remove.isPending} onClick={() => remove.mutate()}>
+              Delete
+            </Button>
           </>
         }
       >
-        <p>“{c.title}” and its {c.messageCount} messages are deleted for good. Export it first to keep a copy.</p>
+        <p>
+          “{c.title}” and its {c.messageCount} messages are deleted for good. Export it first to keep a copy.
+        </p>
         {remove.isError && <ErrorMessage error={remove.error} />}
       </Dialog>
     </header>
@@ -283,13 +380,31 @@ function ArchivedNotice({ ws, conversation: c }: { ws: string; conversation: Con
     },
   });
   return (
-    <Alert tone="info" title="This conversation is archived" action={<Button size="sm" busy={restore.isPending} onClick={() => restore.mutate()}>Restore to continue</Button>}>
+    <Alert
+      tone="info"
+      title="This conversation is archived"
+      action={
+        <Button size="sm" busy={restore.isPending} onClick={() => restore.mutate()}>
+          Restore to continue
+        </Button>
+      }
+    >
       <p className="alert-text">Restore it to ask further questions in it.</p>
     </Alert>
   );
 }
 
-function MessageView({ m, selected, onSelect, cite }: { m: Message; selected: boolean; onSelect: () => void; cite: (c: CiteProps, k: string) => React.ReactNode }) {
+function MessageView({
+  m,
+  selected,
+  onSelect,
+  cite,
+}: {
+  m: Message;
+  selected: boolean;
+  onSelect: () => void;
+  cite: (c: CiteProps, k: string) => React.ReactNode;
+}) {
   if (m.role === 'user') {
     return (
       <div className={styles.question}>
@@ -317,7 +432,17 @@ function MessageView({ m, selected, onSelect, cite }: { m: Message; selected: bo
   );
 }
 
-function LiveView({ a, cite, selected, onSelect }: { a: LiveAnswer; cite: (c: CiteProps, k: string) => React.ReactNode; selected: boolean; onSelect: () => void }) {
+function LiveView({
+  a,
+  cite,
+  selected,
+  onSelect,
+}: {
+  a: LiveAnswer;
+  cite: (c: CiteProps, k: string) => React.ReactNode;
+  selected: boolean;
+  onSelect: () => void;
+}) {
   return (
     <>
       <div className={styles.question}>
@@ -332,7 +457,11 @@ function LiveView({ a, cite, selected, onSelect }: { a: LiveAnswer; cite: (c: Ci
           </p>
         )}
         {a.state === 'stopped' && <Alert tone="warning">Stopped. This answer was not saved.</Alert>}
-        {a.state === 'error' && <Alert tone="error" title="The answer failed"><p className="alert-text">{a.error}</p></Alert>}
+        {a.state === 'error' && (
+          <Alert tone="error" title="The answer failed">
+            <p className="alert-text">{a.error}</p>
+          </Alert>
+        )}
         {a.validation && <ValidationSummary v={a.validation} />}
         {a.state === 'done' && (
           <footer className={styles.answerFoot}>
@@ -356,7 +485,12 @@ function Composer({ streaming, onAsk, onStop }: { streaming: boolean; onAsk: (q:
   const [start, setStart] = useState('');
   const [end, setEnd] = useState('');
   const filters: Filters | undefined =
-    section.trim() || start || end ? { ...(section.trim() ? { section: section.trim() } : {}), ...(start || end ? { dateRange: { ...(start ? { start } : {}), ...(end ? { end } : {}) } } : {}) } : undefined;
+    section.trim() || start || end
+      ? {
+          ...(section.trim() ? { section: section.trim() } : {}),
+          ...(start || end ? { dateRange: { ...(start ? { start } : {}), ...(end ? { end } : {}) } } : {}),
+        }
+      : undefined;
   const submit = () => {
     const question = q.trim();
     if (!question || streaming) return;
@@ -365,17 +499,41 @@ function Composer({ streaming, onAsk, onStop }: { streaming: boolean; onAsk: (q:
   };
   const activeCount = (section.trim() ? 1 : 0) + (start || end ? 1 : 0);
   return (
-    <form className={styles.composer} onSubmit={(e: FormEvent) => { e.preventDefault(); submit(); }}>
+    <form
+      className={styles.composer}
+      onSubmit={(e: FormEvent) => {
+        e.preventDefault();
+        submit();
+      }}
+    >
       {open && (
         <fieldset className={styles.filters}>
           <legend>Filters</legend>
-          <Field label="Section" value={section} onChange={(e) => setSection(e.target.value)} placeholder="e.g. Uptime Guarantee" hint="Only passages of sections with this name." />
+          <Field
+            label="Section"
+            value={section}
+            onChange={(e) => setSection(e.target.value)}
+            placeholder="e.g. Uptime Guarantee"
+            hint="Only passages of sections with this name."
+          />
           <Field label="Documents dated from" type="date" value={start} onChange={(e) => setStart(e.target.value)} />
           <Field label="Documents dated until" type="date" value={end} onChange={(e) => setEnd(e.target.value)} />
-          <Button size="sm" variant="ghost" onClick={() => { setSection(''); setStart(''); setEnd(''); }}>Clear filters</Button>
+          <Button
+            size="sm"
+            variant="ghost"
+            onClick={() => {
+              setSection('');
+              setStart('');
+              setEnd('');
+            }}
+          >
+            Clear filters
+          </Button>
         </fieldset>
       )}
-      <label htmlFor="question" className="visually-hidden">Your question</label>
+      <label htmlFor="question" className="visually-hidden">
+        Your question
+      </label>
       <textarea
         id="question"
         className={styles.input}

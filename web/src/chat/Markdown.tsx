@@ -34,7 +34,11 @@ function inline(tokens: Token[] | undefined, ctx: Ctx, key: string): ReactNode[]
     switch (t.type) {
       case 'text': {
         const tt = t as Tokens.Text;
-        return tt.tokens ? <Fragment key={k}>{inline(tt.tokens, ctx, k)}</Fragment> : <Fragment key={k}>{withCitations(tt.text, ctx.cite, ctx.sourceCount, k)}</Fragment>;
+        return tt.tokens ? (
+          <Fragment key={k}>{inline(tt.tokens, ctx, k)}</Fragment>
+        ) : (
+          <Fragment key={k}>{withCitations(tt.text, ctx.cite, ctx.sourceCount, k)}</Fragment>
+        );
       }
       case 'escape':
         return <Fragment key={k}>{(t as Tokens.Escape).text}</Fragment>;
@@ -81,17 +85,31 @@ function block(tokens: Token[], ctx: Ctx, key = 'b'): ReactNode[] {
       case 'heading': {
         const h = t as Tokens.Heading;
         // Answer headings sit below the page's own headings.
-        return <h4 key={k} className="md-heading">{inline(h.tokens, ctx, k)}</h4>;
+        return (
+          <h4 key={k} className="md-heading">
+            {inline(h.tokens, ctx, k)}
+          </h4>
+        );
       }
       case 'list': {
         const l = t as Tokens.List;
         const items = l.items.map((it, j) => <li key={`${k}.${j}`}>{block(it.tokens, ctx, `${k}.${j}`)}</li>);
-        return l.ordered ? <ol key={k} start={typeof l.start === 'number' ? l.start : undefined}>{items}</ol> : <ul key={k}>{items}</ul>;
+        return l.ordered ? (
+          <ol key={k} start={typeof l.start === 'number' ? l.start : undefined}>
+            {items}
+          </ol>
+        ) : (
+          <ul key={k}>{items}</ul>
+        );
       }
       case 'blockquote':
         return <blockquote key={k}>{block((t as Tokens.Blockquote).tokens, ctx, k)}</blockquote>;
       case 'code':
-        return <pre key={k}><code>{(t as Tokens.Code).text}</code></pre>;
+        return (
+          <pre key={k}>
+            <code>{(t as Tokens.Code).text}</code>
+          </pre>
+        );
       case 'hr':
         return <hr key={k} />;
       case 'table': {
@@ -100,11 +118,21 @@ function block(tokens: Token[], ctx: Ctx, key = 'b'): ReactNode[] {
           <div key={k} className="md-table">
             <table>
               <thead>
-                <tr>{tb.header.map((c, j) => <th key={j} scope="col">{inline(c.tokens, ctx, `${k}h${j}`)}</th>)}</tr>
+                <tr>
+                  {tb.header.map((c, j) => (
+                    <th key={j} scope="col">
+                      {inline(c.tokens, ctx, `${k}h${j}`)}
+                    </th>
+                  ))}
+                </tr>
               </thead>
               <tbody>
                 {tb.rows.map((r, ri) => (
-                  <tr key={ri}>{r.map((c, j) => <td key={j}>{inline(c.tokens, ctx, `${k}r${ri}c${j}`)}</td>)}</tr>
+                  <tr key={ri}>
+                    {r.map((c, j) => (
+                      <td key={j}>{inline(c.tokens, ctx, `${k}r${ri}c${j}`)}</td>
+                    ))}
+                  </tr>
                 ))}
               </tbody>
             </table>
@@ -121,6 +149,14 @@ function block(tokens: Token[], ctx: Ctx, key = 'b'): ReactNode[] {
   });
 }
 
-export const Markdown = memo(function Markdown({ text, sourceCount, cite }: { text: string; sourceCount: number; cite: (c: CiteProps, key: string) => ReactNode }) {
+export const Markdown = memo(function Markdown({
+  text,
+  sourceCount,
+  cite,
+}: {
+  text: string;
+  sourceCount: number;
+  cite: (c: CiteProps, key: string) => ReactNode;
+}) {
   return <div className="md">{block(lexer(text, { gfm: true }), { cite, sourceCount })}</div>;
 });

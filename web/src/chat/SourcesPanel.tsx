@@ -15,7 +15,19 @@ export type PanelSource = Source & { content?: string };
  * highlighted one (a clicked `[Source n]`) is scrolled to and shows its passage; each opens its
  * original document (an uploaded file, a DORA article, or the external link it was indexed with).
  */
-export function SourcesPanel({ sources, cited, highlighted, ws, panelKey }: { sources: PanelSource[]; cited: number[]; highlighted: number | null; ws: string; panelKey: string }) {
+export function SourcesPanel({
+  sources,
+  cited,
+  highlighted,
+  ws,
+  panelKey,
+}: {
+  sources: PanelSource[];
+  cited: number[];
+  highlighted: number | null;
+  ws: string;
+  panelKey: string;
+}) {
   const refs = useRef(new Map<number, HTMLLIElement>());
   const toast = useToast();
   const [article, setArticle] = useState<{ title: string; path: string } | null>(null);
@@ -80,7 +92,14 @@ export function SourcesPanel({ sources, cited, highlighted, ws, panelKey }: { so
                   <dt className="visually-hidden">Cited</dt>
                   <dd>{cited.includes(s.sourceNumber) ? 'cited in the answer' : 'retrieved, not cited'}</dd>
                 </dl>
-                {active && (s.content ? <blockquote className={styles.passage} tabIndex={0} aria-label={`Passage of source ${s.sourceNumber}`}>{s.content}</blockquote> : <p className="muted small">This answer was stored without its passage text; open the document to read it.</p>)}
+                {active &&
+                  (s.content ? (
+                    <blockquote className={styles.passage} tabIndex={0} aria-label={`Passage of source ${s.sourceNumber}`}>
+                      {s.content}
+                    </blockquote>
+                  ) : (
+                    <p className="muted small">This answer was stored without its passage text; open the document to read it.</p>
+                  ))}
                 <button type="button" className={`link-button small ${styles.openDoc}`} onClick={() => open(s)}>
                   <ExternalLink size={13} aria-hidden="true" /> Open document<span className="visually-hidden">: {s.title}</span>
                 </button>
@@ -106,7 +125,15 @@ function ArticleDialog({ article, onClose }: { article: { title: string; path: s
   }, [article]);
   return (
     <Dialog open={!!article} onClose={onClose} title={article?.title ?? ''} wide>
-      {state.error ? <p role="alert">{state.error}</p> : state.text ? <div className={styles.articleText} tabIndex={0}>{state.text}</div> : <Loading label="Loading the article…" />}
+      {state.error ? (
+        <p role="alert">{state.error}</p>
+      ) : state.text ? (
+        <div className={styles.articleText} tabIndex={0}>
+          {state.text}
+        </div>
+      ) : (
+        <Loading label="Loading the article…" />
+      )}
     </Dialog>
   );
 }

@@ -14,7 +14,10 @@ export function ValidationSummary({ v }: { v: Validation }) {
     <div className={`${styles.validation} ${styles[verdict.tone]}`}>
       <p className={styles.verdict}>
         <verdict.Icon size={16} aria-hidden="true" />
-        <strong>{verdict.text}.</strong> <span>{level} confidence ({Math.round(v.confidence * 100)}%).</span>
+        <strong>{verdict.text}.</strong>{' '}
+        <span>
+          {level} confidence ({Math.round(v.confidence * 100)}%).
+        </span>
         {!v.isRelevant && <span> The sources may not be about this question.</span>}
       </p>
       {v.issues.length > 0 && (

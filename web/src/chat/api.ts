@@ -9,7 +9,8 @@ export const conversationKey = (ws: string, id: string) => ['conversation', ws, 
 export function useConversations(ws: string, status: 'active' | 'archived') {
   return useQuery({
     queryKey: [...conversationsKey(ws), status],
-    queryFn: () => get<{ conversations: Conversation[]; pagination: PageInfo }>('/conversations', { workspace: ws, query: { status, limit: 100, sort: '-lastMessageAt' } }),
+    queryFn: () =>
+      get<{ conversations: Conversation[]; pagination: PageInfo }>('/conversations', { workspace: ws, query: { status, limit: 100, sort: '-lastMessageAt' } }),
   });
 }
 
@@ -18,13 +19,18 @@ export function useConversation(ws: string, id: string | undefined) {
   return useQuery({
     queryKey: conversationKey(ws, id ?? ''),
     enabled: !!id,
-    queryFn: () => get<{ conversation: Conversation; messages: Message[] }>(`/conversations/${encodeURIComponent(id!)}`, { workspace: ws, query: { messageLimit: 200 } }),
+    queryFn: () =>
+      get<{ conversation: Conversation; messages: Message[] }>(`/conversations/${encodeURIComponent(id!)}`, { workspace: ws, query: { messageLimit: 200 } }),
   });
 }
 
 /** Downloads the export of a conversation (JSON or Markdown) as a file. */
 export async function downloadExport(ws: string, c: Conversation, format: 'json' | 'markdown') {
-  const res = await apiFetch('GET', `/conversations/${encodeURIComponent(c.id)}/export`, { workspace: ws, query: { format }, headers: { Accept: format === 'json' ? 'application/json' : 'text/markdown' } });
+  const res = await apiFetch('GET', `/conversations/${encodeURIComponent(c.id)}/export`, {
+    workspace: ws,
+    query: { format },
+    headers: { Accept: format === 'json' ? 'application/json' : 'text/markdown' },
+  });
   let blob: Blob;
   if (format === 'json') {
     const env = await res.json();
@@ -32,7 +38,12 @@ export async function downloadExport(ws: string, c: Conversation, format: 'json'
   } else {
     blob = await res.blob();
   }
-  const safe = c.title.replace(/[^\w -]+/g, '').trim().replace(/\s+/g, '-').slice(0, 60) || 'conversation';
+  const safe =
+    c.title
+      .replace(/[^\w -]+/g, '')
+      .trim()
+      .replace(/\s+/g, '-')
+      .slice(0, 60) || 'conversation';
   const href = URL.createObjectURL(blob);
   const a = document.createElement('a');
   a.href = href;

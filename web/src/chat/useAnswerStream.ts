@@ -38,7 +38,17 @@ export function useAnswerStream(ws: string, onSaved: (conversationId: string, an
       const ctl = new AbortController();
       controller.current = ctl;
       // The conversation it belongs to: the one asked in, or the new one named by `saved`.
-      let current: LiveAnswer = { question, status: 'Sending the question', text: '', sources: [], citedSources: [], validation: null, totalTime: null, state: 'streaming', conversationId };
+      let current: LiveAnswer = {
+        question,
+        status: 'Sending the question',
+        text: '',
+        sources: [],
+        citedSources: [],
+        validation: null,
+        totalTime: null,
+        state: 'streaming',
+        conversationId,
+      };
       const set = (patch: Partial<LiveAnswer>) => {
         current = { ...current, ...patch };
         setAnswer(current);
@@ -62,7 +72,11 @@ export function useAnswerStream(ws: string, onSaved: (conversationId: string, an
                 set({ text: current.text + String(d.text ?? '') });
                 break;
               case 'metadata':
-                set({ citedSources: (d.citedSources as CitedSource[]) ?? [], validation: (d.validation as Validation) ?? null, totalTime: typeof d.totalTime === 'number' ? d.totalTime : null });
+                set({
+                  citedSources: (d.citedSources as CitedSource[]) ?? [],
+                  validation: (d.validation as Validation) ?? null,
+                  totalTime: typeof d.totalTime === 'number' ? d.totalTime : null,
+                });
                 break;
               case 'saved':
                 set({ conversationId: String(d.conversationId), messageId: d.messageId ? String(d.messageId) : undefined });

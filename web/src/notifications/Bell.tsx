@@ -72,7 +72,19 @@ export function Bell() {
 }
 
 /** A list of notifications with mark-read actions (the bell's panel and the notifications page). */
-export function NotificationList({ limit, compact, unread, offset, onNavigate }: { limit: number; compact?: boolean; unread?: boolean; offset?: number; onNavigate?: () => void }) {
+export function NotificationList({
+  limit,
+  compact,
+  unread,
+  offset,
+  onNavigate,
+}: {
+  limit: number;
+  compact?: boolean;
+  unread?: boolean;
+  offset?: number;
+  onNavigate?: () => void;
+}) {
   const list = useNotifications({ limit, unread, offset });
   const qc = useQueryClient();
   const toast = useToast();
@@ -98,7 +110,9 @@ export function NotificationList({ limit, compact, unread, offset, onNavigate }:
         )}
       </div>
       {items.length === 0 ? (
-        <p className={`muted small ${styles.empty}`}>{unread ? 'No unread notifications.' : 'No notifications yet. Finished uploads, failed syncs, invitations and answered questionnaires appear here.'}</p>
+        <p className={`muted small ${styles.empty}`}>
+          {unread ? 'No unread notifications.' : 'No notifications yet. Finished uploads, failed syncs, invitations and answered questionnaires appear here.'}
+        </p>
       ) : (
         <ul className={styles.items}>
           {items.map((n) => {

@@ -21,7 +21,15 @@ export default function NotificationsPage() {
           <p className="page-sub">About your vendors’ documents, syncs, assessments, questionnaires and invitations.</p>
         </div>
         <label className="check">
-          <input type="checkbox" checked={unread} onChange={(e) => { setUnread(e.target.checked); setOffset(0); }} /> Unread only
+          <input
+            type="checkbox"
+            checked={unread}
+            onChange={(e) => {
+              setUnread(e.target.checked);
+              setOffset(0);
+            }}
+          />{' '}
+          Unread only
         </label>
       </header>
       <section className="card">
@@ -29,9 +37,15 @@ export default function NotificationsPage() {
       </section>
       {total > PAGE && (
         <nav className="form-actions" aria-label="Pages of notifications">
-          <Button size="sm" disabled={offset === 0} onClick={() => setOffset(Math.max(0, offset - PAGE))}>Newer</Button>
-          <span className="small">{offset + 1}–{Math.min(offset + PAGE, total)} of {total}</span>
-          <Button size="sm" disabled={!page.data?.pagination.hasMore} onClick={() => setOffset(offset + PAGE)}>Older</Button>
+          <Button size="sm" disabled={offset === 0} onClick={() => setOffset(Math.max(0, offset - PAGE))}>
+            Newer
+          </Button>
+          <span className="small">
+            {offset + 1}–{Math.min(offset + PAGE, total)} of {total}
+          </span>
+          <Button size="sm" disabled={!page.data?.pagination.hasMore} onClick={() => setOffset(offset + PAGE)}>
+            Older
+          </Button>
         </nav>
       )}
     </div>

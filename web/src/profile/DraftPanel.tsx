@@ -63,7 +63,11 @@ function parseEdit(form: string, text: string): unknown {
   if (form === 'dateOrIndefinite') return /^indefinite$/i.test(t) || t === '' ? null : t;
   if (form === 'boolean') return /^(yes|true)$/i.test(t) ? true : /^(no|false)$/i.test(t) ? false : t;
   if (form === 'country' || form === 'serviceType') return t.toUpperCase();
-  if (form === 'countries') return t.split(/[\s,;]+/).filter(Boolean).map((c) => c.toUpperCase());
+  if (form === 'countries')
+    return t
+      .split(/[\s,;]+/)
+      .filter(Boolean)
+      .map((c) => c.toUpperCase());
   if (form === 'subcontractors') {
     try {
       return JSON.parse(t);
@@ -73,7 +77,20 @@ function parseEdit(form: string, text: string): unknown {
   }
   return t;
 }
-const editText = (form: string, v: unknown) => (v === undefined ? '' : form === 'subcontractors' ? JSON.stringify(v) : form === 'countries' ? (v as string[]).join(', ') : form === 'dateOrIndefinite' && v === null ? 'indefinite' : form === 'boolean' ? (v ? 'yes' : 'no') : String(v));
+const editText = (form: string, v: unknown) =>
+  v === undefined
+    ? ''
+    : form === 'subcontractors'
+      ? JSON.stringify(v)
+      : form === 'countries'
+        ? (v as string[]).join(', ')
+        : form === 'dateOrIndefinite' && v === null
+          ? 'indefinite'
+          : form === 'boolean'
+            ? v
+              ? 'yes'
+              : 'no'
+            : String(v);
 
 function Passage({ e }: { e: Evidence }) {
   return (
@@ -101,16 +118,28 @@ function FieldRow({ f, canDecide, busy, onDecide }: { f: DraftField; canDecide: 
         {f.status === 'proposed' && <span className={styles.draftValue}>{formatValue(f.form, f.value)}</span>}
         {f.status === 'conflict' && <span className="badge badge-warn">Documents disagree</span>}
         {f.confidence !== undefined && <span className={styles.confidence}>confidence {Math.round(f.confidence * 100)}%</span>}
-        {decided && <span className={`badge ${decided.action === 'rejected' ? 'badge-muted' : 'badge-ok'}`}>{decided.action === 'accepted' ? 'Accepted' : decided.action === 'edited' ? `Edited: ${formatValue(f.form, decided.value)}` : 'Rejected'}</span>}
+        {decided && (
+          <span className={`badge ${decided.action === 'rejected' ? 'badge-muted' : 'badge-ok'}`}>
+            {decided.action === 'accepted' ? 'Accepted' : decided.action === 'edited' ? `Edited: ${formatValue(f.form, decided.value)}` : 'Rejected'}
+          </span>
+        )}
       </div>
       {f.status === 'proposed' && f.evidence.slice(0, f.form === 'subcontractors' ? 1 : 2).map((e, i) => <Passage key={i} e={e} />)}
       {f.status === 'conflict' &&
         f.candidates!.map((c, i) => (
           <div key={i} className={styles.candidate}>
             <span className={styles.draftValue}>{formatValue(f.form, c.value)}</span>
-            {c.evidence.slice(0, 1).map((e, j) => <Passage key={j} e={e} />)}
+            {c.evidence.slice(0, 1).map((e, j) => (
+              <Passage key={j} e={e} />
+            ))}
             {canDecide && !decided && (
-              <Button size="sm" busy={busy} icon={<Check size={14} />} onClick={() => onDecide({ field: f.field, action: 'accept', candidate: i })} aria-label={`Accept ${formatValue(f.form, c.value)} for ${f.label}`}>
+              <Button
+                size="sm"
+                busy={busy}
+                icon={<Check size={14} />}
+                onClick={() => onDecide({ field: f.field, action: 'accept', candidate: i })}
+                aria-label={`Accept ${formatValue(f.form, c.value)} for ${f.label}`}
+              >
                 Accept this
               </Button>
             )}
@@ -139,14 +168,28 @@ function FieldRow({ f, canDecide, busy, onDecide }: { f: DraftField; canDecide: 
           ) : (
             <>
               {f.status === 'proposed' && (
-                <Button size="sm" variant="primary" busy={busy} icon={<Check size={14} />} onClick={() => onDecide({ field: f.field, action: 'accept' })} aria-label={`Accept ${f.label}`}>
+                <Button
+                  size="sm"
+                  variant="primary"
+                  busy={busy}
+                  icon={<Check size={14} />}
+                  onClick={() => onDecide({ field: f.field, action: 'accept' })}
+                  aria-label={`Accept ${f.label}`}
+                >
                   Accept
                 </Button>
               )}
               <Button size="sm" icon={<Pencil size={14} />} onClick={() => setEditing(true)} aria-label={`Edit ${f.label}`}>
                 Edit
               </Button>
-              <Button size="sm" variant="ghost" busy={busy} icon={<X size={14} />} onClick={() => onDecide({ field: f.field, action: 'reject' })} aria-label={`Reject ${f.label}`}>
+              <Button
+                size="sm"
+                variant="ghost"
+                busy={busy}
+                icon={<X size={14} />}
+                onClick={() => onDecide({ field: f.field, action: 'reject' })}
+                aria-label={`Reject ${f.label}`}
+              >
                 Reject
               </Button>
             </>
@@ -199,7 +242,8 @@ function DraftPanelBody({ vendor }: { vendor: Workspace }) {
     },
   });
   const decide = useMutation({
-    mutationFn: (d: Decision) => post<{ draft: Draft; vendorProfile: unknown }>(`/workspaces/${encodeURIComponent(ws)}/profile-drafts/${draft!.id}/decisions`, { decisions: [d] }),
+    mutationFn: (d: Decision) =>
+      post<{ draft: Draft; vendorProfile: unknown }>(`/workspaces/${encodeURIComponent(ws)}/profile-drafts/${draft!.id}/decisions`, { decisions: [d] }),
     onSuccess: async (res, d) => {
       qc.setQueryData(draftsKey(ws), res.draft);
       await qc.invalidateQueries({ queryKey: vendorKey(vendor.workspaceId) });
@@ -218,7 +262,9 @@ function DraftPanelBody({ vendor }: { vendor: Workspace }) {
       <div className={styles.draftTop}>
         <div>
           <h2 id="draft-heading">Draft from documents</h2>
-          <p className="page-sub">Register fields read from this vendor's documents, each with the passage it comes from. Nothing is written until you accept it.</p>
+          <p className="page-sub">
+            Register fields read from this vendor's documents, each with the passage it comes from. Nothing is written until you accept it.
+          </p>
         </div>
         {canDecide && (
           <Button variant="primary" icon={<FileSearch size={16} />} busy={start.isPending || !!running} onClick={() => start.mutate()}>
@@ -238,7 +284,8 @@ function DraftPanelBody({ vendor }: { vendor: Workspace }) {
       {draft?.status === 'completed' && draft.summary && (
         <>
           <p role="status" className={styles.draftSummary}>
-            Draft of {new Date(draft.createdAt).toLocaleString()}: {draft.summary.proposed} proposed, {draft.summary.conflicts} conflict(s), {draft.summary.notFound} not found, {draft.summary.unchanged} unchanged.
+            Draft of {new Date(draft.createdAt).toLocaleString()}: {draft.summary.proposed} proposed, {draft.summary.conflicts} conflict(s),{' '}
+            {draft.summary.notFound} not found, {draft.summary.unchanged} unchanged.
           </p>
           {open.length > 0 && (
             <ul className={styles.draftList} aria-label="Proposed values">

@@ -107,7 +107,19 @@ export function ProfileField({
 }
 
 /** A titled group of fields, as the register groups them (with the templates it feeds). */
-export function ProfileSection({ id, title, register, children, action }: { id: string; title: string; register: string; children: ReactNode; action?: ReactNode }) {
+export function ProfileSection({
+  id,
+  title,
+  register,
+  children,
+  action,
+}: {
+  id: string;
+  title: string;
+  register: string;
+  children: ReactNode;
+  action?: ReactNode;
+}) {
   return (
     <section className="card" id={`section-${id}`} aria-labelledby={`section-${id}-title`}>
       <header className={styles.sectionHead}>

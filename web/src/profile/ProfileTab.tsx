@@ -29,8 +29,20 @@ import type { Certification, Contract, ExitPlan, VendorProfile } from './types';
 
 type Option = { value: string; label: string };
 const PROFILE_KEYS: (keyof VendorProfile)[] = [
-  'legalName', 'identifier', 'country', 'website', 'description', 'ictServiceType', 'criticalityTier', 'supportsCriticalFunction',
-  'nextReviewDate', 'contracts', 'substitutability', 'discontinuationImpact', 'exitPlan', 'certifications',
+  'legalName',
+  'identifier',
+  'country',
+  'website',
+  'description',
+  'ictServiceType',
+  'criticalityTier',
+  'supportsCriticalFunction',
+  'nextReviewDate',
+  'contracts',
+  'substitutability',
+  'discontinuationImpact',
+  'exitPlan',
+  'certifications',
 ];
 
 /** `vendorProfile.contracts.0.endDate: must not ...` -> Map('contracts.0.endDate' -> ['must not ...']). */
@@ -55,7 +67,11 @@ export function toPatch(d: VendorProfile): Record<string, unknown> {
     if (typeof v === 'string') return v.trim() ? v.trim() : undefined;
     if (Array.isArray(v)) return v.map(clean).filter((x) => x !== undefined);
     if (v && typeof v === 'object') {
-      const o = Object.fromEntries(Object.entries(v).map(([k, x]) => [k, clean(x)]).filter(([, x]) => x !== undefined));
+      const o = Object.fromEntries(
+        Object.entries(v)
+          .map(([k, x]) => [k, clean(x)])
+          .filter(([, x]) => x !== undefined),
+      );
       return Object.keys(o).length ? o : undefined;
     }
     return v;
@@ -90,13 +106,18 @@ export default function ProfileTab() {
   // refetch), so it is looked for on each frame for up to 2 s; a parent section is used only when the field
   // itself never appears.
   useEffect(() => {
-    const target = decodeURIComponent(location.hash.slice(1)).replace(/^vendorProfile\.?/, '').replace(/\*$/, 'Entity');
+    const target = decodeURIComponent(location.hash.slice(1))
+      .replace(/^vendorProfile\.?/, '')
+      .replace(/\*$/, 'Entity');
     if (!target) return;
     const parts = target.split('.');
     const find = (exactOnly: boolean): HTMLElement | null => {
       for (let n = parts.length; n > 0; n--) {
         const p = parts.slice(0, n).join('.');
-        const el = document.getElementById(`field-${p}`) ?? document.querySelector<HTMLElement>(`[data-field^="${CSS.escape(p)}."]`) ?? document.getElementById(`section-${p}`);
+        const el =
+          document.getElementById(`field-${p}`) ??
+          document.querySelector<HTMLElement>(`[data-field^="${CSS.escape(p)}."]`) ??
+          document.getElementById(`section-${p}`);
         if (el) return el;
         if (exactOnly) return null;
       }
@@ -131,7 +152,11 @@ export default function ProfileTab() {
     mutationFn: () => patch<{ workspace: Workspace }>(`/workspaces/${encodeURIComponent(vendor.id)}`, { vendorProfile: toPatch(draft) }),
     onSuccess: async ({ workspace }) => {
       qc.setQueryData(vendorKey(vendor.workspaceId), (old: Workspace | undefined) => (old ? { ...old, ...workspace } : old));
-      await Promise.all([qc.invalidateQueries({ queryKey: vendorKey(vendor.workspaceId) }), qc.invalidateQueries({ queryKey: vendorsKey }), qc.invalidateQueries({ queryKey: ['roi-preflight'] })]);
+      await Promise.all([
+        qc.invalidateQueries({ queryKey: vendorKey(vendor.workspaceId) }),
+        qc.invalidateQueries({ queryKey: vendorsKey }),
+        qc.invalidateQueries({ queryKey: ['roi-preflight'] }),
+      ]);
       setDirty(false);
       setDraft(workspace.vendorProfile as VendorProfile);
       toast.show('Vendor profile saved', 'success');
@@ -146,8 +171,16 @@ export default function ProfileTab() {
   const contracts = draft.contracts ?? [];
   const certs = draft.certifications ?? [];
   const exit = draft.exitPlan;
-  const setContract = (i: number, c: Partial<Contract>) => set('contracts', contracts.map((x, j) => (j === i ? { ...x, ...c } : x)));
-  const setCert = (i: number, c: Partial<Certification>) => set('certifications', certs.map((x, j) => (j === i ? { ...x, ...c } : x)));
+  const setContract = (i: number, c: Partial<Contract>) =>
+    set(
+      'contracts',
+      contracts.map((x, j) => (j === i ? { ...x, ...c } : x)),
+    );
+  const setCert = (i: number, c: Partial<Certification>) =>
+    set(
+      'certifications',
+      certs.map((x, j) => (j === i ? { ...x, ...c } : x)),
+    );
   const setExit = (e: Partial<ExitPlan>) => set('exitPlan', { exists: exit?.exists as boolean, ...exit, ...e });
   const lei = draft.identifier?.type === 'LEI' && !blank(draft.identifier.value) ? leiProblem(draft.identifier.value) : undefined;
 
@@ -169,302 +202,488 @@ export default function ProfileTab() {
 
   return (
     <ProfileDraft.Provider value={draftApi}>
-    <ProfileErrors.Provider value={errors}>
-      <DraftPanel vendor={vendor} />
-      <form className={styles.form} onSubmit={submit} noValidate aria-label="Vendor profile">
-        <div className="page-header" style={{ marginBottom: 12 }}>
-          <div>
-            <h2>Vendor profile</h2>
-            <p className="page-sub">
-              What the Register of Information needs about this ICT third-party service provider. Every field is optional; the{' '}
-              <Link to="/register-of-information">register pre-flight</Link> lists what is still missing.
-            </p>
+      <ProfileErrors.Provider value={errors}>
+        <DraftPanel vendor={vendor} />
+        <form className={styles.form} onSubmit={submit} noValidate aria-label="Vendor profile">
+          <div className="page-header" style={{ marginBottom: 12 }}>
+            <div>
+              <h2>Vendor profile</h2>
+              <p className="page-sub">
+                What the Register of Information needs about this ICT third-party service provider. Every field is optional; the{' '}
+                <Link to="/register-of-information">register pre-flight</Link> lists what is still missing.
+              </p>
+            </div>
           </div>
-        </div>
-        {!canEdit && (
-          <p className="alert alert-info" role="note">
-            Only the owner of this vendor workspace ({vendor.owner.name}) can change its profile; you see it read-only.
-          </p>
-        )}
-        <nav aria-label="Profile sections">
-          <ul className={styles.toc}>
-            {[['provider', 'Provider'], ['services', 'Services and criticality'], ['contracts', 'Contractual arrangements'], ['exit', 'Substitutability and exit'], ['certifications', 'Certifications']].map(([id, label]) => (
-              <li key={id}>
-                <a href={`#section-${id}`}>{label}</a>
-              </li>
-            ))}
-          </ul>
-        </nav>
-        <fieldset disabled={!canEdit || save.isPending} style={{ border: 0, padding: 0, margin: 0, minWidth: 0 }}>
-          <ProfileSection id="provider" title="ICT third-party service provider" register="Template B_05.01: identification of the provider">
-            <div className={styles.grid}>
-              <ProfileField path="legalName" label="Legal name" hint="As registered, e.g. GitHub, Inc.">
-                {(c) => <input {...c} value={draft.legalName ?? ''} maxLength={300} onChange={(e) => set('legalName', e.target.value)} />}
-              </ProfileField>
-              <ProfileField path="identifier.type" label="Type of identification code">
-                {(c) => (
-                  <Select c={c} value={draft.identifier?.type ?? ''} options={IDENTIFIER_TYPES} onChange={(v) => set('identifier', { type: v, value: draft.identifier?.value ?? '' })} />
-                )}
-              </ProfileField>
-              <ProfileField
-                path="identifier.value"
-                label={draft.identifier?.type === 'LEI' ? 'LEI' : 'Identification code'}
-                errorAlso={['identifier']}
-                problem={lei}
-                hint={draft.identifier?.type === 'LEI' ? 'ISO 17442: 20 characters; the check digits are verified as you type.' : 'Key of the provider in the register (B_05.01 c0010).'}
-              >
-                {(c) => (
-                  <>
+          {!canEdit && (
+            <p className="alert alert-info" role="note">
+              Only the owner of this vendor workspace ({vendor.owner.name}) can change its profile; you see it read-only.
+            </p>
+          )}
+          <nav aria-label="Profile sections">
+            <ul className={styles.toc}>
+              {[
+                ['provider', 'Provider'],
+                ['services', 'Services and criticality'],
+                ['contracts', 'Contractual arrangements'],
+                ['exit', 'Substitutability and exit'],
+                ['certifications', 'Certifications'],
+              ].map(([id, label]) => (
+                <li key={id}>
+                  <a href={`#section-${id}`}>{label}</a>
+                </li>
+              ))}
+            </ul>
+          </nav>
+          <fieldset disabled={!canEdit || save.isPending} style={{ border: 0, padding: 0, margin: 0, minWidth: 0 }}>
+            <ProfileSection id="provider" title="ICT third-party service provider" register="Template B_05.01: identification of the provider">
+              <div className={styles.grid}>
+                <ProfileField path="legalName" label="Legal name" hint="As registered, e.g. GitHub, Inc.">
+                  {(c) => <input {...c} value={draft.legalName ?? ''} maxLength={300} onChange={(e) => set('legalName', e.target.value)} />}
+                </ProfileField>
+                <ProfileField path="identifier.type" label="Type of identification code">
+                  {(c) => (
+                    <Select
+                      c={c}
+                      value={draft.identifier?.type ?? ''}
+                      options={IDENTIFIER_TYPES}
+                      onChange={(v) => set('identifier', { type: v, value: draft.identifier?.value ?? '' })}
+                    />
+                  )}
+                </ProfileField>
+                <ProfileField
+                  path="identifier.value"
+                  label={draft.identifier?.type === 'LEI' ? 'LEI' : 'Identification code'}
+                  errorAlso={['identifier']}
+                  problem={lei}
+                  hint={
+                    draft.identifier?.type === 'LEI'
+                      ? 'ISO 17442: 20 characters; the check digits are verified as you type.'
+                      : 'Key of the provider in the register (B_05.01 c0010).'
+                  }
+                >
+                  {(c) => (
+                    <>
+                      <input
+                        {...c}
+                        value={draft.identifier?.value ?? ''}
+                        maxLength={100}
+                        autoComplete="off"
+                        spellCheck={false}
+                        style={{ fontFamily: 'var(--mono)' }}
+                        onChange={(e) =>
+                          set('identifier', {
+                            type: draft.identifier?.type ?? 'LEI',
+                            value: draft.identifier?.type === 'LEI' || !draft.identifier?.type ? e.target.value.toUpperCase() : e.target.value,
+                          })
+                        }
+                      />
+                      {lei === null && (
+                        <p className={styles.leiOk} role="status">
+                          <CheckCircle2 size={14} aria-hidden="true" /> Valid LEI check digits
+                        </p>
+                      )}
+                    </>
+                  )}
+                </ProfileField>
+                <ProfileField path="country" label="Country of headquarters">
+                  {(c) => <Select c={c} value={draft.country ?? ''} options={COUNTRY_OPTIONS} onChange={(v) => set('country', v || undefined)} />}
+                </ProfileField>
+                <ProfileField path="website" label="Website" hint="http:// or https:// address">
+                  {(c) => (
                     <input
                       {...c}
-                      value={draft.identifier?.value ?? ''}
-                      maxLength={100}
-                      autoComplete="off"
-                      spellCheck={false}
-                      style={{ fontFamily: 'var(--mono)' }}
-                      onChange={(e) => set('identifier', { type: draft.identifier?.type ?? 'LEI', value: draft.identifier?.type === 'LEI' || !draft.identifier?.type ? e.target.value.toUpperCase() : e.target.value })}
+                      type="url"
+                      value={draft.website ?? ''}
+                      maxLength={500}
+                      placeholder="https://"
+                      onChange={(e) => set('website', e.target.value)}
                     />
-                    {lei === null && (
-                      <p className={styles.leiOk} role="status">
-                        <CheckCircle2 size={14} aria-hidden="true" /> Valid LEI check digits
-                      </p>
-                    )}
-                  </>
-                )}
-              </ProfileField>
-              <ProfileField path="country" label="Country of headquarters">
-                {(c) => <Select c={c} value={draft.country ?? ''} options={COUNTRY_OPTIONS} onChange={(v) => set('country', v || undefined)} />}
-              </ProfileField>
-              <ProfileField path="website" label="Website" hint="http:// or https:// address">
-                {(c) => <input {...c} type="url" value={draft.website ?? ''} maxLength={500} placeholder="https://" onChange={(e) => set('website', e.target.value)} />}
-              </ProfileField>
-              <ProfileField path="description" label="Description of the services" wide hint="Shown in B_06.01 for critical functions (first 300 characters).">
-                {(c) => <textarea {...c} value={draft.description ?? ''} maxLength={2000} rows={3} onChange={(e) => set('description', e.target.value)} />}
-              </ProfileField>
-            </div>
-          </ProfileSection>
+                  )}
+                </ProfileField>
+                <ProfileField
+                  path="description"
+                  label="Description of the services"
+                  wide
+                  hint="Shown in B_06.01 for critical functions (first 300 characters)."
+                >
+                  {(c) => <textarea {...c} value={draft.description ?? ''} maxLength={2000} rows={3} onChange={(e) => set('description', e.target.value)} />}
+                </ProfileField>
+              </div>
+            </ProfileSection>
 
-          <ProfileSection id="services" title="ICT services and criticality" register="Templates B_02.02 and B_06.01: type of ICT services, level of reliance, critical or important function">
-            <div className={styles.grid}>
-              <ProfileField path="ictServiceType" label="Type of ICT services" hint="Annex III; a contract can name its own.">
-                {(c) => <Select c={c} value={draft.ictServiceType ?? ''} options={ICT_OPTIONS} onChange={(v) => set('ictServiceType', v || undefined)} />}
-              </ProfileField>
-              <ProfileField path="criticalityTier" label="Criticality tier" hint="Your own tiering; gives the level of reliance.">
-                {(c) => <Select c={c} value={draft.criticalityTier ?? ''} options={CRITICALITY_TIERS} onChange={(v) => set('criticalityTier', v || undefined)} />}
-              </ProfileField>
-              <ProfileField path="supportsCriticalFunction" label="Supports a critical or important function" hint="Must be yes when the tier is critical.">
-                {(c) => <YesNo c={c} value={draft.supportsCriticalFunction} onChange={(v) => set('supportsCriticalFunction', v)} />}
-              </ProfileField>
-              <ProfileField path="nextReviewDate" label="Next review date">
-                {(c) => <input {...c} type="date" value={draft.nextReviewDate ?? ''} onChange={(e) => set('nextReviewDate', e.target.value || undefined)} />}
-              </ProfileField>
-            </div>
-          </ProfileSection>
+            <ProfileSection
+              id="services"
+              title="ICT services and criticality"
+              register="Templates B_02.02 and B_06.01: type of ICT services, level of reliance, critical or important function"
+            >
+              <div className={styles.grid}>
+                <ProfileField path="ictServiceType" label="Type of ICT services" hint="Annex III; a contract can name its own.">
+                  {(c) => <Select c={c} value={draft.ictServiceType ?? ''} options={ICT_OPTIONS} onChange={(v) => set('ictServiceType', v || undefined)} />}
+                </ProfileField>
+                <ProfileField path="criticalityTier" label="Criticality tier" hint="Your own tiering; gives the level of reliance.">
+                  {(c) => (
+                    <Select c={c} value={draft.criticalityTier ?? ''} options={CRITICALITY_TIERS} onChange={(v) => set('criticalityTier', v || undefined)} />
+                  )}
+                </ProfileField>
+                <ProfileField path="supportsCriticalFunction" label="Supports a critical or important function" hint="Must be yes when the tier is critical.">
+                  {(c) => <YesNo c={c} value={draft.supportsCriticalFunction} onChange={(v) => set('supportsCriticalFunction', v)} />}
+                </ProfileField>
+                <ProfileField path="nextReviewDate" label="Next review date">
+                  {(c) => <input {...c} type="date" value={draft.nextReviewDate ?? ''} onChange={(e) => set('nextReviewDate', e.target.value || undefined)} />}
+                </ProfileField>
+              </div>
+            </ProfileSection>
 
-          <ProfileSection
-            id="contracts"
-            title="Contractual arrangements"
-            register="Templates B_02.01 and B_02.02: one row per contract (a vendor without a contract is left out of the package)"
-            action={
-              canEdit && (
-                <Button size="sm" icon={<Plus size={14} aria-hidden="true" />} onClick={() => set('contracts', [...contracts, { reference: '', startDate: '' }])}>
-                  Add a contract
-                </Button>
-              )
-            }
-          >
-            {contracts.length === 0 && <p className="muted">No contract recorded yet.</p>}
-            {contracts.map((k, i) => {
-              const p = `contracts.${i}`;
-              return (
-                <div key={i} className={styles.item} id={`field-${p}`}>
-                  <div className={styles.itemHead}>
-                    <h3>Contract {k.reference || i + 1}</h3>
-                    {canEdit && (
-                      <Button size="sm" variant="ghost" icon={<Trash2 size={14} aria-hidden="true" />} onClick={() => set('contracts', contracts.filter((_, j) => j !== i))} aria-label={`Remove contract ${k.reference || i + 1}`}>
-                        Remove
-                      </Button>
-                    )}
-                  </div>
-                  <div className={styles.grid}>
-                    <ProfileField path={`${p}.reference`} label="Contract reference number" hint="Unique; the key of the arrangement.">
-                      {(c) => <input {...c} value={k.reference} maxLength={100} required onChange={(e) => setContract(i, { reference: e.target.value })} />}
-                    </ProfileField>
-                    <ProfileField path={`${p}.ictServiceType`} label="Type of ICT services" hint="Leave empty to use the provider's.">
-                      {(c) => <Select c={c} value={k.ictServiceType ?? ''} options={ICT_OPTIONS} onChange={(v) => setContract(i, { ictServiceType: v || undefined })} emptyLabel={draft.ictServiceType ? `As the provider (${draft.ictServiceType})` : 'Not set'} />}
-                    </ProfileField>
-                    <ProfileField path={`${p}.startDate`} label="Start date">
-                      {(c) => <input {...c} type="date" value={k.startDate} required onChange={(e) => setContract(i, { startDate: e.target.value })} />}
-                    </ProfileField>
-                    <ProfileField path={`${p}.endDate`} label="End date" hint="Empty: open-ended.">
-                      {(c) => <input {...c} type="date" value={k.endDate ?? ''} onChange={(e) => setContract(i, { endDate: e.target.value || undefined })} />}
-                    </ProfileField>
-                    <ProfileField path={`${p}.noticePeriodDaysEntity`} label="Notice period of the entity (days)">
-                      {(c) => <NumberInput c={c} value={k.noticePeriodDaysEntity} min={0} max={3650} onChange={(v) => setContract(i, { noticePeriodDaysEntity: v })} />}
-                    </ProfileField>
-                    <ProfileField path={`${p}.noticePeriodDaysProvider`} label="Notice period of the provider (days)">
-                      {(c) => <NumberInput c={c} value={k.noticePeriodDaysProvider} min={0} max={3650} onChange={(v) => setContract(i, { noticePeriodDaysProvider: v })} />}
-                    </ProfileField>
-                    <ProfileField path={`${p}.governingLaw`} label="Governing law (country)">
-                      {(c) => <Select c={c} value={k.governingLaw ?? ''} options={COUNTRY_OPTIONS} onChange={(v) => setContract(i, { governingLaw: v || undefined })} />}
-                    </ProfileField>
-                    <ProfileField path={`${p}.annualCost.amount`} label="Annual cost" errorAlso={[`${p}.annualCost`]}>
-                      {(c) => (
-                        <NumberInput
-                          c={c}
-                          value={k.annualCost?.amount}
-                          min={0}
-                          step="any"
-                          onChange={(v) => setContract(i, { annualCost: v === undefined ? undefined : { amount: v, currency: k.annualCost?.currency ?? 'EUR' } })}
-                        />
+            <ProfileSection
+              id="contracts"
+              title="Contractual arrangements"
+              register="Templates B_02.01 and B_02.02: one row per contract (a vendor without a contract is left out of the package)"
+              action={
+                canEdit && (
+                  <Button
+                    size="sm"
+                    icon={<Plus size={14} aria-hidden="true" />}
+                    onClick={() => set('contracts', [...contracts, { reference: '', startDate: '' }])}
+                  >
+                    Add a contract
+                  </Button>
+                )
+              }
+            >
+              {contracts.length === 0 && <p className="muted">No contract recorded yet.</p>}
+              {contracts.map((k, i) => {
+                const p = `contracts.${i}`;
+                return (
+                  <div key={i} className={styles.item} id={`field-${p}`}>
+                    <div className={styles.itemHead}>
+                      <h3>Contract {k.reference || i + 1}</h3>
+                      {canEdit && (
+                        <Button
+                          size="sm"
+                          variant="ghost"
+                          icon={<Trash2 size={14} aria-hidden="true" />}
+                          onClick={() =>
+                            set(
+                              'contracts',
+                              contracts.filter((_, j) => j !== i),
+                            )
+                          }
+                          aria-label={`Remove contract ${k.reference || i + 1}`}
+                        >
+                          Remove
+                        </Button>
                       )}
-                    </ProfileField>
-                    <ProfileField path={`${p}.annualCost.currency`} label="Currency" hint="ISO 4217, e.g. EUR">
-                      {(c) => (
-                        <Select
-                          c={c}
-                          value={k.annualCost?.currency ?? ''}
-                          options={CURRENCY_CODES.map((x) => ({ value: x, label: x }))}
-                          onChange={(v) => setContract(i, { annualCost: v ? { amount: k.annualCost?.amount ?? 0, currency: v } : undefined })}
-                        />
+                    </div>
+                    <div className={styles.grid}>
+                      <ProfileField path={`${p}.reference`} label="Contract reference number" hint="Unique; the key of the arrangement.">
+                        {(c) => <input {...c} value={k.reference} maxLength={100} required onChange={(e) => setContract(i, { reference: e.target.value })} />}
+                      </ProfileField>
+                      <ProfileField path={`${p}.ictServiceType`} label="Type of ICT services" hint="Leave empty to use the provider's.">
+                        {(c) => (
+                          <Select
+                            c={c}
+                            value={k.ictServiceType ?? ''}
+                            options={ICT_OPTIONS}
+                            onChange={(v) => setContract(i, { ictServiceType: v || undefined })}
+                            emptyLabel={draft.ictServiceType ? `As the provider (${draft.ictServiceType})` : 'Not set'}
+                          />
+                        )}
+                      </ProfileField>
+                      <ProfileField path={`${p}.startDate`} label="Start date">
+                        {(c) => <input {...c} type="date" value={k.startDate} required onChange={(e) => setContract(i, { startDate: e.target.value })} />}
+                      </ProfileField>
+                      <ProfileField path={`${p}.endDate`} label="End date" hint="Empty: open-ended.">
+                        {(c) => <input {...c} type="date" value={k.endDate ?? ''} onChange={(e) => setContract(i, { endDate: e.target.value || undefined })} />}
+                      </ProfileField>
+                      <ProfileField path={`${p}.noticePeriodDaysEntity`} label="Notice period of the entity (days)">
+                        {(c) => (
+                          <NumberInput
+                            c={c}
+                            value={k.noticePeriodDaysEntity}
+                            min={0}
+                            max={3650}
+                            onChange={(v) => setContract(i, { noticePeriodDaysEntity: v })}
+                          />
+                        )}
+                      </ProfileField>
+                      <ProfileField path={`${p}.noticePeriodDaysProvider`} label="Notice period of the provider (days)">
+                        {(c) => (
+                          <NumberInput
+                            c={c}
+                            value={k.noticePeriodDaysProvider}
+                            min={0}
+                            max={3650}
+                            onChange={(v) => setContract(i, { noticePeriodDaysProvider: v })}
+                          />
+                        )}
+                      </ProfileField>
+                      <ProfileField path={`${p}.governingLaw`} label="Governing law (country)">
+                        {(c) => (
+                          <Select
+                            c={c}
+                            value={k.governingLaw ?? ''}
+                            options={COUNTRY_OPTIONS}
+                            onChange={(v) => setContract(i, { governingLaw: v || undefined })}
+                          />
+                        )}
+                      </ProfileField>
+                      <ProfileField path={`${p}.annualCost.amount`} label="Annual cost" errorAlso={[`${p}.annualCost`]}>
+                        {(c) => (
+                          <NumberInput
+                            c={c}
+                            value={k.annualCost?.amount}
+                            min={0}
+                            step="any"
+                            onChange={(v) =>
+                              setContract(i, { annualCost: v === undefined ? undefined : { amount: v, currency: k.annualCost?.currency ?? 'EUR' } })
+                            }
+                          />
+                        )}
+                      </ProfileField>
+                      <ProfileField path={`${p}.annualCost.currency`} label="Currency" hint="ISO 4217, e.g. EUR">
+                        {(c) => (
+                          <Select
+                            c={c}
+                            value={k.annualCost?.currency ?? ''}
+                            options={CURRENCY_CODES.map((x) => ({ value: x, label: x }))}
+                            onChange={(v) => setContract(i, { annualCost: v ? { amount: k.annualCost?.amount ?? 0, currency: v } : undefined })}
+                          />
+                        )}
+                      </ProfileField>
+                      <ProfileField path={`${p}.storesData`} label="Stores data of the entity">
+                        {(c) => (
+                          <YesNo
+                            c={c}
+                            value={k.storesData}
+                            onChange={(v) =>
+                              setContract(i, { storesData: v, ...(v === false ? { dataStorageLocations: undefined, dataSensitivity: undefined } : {}) })
+                            }
+                          />
+                        )}
+                      </ProfileField>
+                      <ProfileField path={`${p}.dataSensitivity`} label="Sensitiveness of the data stored">
+                        {(c) => (
+                          <Select
+                            c={c}
+                            value={k.dataSensitivity ?? ''}
+                            options={LEVELS}
+                            onChange={(v) => setContract(i, { dataSensitivity: (v || undefined) as Contract['dataSensitivity'] })}
+                            disabled={k.storesData === false}
+                          />
+                        )}
+                      </ProfileField>
+                      <ProfileField path={`${p}.dataStorageLocations`} label="Countries where data is stored" wide>
+                        {(c) => (
+                          <Countries
+                            c={c}
+                            value={k.dataStorageLocations ?? []}
+                            onChange={(v) => setContract(i, { dataStorageLocations: v })}
+                            disabled={k.storesData === false}
+                          />
+                        )}
+                      </ProfileField>
+                      <ProfileField path={`${p}.dataProcessingLocations`} label="Countries where data is processed" wide>
+                        {(c) => <Countries c={c} value={k.dataProcessingLocations ?? []} onChange={(v) => setContract(i, { dataProcessingLocations: v })} />}
+                      </ProfileField>
+                    </div>
+                  </div>
+                );
+              })}
+            </ProfileSection>
+
+            <ProfileSection id="exit" title="Substitutability and exit" register="Template B_07.01: assessment of the ICT services provided">
+              <div className={styles.grid}>
+                <ProfileField path="substitutability" label="Substitutability">
+                  {(c) => (
+                    <Select c={c} value={draft.substitutability ?? ''} options={SUBSTITUTABILITY} onChange={(v) => set('substitutability', v || undefined)} />
+                  )}
+                </ProfileField>
+                <ProfileField path="discontinuationImpact" label="Impact of discontinuing the services">
+                  {(c) => (
+                    <Select c={c} value={draft.discontinuationImpact ?? ''} options={LEVELS} onChange={(v) => set('discontinuationImpact', v || undefined)} />
+                  )}
+                </ProfileField>
+                <ProfileField path="exitPlan.exists" label="Exit plan exists" errorAlso={['exitPlan']}>
+                  {(c) => (
+                    <YesNo
+                      c={c}
+                      value={exit?.exists}
+                      onChange={(v) => (v === undefined ? set('exitPlan', undefined) : setExit({ exists: v, ...(v ? {} : { lastTestedDate: undefined }) }))}
+                    />
+                  )}
+                </ProfileField>
+                <ProfileField path="exitPlan.lastTestedDate" label="Exit plan last tested">
+                  {(c) => (
+                    <input
+                      {...c}
+                      type="date"
+                      value={exit?.lastTestedDate ?? ''}
+                      disabled={!exit?.exists}
+                      onChange={(e) => setExit({ lastTestedDate: e.target.value || undefined })}
+                    />
+                  )}
+                </ProfileField>
+                <ProfileField path="exitPlan.reintegrationPossibility" label="Possibility of reintegration">
+                  {(c) => (
+                    <Select
+                      c={c}
+                      value={exit?.reintegrationPossibility ?? ''}
+                      options={REINTEGRATION}
+                      disabled={exit?.exists === undefined}
+                      onChange={(v) => setExit({ reintegrationPossibility: v || undefined })}
+                    />
+                  )}
+                </ProfileField>
+                <ProfileField path="exitPlan.alternativeProvidersIdentified" label="Alternative providers identified">
+                  {(c) => (
+                    <YesNo
+                      c={c}
+                      value={exit?.alternativeProvidersIdentified}
+                      disabled={exit?.exists === undefined}
+                      onChange={(v) => setExit({ alternativeProvidersIdentified: v })}
+                    />
+                  )}
+                </ProfileField>
+                <ProfileField path="exitPlan.alternativeProviders" label="Alternative providers" hint="One per line." wide>
+                  {(c) => (
+                    <textarea
+                      {...c}
+                      rows={2}
+                      disabled={exit?.exists === undefined}
+                      value={(exit?.alternativeProviders ?? []).join('\n')}
+                      onChange={(e) => setExit({ alternativeProviders: e.target.value.split('\n') })}
+                    />
+                  )}
+                </ProfileField>
+                <ProfileField path="exitPlan.notes" label="Notes on the exit plan" wide>
+                  {(c) => (
+                    <textarea
+                      {...c}
+                      rows={2}
+                      maxLength={2000}
+                      disabled={exit?.exists === undefined}
+                      value={exit?.notes ?? ''}
+                      onChange={(e) => setExit({ notes: e.target.value })}
+                    />
+                  )}
+                </ProfileField>
+              </div>
+            </ProfileSection>
+
+            <ProfileSection
+              id="certifications"
+              title="Certifications"
+              register="Sheet RT.03.01 of the workbook: one row per certification"
+              action={
+                canEdit && (
+                  <Button
+                    size="sm"
+                    icon={<Plus size={14} aria-hidden="true" />}
+                    onClick={() => set('certifications', [...certs, { type: '', status: 'valid' }])}
+                  >
+                    Add a certification
+                  </Button>
+                )
+              }
+            >
+              {certs.length === 0 && <p className="muted">No certification recorded.</p>}
+              {certs.map((k, i) => {
+                const p = `certifications.${i}`;
+                return (
+                  <div key={i} className={styles.item} id={`field-${p}`}>
+                    <div className={styles.itemHead}>
+                      <h3>{k.type || `Certification ${i + 1}`}</h3>
+                      {canEdit && (
+                        <Button
+                          size="sm"
+                          variant="ghost"
+                          icon={<Trash2 size={14} aria-hidden="true" />}
+                          onClick={() =>
+                            set(
+                              'certifications',
+                              certs.filter((_, j) => j !== i),
+                            )
+                          }
+                          aria-label={`Remove certification ${k.type || i + 1}`}
+                        >
+                          Remove
+                        </Button>
                       )}
-                    </ProfileField>
-                    <ProfileField path={`${p}.storesData`} label="Stores data of the entity">
-                      {(c) => <YesNo c={c} value={k.storesData} onChange={(v) => setContract(i, { storesData: v, ...(v === false ? { dataStorageLocations: undefined, dataSensitivity: undefined } : {}) })} />}
-                    </ProfileField>
-                    <ProfileField path={`${p}.dataSensitivity`} label="Sensitiveness of the data stored">
-                      {(c) => <Select c={c} value={k.dataSensitivity ?? ''} options={LEVELS} onChange={(v) => setContract(i, { dataSensitivity: (v || undefined) as Contract['dataSensitivity'] })} disabled={k.storesData === false} />}
-                    </ProfileField>
-                    <ProfileField path={`${p}.dataStorageLocations`} label="Countries where data is stored" wide>
-                      {(c) => <Countries c={c} value={k.dataStorageLocations ?? []} onChange={(v) => setContract(i, { dataStorageLocations: v })} disabled={k.storesData === false} />}
-                    </ProfileField>
-                    <ProfileField path={`${p}.dataProcessingLocations`} label="Countries where data is processed" wide>
-                      {(c) => <Countries c={c} value={k.dataProcessingLocations ?? []} onChange={(v) => setContract(i, { dataProcessingLocations: v })} />}
-                    </ProfileField>
+                    </div>
+                    <div className={styles.grid}>
+                      <ProfileField path={`${p}.type`} label="Certification" hint="e.g. ISO/IEC 27001, SOC 2 Type II">
+                        {(c) => <input {...c} value={k.type} maxLength={100} list="cert-types" onChange={(e) => setCert(i, { type: e.target.value })} />}
+                      </ProfileField>
+                      <ProfileField path={`${p}.issuer`} label="Issuer">
+                        {(c) => <input {...c} value={k.issuer ?? ''} maxLength={200} onChange={(e) => setCert(i, { issuer: e.target.value })} />}
+                      </ProfileField>
+                      <ProfileField path={`${p}.validUntil`} label="Valid until">
+                        {(c) => (
+                          <input {...c} type="date" value={k.validUntil ?? ''} onChange={(e) => setCert(i, { validUntil: e.target.value || undefined })} />
+                        )}
+                      </ProfileField>
+                      <ProfileField path={`${p}.status`} label="Status">
+                        {(c) => <Select c={c} value={k.status} options={CERTIFICATION_STATUSES} required onChange={(v) => setCert(i, { status: v })} />}
+                      </ProfileField>
+                    </div>
                   </div>
-                </div>
-              );
-            })}
-          </ProfileSection>
+                );
+              })}
+              <datalist id="cert-types">
+                {['ISO/IEC 27001', 'ISO/IEC 27017', 'ISO/IEC 27018', 'ISO 22301', 'SOC 1 Type II', 'SOC 2 Type II', 'C5', 'PCI DSS'].map((x) => (
+                  <option key={x} value={x} />
+                ))}
+              </datalist>
+            </ProfileSection>
+          </fieldset>
 
-          <ProfileSection id="exit" title="Substitutability and exit" register="Template B_07.01: assessment of the ICT services provided">
-            <div className={styles.grid}>
-              <ProfileField path="substitutability" label="Substitutability">
-                {(c) => <Select c={c} value={draft.substitutability ?? ''} options={SUBSTITUTABILITY} onChange={(v) => set('substitutability', v || undefined)} />}
-              </ProfileField>
-              <ProfileField path="discontinuationImpact" label="Impact of discontinuing the services">
-                {(c) => <Select c={c} value={draft.discontinuationImpact ?? ''} options={LEVELS} onChange={(v) => set('discontinuationImpact', v || undefined)} />}
-              </ProfileField>
-              <ProfileField path="exitPlan.exists" label="Exit plan exists" errorAlso={['exitPlan']}>
-                {(c) => <YesNo c={c} value={exit?.exists} onChange={(v) => (v === undefined ? set('exitPlan', undefined) : setExit({ exists: v, ...(v ? {} : { lastTestedDate: undefined }) }))} />}
-              </ProfileField>
-              <ProfileField path="exitPlan.lastTestedDate" label="Exit plan last tested">
-                {(c) => <input {...c} type="date" value={exit?.lastTestedDate ?? ''} disabled={!exit?.exists} onChange={(e) => setExit({ lastTestedDate: e.target.value || undefined })} />}
-              </ProfileField>
-              <ProfileField path="exitPlan.reintegrationPossibility" label="Possibility of reintegration">
-                {(c) => <Select c={c} value={exit?.reintegrationPossibility ?? ''} options={REINTEGRATION} disabled={exit?.exists === undefined} onChange={(v) => setExit({ reintegrationPossibility: v || undefined })} />}
-              </ProfileField>
-              <ProfileField path="exitPlan.alternativeProvidersIdentified" label="Alternative providers identified">
-                {(c) => <YesNo c={c} value={exit?.alternativeProvidersIdentified} disabled={exit?.exists === undefined} onChange={(v) => setExit({ alternativeProvidersIdentified: v })} />}
-              </ProfileField>
-              <ProfileField path="exitPlan.alternativeProviders" label="Alternative providers" hint="One per line." wide>
-                {(c) => (
-                  <textarea
-                    {...c}
-                    rows={2}
-                    disabled={exit?.exists === undefined}
-                    value={(exit?.alternativeProviders ?? []).join('\n')}
-                    onChange={(e) => setExit({ alternativeProviders: e.target.value.split('\n') })}
-                  />
-                )}
-              </ProfileField>
-              <ProfileField path="exitPlan.notes" label="Notes on the exit plan" wide>
-                {(c) => <textarea {...c} rows={2} maxLength={2000} disabled={exit?.exists === undefined} value={exit?.notes ?? ''} onChange={(e) => setExit({ notes: e.target.value })} />}
-              </ProfileField>
-            </div>
-          </ProfileSection>
-
-          <ProfileSection
-            id="certifications"
-            title="Certifications"
-            register="Sheet RT.03.01 of the workbook: one row per certification"
-            action={
-              canEdit && (
-                <Button size="sm" icon={<Plus size={14} aria-hidden="true" />} onClick={() => set('certifications', [...certs, { type: '', status: 'valid' }])}>
-                  Add a certification
+          {canEdit && (
+            <div className={styles.saveBar}>
+              <p role="status">{save.isPending ? 'Saving…' : dirty ? 'You have unsaved changes.' : 'All changes saved.'}</p>
+              {dirty && (
+                <Button
+                  onClick={() => {
+                    setDraft(stored);
+                    setDirty(false);
+                    save.reset();
+                  }}
+                >
+                  Discard changes
                 </Button>
-              )
-            }
-          >
-            {certs.length === 0 && <p className="muted">No certification recorded.</p>}
-            {certs.map((k, i) => {
-              const p = `certifications.${i}`;
-              return (
-                <div key={i} className={styles.item} id={`field-${p}`}>
-                  <div className={styles.itemHead}>
-                    <h3>{k.type || `Certification ${i + 1}`}</h3>
-                    {canEdit && (
-                      <Button size="sm" variant="ghost" icon={<Trash2 size={14} aria-hidden="true" />} onClick={() => set('certifications', certs.filter((_, j) => j !== i))} aria-label={`Remove certification ${k.type || i + 1}`}>
-                        Remove
-                      </Button>
-                    )}
-                  </div>
-                  <div className={styles.grid}>
-                    <ProfileField path={`${p}.type`} label="Certification" hint="e.g. ISO/IEC 27001, SOC 2 Type II">
-                      {(c) => <input {...c} value={k.type} maxLength={100} list="cert-types" onChange={(e) => setCert(i, { type: e.target.value })} />}
-                    </ProfileField>
-                    <ProfileField path={`${p}.issuer`} label="Issuer">
-                      {(c) => <input {...c} value={k.issuer ?? ''} maxLength={200} onChange={(e) => setCert(i, { issuer: e.target.value })} />}
-                    </ProfileField>
-                    <ProfileField path={`${p}.validUntil`} label="Valid until">
-                      {(c) => <input {...c} type="date" value={k.validUntil ?? ''} onChange={(e) => setCert(i, { validUntil: e.target.value || undefined })} />}
-                    </ProfileField>
-                    <ProfileField path={`${p}.status`} label="Status">
-                      {(c) => <Select c={c} value={k.status} options={CERTIFICATION_STATUSES} required onChange={(v) => setCert(i, { status: v })} />}
-                    </ProfileField>
-                  </div>
-                </div>
-              );
-            })}
-            <datalist id="cert-types">
-              {['ISO/IEC 27001', 'ISO/IEC 27017', 'ISO/IEC 27018', 'ISO 22301', 'SOC 1 Type II', 'SOC 2 Type II', 'C5', 'PCI DSS'].map((x) => (
-                <option key={x} value={x} />
-              ))}
-            </datalist>
-          </ProfileSection>
-        </fieldset>
-
-        {canEdit && (
-          <div className={styles.saveBar}>
-            <p role="status">{save.isPending ? 'Saving…' : dirty ? 'You have unsaved changes.' : 'All changes saved.'}</p>
-            {dirty && (
-              <Button
-                onClick={() => {
-                  setDraft(stored);
-                  setDirty(false);
-                  save.reset();
-                }}
-              >
-                Discard changes
+              )}
+              <Button type="submit" variant="primary" busy={save.isPending} disabled={!dirty}>
+                Save profile
               </Button>
-            )}
-            <Button type="submit" variant="primary" busy={save.isPending} disabled={!dirty}>
-              Save profile
-            </Button>
-          </div>
-        )}
-        {save.isError && (
-          <div style={{ marginTop: 12 }}>
-            <ErrorMessage error={save.error} title="The profile was not saved" />
-          </div>
-        )}
-      </form>
-    </ProfileErrors.Provider>
+            </div>
+          )}
+          {save.isError && (
+            <div style={{ marginTop: 12 }}>
+              <ErrorMessage error={save.error} title="The profile was not saved" />
+            </div>
+          )}
+        </form>
+      </ProfileErrors.Provider>
     </ProfileDraft.Provider>
   );
 }
 
-function Select({ c, value, options, onChange, emptyLabel = 'Not set', disabled, required }: { c: ControlProps; value: string; options: Option[]; onChange: (v: string) => void; emptyLabel?: string; disabled?: boolean; required?: boolean }) {
+function Select({
+  c,
+  value,
+  options,
+  onChange,
+  emptyLabel = 'Not set',
+  disabled,
+  required,
+}: {
+  c: ControlProps;
+  value: string;
+  options: Option[];
+  onChange: (v: string) => void;
+  emptyLabel?: string;
+  disabled?: boolean;
+  required?: boolean;
+}) {
   return (
     <select {...c} value={value} disabled={disabled} onChange={(e) => onChange(e.target.value)}>
       {!required && <option value="">{emptyLabel}</option>}
@@ -477,9 +696,24 @@ function Select({ c, value, options, onChange, emptyLabel = 'Not set', disabled,
   );
 }
 
-function YesNo({ c, value, onChange, disabled }: { c: ControlProps; value: boolean | undefined; onChange: (v: boolean | undefined) => void; disabled?: boolean }) {
+function YesNo({
+  c,
+  value,
+  onChange,
+  disabled,
+}: {
+  c: ControlProps;
+  value: boolean | undefined;
+  onChange: (v: boolean | undefined) => void;
+  disabled?: boolean;
+}) {
   return (
-    <select {...c} value={value === undefined ? '' : value ? 'yes' : 'no'} disabled={disabled} onChange={(e) => onChange(e.target.value === '' ? undefined : e.target.value === 'yes')}>
+    <select
+      {...c}
+      value={value === undefined ? '' : value ? 'yes' : 'no'}
+      disabled={disabled}
+      onChange={(e) => onChange(e.target.value === '' ? undefined : e.target.value === 'yes')}
+    >
       <option value="">Not set</option>
       <option value="yes">Yes</option>
       <option value="no">No</option>
@@ -487,7 +721,21 @@ function YesNo({ c, value, onChange, disabled }: { c: ControlProps; value: boole
   );
 }
 
-function NumberInput({ c, value, onChange, min, max, step }: { c: ControlProps; value: number | undefined; onChange: (v: number | undefined) => void; min?: number; max?: number; step?: string }) {
+function NumberInput({
+  c,
+  value,
+  onChange,
+  min,
+  max,
+  step,
+}: {
+  c: ControlProps;
+  value: number | undefined;
+  onChange: (v: number | undefined) => void;
+  min?: number;
+  max?: number;
+  step?: string;
+}) {
   return (
     <input
       {...c}

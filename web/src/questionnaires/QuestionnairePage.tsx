@@ -31,14 +31,24 @@ export default function QuestionnairePage() {
     mutationFn: async (a: { kind: 'prefill' | 'send' | 'status' | 'contact' | 'accept'; status?: string; questionId?: string }) => {
       if (a.kind === 'prefill') return (await post<{ questionnaire: QuestionnaireDetail }>(`${path}/prefill`, undefined, { workspace: ws })).questionnaire;
       if (a.kind === 'send') return (await post<{ questionnaire: QuestionnaireDetail }>(`${path}/send`, undefined, { workspace: ws })).questionnaire;
-      if (a.kind === 'contact') return (await patch<{ questionnaire: QuestionnaireDetail }>(path, { vendorContact: { email: email.trim() } }, { workspace: ws })).questionnaire;
-      if (a.kind === 'accept') return (await patch<{ questionnaire: QuestionnaireDetail }>(path, { reviews: [{ questionId: a.questionId, acceptSuggestion: true }] }, { workspace: ws })).questionnaire;
+      if (a.kind === 'contact')
+        return (await patch<{ questionnaire: QuestionnaireDetail }>(path, { vendorContact: { email: email.trim() } }, { workspace: ws })).questionnaire;
+      if (a.kind === 'accept')
+        return (
+          await patch<{ questionnaire: QuestionnaireDetail }>(path, { reviews: [{ questionId: a.questionId, acceptSuggestion: true }] }, { workspace: ws })
+        ).questionnaire;
       return (await patch<{ questionnaire: QuestionnaireDetail }>(path, { status: a.status }, { workspace: ws })).questionnaire;
     },
     onSuccess: (data, a) => {
       qc.setQueryData([...questionnairesKey(ws), questionnaireId], data);
       void qc.invalidateQueries({ queryKey: questionnairesKey(ws) });
-      const words = { prefill: 'Answers proposed from the documents', send: `Link sent to ${data.vendorContact?.email}`, contact: 'Contact saved', accept: 'Proposed answer accepted', status: 'Status changed' };
+      const words = {
+        prefill: 'Answers proposed from the documents',
+        send: `Link sent to ${data.vendorContact?.email}`,
+        contact: 'Contact saved',
+        accept: 'Proposed answer accepted',
+        status: 'Status changed',
+      };
       toast.show(words[a.kind], 'success');
     },
   });
@@ -66,19 +76,33 @@ export default function QuestionnairePage() {
         </div>
         <div className={styles.actions}>
           {canWrite && ['draft', 'sent', 'in_progress'].includes(d.status) && (
-            <Button icon={<Sparkles size={16} aria-hidden="true" />} busy={act.isPending && act.variables?.kind === 'prefill'} onClick={() => act.mutate({ kind: 'prefill' })}>
+            <Button
+              icon={<Sparkles size={16} aria-hidden="true" />}
+              busy={act.isPending && act.variables?.kind === 'prefill'}
+              onClick={() => act.mutate({ kind: 'prefill' })}
+            >
               {prefilled ? 'Pre-fill again' : 'Pre-fill from documents'}
             </Button>
           )}
           {canWrite && sendable && d.vendorContact && (
-            <Button variant="primary" icon={<Send size={16} aria-hidden="true" />} busy={act.isPending && act.variables?.kind === 'send'} onClick={() => act.mutate({ kind: 'send' })}>
+            <Button
+              variant="primary"
+              icon={<Send size={16} aria-hidden="true" />}
+              busy={act.isPending && act.variables?.kind === 'send'}
+              onClick={() => act.mutate({ kind: 'send' })}
+            >
               {d.status === 'draft' ? 'Send to the vendor' : 'Send a new link'}
             </Button>
           )}
           {canWrite && d.status === 'submitted' && (
             <>
               <Button onClick={() => act.mutate({ kind: 'status', status: 'in_progress' })}>Return to the vendor</Button>
-              <Button variant="primary" icon={<CheckCircle2 size={16} aria-hidden="true" />} busy={act.isPending && act.variables?.kind === 'status'} onClick={() => act.mutate({ kind: 'status', status: 'complete' })}>
+              <Button
+                variant="primary"
+                icon={<CheckCircle2 size={16} aria-hidden="true" />}
+                busy={act.isPending && act.variables?.kind === 'status'}
+                onClick={() => act.mutate({ kind: 'status', status: 'complete' })}
+              >
                 Accept and complete
               </Button>
             </>
@@ -96,7 +120,14 @@ export default function QuestionnairePage() {
             act.mutate({ kind: 'contact' });
           }}
         >
-          <Field label="Vendor contact e-mail" type="email" required value={email} onChange={(e) => setEmail(e.target.value)} hint="The link to answer is e-mailed there." />
+          <Field
+            label="Vendor contact e-mail"
+            type="email"
+            required
+            value={email}
+            onChange={(e) => setEmail(e.target.value)}
+            hint="The link to answer is e-mailed there."
+          />
           <Button type="submit" busy={act.isPending && act.variables?.kind === 'contact'}>
             Save the contact
           </Button>
@@ -117,8 +148,12 @@ export default function QuestionnairePage() {
             <thead>
               <tr>
                 <th scope="col">Section</th>
-                <th scope="col" className="num">Answered</th>
-                <th scope="col" className="num">Score</th>
+                <th scope="col" className="num">
+                  Answered
+                </th>
+                <th scope="col" className="num">
+                  Score
+                </th>
               </tr>
             </thead>
             <tbody>
@@ -166,7 +201,12 @@ export default function QuestionnairePage() {
             </h3>
             <ol className={styles.questions}>
               {qs.map((x) => (
-                <QuestionReview key={x.id} q={x} canAccept={canWrite && d.status === 'submitted'} onAccept={() => act.mutate({ kind: 'accept', questionId: x.id })} />
+                <QuestionReview
+                  key={x.id}
+                  q={x}
+                  canAccept={canWrite && d.status === 'submitted'}
+                  onAccept={() => act.mutate({ kind: 'accept', questionId: x.id })}
+                />
               ))}
             </ol>
           </section>
@@ -192,7 +232,9 @@ function QuestionReview({ q, canAccept, onAccept }: { q: AnalystQuestion; canAcc
           <div className="muted small">Vendor's answer</div>
           <strong>{answerText(q, vendorValue)}</strong>
           {q.answer?.comment && <p className="small">“{q.answer.comment}”</p>}
-          {hasValue && vendorValue !== null && <p className="small muted">{same(vendorValue, s.value) ? 'Same as the pre-filled answer.' : 'Differs from the pre-filled answer.'}</p>}
+          {hasValue && vendorValue !== null && (
+            <p className="small muted">{same(vendorValue, s.value) ? 'Same as the pre-filled answer.' : 'Differs from the pre-filled answer.'}</p>
+          )}
           {q.review?.overrideValue != null && <p className="small">Reviewer's value: {answerText(q, q.review.overrideValue)}</p>}
         </div>
         <div>

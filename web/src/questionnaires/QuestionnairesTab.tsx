@@ -39,8 +39,21 @@ export default function QuestionnairesTab() {
       ) : list.isError ? (
         <ErrorMessage error={list.error} title="The questionnaires could not be loaded" onRetry={() => list.refetch()} />
       ) : list.data.questionnaires.length === 0 ? (
-        <EmptyState icon={<ListChecks size={36} />} title="No questionnaire yet" action={canWrite && <Button variant="primary" onClick={() => setCreating(true)}>Create the first questionnaire</Button>}>
-          <p>Start from the DORA ICT third-party template (52 questions, Articles 5-45) or write your own questions; pre-fill them from the vendor's documents, then send the link.</p>
+        <EmptyState
+          icon={<ListChecks size={36} />}
+          title="No questionnaire yet"
+          action={
+            canWrite && (
+              <Button variant="primary" onClick={() => setCreating(true)}>
+                Create the first questionnaire
+              </Button>
+            )
+          }
+        >
+          <p>
+            Start from the DORA ICT third-party template (52 questions, Articles 5-45) or write your own questions; pre-fill them from the vendor's documents,
+            then send the link.
+          </p>
         </EmptyState>
       ) : (
         <div className="table-wrap">
@@ -50,8 +63,12 @@ export default function QuestionnairesTab() {
               <tr>
                 <th scope="col">Questionnaire</th>
                 <th scope="col">Status</th>
-                <th scope="col" className="num">Answered</th>
-                <th scope="col" className="num">Score</th>
+                <th scope="col" className="num">
+                  Answered
+                </th>
+                <th scope="col" className="num">
+                  Score
+                </th>
                 <th scope="col">Sent to</th>
                 <th scope="col">Created</th>
               </tr>
@@ -116,7 +133,9 @@ function NewQuestionnaireDialog({ open, onClose, ws }: { open: boolean; onClose:
         prefill,
         shareSuggestions: share,
       };
-      return post<{ questionnaire: QuestionnaireDetail; prefill: { suggestions: number; withValue: number } | null }>('/questionnaires', body, { workspace: ws });
+      return post<{ questionnaire: QuestionnaireDetail; prefill: { suggestions: number; withValue: number } | null }>('/questionnaires', body, {
+        workspace: ws,
+      });
     },
     onSuccess: async ({ questionnaire, prefill: pf }) => {
       await qc.invalidateQueries({ queryKey: questionnairesKey(ws) });
@@ -126,7 +145,15 @@ function NewQuestionnaireDialog({ open, onClose, ws }: { open: boolean; onClose:
     },
   });
   return (
-    <Dialog open={open} onClose={() => { create.reset(); onClose(); }} title="New questionnaire" wide>
+    <Dialog
+      open={open}
+      onClose={() => {
+        create.reset();
+        onClose();
+      }}
+      title="New questionnaire"
+      wide
+    >
       <form
         className="form"
         onSubmit={(e: FormEvent) => {
@@ -143,7 +170,11 @@ function NewQuestionnaireDialog({ open, onClose, ws }: { open: boolean; onClose:
             {tpl ? `${tpl.title} (${tpl.questionCount} questions)` : 'The DORA template'}
           </label>
           {source === 'template' && tpl && (
-            <div role="group" aria-label="Sections of the template" style={{ display: 'grid', gridTemplateColumns: 'repeat(auto-fill, minmax(230px, 1fr))', gap: 4, paddingLeft: 24 }}>
+            <div
+              role="group"
+              aria-label="Sections of the template"
+              style={{ display: 'grid', gridTemplateColumns: 'repeat(auto-fill, minmax(230px, 1fr))', gap: 4, paddingLeft: 24 }}
+            >
               {tpl.sections.map((s) => (
                 <label key={s.id} className="small" style={{ display: 'flex', gap: 6 }}>
                   <input
@@ -173,14 +204,21 @@ function NewQuestionnaireDialog({ open, onClose, ws }: { open: boolean; onClose:
           value={custom}
           onChange={(e) => setCustom(e.target.value)}
         />
-        <Field label="Title" value={title} maxLength={300} onChange={(e) => setTitle(e.target.value)} hint={source === 'template' ? 'Optional: the template title by default.' : 'Required for your own questions.'} />
+        <Field
+          label="Title"
+          value={title}
+          maxLength={300}
+          onChange={(e) => setTitle(e.target.value)}
+          hint={source === 'template' ? 'Optional: the template title by default.' : 'Required for your own questions.'}
+        />
         <div style={{ display: 'grid', gridTemplateColumns: 'repeat(auto-fit, minmax(200px, 1fr))', gap: 12 }}>
           <Field label="Vendor contact e-mail" type="email" value={email} onChange={(e) => setEmail(e.target.value)} hint="Needed to send the link." />
           <Field label="Contact name" value={contactName} maxLength={200} onChange={(e) => setContactName(e.target.value)} />
           <Field label="Due date" type="date" value={dueDate} onChange={(e) => setDueDate(e.target.value)} />
         </div>
         <label style={{ display: 'flex', gap: 8 }}>
-          <input type="checkbox" checked={prefill} onChange={(e) => setPrefill(e.target.checked)} /> Pre-fill answers from the vendor's documents (with their sources)
+          <input type="checkbox" checked={prefill} onChange={(e) => setPrefill(e.target.checked)} /> Pre-fill answers from the vendor's documents (with their
+          sources)
         </label>
         <label style={{ display: 'flex', gap: 8 }}>
           <input type="checkbox" checked={share} onChange={(e) => setShare(e.target.checked)} /> Show the proposed answers to the vendor

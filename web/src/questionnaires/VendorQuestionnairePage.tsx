@@ -35,7 +35,8 @@ export default function VendorQuestionnairePage() {
   const q = useQuery({
     queryKey: key,
     enabled: !!token,
-    queryFn: async () => (await get<{ questionnaire: VendorQuestionnaire }>(`/vendor-questionnaires/${encodeURIComponent(token)}`, { noRefresh: true })).questionnaire,
+    queryFn: async () =>
+      (await get<{ questionnaire: VendorQuestionnaire }>(`/vendor-questionnaires/${encodeURIComponent(token)}`, { noRefresh: true })).questionnaire,
     retry: false,
   });
   useTitle(q.data?.title ?? 'Questionnaire');
@@ -52,24 +53,52 @@ export default function VendorQuestionnairePage() {
       apiWithMessage<{ questionnaire: VendorQuestionnaire }>('PUT', `/vendor-questionnaires/${encodeURIComponent(token)}/answers`, {
         noRefresh: true,
         body: {
-          answers: [...changed].map((id) => ({ questionId: id, value: draft[id]?.value ?? null, comment: draft[id]?.comment.trim() ? draft[id]!.comment.trim() : null })),
+          answers: [...changed].map((id) => ({
+            questionId: id,
+            value: draft[id]?.value ?? null,
+            comment: draft[id]?.comment.trim() ? draft[id]!.comment.trim() : null,
+          })),
           ...(submit ? { submit: true } : {}),
         },
       }),
     onSuccess: ({ data }) => qc.setQueryData(key, data.questionnaire),
   });
 
-  const missing = useMemo(() => (q.data ? q.data.questions.filter((x) => x.required && (draft[x.id]?.value === null || draft[x.id]?.value === undefined || draft[x.id]?.value === '')) : []), [q.data, draft]);
-  const answered = q.data ? q.data.questions.filter((x) => draft[x.id]?.value !== null && draft[x.id]?.value !== undefined && draft[x.id]?.value !== '').length : 0;
+  const missing = useMemo(
+    () =>
+      q.data
+        ? q.data.questions.filter((x) => x.required && (draft[x.id]?.value === null || draft[x.id]?.value === undefined || draft[x.id]?.value === ''))
+        : [],
+    [q.data, draft],
+  );
+  const answered = q.data
+    ? q.data.questions.filter((x) => draft[x.id]?.value !== null && draft[x.id]?.value !== undefined && draft[x.id]?.value !== '').length
+    : 0;
 
-  if (!token) return <Frame><ErrorMessage error={new Error('This link has no token. Open the link from the e-mail you received.')} /></Frame>;
-  if (q.isPending) return <Frame><Loading label="Opening the questionnaire…" /></Frame>;
+  if (!token)
+    return (
+      <Frame>
+        <ErrorMessage error={new Error('This link has no token. Open the link from the e-mail you received.')} />
+      </Frame>
+    );
+  if (q.isPending)
+    return (
+      <Frame>
+        <Loading label="Opening the questionnaire…" />
+      </Frame>
+    );
   if (q.isError)
     return (
       <Frame>
         <ErrorMessage
           error={q.error}
-          title={q.error instanceof ApiError && q.error.status === 410 ? 'This link has expired' : q.error instanceof ApiError && q.error.status === 404 ? 'This link is no longer valid' : 'The questionnaire could not be opened'}
+          title={
+            q.error instanceof ApiError && q.error.status === 410
+              ? 'This link has expired'
+              : q.error instanceof ApiError && q.error.status === 404
+                ? 'This link is no longer valid'
+                : 'The questionnaire could not be opened'
+          }
         />
         <p className="muted">Ask the person who sent it for a new link.</p>
       </Frame>
@@ -98,7 +127,8 @@ export default function VendorQuestionnairePage() {
         <div className="alert alert-success" role="status">
           <CheckCircle2 size={18} aria-hidden="true" />
           <div>
-            <strong>Submitted{d.submittedAt ? ` on ${formatDateTime(d.submittedAt)}` : ''}.</strong> Thank you: your answers are with {d.requester ?? 'the requester'}. They are shown read-only below.
+            <strong>Submitted{d.submittedAt ? ` on ${formatDateTime(d.submittedAt)}` : ''}.</strong> Thank you: your answers are with{' '}
+            {d.requester ?? 'the requester'}. They are shown read-only below.
           </div>
         </div>
       )}
@@ -137,10 +167,21 @@ export default function VendorQuestionnairePage() {
               </p>
             )}
             <div className={styles.barButtons}>
-              <Button icon={<Save size={16} aria-hidden="true" />} busy={save.isPending && save.variables === false} disabled={changed.size === 0} onClick={() => save.mutate(false)}>
+              <Button
+                icon={<Save size={16} aria-hidden="true" />}
+                busy={save.isPending && save.variables === false}
+                disabled={changed.size === 0}
+                onClick={() => save.mutate(false)}
+              >
                 Save draft
               </Button>
-              <Button type="submit" variant="primary" icon={<Send size={16} aria-hidden="true" />} busy={save.isPending && save.variables === true} disabled={missing.length > 0}>
+              <Button
+                type="submit"
+                variant="primary"
+                icon={<Send size={16} aria-hidden="true" />}
+                busy={save.isPending && save.variables === true}
+                disabled={missing.length > 0}
+              >
                 Submit answers
               </Button>
             </div>
@@ -161,9 +202,22 @@ function Frame({ children }: { children: React.ReactNode }) {
   );
 }
 
-function Question({ q, value, comment, onChange }: { q: Q; value: AnswerValue | null; comment: string; onChange: (v: { value?: AnswerValue | null; comment?: string }) => void }) {
+function Question({
+  q,
+  value,
+  comment,
+  onChange,
+}: {
+  q: Q;
+  value: AnswerValue | null;
+  comment: string;
+  onChange: (v: { value?: AnswerValue | null; comment?: string }) => void;
+}) {
   const id = `q-${q.id}`;
-  const opts = q.type === 'yes_no' ? YES_NO.filter((o) => (o.value !== 'partial' || q.allowPartial !== false) && (o.value !== 'na' || q.allowNa !== false)) : (q.options ?? []);
+  const opts =
+    q.type === 'yes_no'
+      ? YES_NO.filter((o) => (o.value !== 'partial' || q.allowPartial !== false) && (o.value !== 'na' || q.allowNa !== false))
+      : (q.options ?? []);
   const [showComment, setShowComment] = useState(!!comment);
   const s = q.suggestion;
   return (
@@ -201,10 +255,25 @@ function Question({ q, value, comment, onChange }: { q: Q; value: AnswerValue | 
           </label>
           {q.help && <p className="muted small">{q.help}</p>}
           {q.type === 'text' ? (
-            <textarea id={id} rows={3} maxLength={5000} value={typeof value === 'string' ? value : ''} onChange={(e) => onChange({ value: e.target.value || null })} />
+            <textarea
+              id={id}
+              rows={3}
+              maxLength={5000}
+              value={typeof value === 'string' ? value : ''}
+              onChange={(e) => onChange({ value: e.target.value || null })}
+            />
           ) : q.type === 'number' ? (
             <div className={styles.number}>
-              <input id={id} type="number" inputMode="decimal" min={q.min ?? undefined} max={q.max ?? undefined} step="any" value={typeof value === 'number' ? value : ''} onChange={(e) => onChange({ value: e.target.value === '' ? null : e.target.valueAsNumber })} />
+              <input
+                id={id}
+                type="number"
+                inputMode="decimal"
+                min={q.min ?? undefined}
+                max={q.max ?? undefined}
+                step="any"
+                value={typeof value === 'number' ? value : ''}
+                onChange={(e) => onChange({ value: e.target.value === '' ? null : e.target.valueAsNumber })}
+              />
               {q.unit && <span>{q.unit}</span>}
             </div>
           ) : (

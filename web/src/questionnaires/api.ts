@@ -63,8 +63,21 @@ export interface AnalystQuestion extends PublicQuestion {
 export interface QuestionnaireDetail extends QuestionnaireSummary {
   description: string | null;
   shareSuggestions: boolean;
-  link: { active: boolean; writable: boolean; expiresAt: string | null; sentAt: string | null; sendCount: number; firstOpenedAt: string | null; lastVendorActivityAt: string | null };
-  scoring: { method: string; final: boolean; total: number | null; sections: { sectionId: string; title: string; weight: number; score: number | null; answered: number; questions: number }[] };
+  link: {
+    active: boolean;
+    writable: boolean;
+    expiresAt: string | null;
+    sentAt: string | null;
+    sendCount: number;
+    firstOpenedAt: string | null;
+    lastVendorActivityAt: string | null;
+  };
+  scoring: {
+    method: string;
+    final: boolean;
+    total: number | null;
+    sections: { sectionId: string; title: string; weight: number; score: number | null; answered: number; questions: number }[];
+  };
   sections: { id: string; title: string; description?: string; weight: number }[];
   questions: AnalystQuestion[];
 }
@@ -95,7 +108,8 @@ export const questionnairesKey = (ws: string) => ['questionnaires', ws] as const
 export function useQuestionnaires(ws: string) {
   return useQuery({
     queryKey: questionnairesKey(ws),
-    queryFn: () => get<{ questionnaires: QuestionnaireSummary[]; pagination: PageInfo }>('/questionnaires', { workspace: ws, query: { limit: 100, sort: '-createdAt' } }),
+    queryFn: () =>
+      get<{ questionnaires: QuestionnaireSummary[]; pagination: PageInfo }>('/questionnaires', { workspace: ws, query: { limit: 100, sort: '-createdAt' } }),
   });
 }
 export function useQuestionnaire(ws: string, id: string) {
@@ -105,10 +119,20 @@ export function useQuestionnaire(ws: string, id: string) {
   });
 }
 export function useTemplates() {
-  return useQuery({ queryKey: ['questionnaire-templates'], staleTime: Infinity, queryFn: async () => (await get<{ templates: Template[] }>('/questionnaire-templates')).templates });
+  return useQuery({
+    queryKey: ['questionnaire-templates'],
+    staleTime: Infinity,
+    queryFn: async () => (await get<{ templates: Template[] }>('/questionnaire-templates')).templates,
+  });
 }
 
-export const STATUS_LABEL: Record<QStatus, string> = { draft: 'Draft', sent: 'Sent', in_progress: 'Vendor answering', submitted: 'Submitted: to review', complete: 'Complete' };
+export const STATUS_LABEL: Record<QStatus, string> = {
+  draft: 'Draft',
+  sent: 'Sent',
+  in_progress: 'Vendor answering',
+  submitted: 'Submitted: to review',
+  complete: 'Complete',
+};
 
 /** An answer value in words ("Yes", "Partially", "ISO 27001, SOC 2"). */
 export function answerText(q: Pick<PublicQuestion, 'type' | 'options' | 'unit'>, v: AnswerValue | null | undefined): string {

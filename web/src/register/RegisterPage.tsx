@@ -45,7 +45,8 @@ export default function RegisterPage() {
   const toast = useToast();
   const [onlyBlocking, setOnlyBlocking] = useState(false);
   const download = useMutation({
-    mutationFn: (format: 'xlsx' | 'xbrl-csv') => downloadApiFile('/workspaces/roi-export', { query: { format } }, format === 'xlsx' ? 'register.xlsx' : 'register.zip'),
+    mutationFn: (format: 'xlsx' | 'xbrl-csv') =>
+      downloadApiFile('/workspaces/roi-export', { query: { format } }, format === 'xlsx' ? 'register.xlsx' : 'register.zip'),
     onSuccess: ({ filename }) => toast.show(`Downloaded ${filename}`, 'success'),
   });
 
@@ -71,7 +72,11 @@ export default function RegisterPage() {
               Pre-flight summary
             </h2>
             <div className={styles.status} role="status">
-              {pf.data.ready ? <CheckCircle2 size={28} aria-hidden="true" className={styles.okIcon} /> : <AlertCircle size={28} aria-hidden="true" className={styles.errIcon} />}
+              {pf.data.ready ? (
+                <CheckCircle2 size={28} aria-hidden="true" className={styles.okIcon} />
+              ) : (
+                <AlertCircle size={28} aria-hidden="true" className={styles.errIcon} />
+              )}
               <div>
                 <strong>{pf.data.ready ? 'Ready to file: no blocking issue' : `Not ready to file: ${plural(pf.data.errors, 'blocking issue')}`}</strong>
                 <p className="muted small">The xBRL-CSV package is produced once nothing blocks it; the workbook is always available.</p>
@@ -94,7 +99,12 @@ export default function RegisterPage() {
               </div>
             </dl>
             <div className={styles.downloads}>
-              <Button variant="primary" icon={<FileSpreadsheet size={16} aria-hidden="true" />} busy={download.isPending && download.variables === 'xlsx'} onClick={() => download.mutate('xlsx')}>
+              <Button
+                variant="primary"
+                icon={<FileSpreadsheet size={16} aria-hidden="true" />}
+                busy={download.isPending && download.variables === 'xlsx'}
+                onClick={() => download.mutate('xlsx')}
+              >
                 Download the workbook (XLSX)
               </Button>
               <Button
@@ -158,7 +168,8 @@ export default function RegisterPage() {
                       <Link to={`/vendors/${encodeURIComponent(v.workspaceSlug)}/profile`}>{v.name}</Link>
                     </h3>
                     <span className="muted small">
-                      {v.included ? 'In the package' : 'Left out of the package'} · {plural(errs, 'blocking issue')} · {plural(v.issues.length - errs, 'missing value')}
+                      {v.included ? 'In the package' : 'Left out of the package'} · {plural(errs, 'blocking issue')} ·{' '}
+                      {plural(v.issues.length - errs, 'missing value')}
                     </span>
                   </div>
                   {issues.length === 0 ? (
@@ -195,8 +206,8 @@ export default function RegisterPage() {
           <section className="card" aria-labelledby="settings-title">
             <h2 id="settings-title">Entity settings</h2>
             <p className="muted">
-              The financial entity that files the register. These are settings of the service, not of a user: an operator sets them as environment variables
-              (<code>.env</code> or the container's environment, listed in <code>.env.example</code>) and restarts the service.
+              The financial entity that files the register. These are settings of the service, not of a user: an operator sets them as environment variables (
+              <code>.env</code> or the container's environment, listed in <code>.env.example</code>) and restarts the service.
             </p>
             <div className="table-wrap">
               <table className="table">
@@ -212,7 +223,16 @@ export default function RegisterPage() {
                   {pf.data.settings.map((s) => (
                     <tr key={s.variable} id={`setting-${s.variable}`}>
                       <td>{s.label}</td>
-                      <td>{s.value === null ? <span className="muted">Not set</span> : <>{s.value}{s.isDefault && <span className="muted small"> (default)</span>}</>}</td>
+                      <td>
+                        {s.value === null ? (
+                          <span className="muted">Not set</span>
+                        ) : (
+                          <>
+                            {s.value}
+                            {s.isDefault && <span className="muted small"> (default)</span>}
+                          </>
+                        )}
+                      </td>
                       <td>
                         <code>{s.variable}</code>
                       </td>

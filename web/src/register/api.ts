@@ -26,6 +26,10 @@ export const preflightKey = ['roi-preflight'] as const;
  * click to the wrong item. `current` is false until this visit's check has answered.
  */
 export function usePreflight() {
-  const q = useQuery({ queryKey: preflightKey, queryFn: async () => (await get<{ preflight: Preflight }>('/workspaces/roi-preflight')).preflight, refetchOnMount: 'always' });
+  const q = useQuery({
+    queryKey: preflightKey,
+    queryFn: async () => (await get<{ preflight: Preflight }>('/workspaces/roi-preflight')).preflight,
+    refetchOnMount: 'always',
+  });
   return Object.assign(q, { current: q.isFetchedAfterMount || (q.isSuccess && !q.isFetching) });
 }

@@ -2,7 +2,17 @@ import { AlertTriangle, CheckCircle2, Info } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { ApiError, messageOf } from '../api/client';
 
-export function Alert({ tone = 'error', title, children, action }: { tone?: 'error' | 'success' | 'info' | 'warning'; title?: string; children?: ReactNode; action?: ReactNode }) {
+export function Alert({
+  tone = 'error',
+  title,
+  children,
+  action,
+}: {
+  tone?: 'error' | 'success' | 'info' | 'warning';
+  title?: string;
+  children?: ReactNode;
+  action?: ReactNode;
+}) {
   const Icon = tone === 'success' ? CheckCircle2 : tone === 'info' ? Info : AlertTriangle;
   return (
     <div className={`alert alert-${tone}`} role={tone === 'error' ? 'alert' : 'status'}>
@@ -23,7 +33,13 @@ export function ErrorMessage({ error, title, onRetry }: { error: unknown; title?
     <Alert
       tone="error"
       title={title}
-      action={onRetry ? <button type="button" className="btn btn-secondary btn-sm" onClick={onRetry}>Try again</button> : undefined}
+      action={
+        onRetry ? (
+          <button type="button" className="btn btn-secondary btn-sm" onClick={onRetry}>
+            Try again
+          </button>
+        ) : undefined
+      }
     >
       <p className="alert-text">{messageOf(error)}</p>
       {details.length > 0 && (

@@ -5,7 +5,21 @@ import { useEffect, useId, useRef, type ReactNode } from 'react';
  * A modal dialog on the native <dialog> element: focus moves into it, Escape closes it,
  * the page behind is inert, and focus returns to the opener on close.
  */
-export function Dialog({ open, onClose, title, children, footer, wide }: { open: boolean; onClose: () => void; title: string; children: ReactNode; footer?: ReactNode; wide?: boolean }) {
+export function Dialog({
+  open,
+  onClose,
+  title,
+  children,
+  footer,
+  wide,
+}: {
+  open: boolean;
+  onClose: () => void;
+  title: string;
+  children: ReactNode;
+  footer?: ReactNode;
+  wide?: boolean;
+}) {
   const ref = useRef<HTMLDialogElement>(null);
   const titleId = useId();
   useEffect(() => {
@@ -15,7 +29,16 @@ export function Dialog({ open, onClose, title, children, footer, wide }: { open:
     if (!open && d.open) d.close();
   }, [open]);
   return (
-    <dialog ref={ref} className={`dialog${wide ? ' dialog-wide' : ''}`} aria-labelledby={titleId} onClose={onClose} onCancel={(e) => { e.preventDefault(); onClose(); }}>
+    <dialog
+      ref={ref}
+      className={`dialog${wide ? ' dialog-wide' : ''}`}
+      aria-labelledby={titleId}
+      onClose={onClose}
+      onCancel={(e) => {
+        e.preventDefault();
+        onClose();
+      }}
+    >
       {open && (
         <>
           <header className="dialog-header">

@@ -67,8 +67,12 @@ export default function DocumentsTab() {
         >
           <Upload size={28} aria-hidden="true" className={styles.dropIcon} />
           <div>
-            <h2 id="upload-h" className={styles.dropTitle}>Add documents</h2>
-            <p className={styles.dropText}>Drop contracts, policies, SLAs or reports here, or choose files. PDF, Word, Excel, HTML, Markdown, text or JSON, up to 20 MB each.</p>
+            <h2 id="upload-h" className={styles.dropTitle}>
+              Add documents
+            </h2>
+            <p className={styles.dropText}>
+              Drop contracts, policies, SLAs or reports here, or choose files. PDF, Word, Excel, HTML, Markdown, text or JSON, up to 20 MB each.
+            </p>
           </div>
           <Button variant="primary" onClick={() => input.current?.click()}>
             Choose files
@@ -99,12 +103,16 @@ export default function DocumentsTab() {
                 <span className="muted small">{formatBytes(u.file.size)}</span>
                 <div className={styles.uploadBar}>
                   {u.state === 'error' ? (
-                    <span className={styles.uploadError} role="alert">{u.error}</span>
+                    <span className={styles.uploadError} role="alert">
+                      {u.error}
+                    </span>
                   ) : (
                     <ProgressBar value={u.progress * 100} label={`Upload of ${u.file.name}`} tone={u.state === 'done' ? 'done' : undefined} />
                   )}
                 </div>
-                <span className="small">{u.state === 'waiting' ? 'Waiting' : u.state === 'uploading' ? 'Uploading' : u.state === 'done' ? 'Uploaded' : 'Not uploaded'}</span>
+                <span className="small">
+                  {u.state === 'waiting' ? 'Waiting' : u.state === 'uploading' ? 'Uploading' : u.state === 'done' ? 'Uploaded' : 'Not uploaded'}
+                </span>
                 {(u.state === 'error' || u.state === 'done') && (
                   <button type="button" className="icon-btn" aria-label={`Dismiss ${u.file.name}`} onClick={() => uploads.dismiss(u.key)}>
                     <X size={16} aria-hidden="true" />
@@ -122,7 +130,11 @@ export default function DocumentsTab() {
         <ErrorMessage error={sources.error} title="The documents could not be loaded" onRetry={() => sources.refetch()} />
       ) : sources.data.dataSources.length === 0 ? (
         <EmptyState icon={<FileText size={36} />} title="No documents yet">
-          <p>{canManage ? 'Upload the vendor’s contract, DPA, security policy or SLA to ask questions about them.' : 'Nobody has uploaded documents for this vendor yet.'}</p>
+          <p>
+            {canManage
+              ? 'Upload the vendor’s contract, DPA, security policy or SLA to ask questions about them.'
+              : 'Nobody has uploaded documents for this vendor yet.'}
+          </p>
         </EmptyState>
       ) : (
         <>
@@ -132,10 +144,16 @@ export default function DocumentsTab() {
                 <tr>
                   <th scope="col">Document</th>
                   <th scope="col">Status</th>
-                  <th scope="col" className="num">Pages</th>
-                  <th scope="col" className="num">Passages</th>
+                  <th scope="col" className="num">
+                    Pages
+                  </th>
+                  <th scope="col" className="num">
+                    Passages
+                  </th>
                   <th scope="col">Indexed</th>
-                  <th scope="col"><span className="visually-hidden">Actions</span></th>
+                  <th scope="col">
+                    <span className="visually-hidden">Actions</span>
+                  </th>
                 </tr>
               </thead>
               <tbody>
@@ -147,9 +165,15 @@ export default function DocumentsTab() {
           </div>
           {sources.data.pagination.pages > 1 && (
             <nav className={styles.pager} aria-label="Pages of documents">
-              <Button size="sm" disabled={page <= 1} onClick={() => setPage(page - 1)}>Previous</Button>
-              <span className="small">Page {page} of {sources.data.pagination.pages} · {plural(sources.data.pagination.total, 'source')}</span>
-              <Button size="sm" disabled={page >= sources.data.pagination.pages} onClick={() => setPage(page + 1)}>Next</Button>
+              <Button size="sm" disabled={page <= 1} onClick={() => setPage(page - 1)}>
+                Previous
+              </Button>
+              <span className="small">
+                Page {page} of {sources.data.pagination.pages} · {plural(sources.data.pagination.total, 'source')}
+              </span>
+              <Button size="sm" disabled={page >= sources.data.pagination.pages} onClick={() => setPage(page + 1)}>
+                Next
+              </Button>
             </nav>
           )}
         </>
@@ -189,11 +213,27 @@ function SourceRow({ source: d, slug, canManage, onDelete }: { source: DataSourc
       </td>
       <td className="num">{d.status === 'ready' ? d.pageCount : '—'}</td>
       <td className="num">{d.status === 'ready' ? d.chunkCount : '—'}</td>
-      <td>{d.lastSyncedAt ? <time dateTime={d.lastSyncedAt} title={formatDateTime(d.lastSyncedAt)}>{timeAgo(d.lastSyncedAt)}</time> : <span className="muted">not yet</span>}</td>
+      <td>
+        {d.lastSyncedAt ? (
+          <time dateTime={d.lastSyncedAt} title={formatDateTime(d.lastSyncedAt)}>
+            {timeAgo(d.lastSyncedAt)}
+          </time>
+        ) : (
+          <span className="muted">not yet</span>
+        )}
+      </td>
       <td className={styles.actions}>
         {canManage && (
           <>
-            <Button size="sm" variant="ghost" icon={<RefreshCw size={14} aria-hidden="true" />} busy={resync.isPending} disabled={d.status === 'pending' || d.status === 'processing'} onClick={() => resync.mutate()} aria-label={`Re-index ${d.name}`}>
+            <Button
+              size="sm"
+              variant="ghost"
+              icon={<RefreshCw size={14} aria-hidden="true" />}
+              busy={resync.isPending}
+              disabled={d.status === 'pending' || d.status === 'processing'}
+              onClick={() => resync.mutate()}
+              aria-label={`Re-index ${d.name}`}
+            >
               {d.status === 'failed' ? 'Retry' : 'Re-index'}
             </Button>
             <Button size="sm" variant="ghost" icon={<Trash2 size={14} aria-hidden="true" />} onClick={onDelete} aria-label={`Delete ${d.name}`}>

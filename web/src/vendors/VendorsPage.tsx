@@ -46,7 +46,13 @@ export default function VendorsPage() {
         <EmptyState
           icon={<Building2 size={36} />}
           title="No vendors yet"
-          action={canCreate && <Button variant="primary" onClick={() => setCreating(true)}>Create the first vendor</Button>}
+          action={
+            canCreate && (
+              <Button variant="primary" onClick={() => setCreating(true)}>
+                Create the first vendor
+              </Button>
+            )
+          }
         >
           <p>A vendor workspace holds one ICT provider's contracts, policies and reports. Upload them, then ask questions with cited answers.</p>
         </EmptyState>
@@ -58,10 +64,14 @@ export default function VendorsPage() {
               <tr>
                 <th scope="col">Vendor</th>
                 <th scope="col">Sync status</th>
-                <th scope="col" className="num">Documents</th>
+                <th scope="col" className="num">
+                  Documents
+                </th>
                 <th scope="col">Last sync</th>
                 <th scope="col">Your role</th>
-                <th scope="col" className="num">People</th>
+                <th scope="col" className="num">
+                  People
+                </th>
               </tr>
             </thead>
             <tbody>
@@ -78,7 +88,13 @@ export default function VendorsPage() {
                   </td>
                   <td className="num">{w.documentCount ?? '—'}</td>
                   <td>
-                    {w.lastSyncedAt ? <time dateTime={w.lastSyncedAt} title={formatDateTime(w.lastSyncedAt)}>{timeAgo(w.lastSyncedAt)}</time> : <span className="muted">never</span>}
+                    {w.lastSyncedAt ? (
+                      <time dateTime={w.lastSyncedAt} title={formatDateTime(w.lastSyncedAt)}>
+                        {timeAgo(w.lastSyncedAt)}
+                      </time>
+                    ) : (
+                      <span className="muted">never</span>
+                    )}
                   </td>
                   <td className="cap">{w.myRole}</td>
                   <td className="num">{w.memberCount}</td>
@@ -90,9 +106,15 @@ export default function VendorsPage() {
       )}
       {vendors.data && vendors.data.pagination.pages > 1 && (
         <nav className="pager" aria-label="Pages of vendors">
-          <Button size="sm" disabled={page <= 1} onClick={() => setPage(page - 1)}>Previous</Button>
-          <span className="small">Page {page} of {vendors.data.pagination.pages} · {vendors.data.pagination.total} vendors</span>
-          <Button size="sm" disabled={page >= vendors.data.pagination.pages} onClick={() => setPage(page + 1)}>Next</Button>
+          <Button size="sm" disabled={page <= 1} onClick={() => setPage(page - 1)}>
+            Previous
+          </Button>
+          <span className="small">
+            Page {page} of {vendors.data.pagination.pages} · {vendors.data.pagination.total} vendors
+          </span>
+          <Button size="sm" disabled={page >= vendors.data.pagination.pages} onClick={() => setPage(page + 1)}>
+            Next
+          </Button>
         </nav>
       )}
       <CreateVendorDialog open={creating} onClose={() => setCreating(false)} />
@@ -132,7 +154,16 @@ function CreateVendorDialog({ open, onClose }: { open: boolean; onClose: () => v
           create.mutate();
         }}
       >
-        <Field label="Vendor name" required maxLength={200} value={name} onChange={(e) => setName(e.target.value)} placeholder="e.g. GitHub" autoFocus hint="The provider's usual name; the legal details go in its profile." />
+        <Field
+          label="Vendor name"
+          required
+          maxLength={200}
+          value={name}
+          onChange={(e) => setName(e.target.value)}
+          placeholder="e.g. GitHub"
+          autoFocus
+          hint="The provider's usual name; the legal details go in its profile."
+        />
         {create.isError && <ErrorMessage error={create.error} />}
         <div className="form-actions">
           <Button onClick={onClose}>Cancel</Button>

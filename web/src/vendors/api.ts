@@ -11,12 +11,16 @@ export const VENDORS_PAGE = 50;
 export function useVendors(page = 1) {
   return useQuery({
     queryKey: [...vendorsKey, page],
-    queryFn: () => get<{ workspaces: WorkspaceListItem[]; pagination: PageInfo }>('/workspaces', { query: { page, limit: VENDORS_PAGE, sort: 'workspaceName' } }),
+    queryFn: () =>
+      get<{ workspaces: WorkspaceListItem[]; pagination: PageInfo }>('/workspaces', { query: { page, limit: VENDORS_PAGE, sort: 'workspaceName' } }),
     placeholderData: (prev) => prev,
   });
 }
 
 /** One vendor workspace by id or slug (the `workspaceId` the URLs use). */
 export function useVendor(idOrSlug: string) {
-  return useQuery({ queryKey: vendorKey(idOrSlug), queryFn: async () => (await get<{ workspace: Workspace }>(`/workspaces/${encodeURIComponent(idOrSlug)}`)).workspace });
+  return useQuery({
+    queryKey: vendorKey(idOrSlug),
+    queryFn: async () => (await get<{ workspace: Workspace }>(`/workspaces/${encodeURIComponent(idOrSlug)}`)).workspace,
+  });
 }

@@ -11,7 +11,8 @@ export const PAGE_SIZE = 50;
 export function useDataSources(ws: string, page: number) {
   return useQuery({
     queryKey: [...dataSourcesKey(ws), page],
-    queryFn: () => get<{ dataSources: DataSource[]; pagination: PageInfo }>('/data-sources', { workspace: ws, query: { page, limit: PAGE_SIZE, sort: '-createdAt' } }),
+    queryFn: () =>
+      get<{ dataSources: DataSource[]; pagination: PageInfo }>('/data-sources', { workspace: ws, query: { page, limit: PAGE_SIZE, sort: '-createdAt' } }),
     placeholderData: (prev) => prev,
   });
 }
