@@ -14,8 +14,9 @@ import type { VendorProfile } from '../../domain/vendorProfile.js';
 import type { NotificationsService } from '../notifications/service.js';
 import type { WorkspacesService } from '../workspaces/service.js';
 import type { Scope } from '../../domain/scope.js';
-import type { AssessmentListRow, AssessmentsRepository, DocumentMeta, NewDocument, SortField } from './repository.js';
-import { pagination } from '../../domain/paging.js';
+import type { AssessmentListRow, AssessmentRow, AssessmentsRepository, DocumentMeta, NewDocument, RegisterGap, SortField } from './repository.js';
+import { pagination, type Pagination } from '../../domain/paging.js';
+import type { GapResult } from '../../domain/gap.js';
 
 export const ANALYSIS_QUEUE = 'assessment-analysis';
 
@@ -87,9 +88,50 @@ function shape(row: AssessmentListRow) {
   };
 }
 
+/** An uploaded document of an assessment as the API returns it. */
+export type AssessmentDocumentView = ReturnType<typeof shapeDocument>;
+/** An assessment's list fields as the API returns them. */
+export type AssessmentView = ReturnType<typeof shape>;
+/** The latest completed assessment of a workspace, without its results (portfolio analytics). */
+export type LatestAssessment = Pick<AssessmentRow, 'id' | 'workspaceId' | 'name' | 'score' | 'riskRating' | 'completedAt' | 'summary'>;
+/** The latest completed assessment of a workspace with its gaps (register of information). */
+export type LatestAssessmentGaps = Pick<AssessmentRow, 'id' | 'workspaceId' | 'name' | 'score' | 'riskRating' | 'completedAt'> & { gaps: RegisterGap[] };
+
+/** DORA gap assessments of a workspace's documents, their analysis job and Word report (docs/assessments.md). */
+export interface AssessmentsService {
+  /** Parses the uploads and the reused workspace files (4xx for any unusable file, nothing stored), stores them and queues the analysis. */
+  create(
+    scope: Scope,
+    input: { name?: string | null; files: IncomingFile[]; sourceFileIds?: string[] },
+  ): Promise<AssessmentView & { documents: AssessmentDocumentView[] }>;
+  /** One page of the workspace's assessments. */
+  list(
+    scope: Scope,
+    q: { page: number; limit: number; status?: AssessmentStatus; sort: string },
+  ): Promise<{ assessments: AssessmentView[]; pagination: Pagination }>;
+  /** One assessment with its documents and results (404 ASSESSMENT_NOT_FOUND). */
+  detail(scope: Scope, id: string): Promise<AssessmentView & { documents: AssessmentDocumentView[]; results: GapResult[] }>;
+  /** One document of the assessment as its text blocks (headings, page): what the evidence quotes point into. */
+  document(
+    scope: Scope,
+    id: string,
+    documentId: string,
+  ): Promise<AssessmentDocumentView & { blocks: { text: string; headings: string[]; page: number | null }[] }>;
+  /** Deletes the assessment and its documents. */
+  remove(scope: Scope, id: string): Promise<void>;
+  /** The Word report of a completed assessment. */
+  report(scope: Scope, id: string): Promise<{ filename: string; buffer: Buffer }>;
+  /** Latest completed assessment of each workspace: score, rating, counts (portfolio analytics). */
+  latestCompleteMany(workspaceIds: string[]): Promise<Map<string, LatestAssessment>>;
+  /** Latest completed assessment of each workspace with its gaps (register of information). */
+  latestCompleteGaps(workspaceIds: string[]): Promise<Map<string, LatestAssessmentGaps>>;
+  /** Runs the analysis now (the job handler; also used by tools and the benchmark). */
+  analyze(id: string): Promise<void>;
+}
+
 const isCritical = (p: VendorProfile | null) => p?.criticalityTier === 'critical' || p?.supportsCriticalFunction === true;
 
-export function assessmentsService(deps: Deps) {
+export function assessmentsService(deps: Deps): AssessmentsService {
   const { repo } = deps;
   const limits = { maxTextChars: deps.config.ingest.maxTextChars, maxDecompressedBytes: deps.config.ingest.maxDecompressedBytes };
 
@@ -183,11 +225,7 @@ export function assessmentsService(deps: Deps) {
   deps.jobs?.define<{ assessmentId: string }>(ANALYSIS_QUEUE, runJob, { retryLimit: 2 });
 
   return {
-    /**
-     * Parses the uploads and the reused workspace files (4xx for any unusable file, nothing
-     * stored), stores them and queues the analysis.
-     */
-    async create(scope: Scope, input: { name?: string | null; files: IncomingFile[]; sourceFileIds?: string[] }) {
+    async create(scope, input) {
       const reuse = [...new Set(input.sourceFileIds ?? [])];
       const count = input.files.length + reuse.length;
       if (!count) throw badRequest('at least one document is required', ['files: at least one file (or sourceFileIds) is required']);
@@ -227,21 +265,20 @@ export function assessmentsService(deps: Deps) {
       return { ...shape(row), documents: (await repo.documents(row.id)).map(shapeDocument) };
     },
 
-    async list(scope: Scope, q: { page: number; limit: number; status?: AssessmentStatus; sort: string }) {
+    async list(scope, q) {
       const desc = q.sort.startsWith('-');
       const field = (desc ? q.sort.slice(1) : q.sort) as SortField;
       const { rows, total } = await repo.list(scope, { page: q.page, limit: q.limit, status: q.status, sort: field, desc });
       return { assessments: rows.map((r) => shape(r)), pagination: pagination(q, total) };
     },
 
-    async detail(scope: Scope, id: string) {
+    async detail(scope, id) {
       const row = await repo.get(scope, id);
       if (!row) throw assessmentNotFound();
       return { ...shape(row), documents: (await repo.documents(id)).map(shapeDocument), results: row.results ?? [] };
     },
 
-    /** One document of the assessment as its text blocks (headings, page): what the evidence quotes point into. */
-    async document(scope: Scope, id: string, documentId: string) {
+    async document(scope, id, documentId) {
       const row = await repo.get(scope, id);
       if (!row) throw assessmentNotFound();
       const doc = await repo.document(id, documentId);
@@ -249,13 +286,12 @@ export function assessmentsService(deps: Deps) {
       return { ...shapeDocument(doc), blocks: doc.blocks.map((b) => ({ text: b.text, headings: b.headings, page: b.page ?? null })) };
     },
 
-    async remove(scope: Scope, id: string) {
+    async remove(scope, id) {
       if (!(await repo.delete(scope, id))) throw assessmentNotFound();
       await publishStatus(id, { workspaceId: scope.workspaceId });
     },
 
-    /** The Word report of a completed assessment. */
-    async report(scope: Scope, id: string): Promise<{ filename: string; buffer: Buffer }> {
+    async report(scope, id) {
       const row = await repo.get(scope, id);
       if (!row) throw assessmentNotFound();
       if (row.status !== 'completed' || !row.results || !row.summary) {
@@ -283,20 +319,16 @@ export function assessmentsService(deps: Deps) {
       return { filename: `DORA_Gap_Assessment_${slug}_${date}.docx`, buffer };
     },
 
-    /** Latest completed assessment of each workspace: score, rating, counts (portfolio analytics). */
-    async latestCompleteMany(workspaceIds: string[]) {
+    async latestCompleteMany(workspaceIds) {
       const rows = await repo.latestCompleteMany(workspaceIds);
       return new Map(rows.map((r) => [r.workspaceId, r]));
     },
 
-    /** Latest completed assessment of each workspace with its gaps (register of information). */
-    async latestCompleteGaps(workspaceIds: string[]) {
+    async latestCompleteGaps(workspaceIds) {
       const rows = await repo.latestCompleteGaps(workspaceIds);
       return new Map(rows.map((r) => [r.workspaceId, r]));
     },
 
-    /** Runs the analysis now (the job handler; also used by tools and the benchmark). */
     analyze,
   };
 }
-export type AssessmentsService = ReturnType<typeof assessmentsService>;
