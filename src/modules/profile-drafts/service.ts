@@ -11,7 +11,7 @@ import {
   type Evidence,
   type FieldSource,
 } from '../../domain/profileDrafts.js';
-import { offsetOf, pagination, type PageRequest } from '../../domain/paging.js';
+import { offsetOf, pagination, type PageRequest, type Pagination } from '../../domain/paging.js';
 import type { Scope } from '../../domain/scope.js';
 import { AppError, badRequest, conflict, notFound } from '../../lib/errors.js';
 import type { RetrievalService } from '../../rag/retrieval.js';
@@ -108,6 +108,29 @@ function shape(row: ProfileDraftRow) {
 }
 const full = (row: ProfileDraftRow) => ({ ...shape(row), fields: row.fields ?? [] });
 
+/** A draft as listed (without its fields). */
+export type ProfileDraftView = ReturnType<typeof shape>;
+/** A draft with its fields, proposals and decisions. */
+export type ProfileDraftDetail = ReturnType<typeof full>;
+
+/** Drafting of a workspace's register fields from its documents, and the analyst's decisions on them. */
+export interface ProfileDraftsService {
+  /** Queues a draft of the workspace's register fields (one at a time per workspace: 409 while one runs). */
+  start(scope: Scope): Promise<ProfileDraftView>;
+  /** The workspace's drafts, newest first, paged (without their fields). */
+  list(scope: Scope, q: PageRequest): Promise<{ drafts: ProfileDraftView[]; pagination: Pagination }>;
+  /** One draft with its fields (404 PROFILE_DRAFT_NOT_FOUND). */
+  get(scope: Scope, id: string): Promise<ProfileDraftDetail>;
+  /** Accepts, edits or rejects fields of a completed draft; accepted and edited values go into the profile with their source, all or nothing. */
+  decide(
+    scope: Scope,
+    id: string,
+    decisions: DecisionInput[],
+  ): Promise<{ draft: ProfileDraftDetail; vendorProfile: VendorProfile; vendorProfileSources: Record<string, FieldSource> }>;
+  /** Runs a draft now (the job handler; also used by the benchmark). */
+  run(id: string): Promise<void>;
+}
+
 const quotesOf = (ev: Evidence[]) =>
   ev
     .map((e) => `${e.documentId}\u0000${e.quote}`)
@@ -126,7 +149,7 @@ function isUnchanged(field: DraftField, proposal: { value?: DraftValue; evidence
  * accepts, edits or rejects each, and accepted values go into the vendor profile with
  * their source.
  */
-export function profileDraftsService(deps: Deps) {
+export function profileDraftsService(deps: Deps): ProfileDraftsService {
   const { repo } = deps;
 
   async function announce(row: ProfileDraftRow, vendor: string, outcome: { failed: true; error: string } | { failed: false; summary: DraftSummary }) {
@@ -206,8 +229,7 @@ export function profileDraftsService(deps: Deps) {
   deps.jobs?.define<{ draftId: string }>(DRAFT_QUEUE, runJob, { retryLimit: 1 });
 
   return {
-    /** Queues a draft of the workspace's register fields (one at a time per workspace: 409 while one runs). */
-    async start(scope: Scope) {
+    async start(scope) {
       let active = await repo.active(scope);
       // A draft whose job died with its process (no update for longer than a job may run) no longer blocks.
       if (active && Date.now() - active.updatedAt.getTime() > STALE_AFTER_MS) {
@@ -221,25 +243,22 @@ export function profileDraftsService(deps: Deps) {
       return shape(row);
     },
 
-    /** The workspace's drafts, newest first, paged (without their fields). */
-    async list(scope: Scope, q: PageRequest) {
+    async list(scope, q) {
       const { rows, total } = await repo.list(scope, offsetOf(q), q.limit);
       return { drafts: rows.map((r) => shape(r)), pagination: pagination(q, total) };
     },
 
-    async get(scope: Scope, id: string) {
+    async get(scope, id) {
       const row = await repo.get(scope, id);
       if (!row) throw draftNotFound();
       return full(row);
     },
 
     /**
-     * The analyst's decisions on fields of a completed draft: accept (the proposed value,
-     * or one candidate of a conflict), edit (a value of the field's form) or reject.
-     * Accepted and edited values go into the profile with their passages as source, all
-     * or nothing (400 naming the decision that does not fit).
+     * Accept (the proposed value, or one candidate of a conflict), edit (a value of the
+     * field's form) or reject; 400 naming the decision that does not fit.
      */
-    async decide(scope: Scope, id: string, decisions: DecisionInput[]) {
+    async decide(scope, id, decisions) {
       const userId = scope.userId;
       const row = await repo.get(scope, id);
       if (!row) throw draftNotFound();
@@ -328,8 +347,6 @@ export function profileDraftsService(deps: Deps) {
       };
     },
 
-    /** Runs a draft now (the job handler; also used by the benchmark). */
     run,
   };
 }
-export type ProfileDraftsService = ReturnType<typeof profileDraftsService>;
