@@ -5,7 +5,7 @@ import { internalSourceLink } from '../../rag/links.js';
 import type { HistoryTurn } from '../../rag/types.js';
 import type { Scope } from '../../domain/scope.js';
 import type { ConversationRow, ConversationsRepository, MessageRow, NewMessage, SortField } from './repository.js';
-import { pagination } from '../../domain/paging.js';
+import { pagination, type Pagination } from '../../domain/paging.js';
 
 export const DEFAULT_TITLE = 'New Conversation';
 export const TITLE_MAX = 200;
@@ -72,7 +72,54 @@ export function toMarkdown(c: ConversationRow, msgs: MessageRow[]): string {
   return `${out.join('\n').trimEnd()}\n`;
 }
 
-export function conversationsService(repo: ConversationsRepository) {
+/** A conversation exported as JSON: the conversation, all its messages, when it was exported. */
+export interface ConversationExport {
+  conversation: ConversationView;
+  messages: MessageView[];
+  exportedAt: string;
+}
+
+/** The caller's conversations in a workspace and their messages (docs/conversations.md). */
+export interface ConversationsService {
+  /** One page of the caller's conversations with a status. */
+  list(
+    scope: Scope,
+    q: { page: number; limit: number; status: ConversationStatus; sort: string },
+  ): Promise<{ conversations: ConversationView[]; pagination: Pagination }>;
+  /** Creates a conversation (a blank title is a 400; none gives the default). */
+  create(scope: Scope, title?: string): Promise<ConversationView>;
+  /** One conversation with its newest `messageLimit` messages. */
+  get(scope: Scope, id: string, messageLimit: number): Promise<{ conversation: ConversationView; messages: MessageView[] }>;
+  /** Renames, archives or reactivates a conversation. */
+  update(scope: Scope, id: string, patch: { title?: string; status?: 'active' | 'archived' }): Promise<ConversationRow>;
+  /** Deletes a conversation and its messages. */
+  remove(scope: Scope, id: string): Promise<void>;
+  /** One page of a conversation's messages, optionally before or after a message. */
+  messages(
+    scope: Scope,
+    id: string,
+    q: { page: number; limit: number; before?: string; after?: string },
+  ): Promise<{ messages: MessageView[]; pagination: Pagination }>;
+  /** Deletes every message of a conversation and returns how many. */
+  clearMessages(scope: Scope, id: string): Promise<{ deletedCount: number }>;
+  /** The conversation as Markdown or as JSON. */
+  export(
+    scope: Scope,
+    id: string,
+    format: 'json' | 'markdown',
+  ): Promise<{ format: 'markdown'; markdown: string; conversation: ConversationRow } | { format: 'json'; data: ConversationExport }>;
+  /** The conversation a question continues: the caller's, and not archived. */
+  forQuestion(scope: Scope, id: string): Promise<ConversationRow>;
+  /** The newest `n` messages, oldest first, as generator context. */
+  history(scope: Scope, conversationId: string, n: number): Promise<HistoryTurn[]>;
+  /** Stores a question and its answer once; creates the conversation when none is given. */
+  saveExchange(
+    scope: Pick<Scope, 'workspaceId' | 'userId'>,
+    input: { conversationId: string | null; question: string; askedAt: Date; answer: string; answeredAt: Date; metadata: AssistantMetadata },
+  ): Promise<{ conversationId: string; userMessageId: string; assistantMessageId: string }>;
+}
+
+export function conversationsService(repo: ConversationsRepository): ConversationsService {
   async function owned(scope: Scope, id: string): Promise<ConversationRow> {
     const c = await repo.find(scope, id);
     if (!c) throw conversationNotFound();
@@ -80,7 +127,7 @@ export function conversationsService(repo: ConversationsRepository) {
   }
 
   return {
-    async list(scope: Scope, q: { page: number; limit: number; status: ConversationStatus; sort: string }) {
+    async list(scope, q) {
       const descending = q.sort.startsWith('-');
       const field = (descending ? q.sort.slice(1) : q.sort) as SortField;
       const { rows, total } = await repo.list(scope, { status: q.status, sort: field, desc: descending, limit: q.limit, offset: (q.page - 1) * q.limit });
@@ -90,19 +137,19 @@ export function conversationsService(repo: ConversationsRepository) {
       };
     },
 
-    async create(scope: Scope, title?: string) {
+    async create(scope, title) {
       const t = title?.trim();
       if (title !== undefined && !t) throw badRequest('title: must not be blank', ['title: must not be blank']);
       return conversationView(await repo.insert(scope, t || DEFAULT_TITLE));
     },
 
-    async get(scope: Scope, id: string, messageLimit: number) {
+    async get(scope, id, messageLimit) {
       const c = await owned(scope, id);
       const { rows } = await repo.messages(scope, c.id, { limit: messageLimit, offset: 0, fromEnd: true });
       return { conversation: conversationView(c), messages: rows.map(messageView) };
     },
 
-    async update(scope: Scope, id: string, patch: { title?: string; status?: 'active' | 'archived' }) {
+    async update(scope, id, patch) {
       const title = patch.title?.trim();
       if (patch.title !== undefined && !title) throw badRequest('title: must not be blank', ['title: must not be blank']);
       const row = await repo.update(scope, id, { ...(title ? { title } : {}), ...(patch.status ? { status: patch.status } : {}) });
@@ -110,11 +157,11 @@ export function conversationsService(repo: ConversationsRepository) {
       return row;
     },
 
-    async remove(scope: Scope, id: string) {
+    async remove(scope, id) {
       if (!(await repo.delete(scope, id))) throw conversationNotFound();
     },
 
-    async messages(scope: Scope, id: string, q: { page: number; limit: number; before?: string; after?: string }) {
+    async messages(scope, id, q) {
       const c = await owned(scope, id);
       const seqOf = async (field: 'before' | 'after', messageId: string) => {
         const seq = await repo.messageSeq(scope, c.id, messageId);
@@ -132,12 +179,12 @@ export function conversationsService(repo: ConversationsRepository) {
       };
     },
 
-    async clearMessages(scope: Scope, id: string) {
+    async clearMessages(scope, id) {
       const c = await owned(scope, id);
       return { deletedCount: await repo.clearMessages(scope, c) };
     },
 
-    async export(scope: Scope, id: string, format: 'json' | 'markdown') {
+    async export(scope, id, format) {
       const c = await owned(scope, id);
       const msgs = await repo.allMessages(scope, c.id);
       if (format === 'markdown') return { format, markdown: toMarkdown(c, msgs), conversation: c };
@@ -149,8 +196,7 @@ export function conversationsService(repo: ConversationsRepository) {
 
     // ---- for the answer service ----
 
-    /** The conversation a question continues: the caller's, and not archived. */
-    async forQuestion(scope: Scope, id: string): Promise<ConversationRow> {
+    async forQuestion(scope, id) {
       const c = await owned(scope, id);
       if (c.status !== 'active') {
         throw new AppError(409, 'CONVERSATION_ARCHIVED', 'Conversation is archived: set its status to active to continue it');
@@ -158,18 +204,13 @@ export function conversationsService(repo: ConversationsRepository) {
       return c;
     },
 
-    /** The newest `n` messages, oldest first, as generator context. */
-    async history(scope: Scope, conversationId: string, n: number): Promise<HistoryTurn[]> {
+    async history(scope, conversationId, n) {
       if (n <= 0) return [];
       const { rows } = await repo.messages(scope, conversationId, { limit: n, offset: 0, fromEnd: true });
       return rows.map((m) => ({ role: m.role, content: m.content }));
     },
 
-    /** Stores a question and its answer once; creates the conversation when none is given. */
-    async saveExchange(
-      scope: Pick<Scope, 'workspaceId' | 'userId'>,
-      input: { conversationId: string | null; question: string; askedAt: Date; answer: string; answeredAt: Date; metadata: AssistantMetadata },
-    ) {
+    async saveExchange(scope, input) {
       const msgs: NewMessage[] = [
         { role: 'user', content: input.question, metadata: null, createdAt: input.askedAt },
         { role: 'assistant', content: input.answer, metadata: input.metadata, createdAt: input.answeredAt },
@@ -180,4 +221,3 @@ export function conversationsService(repo: ConversationsRepository) {
     },
   };
 }
-export type ConversationsService = ReturnType<typeof conversationsService>;
