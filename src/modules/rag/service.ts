@@ -105,6 +105,16 @@ const sourceRef = (s: Source): MessageSource => ({
   content: s.content,
 });
 
+/** Answers to questions over a workspace's sources, plain or streamed. */
+export interface RagService {
+  /** The answer generator in use (`extractive`, `anthropic`). */
+  readonly generatorId: Generator['id'];
+  /** Checks the question and its conversation before any answer (or stream) starts. */
+  prepare(scope: Scope, endpoint: Endpoint, input: AskInput, startedAt: number): Promise<Prepared>;
+  /** Answers a prepared question; `streamed` makes the hooks hear every step, `signal` aborts (nothing stored then). */
+  answer(p: Prepared, opts: { streamed: boolean; signal?: AbortSignal; hooks?: AnswerHooks }): Promise<Answer>;
+}
+
 export function ragService(deps: {
   retrieval: Retriever;
   generator: Generator;
@@ -112,7 +122,7 @@ export function ragService(deps: {
   analytics: AnalyticsService;
   config: Config['rag'];
   log?: { error(obj: unknown, msg?: string): void };
-}) {
+}): RagService {
   const { retrieval, generator, conversations, analytics, config } = deps;
   const elapsed = (p: Prepared) => Math.round(performance.now() - p.startedAt);
 
@@ -174,8 +184,7 @@ export function ragService(deps: {
   return {
     generatorId: generator.id,
 
-    /** Checks the question and its conversation before any answer (or stream) starts. */
-    async prepare(scope: Scope, endpoint: Endpoint, input: AskInput, startedAt: number): Promise<Prepared> {
+    async prepare(scope, endpoint, input, startedAt) {
       const question = input.question.trim();
       if (!question) throw badRequest('question: must not be blank', ['question: must not be blank']);
       const filters = checkFilters(input.filters);
@@ -190,7 +199,7 @@ export function ragService(deps: {
      * Answers a prepared question. With `streamed`, the generator streams and the hooks
      * hear every step; `signal` aborts (the exchange is then not stored).
      */
-    async answer(p: Prepared, opts: { streamed: boolean; signal?: AbortSignal; hooks?: AnswerHooks }): Promise<Answer> {
+    async answer(p, opts) {
       const hooks = opts.hooks ?? {};
       const signal = opts.signal;
       let sources: Source[] = [];
@@ -292,4 +301,3 @@ export function ragService(deps: {
     },
   };
 }
-export type RagService = ReturnType<typeof ragService>;
