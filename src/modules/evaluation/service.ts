@@ -40,6 +40,23 @@ export interface EvaluatedSample {
   details?: BuiltinDetails;
 }
 
+/** The result of an evaluation: which evaluator scored, the averages and every sample. */
+export interface EvaluationResult {
+  evaluator: 'external' | 'builtin';
+  sampleCount: number;
+  averages: Metrics;
+  samples: EvaluatedSample[];
+  durationMs: number;
+}
+
+/** Scores question/answer/contexts samples, with an external evaluation service or the built-in metrics. */
+export interface EvaluationService {
+  /** Whether an external evaluation service is configured. */
+  readonly externalConfigured: boolean;
+  /** Scores the samples given, or those produced by answering the questions given (400 naming a malformed body). */
+  evaluate(scope: Scope, input: EvaluateInput, opts?: { requestId?: string }): Promise<EvaluationResult>;
+}
+
 const SINGLE_FIELDS = ['question', 'answer', 'contexts', 'groundTruth'] as const;
 
 /** Which of the three body shapes was given; 400 naming the problem otherwise. */
@@ -91,12 +108,11 @@ function checkBlank(samples: Sample[] | undefined, questions: string[] | undefin
   }
 }
 
-export function evaluationService(deps: { embedder: Embedder; external?: ExternalConfig; ask?: AskFn }) {
+export function evaluationService(deps: { embedder: Embedder; external?: ExternalConfig; ask?: AskFn }): EvaluationService {
   return {
-    /** Whether an external evaluation service is configured. */
     externalConfigured: Boolean(deps.external?.url),
 
-    async evaluate(scope: Scope, input: EvaluateInput, opts: { requestId?: string } = {}) {
+    async evaluate(scope, input, opts = {}) {
       const started = performance.now();
       const given = samplesOf(input);
       checkBlank(given.samples, given.questions);
@@ -156,4 +172,3 @@ export function evaluationService(deps: { embedder: Embedder; external?: Externa
     },
   };
 }
-export type EvaluationService = ReturnType<typeof evaluationService>;
