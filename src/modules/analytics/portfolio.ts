@@ -1,9 +1,9 @@
 import { RISK_RATINGS, type RiskRating } from '../../db/schema/assessments.js';
-import type { AssessmentsService } from '../assessments/service.js';
-import type { QuestionnairesService } from '../questionnaires/service.js';
+import type { AssessmentsService, LatestAssessment } from '../assessments/service.js';
+import type { CompletedQuestionnaire, QuestionnairesService } from '../questionnaires/service.js';
 import type { VendorProfile } from '../../domain/vendorProfile.js';
-import type { WorkspacesService } from '../workspaces/service.js';
-import { pageOf, type PageRequest } from '../../domain/paging.js';
+import type { WorkspaceListItem, WorkspacesService } from '../workspaces/service.js';
+import { pageOf, type PageRequest, type Pagination } from '../../domain/paging.js';
 
 type Deps = {
   workspaces: Pick<WorkspacesService, 'list' | 'getMany'>;
@@ -21,13 +21,45 @@ type Deps = {
 export const PORTFOLIO_SORTS = ['createdAt', 'name', 'riskRating', 'nextReviewDate'] as const;
 export type PortfolioSort = (typeof PORTFOLIO_SORTS)[number];
 
-export function portfolioService(deps: Deps) {
+/** A vendor of the portfolio: its tier, latest completed assessment and latest complete questionnaire. */
+function vendorView(w: WorkspaceListItem, p: VendorProfile, a: LatestAssessment | undefined, q: CompletedQuestionnaire | undefined) {
   return {
-    /** One page of the portfolio; `byRisk` counts every vendor, not only the page. */
-    async portfolio(
-      userId: string,
-      q: PageRequest & { sort: PortfolioSort; descending: boolean } = { page: 1, limit: 100, sort: 'createdAt', descending: false },
-    ) {
+    workspaceId: w.id,
+    workspaceSlug: w.workspaceId,
+    name: w.workspaceName,
+    criticalityTier: p.criticalityTier ?? null,
+    supportsCriticalFunction: p.supportsCriticalFunction ?? null,
+    nextReviewDate: p.nextReviewDate ?? null,
+    assessment:
+      a && a.completedAt
+        ? {
+            id: a.id,
+            name: a.name,
+            score: a.score,
+            riskRating: a.riskRating,
+            completedAt: a.completedAt.toISOString(),
+            covered: a.summary?.covered ?? null,
+            partial: a.summary?.partial ?? null,
+            missing: a.summary?.missing ?? null,
+          }
+        : null,
+    questionnaire: q ? { id: q.id, title: q.title, score: q.score, completedAt: q.completedAt.toISOString() } : null,
+  };
+}
+export type PortfolioVendor = ReturnType<typeof vendorView>;
+
+/** The caller's vendor portfolio. */
+export interface PortfolioService {
+  /** One page of the portfolio; `byRisk` counts every vendor, not only the page. */
+  portfolio(
+    userId: string,
+    q?: PageRequest & { sort: PortfolioSort; descending: boolean },
+  ): Promise<{ vendors: PortfolioVendor[]; byRisk: Record<RiskRating | 'notAssessed', number>; pagination: Pagination }>;
+}
+
+export function portfolioService(deps: Deps): PortfolioService {
+  return {
+    async portfolio(userId, q = { page: 1, limit: 100, sort: 'createdAt', descending: false }) {
       const list = await deps.workspaces.list(userId);
       const ids = list.map((w) => w.id);
       const [profiles, assessments, questionnaires] = await Promise.all([
@@ -35,38 +67,12 @@ export function portfolioService(deps: Deps) {
         deps.assessments.latestCompleteMany(ids),
         deps.questionnaires.latestCompleteMany(ids),
       ]);
-      const vendors = list.map((w) => {
-        const p = profiles.get(w.id) ?? {};
-        const a = assessments.get(w.id);
-        const q = questionnaires.get(w.id);
-        return {
-          workspaceId: w.id,
-          workspaceSlug: w.workspaceId,
-          name: w.workspaceName,
-          criticalityTier: p.criticalityTier ?? null,
-          supportsCriticalFunction: p.supportsCriticalFunction ?? null,
-          nextReviewDate: p.nextReviewDate ?? null,
-          assessment:
-            a && a.completedAt
-              ? {
-                  id: a.id,
-                  name: a.name,
-                  score: a.score,
-                  riskRating: a.riskRating,
-                  completedAt: a.completedAt.toISOString(),
-                  covered: a.summary?.covered ?? null,
-                  partial: a.summary?.partial ?? null,
-                  missing: a.summary?.missing ?? null,
-                }
-              : null,
-          questionnaire: q ? { id: q.id, title: q.title, score: q.score, completedAt: q.completedAt.toISOString() } : null,
-        };
-      });
+      const vendors = list.map((w) => vendorView(w, profiles.get(w.id) ?? {}, assessments.get(w.id), questionnaires.get(w.id)));
       const byRisk = Object.fromEntries([...RISK_RATINGS, 'notAssessed'].map((r) => [r, 0])) as Record<RiskRating | 'notAssessed', number>;
       for (const v of vendors) byRisk[v.assessment?.riskRating ?? 'notAssessed'] += 1;
-      const riskRank = (v: (typeof vendors)[number]) =>
+      const riskRank = (v: PortfolioVendor) =>
         v.assessment ? RISK_RATINGS.length - RISK_RATINGS.indexOf(v.assessment.riskRating as RiskRating) : RISK_RATINGS.length + 1;
-      const cmp: Record<PortfolioSort, (a: (typeof vendors)[number], b: (typeof vendors)[number]) => number> = {
+      const cmp: Record<PortfolioSort, (a: PortfolioVendor, b: PortfolioVendor) => number> = {
         createdAt: () => 0,
         name: (a, b) => a.name.localeCompare(b.name),
         riskRating: (a, b) => riskRank(a) - riskRank(b),
@@ -81,4 +87,3 @@ export function portfolioService(deps: Deps) {
     },
   };
 }
-export type PortfolioService = ReturnType<typeof portfolioService>;

@@ -17,6 +17,56 @@ export interface LogFilter extends Range {
   userId: string | null;
 }
 
+/** Counts and figures of the queries in a filter. */
+export interface UsageTotals {
+  queries: number;
+  answered: number;
+  failed: number;
+  aborted: number;
+  users: number;
+  conversations: number;
+  avgLatencyMs: number | null;
+  p50LatencyMs: number | null;
+  p95LatencyMs: number | null;
+  avgFirstChunkMs: number | null;
+  avgConfidence: number | null;
+  groundedRate: number | null;
+  hallucinationRate: number | null;
+  relevantRate: number | null;
+  inputTokens: number;
+  outputTokens: number;
+}
+
+/** The queries of one day (UTC). */
+export interface DailyUsage {
+  date: string;
+  queries: number;
+  answered: number;
+  users: number;
+  avgLatencyMs: number | null;
+  avgConfidence: number | null;
+}
+
+/** The queries of one value of a column (endpoint, generator, user). */
+export interface GroupUsage {
+  key: string | null;
+  queries: number;
+  avgLatencyMs: number | null;
+}
+
+/** A document behind the retrieved sources: how often retrieved and cited. */
+export interface SourceUsage {
+  documentId: string;
+  dataSourceId: string | null;
+  title: string;
+  url: string;
+  retrievedCount: number;
+  citedCount: number;
+  queryCount: number;
+  avgScore: number | null;
+  lastRetrievedAt: string;
+}
+
 const where = (scope: Scope, f: LogFilter): SQL =>
   and(
     eq(queryLog.workspaceId, scope.workspaceId),
@@ -51,7 +101,7 @@ export function analyticsRepository(db: Db) {
       return { rows, total: Number(n) };
     },
 
-    async totals(scope: Scope, f: LogFilter) {
+    async totals(scope: Scope, f: LogFilter): Promise<UsageTotals> {
       const [r] = await queryRows<Record<string, unknown>>(
         db,
         sql`
@@ -93,7 +143,7 @@ export function analyticsRepository(db: Db) {
       };
     },
 
-    async byDay(scope: Scope, f: LogFilter) {
+    async byDay(scope: Scope, f: LogFilter): Promise<DailyUsage[]> {
       const rows = await queryRows<Record<string, unknown>>(
         db,
         sql`
@@ -116,7 +166,7 @@ export function analyticsRepository(db: Db) {
       }));
     },
 
-    async byGroup(scope: Scope, f: LogFilter, column: 'endpoint' | 'generator' | 'user_id') {
+    async byGroup(scope: Scope, f: LogFilter, column: 'endpoint' | 'generator' | 'user_id'): Promise<GroupUsage[]> {
       const col = sql.raw(`q.${column}`);
       const rows = await queryRows<Record<string, unknown>>(
         db,
@@ -129,7 +179,11 @@ export function analyticsRepository(db: Db) {
     },
 
     /** Documents behind the retrieved sources, most cited first. */
-    async sources(scope: Scope, f: LogFilter, q: { limit: number; offset: number }) {
+    async sources(
+      scope: Scope,
+      f: LogFilter,
+      q: { limit: number; offset: number },
+    ): Promise<{ rows: SourceUsage[]; total: number; retrievals: number; citations: number }> {
       const base = sql`from query_log q cross join lateral jsonb_array_elements(q.sources) s where ${rawWhere(scope, f)}`;
       const rows = await queryRows<Record<string, unknown>>(
         db,

@@ -2,8 +2,8 @@ import { badRequest, forbidden } from '../../lib/errors.js';
 import type { WorkspaceRole } from '../../db/schema/workspaces.js';
 import { round2 } from '../../rag/text.js';
 import type { Scope } from '../../domain/scope.js';
-import type { AnalyticsRepository, LogFilter, NewQueryLog, QueryLogRow, Range } from './repository.js';
-import { pagination } from '../../domain/paging.js';
+import type { AnalyticsRepository, DailyUsage, LogFilter, NewQueryLog, QueryLogRow, Range, SourceUsage, UsageTotals } from './repository.js';
+import { pagination, type Pagination } from '../../domain/paging.js';
 
 export type QueryLogEntry = Omit<NewQueryLog, 'id' | 'createdAt'>;
 
@@ -53,57 +53,106 @@ export function filterOf(scope: Scope, role: WorkspaceRole, q: RangeQuery & { us
   return { ...range, userId: scope.userId };
 }
 
-type UserLookup = (ids: string[]) => Promise<Map<string, { id: string; name: string; email: string }>>;
+type UserRef = { id: string; name: string; email: string };
+type UserLookup = (ids: string[]) => Promise<Map<string, UserRef>>;
 
-export function analyticsService(repo: AnalyticsRepository, deps: { usersByIds: UserLookup }) {
-  const rangeView = (r: Range) => ({ from: r.from.toISOString(), to: r.to.toISOString() });
-  const queryView = (r: QueryLogRow, users: Map<string, { id: string; name: string; email: string }>) => {
-    const u = r.userId ? users.get(r.userId) : undefined;
-    return {
-      id: r.id,
-      user: u ? { id: u.id, name: u.name, email: u.email } : null,
-      conversationId: r.conversationId,
-      endpoint: r.endpoint,
-      question: r.question,
-      status: r.status,
-      errorCode: r.errorCode,
-      generator: r.generator,
-      model: r.model,
-      latencyMs: r.latencyMs,
-      firstChunkMs: r.firstChunkMs,
-      confidence: r.confidence === null ? null : round2(r.confidence),
-      isGrounded: r.isGrounded,
-      hasHallucinations: r.hasHallucinations,
-      isRelevant: r.isRelevant,
-      sourceCount: r.sourceCount,
-      citedCount: r.citedCount,
-      sources: r.sources.map((s) => ({ sourceNumber: s.sourceNumber, documentId: s.documentId, title: s.title, url: s.url, score: s.score, cited: s.cited })),
-      inputTokens: r.inputTokens,
-      outputTokens: r.outputTokens,
-      createdAt: r.createdAt.toISOString(),
-    };
-  };
-  const r2 = (v: number | null) => (v === null ? null : round2(v));
+/** A range as the API returns it (`to` exclusive). */
+export interface RangeView {
+  from: string;
+  to: string;
+}
+/** Whose queries a report covers: one member's or the whole workspace's. */
+export type AnalyticsScope = 'user' | 'workspace';
 
+const rangeView = (r: Range): RangeView => ({ from: r.from.toISOString(), to: r.to.toISOString() });
+const scopeOf = (f: LogFilter): AnalyticsScope => (f.userId ? 'user' : 'workspace');
+const r2 = (v: number | null) => (v === null ? null : round2(v));
+
+/** A logged query as the API lists it, with its user (null when gone). */
+function queryView(r: QueryLogRow, users: Map<string, UserRef>) {
+  const u = r.userId ? users.get(r.userId) : undefined;
   return {
-    /** Records one question (answered, failed or aborted). */
-    async logQuery(entry: QueryLogEntry): Promise<void> {
+    id: r.id,
+    user: u ? { id: u.id, name: u.name, email: u.email } : null,
+    conversationId: r.conversationId,
+    endpoint: r.endpoint,
+    question: r.question,
+    status: r.status,
+    errorCode: r.errorCode,
+    generator: r.generator,
+    model: r.model,
+    latencyMs: r.latencyMs,
+    firstChunkMs: r.firstChunkMs,
+    confidence: r.confidence === null ? null : round2(r.confidence),
+    isGrounded: r.isGrounded,
+    hasHallucinations: r.hasHallucinations,
+    isRelevant: r.isRelevant,
+    sourceCount: r.sourceCount,
+    citedCount: r.citedCount,
+    sources: r.sources.map((s) => ({ sourceNumber: s.sourceNumber, documentId: s.documentId, title: s.title, url: s.url, score: s.score, cited: s.cited })),
+    inputTokens: r.inputTokens,
+    outputTokens: r.outputTokens,
+    createdAt: r.createdAt.toISOString(),
+  };
+}
+export type QueryView = ReturnType<typeof queryView>;
+
+/** Usage of a workspace (or one member) over a range: totals, per day, per endpoint, generator and user. */
+export interface UsageReport {
+  range: RangeView;
+  scope: AnalyticsScope;
+  totals: UsageTotals;
+  daily: DailyUsage[];
+  byEndpoint: { endpoint: string; queries: number; avgLatencyMs: number | null }[];
+  byGenerator: { generator: string; queries: number; avgLatencyMs: number | null }[];
+  byUser: { user: UserRef | null; queries: number; avgLatencyMs: number | null }[];
+}
+
+/** The query log of a workspace and the reports made from it (docs/analytics.md). */
+export interface AnalyticsService {
+  /** Records one question (answered, failed or aborted). */
+  logQuery(entry: QueryLogEntry): Promise<void>;
+  /** One page of the logged queries the caller may see, newest first. */
+  queries(
+    scope: Scope,
+    role: WorkspaceRole,
+    q: RangeQuery & { page: number; limit: number; userId?: string; status?: string; unanswered?: boolean },
+  ): Promise<{ range: RangeView; scope: AnalyticsScope; queries: QueryView[]; pagination: Pagination }>;
+  /** Usage over the range: totals, per day, per endpoint, generator and user. */
+  usage(scope: Scope, role: WorkspaceRole, q: RangeQuery & { userId?: string }): Promise<UsageReport>;
+  /** One page of the documents behind the retrieved sources, most cited first. */
+  sources(
+    scope: Scope,
+    role: WorkspaceRole,
+    q: RangeQuery & { page: number; limit: number; userId?: string },
+  ): Promise<{
+    range: RangeView;
+    scope: AnalyticsScope;
+    totals: { documents: number; retrievals: number; citations: number };
+    sources: SourceUsage[];
+    pagination: Pagination;
+  }>;
+}
+
+export function analyticsService(repo: AnalyticsRepository, deps: { usersByIds: UserLookup }): AnalyticsService {
+  return {
+    async logQuery(entry) {
       await repo.insert(entry);
     },
 
-    async queries(scope: Scope, role: WorkspaceRole, q: RangeQuery & { page: number; limit: number; userId?: string; status?: string; unanswered?: boolean }) {
+    async queries(scope, role, q) {
       const f = filterOf(scope, role, q);
       const { rows, total } = await repo.list(scope, f, { limit: q.limit, offset: (q.page - 1) * q.limit, status: q.status, unanswered: q.unanswered });
       const users = await deps.usersByIds([...new Set(rows.flatMap((r) => (r.userId ? [r.userId] : [])))]);
       return {
         range: rangeView(f),
-        scope: f.userId ? ('user' as const) : ('workspace' as const),
+        scope: scopeOf(f),
         queries: rows.map((r) => queryView(r, users)),
         pagination: pagination(q, total),
       };
     },
 
-    async usage(scope: Scope, role: WorkspaceRole, q: RangeQuery & { userId?: string }) {
+    async usage(scope, role, q) {
       const f = filterOf(scope, role, q);
       const [t, days, endpoints, generators, byUser] = await Promise.all([
         repo.totals(scope, f),
@@ -115,7 +164,7 @@ export function analyticsService(repo: AnalyticsRepository, deps: { usersByIds: 
       const users = await deps.usersByIds(byUser.flatMap((u) => (u.key ? [u.key] : [])));
       return {
         range: rangeView(f),
-        scope: f.userId ? ('user' as const) : ('workspace' as const),
+        scope: scopeOf(f),
         totals: {
           ...t,
           avgLatencyMs: r2(t.avgLatencyMs),
@@ -137,12 +186,12 @@ export function analyticsService(repo: AnalyticsRepository, deps: { usersByIds: 
       };
     },
 
-    async sources(scope: Scope, role: WorkspaceRole, q: RangeQuery & { page: number; limit: number; userId?: string }) {
+    async sources(scope, role, q) {
       const f = filterOf(scope, role, q);
       const out = await repo.sources(scope, f, { limit: q.limit, offset: (q.page - 1) * q.limit });
       return {
         range: rangeView(f),
-        scope: f.userId ? ('user' as const) : ('workspace' as const),
+        scope: scopeOf(f),
         totals: { documents: out.total, retrievals: out.retrievals, citations: out.citations },
         sources: out.rows.map((r) => ({ ...r, avgScore: r2(r.avgScore) })),
         pagination: pagination(q, out.total),
@@ -150,4 +199,3 @@ export function analyticsService(repo: AnalyticsRepository, deps: { usersByIds: 
     },
   };
 }
-export type AnalyticsService = ReturnType<typeof analyticsService>;
