@@ -261,7 +261,17 @@ export interface RetrievalResult {
   coverage: Map<string, number>;
 }
 
-export function retrievalService(deps: { db: Db; embedder: Embedder }) {
+/** Hybrid retrieval over a workspace's passages and the shared DORA corpus. */
+export interface RetrievalService {
+  /** The embedder the passages and queries are embedded with. */
+  readonly embedder: Embedder;
+  /** Hybrid search for `query` in the workspace plus the DORA corpus, with what it found out. */
+  retrieve(input: SearchInput): Promise<RetrievalResult>;
+  /** Hybrid search for `query` in the workspace plus the DORA corpus. */
+  search(input: SearchInput): Promise<Source[]>;
+}
+
+export function retrievalService(deps: { db: Db; embedder: Embedder }): RetrievalService {
   const { db, embedder } = deps;
 
   async function retrieve(input: SearchInput): Promise<RetrievalResult> {
@@ -317,12 +327,9 @@ export function retrievalService(deps: { db: Db; embedder: Embedder }) {
 
   return {
     embedder,
-    /** Hybrid search for `query` in the workspace plus the DORA corpus, with what it found out. */
     retrieve,
-    /** Hybrid search for `query` in the workspace plus the DORA corpus. */
-    async search(input: SearchInput): Promise<Source[]> {
+    async search(input) {
       return (await retrieve(input)).sources;
     },
   };
 }
-export type RetrievalService = ReturnType<typeof retrievalService>;
