@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest, RouteOptions } from 'fastify';
 import fp from 'fastify-plugin';
-import type { Scope } from '../domain/scope.js';
+import { type Scope, scopeOf } from '../domain/scope.js';
 import { AppError, forbidden } from '../lib/errors.js';
 import { PERMISSION_FLAGS, type PermissionFlag } from '../modules/workspaces/permissions.js';
 import { accessDenied, workspaceNotFound, type WorkspaceContext, type WorkspacesService } from '../modules/workspaces/service.js';
@@ -119,7 +119,7 @@ export default fp<{ service: WorkspacesService }>(
       if (access === 'not_found') throw fromPath ? workspaceNotFound() : accessDenied();
       if (access === 'denied') throw accessDenied();
       request.workspace = access;
-      request.scope = { workspaceId: access.id, slug: access.workspaceId, workspaceName: access.name, orgId: access.orgId, userId: auth.id };
+      request.scope = scopeOf({ id: access.id, slug: access.workspaceId, name: access.name, orgId: access.orgId }, auth.id);
       if (cfg.permission && !access.permissions[cfg.permission]) {
         throw forbidden(`Insufficient permission: this action requires ${cfg.permission}`, 'INSUFFICIENT_PERMISSION');
       }
