@@ -8,11 +8,14 @@ import type { Database } from './client.js';
 
 export const migrationsFolder = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../migrations');
 
-/** Applies the committed SQL migrations (the same files `drizzle-kit migrate` applies). */
-export async function runMigrations(database: Database): Promise<void> {
+/**
+ * Applies the committed SQL migrations (the same files `drizzle-kit migrate` applies); `folder`
+ * only for a test that needs the schema as an earlier migration left it.
+ */
+export async function runMigrations(database: Database, folder = migrationsFolder): Promise<void> {
   if (database.kind === 'pglite') {
-    await migratePglite(database.db as unknown as PgliteDatabase<Record<string, never>>, { migrationsFolder });
+    await migratePglite(database.db as unknown as PgliteDatabase<Record<string, never>>, { migrationsFolder: folder });
   } else {
-    await migratePostgres(database.db as unknown as PostgresJsDatabase<Record<string, never>>, { migrationsFolder });
+    await migratePostgres(database.db as unknown as PostgresJsDatabase<Record<string, never>>, { migrationsFolder: folder });
   }
 }

@@ -141,6 +141,8 @@ export function searchSql(p: SearchSqlParams): SQL {
       )}]::text[]`
     : sql`ARRAY[]::text[]`;
   const q = sql`(SELECT v FROM q)`;
+  const columns = sql`c.id, c.title, c.content, c.url, c.section, c.page, c.document_id, c.data_source_id, c.workspace_id,
+    p.scope, p.rrf::float8 AS rrf, p.vr, p.tr, p.dist, p.pr`;
   const where = (scope: SQL) => sql`${live} AND ${scope} AND c.embedding_model = ${p.embeddingModel} ${filters}`;
   // Exact kNN: every row of the scope (found through chunks_workspace_idx), distances
   // sorted; OFFSET 0 keeps the planner from reading the HNSW index instead. Cost grows
@@ -209,12 +211,19 @@ fused AS (
 ),
 pool AS (
   SELECT *, row_number() OVER (PARTITION BY scope ORDER BY rrf DESC, dist ASC NULLS LAST, id) AS pr FROM fused
+),
+picked AS (
+  SELECT * FROM pool p WHERE p.pr <= ${p.pool} OR p.vr <= ${ARM_TOP} OR p.tr <= ${ARM_TOP}
 )
-SELECT c.id, c.title, c.content, c.url, c.section, c.page, c.document_id, c.data_source_id, c.workspace_id,
-       p.scope, p.rrf::float8 AS rrf, p.vr, p.tr, p.dist
-FROM pool p JOIN chunks c ON c.id = p.id
-WHERE p.pr <= ${p.pool} OR p.vr <= ${ARM_TOP} OR p.tr <= ${ARM_TOP}
-ORDER BY p.scope, p.pr`;
+-- The text of the picked rows, read with each scope's predicate so that the partition holding
+-- that scope is the only one read (chunks is hash-partitioned by workspace).
+SELECT r.id, r.title, r.content, r.url, r.section, r.page, r.document_id, r.data_source_id, r.workspace_id, r.scope, r.rrf, r.vr, r.tr, r.dist
+FROM (
+  SELECT ${columns} FROM picked p JOIN chunks c ON c.id = p.id AND ${workspace} WHERE p.scope = 'workspace'
+  UNION ALL
+  SELECT ${columns} FROM picked p JOIN chunks c ON c.id = p.id AND ${corpus} WHERE p.scope = 'corpus'
+) r
+ORDER BY r.scope, r.pr`;
 }
 
 /**

@@ -42,10 +42,13 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
  * A fresh, migrated database: PGlite in memory, or, when DATABASE_URL is set, a new
  * PostgreSQL database created for this test and dropped afterwards.
  */
-export async function freshDatabase(url = process.env.DATABASE_URL, opts: { max?: number } = {}): Promise<{ database: Database; drop(): Promise<void> }> {
+export async function freshDatabase(
+  url = process.env.DATABASE_URL,
+  opts: { max?: number; migrationsFolder?: string } = {},
+): Promise<{ database: Database; drop(): Promise<void> }> {
   if (!url) {
     const database = await createDatabase({ pgliteDataDir: 'memory://' });
-    await runMigrations(database);
+    await runMigrations(database, opts.migrationsFolder);
     return { database, drop: () => database.close() };
   }
   const name = `test_${newId().replace(/-/g, '').slice(0, 20)}`;
@@ -54,7 +57,7 @@ export async function freshDatabase(url = process.env.DATABASE_URL, opts: { max?
   const u = new URL(url);
   u.pathname = `/${name}`;
   const database = await createDatabase({ url: u.toString(), max: opts.max ?? 5 });
-  await runMigrations(database);
+  await runMigrations(database, opts.migrationsFolder);
   return {
     database,
     drop: async () => {
@@ -68,10 +71,10 @@ export async function freshDatabase(url = process.env.DATABASE_URL, opts: { max?
 /** Builds the app on a fresh database with the DORA reference data loaded. */
 export async function buildTestApp(
   overrides: Partial<Config> = {},
-  opts: { mailer?: Mailer; seed?: boolean; logStream?: { write(line: string): void } } = {},
+  opts: { mailer?: Mailer; seed?: boolean; logStream?: { write(line: string): void }; migrationsFolder?: string } = {},
 ): Promise<TestContext> {
   const config = testConfig(overrides);
-  const { database, drop } = await freshDatabase();
+  const { database, drop } = await freshDatabase(undefined, { migrationsFolder: opts.migrationsFolder });
   const mailer = opts.mailer ?? createMailer({ from: config.mailFrom });
   const app = await buildApp({ config, database, mailer, logStream: opts.logStream });
   if (opts.seed !== false) await app.services.compliance.loadReferenceData();

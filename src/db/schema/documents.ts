@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { customType, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex, vector } from 'drizzle-orm/pg-core';
+import { customType, index, integer, jsonb, pgTable, text, timestamp, unique, uniqueIndex, vector } from 'drizzle-orm/pg-core';
 import { newId } from '../../lib/ids.js';
 import { mcpSources } from './mcp.js';
 import { users } from './users.js';
@@ -143,7 +143,8 @@ export const documents = pgTable(
 export const chunks = pgTable(
   'chunks',
   {
-    id: text('id').primaryKey().$defaultFn(newId),
+    // Unique with the workspace (chunks_id_workspace_unique): a partitioned table's keys hold its partition key.
+    id: text('id').notNull().$defaultFn(newId),
     workspaceId: text('workspace_id').references(() => workspaces.id, { onDelete: 'cascade' }),
     documentId: text('document_id')
       .notNull()
@@ -169,7 +170,10 @@ export const chunks = pgTable(
     deletedAt: timestamp('deleted_at', { withTimezone: true }),
   },
   (t) => [
-    uniqueIndex('chunks_document_position_uidx').on(t.documentId, t.chunkIndex),
+    // Hash-partitioned by workspace_id into 16 partitions (migration 0014_chunks_by_workspace; drizzle
+    // does not describe partitioning): every index below exists per partition.
+    unique('chunks_id_workspace_unique').on(t.id, t.workspaceId).nullsNotDistinct(),
+    unique('chunks_document_position_uidx').on(t.documentId, t.chunkIndex, t.workspaceId).nullsNotDistinct(),
     index('chunks_embedding_hnsw_idx').using('hnsw', t.embedding.op('vector_cosine_ops')).where(sql`"deleted_at" IS NULL`),
     // Full text by scope (docs/performance.md, "Retrieval"): a workspace's postings are
     // found through its id (btree_gin), the shared corpus has an index of its own.
