@@ -369,9 +369,9 @@ try {
   // rerank), on the same kind of calls; and the HNSW index's recall@10 against exact kNN
   // for a workspace-filtered search (the kNN arm of a workspace above EXACT_KNN_MAX).
   type Runner = (db: Database['db'], p: SearchSqlParams) => Promise<unknown[]>;
-  const settings = async (tx: Database['db']) => {
+  const settings = async (tx: Database['db'], ef = 100) => {
     await tx.execute(sql.raw(`SET LOCAL hnsw.iterative_scan = relaxed_order`));
-    await tx.execute(sql.raw(`SET LOCAL hnsw.ef_search = 100`));
+    await tx.execute(sql.raw(`SET LOCAL hnsw.ef_search = ${ef}`));
   };
   const runStatement: Runner =
     (retrievalModule as { searchRows?: Runner }).searchRows ??
@@ -417,8 +417,7 @@ try {
   const HNSW_ONLY = ['enable_sort', 'enable_incremental_sort', 'enable_bitmapscan', 'enable_seqscan'];
   const knn10 = async (workspaceId: string, vector: number[], mode: 'hnsw' | 'exact', ef = 100) =>
     db.transaction(async (tx) => {
-      await tx.execute(sql.raw(`SET LOCAL hnsw.iterative_scan = relaxed_order`));
-      await tx.execute(sql.raw(`SET LOCAL hnsw.ef_search = ${ef}`));
+      await settings(tx as never, ef);
       // hnsw: every other way to order the workspace's rows is off (after VACUUM the planner
       // would otherwise sort the workspace's rows itself, which is the exact answer).
       if (mode === 'hnsw') for (const off of HNSW_ONLY) await tx.execute(sql.raw(`SET LOCAL ${off} = off`));
