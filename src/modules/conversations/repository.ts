@@ -1,8 +1,9 @@
 import { and, asc, count, desc, eq, gt, inArray, lt, sql, type SQL } from 'drizzle-orm';
-import type { Db } from '../../db/client.js';
+import { queryRows, type Db } from '../../db/client.js';
 import { conversations, messages, type ConversationStatus } from '../../db/schema/index.js';
 import type { AssistantMetadata } from '../../domain/answers.js';
 import type { Scope } from '../../domain/scope.js';
+import { newId } from '../../lib/ids.js';
 
 export type ConversationRow = typeof conversations.$inferSelect;
 export type MessageRow = typeof messages.$inferSelect;
@@ -123,39 +124,50 @@ export function conversationsRepository(db: Db) {
     },
 
     /**
-     * Stores one exchange (question and answer) in one transaction: creates the
-     * conversation when `conversationId` is null, appends both messages and moves the
-     * counters. Returns null when the conversation disappeared meanwhile.
+     * Stores one exchange (question and answer) in one statement, so in one round trip:
+     * creates the conversation when `conversationId` is null, appends the messages and
+     * moves the counters. Appending to an existing conversation updates its row first
+     * (a row lock, so concurrent exchanges of one conversation keep their counters right)
+     * and inserts the messages only when that update found the row. Returns null when the
+     * conversation is not the scope's user's (or disappeared meanwhile).
      */
     async appendExchange(scope: Pick<Scope, 'workspaceId' | 'userId'>, input: { conversationId: string | null; newTitle: string; messages: NewMessage[] }) {
-      return db.transaction(async (tx) => {
-        let conversationId = input.conversationId;
-        if (conversationId === null) {
-          const [row] = await tx
-            .insert(conversations)
-            .values({ workspaceId: scope.workspaceId, userId: scope.userId, title: input.newTitle, createdAt: input.messages[0].createdAt })
-            .returning({ id: conversations.id });
-          conversationId = row.id;
-        } else {
-          // Lock the row so that concurrent exchanges of one conversation keep their counters right.
-          const [row] = await tx.select({ id: conversations.id }).from(conversations).where(owned(scope, conversationId)).for('update');
-          if (!row) return null;
-        }
-        const inserted = await tx
-          .insert(messages)
-          .values(input.messages.map((m) => ({ conversationId: conversationId!, ...m })))
-          .returning({ id: messages.id, role: messages.role });
-        const last = input.messages[input.messages.length - 1].createdAt;
-        await tx
-          .update(conversations)
-          .set({
-            messageCount: sql`${conversations.messageCount} + ${input.messages.length}`,
-            lastMessageAt: sql`greatest(${conversations.lastMessageAt}, ${last.toISOString()}::timestamptz)`,
-            updatedAt: new Date(),
-          })
-          .where(eq(conversations.id, conversationId));
-        return { conversationId, messageIds: inserted.map((m) => m.id) };
-      });
+      const conversationId = input.conversationId ?? newId();
+      const messageIds = input.messages.map(() => newId());
+      const last = input.messages[input.messages.length - 1].createdAt.toISOString();
+      const n = input.messages.length;
+      const conv =
+        input.conversationId === null
+          ? sql`INSERT INTO conversations (id, workspace_id, user_id, title, message_count, last_message_at, created_at, updated_at)
+              VALUES (${conversationId}, ${scope.workspaceId}, ${scope.userId}, ${input.newTitle}, ${n},
+                      greatest(now(), ${last}::timestamptz), ${input.messages[0].createdAt.toISOString()}::timestamptz, now())
+              RETURNING id`
+          : sql`UPDATE conversations
+              SET message_count = message_count + ${n}, last_message_at = greatest(last_message_at, ${last}::timestamptz), updated_at = now()
+              WHERE id = ${conversationId} AND workspace_id = ${scope.workspaceId} AND user_id = ${scope.userId}
+              RETURNING id`;
+      const rows = sql.join(
+        input.messages.map(
+          (m, i) =>
+            sql`(${i}, ${messageIds[i]}, ${m.role}, ${m.content}, ${m.metadata === null ? null : JSON.stringify(m.metadata)}::jsonb, ${m.createdAt.toISOString()}::timestamptz)`,
+        ),
+        sql`, `,
+      );
+      // seq (bigserial) is drawn in insert order, which ORDER BY v.ord makes the messages' order.
+      const [row] = await queryRows<{ n: number | string }>(
+        db,
+        sql`WITH conv AS (${conv}),
+          inserted AS (
+            INSERT INTO messages (id, conversation_id, role, content, metadata, created_at)
+            SELECT v.id, conv.id, v.role, v.content, v.metadata, v.created_at
+            FROM conv, (VALUES ${rows}) AS v(ord, id, role, content, metadata, created_at)
+            ORDER BY v.ord
+            RETURNING id
+          )
+          SELECT count(*) AS n FROM inserted`,
+      );
+      if (Number(row?.n ?? 0) !== n) return null;
+      return { conversationId, messageIds };
     },
   };
 }
