@@ -233,9 +233,13 @@ ORDER BY r.scope, r.pr`;
 export async function searchRows(db: Db, params: SearchSqlParams): Promise<SearchRow[]> {
   const query = searchSql(params);
   return db.transaction(async (tx) => {
-    await tx.execute(sql.raw(`SET LOCAL hnsw.iterative_scan = relaxed_order`));
-    await tx.execute(sql.raw(`SET LOCAL hnsw.ef_search = ${EF_SEARCH}`));
-    return queryRows<SearchRow>(tx as unknown as Db, query);
+    // Sent together (postgres-js pipelines what a transaction has not awaited yet): one round trip.
+    const [, , rows] = await Promise.all([
+      tx.execute(sql.raw(`SET LOCAL hnsw.iterative_scan = relaxed_order`)),
+      tx.execute(sql.raw(`SET LOCAL hnsw.ef_search = ${EF_SEARCH}`)),
+      queryRows<SearchRow>(tx as unknown as Db, query),
+    ]);
+    return rows;
   });
 }
 
@@ -280,7 +284,7 @@ export interface RetrievalService {
   search(input: SearchInput): Promise<Source[]>;
 }
 
-export function retrievalService(deps: { db: Db; embedder: Embedder }): RetrievalService {
+export function retrievalService(deps: { db: Db; embedder: Embedder; exactKnnMax?: number }): RetrievalService {
   const { db, embedder } = deps;
 
   async function retrieve(input: SearchInput): Promise<RetrievalResult> {
@@ -305,6 +309,7 @@ export function retrievalService(deps: { db: Db; embedder: Embedder }): Retrieva
       candidates: Math.max(limit * 4, CANDIDATES),
       textCandidates: Math.max(limit * 4, TEXT_CANDIDATES),
       pool: Math.max(limit * 3, POOL),
+      exactKnnMax: deps.exactKnnMax,
     });
     const candidates: (Candidate & { row: SearchRow })[] = rows.map((r) => ({
       id: r.id,
