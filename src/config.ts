@@ -143,6 +143,8 @@ export const ConfigSchema = Type.Object({
     topK: Type.Integer({ minimum: 1, maximum: 20 }),
     historyMessages: Type.Integer({ minimum: 0, maximum: 50 }),
     extractiveMaxSentences: Type.Integer({ minimum: 1, maximum: 10 }),
+    /** A workspace with at most this many live chunks is searched by exact kNN; a larger one walks its own HNSW graph (docs/retrieval.md). */
+    exactKnnMax: Type.Integer({ minimum: 0, maximum: 1_000_000 }),
     anthropic: Type.Object({
       apiKey: Type.Optional(Type.String()),
       baseUrl: Type.Optional(Type.String()),
@@ -293,6 +295,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
       topK: int(env.RAG_TOP_K, 5),
       historyMessages: int(env.RAG_HISTORY_MESSAGES, 6),
       extractiveMaxSentences: int(env.RAG_EXTRACTIVE_MAX_SENTENCES, 3),
+      exactKnnMax: int(env.RAG_EXACT_KNN_MAX, 20_000), // EXACT_KNN_MAX of src/rag/retrieval.ts
       anthropic: {
         apiKey: env.ANTHROPIC_API_KEY || undefined,
         baseUrl: env.ANTHROPIC_BASE_URL || undefined,

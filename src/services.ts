@@ -41,6 +41,7 @@ import { syncStatusService } from './modules/sync-status/service.js';
 import { profileDraftsRepository } from './modules/profile-drafts/repository.js';
 import { profileDraftsService } from './modules/profile-drafts/service.js';
 import { anthropicExtractor } from './compliance/drafting/model.js';
+import { workspaceGraphs } from './rag/graphs.js';
 
 /**
  * The composition root: every service, wired once. Modules reach each other through
@@ -73,7 +74,10 @@ export function createServices(deps: { config: Config; database: Database; maile
   const embedder = createEmbedder(config.embeddings);
   // Uploaded files are parsed in worker threads with a time and memory budget (docs/data-sources.md).
   const parser = createParsePool({ size: config.ingest.parseWorkers, timeoutMs: config.ingest.parseTimeoutMs, memoryMb: config.ingest.parseMemoryMb });
-  const retrieval = retrievalService({ db, embedder });
+  const retrieval = retrievalService({ db, embedder, exactKnnMax: config.rag.exactKnnMax });
+  // A workspace past the exact-kNN threshold gets an HNSW graph of its own chunks after an ingestion (src/rag/graphs.ts).
+  const graphs = workspaceGraphs({ database, threshold: config.rag.exactKnnMax, log: deps.log });
+  workspaces.onDeleted((w) => graphs.drop(w.id));
   const dataSources = dataSourcesService({
     repo: dataSourcesRepository(db, { commitRowsPerTransaction: database.kind === 'pglite' ? config.ingest.pgliteCommitRows : undefined }),
     jobs,
@@ -82,6 +86,7 @@ export function createServices(deps: { config: Config; database: Database; maile
     config,
     compliance,
     notifications,
+    afterIndexed: graphs.ensure,
     log: deps.log,
   });
   workspaces.addStatsProvider((workspaceId) => dataSources.statsFor(workspaceId));
@@ -165,6 +170,7 @@ export function createServices(deps: { config: Config; database: Database; maile
     embedder,
     parser,
     notifications,
+    afterIndexed: graphs.ensure,
     log: deps.log,
   });
   workspaces.addSyncStateProvider((ids) => mcpSources.syncCounts(ids));
@@ -192,6 +198,7 @@ export function createServices(deps: { config: Config; database: Database; maile
     embedder,
     parser,
     retrieval,
+    graphs,
     dataSources,
     assessments,
     register,

@@ -42,6 +42,8 @@ export interface IngestionDeps {
   config: Pick<Config, 'ingest'>;
   /** Tells of finished ingestions, and pushes every status change to open streams (docs/notifications.md). */
   notifications?: DataSourceNotifier;
+  /** Runs after an ingestion committed a workspace's chunks (its own HNSW graph when it has grown large, src/rag/graphs.ts). */
+  afterIndexed?: (workspaceId: string) => Promise<unknown>;
   log?: Log;
 }
 
@@ -176,6 +178,7 @@ export function dataSourceIngestion(deps: IngestionDeps): DataSourceIngestion {
       if (await repo.commitIngestion(ds.id, data.generation, docs)) {
         await announce(ds.id);
         await notifyOutcome(ds, data, { ok: true, documents: docs.length, chunks: docs.reduce((n, d) => n + d.chunks.length, 0) });
+        await deps.afterIndexed?.(ds.workspaceId);
       }
     } catch (err) {
       if (ctx.signal.aborted) throw err; // the worker is stopping: pg-boss retries the job later

@@ -58,6 +58,8 @@ export interface DataSourcesDeps {
   compliance: CorpusArticleSource;
   /** Tells of finished ingestions, and pushes every status change to open streams (docs/notifications.md). */
   notifications?: DataSourceNotifier;
+  /** Runs after an ingestion committed a workspace's chunks (src/rag/graphs.ts). */
+  afterIndexed?: (workspaceId: string) => Promise<unknown>;
   log?: Log;
 }
 

@@ -36,6 +36,8 @@ export interface McpSourcesDeps {
   /** Parses resources off the main thread (src/ingest/parsePool.ts). */
   parser: Pick<ParsePool, 'parse'>;
   notifications?: McpNotifier;
+  /** Runs after a sync run wrote a workspace's chunks (src/rag/graphs.ts). */
+  afterIndexed?: (workspaceId: string) => Promise<unknown>;
   log?: Log;
   /** For tests of the guard itself: a network guard to use instead of the configured one. */
   guard?: NetworkGuard;

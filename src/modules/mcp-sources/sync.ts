@@ -62,6 +62,8 @@ export interface McpSyncDeps {
   client: McpClient;
   box: SecretBox;
   notifications?: McpNotifier;
+  /** Runs after a run wrote a workspace's chunks (its own HNSW graph when it has grown large, src/rag/graphs.ts). */
+  afterIndexed?: (workspaceId: string) => Promise<unknown>;
   log?: Log;
 }
 
@@ -370,6 +372,7 @@ export function mcpSync(deps: McpSyncDeps): McpSync {
           await publishStatus(source.id);
           const note = deps.notifications ? syncNotification(source, run, status, fatal, counts) : null;
           if (note) await deps.notifications!.notifyQuietly(note);
+          if (status !== 'failed') await deps.afterIndexed?.(source.workspaceId);
         }
       } else if (!source) {
         await repo.finishRun(runId, { status: 'failed', durationMs: 0, counts, error: 'The source was deleted', errors }).catch(() => {});
