@@ -34,7 +34,8 @@ import { dataSourcesRepository, type DocumentInsert } from '../src/modules/data-
 import { LocalHashEmbedder } from '../src/rag/embedders/local.js';
 import { analyseQuestion, conceptQueries, embeddingQuery } from '../src/rag/concepts.js';
 import * as retrievalModule from '../src/rag/retrieval.js';
-import { CANDIDATES, POOL, TEXT_CANDIDATES, isWebsearchSyntax, retrievalService, searchSql, type SearchSqlParams } from '../src/rag/retrieval.js';
+import { graphIndexName, workspaceGraphs } from '../src/rag/graphs.js';
+import { CANDIDATES, EF_SEARCH, POOL, TEXT_CANDIDATES, isWebsearchSyntax, retrievalService, searchSql, type SearchSqlParams } from '../src/rag/retrieval.js';
 
 const { values } = parseArgs({
   options: {
@@ -369,7 +370,7 @@ try {
   // rerank), on the same kind of calls; and the HNSW index's recall@10 against exact kNN
   // for a workspace-filtered search (the kNN arm of a workspace above EXACT_KNN_MAX).
   type Runner = (db: Database['db'], p: SearchSqlParams) => Promise<unknown[]>;
-  const settings = async (tx: Database['db'], ef = 100) => {
+  const settings = async (tx: Database['db'], ef = EF_SEARCH) => {
     await tx.execute(sql.raw(`SET LOCAL hnsw.iterative_scan = relaxed_order`));
     await tx.execute(sql.raw(`SET LOCAL hnsw.ef_search = ${ef}`));
   };
@@ -415,7 +416,7 @@ try {
       : `workspace kNN arm: exact up to ${exactMax} live chunks in the workspace (recall 1), HNSW above`,
   );
   const HNSW_ONLY = ['enable_sort', 'enable_incremental_sort', 'enable_bitmapscan', 'enable_seqscan'];
-  const knn10 = async (workspaceId: string, vector: number[], mode: 'hnsw' | 'exact', ef = 100) =>
+  const knn10 = async (workspaceId: string, vector: number[], mode: 'hnsw' | 'exact', ef = EF_SEARCH) =>
     db.transaction(async (tx) => {
       await settings(tx as never, ef);
       // hnsw: every other way to order the workspace's rows is off (after VACUUM the planner
@@ -431,48 +432,52 @@ try {
         sql`select id, embedding <=> ${v}::vector as d from chunks where deleted_at is null and workspace_id = ${workspaceId} order by embedding <=> ${v}::vector limit ${mode === 'hnsw' ? CANDIDATES : 10}`,
       );
       const ms = performance.now() - t;
-      const ids = rows
-        .sort((a, b) => a.d - b.d || (a.id < b.id ? -1 : 1))
-        .slice(0, 10)
-        .map((r) => r.id);
-      return { ids, ms };
+      const best = rows.sort((a, b) => a.d - b.d || (a.id < b.id ? -1 : 1)).slice(0, 10);
+      return { ids: best.map((r) => r.id), dists: best.map((r) => Number(r.d)), ms };
     });
-  // The same 30 (workspace, question) pairs at every ef_search; the exact answer once per pair.
-  const probePlan = await db.transaction(async (tx) => {
-    for (const off of HNSW_ONLY) await tx.execute(sql.raw(`SET LOCAL ${off} = off`));
-    const v = `[${Array.from({ length: embedder.dimensions }, () => 0.1).join(',')}]`;
-    return queryRows<Record<string, string>>(
-      tx as never,
-      sql`EXPLAIN (COSTS OFF) select id from chunks where deleted_at is null and workspace_id = ${workspaces[0]!} order by embedding <=> ${v}::vector limit 10`,
-    );
-  });
-  const planText = probePlan.map((r) => Object.values(r)[0]).join(' ');
+  // The same probes at every ef_search; the exact answer once per probe.
+  const knnPlan = async (workspaceId: string) => {
+    const plan = await db.transaction(async (tx) => {
+      for (const off of HNSW_ONLY) await tx.execute(sql.raw(`SET LOCAL ${off} = off`));
+      const v = `[${Array.from({ length: embedder.dimensions }, () => 0.1).join(',')}]`;
+      return queryRows<Record<string, string>>(
+        tx as never,
+        sql`EXPLAIN (COSTS OFF) select id from chunks where deleted_at is null and workspace_id = ${workspaceId} order by embedding <=> ${v}::vector limit 10`,
+      );
+    });
+    return plan.map((r) => Object.values(r)[0]).join(' ');
+  };
+  const planText = await knnPlan(workspaces[0]!);
   // An ordered index scan is the HNSW index (the parent's, or a partition's chunks_pNN_embedding_idx).
   if (!/Index Scan using \S*(hnsw|embedding)\S* .*Order By/.test(planText)) throw new Error(`the recall probe does not read the HNSW index: ${planText}`);
   const RECALL_QUERIES = 30;
-  const probes: { ws: string; vector: number[]; truth: string[]; exactMs: number }[] = [];
+  // A few workspaces, every probe in one of them: their own graphs (below) take seconds each to build.
+  const probeWorkspaces = Array.from(new Set(Array.from({ length: 4 }, () => pick(workspaces))));
+  const probes: { ws: string; vector: number[]; truth: string[]; tenth: number; exactMs: number }[] = [];
+  const probe = async (ws: string, vector: number[]) => {
+    const exact = await knn10(ws, vector, 'exact');
+    probes.push({ ws, vector, truth: exact.ids, tenth: exact.dists[exact.dists.length - 1] ?? 0, exactMs: exact.ms });
+  };
   for (let i = 0; i < RECALL_QUERIES; i++) {
-    const ws = pick(workspaces);
     const [vector] = await embedder.embed([embeddingQuery(analyseQuestion(pick(questions)))]);
-    const exact = await knn10(ws, vector!, 'exact');
-    probes.push({ ws, vector: vector!, truth: exact.ids, exactMs: exact.ms });
+    await probe(pick(probeWorkspaces), vector!);
   }
   // Harder probes: the embedding of a passage of another workspace (a query close to many stored
   // vectors, far from the filtered workspace's), which makes the graph walk longer.
   for (let i = 0; i < RECALL_QUERIES; i++) {
-    const ws = pick(workspaces);
     const [row] = await queryRows<{ v: string }>(
       db,
       sql`select embedding::text as v from chunks where workspace_id = ${pick(workspaces)} and deleted_at is null offset ${Math.floor(rand() * 50)} limit 1`,
     );
-    const vector = JSON.parse(row!.v) as number[];
-    const exact = await knn10(ws, vector, 'exact');
-    probes.push({ ws, vector, truth: exact.ids, exactMs: exact.ms });
+    await probe(pick(probeWorkspaces), JSON.parse(row!.v) as number[]);
   }
   const exactTimes = probes.map((p) => p.exactMs);
-  console.log(`exact kNN of one workspace (limit 10): p50 ${ms(pct(exactTimes, 50))}`);
-  for (const ef of values.ef.split(',').map(Number)) {
+  console.log(`exact kNN of one workspace (limit 10): p50 ${ms(pct(exactTimes, 50))}; probes in ${probeWorkspaces.length} workspaces`);
+  // recall@10: the exact 10 found (by id); and as ann-benchmarks counts it, the 10 returned whose
+  // distance is within the exact tenth's (a tie at the tenth place counts, whichever row it is).
+  const recallAt = async (ef: number, graph: string) => {
     let found = 0;
+    let close = 0;
     let wanted = 0;
     const times: number[] = [];
     for (const p of probes) {
@@ -481,10 +486,28 @@ try {
       times.push(approx.ms);
       wanted += p.truth.length;
       found += p.truth.filter((id) => got.has(id)).length;
+      close += Math.min(p.truth.length, approx.dists.filter((d) => d <= p.tenth + 1e-6).length);
     }
     console.log(
-      `HNSW index recall@10 against exact kNN, workspace-filtered, iterative scan, best 10 of ${CANDIDATES} by distance, ef_search ${ef}: ${(found / wanted).toFixed(3)} (${probes.length} queries, half questions, half passages; kNN p50 ${ms(pct(times, 50))})`,
+      `HNSW recall@10 against exact kNN, ${graph}, iterative scan, best 10 of ${CANDIDATES} by distance, ef_search ${ef}: ${(found / wanted).toFixed(3)} by id, ${(close / wanted).toFixed(3)} by distance (${probes.length} queries, half questions, half passages; kNN p50 ${ms(pct(times, 50))})`,
     );
+  };
+  const efs = values.ef.split(',').map(Number);
+  for (const ef of efs) await recallAt(ef, "the partition's graph, workspace-filtered");
+  // The same probes once each workspace has a graph of its own (what a workspace above
+  // EXACT_KNN_MAX gets after its ingestion, src/rag/graphs.ts), built here whatever its size.
+  {
+    const graphs = workspaceGraphs({ database, threshold: 0, buildMemory: '1GB' });
+    const t = performance.now();
+    for (const ws of probeWorkspaces) await graphs.ensure(ws);
+    console.log(`own graphs of the ${probeWorkspaces.length} probe workspaces built in ${((performance.now() - t) / 1000).toFixed(1)} s`);
+    const ownPlan = await knnPlan(probeWorkspaces[0]!);
+    if (!ownPlan.includes(graphIndexName(probeWorkspaces[0]!))) throw new Error(`the probe does not read the workspace's own graph: ${ownPlan}`);
+    try {
+      for (const ef of efs) await recallAt(ef, "the workspace's own graph");
+    } finally {
+      for (const ws of probeWorkspaces) await graphs.drop(ws);
+    }
   }
 
   // 3c. POST /api/v1/rag in process (app.inject: routing, auth, workspace access, retrieval,
@@ -534,7 +557,7 @@ try {
     pool: POOL,
   });
   const { sql: text, params } = new PgDialect().sqlToQuery(statement);
-  console.log(`\n## the SQL of one call (run after SET LOCAL hnsw.iterative_scan = relaxed_order, hnsw.ef_search = 100)`);
+  console.log(`\n## the SQL of one call (run after SET LOCAL hnsw.iterative_scan = relaxed_order, hnsw.ef_search = ${EF_SEARCH})`);
   console.log(text.trim());
   console.log(
     `-- params: $1 = [${(params[0] as string).slice(1, 40)}...] (${embedder.dimensions} numbers), ${params
@@ -544,7 +567,7 @@ try {
   );
   const plan = await db.transaction(async (tx) => {
     await tx.execute(sql.raw(`SET LOCAL hnsw.iterative_scan = relaxed_order`));
-    await tx.execute(sql.raw(`SET LOCAL hnsw.ef_search = 100`));
+    await tx.execute(sql.raw(`SET LOCAL hnsw.ef_search = ${EF_SEARCH}`));
     return queryRows<Record<string, string>>(tx as never, sql`EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY ON) ${statement}`);
   });
   console.log(`\n## EXPLAIN ANALYZE`);
