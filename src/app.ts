@@ -217,9 +217,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   if (config.workers > 0) services.syncSchedule.start(config.syncSchedulerIntervalSec);
   // Ingestions whose worker died are taken over (docs/data-sources.md, "Interrupted ingestion").
   if (config.workers > 0) services.dataSources.startRecovery();
+  // Large workspaces without a graph of their own get one (src/rag/graphs.ts).
+  if (config.workers > 0) services.graphs.start();
   app.addHook('onClose', async () => {
     await services.syncSchedule.stop();
     await services.dataSources.stopRecovery();
+    await services.graphs.stop();
     await services.mcpSources.close();
     await services.parser.close();
   });

@@ -26,6 +26,16 @@ export interface WorkspaceGraphs {
   drop(workspaceId: string): Promise<void>;
   /** Whether the workspace has a valid graph of its own. */
   has(workspaceId: string): Promise<boolean>;
+  /** Builds the graph of every workspace past the threshold that has none; returns how many were built. */
+  sweep(): Promise<number>;
+  /**
+   * Sweeps once in the background (instances with workers, at start): a workspace that
+   * grew past the threshold before this release, or whose build failed, gets its graph
+   * without waiting for its next ingestion.
+   */
+  start(): void;
+  /** Waits for the sweep and any build under way. */
+  stop(): Promise<void>;
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -50,6 +60,8 @@ export function workspaceGraphs(deps: {
   const buildMemory = deps.buildMemory ?? '256MB';
   // One build per workspace at a time in this process (another process is kept out by an advisory lock).
   const building = new Map<string, Promise<boolean>>();
+  let sweeping: Promise<number> | undefined;
+  let stopped = false;
 
   async function state(name: string): Promise<'valid' | 'invalid' | 'none'> {
     const [row] = await queryRows<{ valid: boolean }>(
@@ -98,20 +110,34 @@ export function workspaceGraphs(deps: {
     return valid;
   }
 
-  return {
-    ensure(workspaceId) {
-      const running = building.get(workspaceId);
-      if (running) return running;
-      const p = build(workspaceId)
-        .catch((err) => {
-          deps.log?.error({ err, workspaceId }, 'workspace graph build failed');
-          return false;
-        })
-        .finally(() => building.delete(workspaceId));
-      building.set(workspaceId, p);
-      return p;
-    },
+  async function sweep(): Promise<number> {
+    const rows = await queryRows<{ workspace_id: string }>(
+      db,
+      sql`SELECT workspace_id FROM chunks WHERE workspace_id IS NOT NULL AND deleted_at IS NULL GROUP BY workspace_id HAVING count(*) > ${threshold}`,
+    );
+    let built = 0;
+    for (const { workspace_id } of rows) {
+      if (stopped) break;
+      if (await ensure(workspace_id)) built++;
+    }
+    return built;
+  }
 
+  function ensure(workspaceId: string): Promise<boolean> {
+    const running = building.get(workspaceId);
+    if (running) return running;
+    const p = build(workspaceId)
+      .catch((err) => {
+        deps.log?.error({ err, workspaceId }, 'workspace graph build failed');
+        return false;
+      })
+      .finally(() => building.delete(workspaceId));
+    building.set(workspaceId, p);
+    return p;
+  }
+
+  return {
+    ensure,
     async drop(workspaceId) {
       const name = graphIndexName(workspaceId);
       await building.get(workspaceId);
@@ -126,6 +152,21 @@ export function workspaceGraphs(deps: {
 
     async has(workspaceId) {
       return (await state(graphIndexName(workspaceId))) === 'valid';
+    },
+
+    sweep,
+
+    start() {
+      sweeping ??= sweep().catch((err) => {
+        deps.log?.error({ err }, 'workspace graph sweep failed');
+        return 0;
+      });
+    },
+
+    async stop() {
+      stopped = true;
+      await sweeping;
+      await Promise.all(building.values());
     },
   };
 }

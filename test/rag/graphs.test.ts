@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import t from 'tap';
+import { buildApp } from '../../src/app.js';
 import { queryRows, sql, type Db } from '../../src/db/client.js';
 import { analyseQuestion, conceptQueries, embeddingQuery } from '../../src/rag/concepts.js';
 import { graphIndexName } from '../../src/rag/graphs.js';
@@ -112,6 +113,23 @@ t.test('a large workspace gets a graph of its own, read by retrieval, dropped wi
     res.json().data.sources.some((s: { workspaceId: string | null }) => s.workspaceId === gh.workspaceId),
     "the answer cites the workspace's documents",
   );
+
+  // A workspace that grew past the threshold before it could have a graph (an older release, a
+  // failed build) gets one at the next start of an instance with workers, without an ingestion.
+  await graphs.drop(gh.workspaceId);
+  t.notOk(await graphs.has(gh.workspaceId), 'graph dropped (as before this release)');
+  const second = await buildApp({ config: ctx.config, database: ctx.database, mailer: ctx.mailer });
+  await second.ready();
+  try {
+    const until = Date.now() + 30_000;
+    while (!(await graphs.has(gh.workspaceId)) && Date.now() < until) await new Promise((r) => setTimeout(r, 50));
+    t.ok(await graphs.has(gh.workspaceId), 'an instance starting with workers builds it');
+  } finally {
+    await second.close();
+  }
+  await graphs.drop(gh.workspaceId);
+  t.equal(await graphs.sweep(), 1, 'a sweep builds the one missing graph');
+  t.equal(await graphs.sweep(), 0, 'and nothing the second time');
 
   // The workspace goes, its graph with it.
   const del = await app.inject({ method: 'DELETE', url: `/api/v1/workspaces/${gh.workspaceId}`, headers: owner.headers });
