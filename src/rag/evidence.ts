@@ -28,6 +28,8 @@ export interface Reading {
   expects: 'figure' | 'date' | 'frequency' | null;
   /** The question asks for the points of a list (what a contract must include, which elements). */
   asksList: boolean;
+  /** Article numbers the question names (`Article 28`, `Art. 30`): their figure concepts are held by those articles' own text. */
+  articles: Set<string>;
 }
 
 export interface Unit {
@@ -110,6 +112,9 @@ function askPart(question: string): string {
   return asks.length && asks.length < parts.length ? asks.join(' ') : question;
 }
 
+/** `Article 28`, `Art. 30(2)`: the article number. */
+const ARTICLE_NAMED = /\bArt(?:icle|\.)\s*(\d{1,3})\b/gi;
+
 /** Reads a question (and, for a follow-up, the previous question it continues). */
 export function readQuestion(question: string, history = ''): Reading {
   const analysis = analyseQuestion(question);
@@ -134,6 +139,7 @@ export function readQuestion(question: string, history = ''): Reading {
     namesVendor: analysis.namesVendor,
     expects: DATE_QUESTION.test(asked) ? 'date' : FIGURE_QUESTION.test(asked) ? 'figure' : FREQUENCY_QUESTION.test(asked) ? 'frequency' : null,
     asksList: LIST_QUESTION.test(asked),
+    articles: new Set([...question.matchAll(ARTICLE_NAMED)].map((m) => m[1]!)),
   };
 }
 
@@ -198,6 +204,9 @@ function sentencesOf(source: Source): Sentence[] {
   return out;
 }
 
+/** The source is the DORA article numbered `n` (corpus documents are titled `DORA Article 28: …`). */
+const isArticle = (s: Source, n: string) => s.workspaceId === null && new RegExp(`^DORA Article ${n}\\b`).test(s.title);
+
 /** The sentences of the sources that can be quoted: statements of at least 6 words, nothing addressed to an assistant. */
 export function unitsOf(sources: Source[]): Unit[] {
   return sources.flatMap((source) => sentencesOf(source).map((s) => ({ source, ...s })));
@@ -225,6 +234,12 @@ export function weighEvidence(reading: Reading, sources: Source[]): Evidence {
     const { concept, role } = cs[k]!;
     if (role === 'vendor' && isWorkspace(u.source)) return 1;
     const here = conceptIn(concept, u.index);
+    // "Article 28": every sentence of Article 28 is the article's text; another article's
+    // "referred to in Article 28(4)" is about that other article's own obligation.
+    if (concept.figure && reading.articles.has(concept.label)) {
+      if (isArticle(u.source, concept.label)) return 1;
+      if (here === 'text') return META_CREDIT;
+    }
     if (here === 'text') return 1;
     if (here === 'meta') return META_CREDIT;
     return conceptIn(concept, passages.get(u.source.sourceNumber)!) ? PASSAGE_CREDIT : 0;

@@ -106,6 +106,17 @@ t.test("answer quality on the demo data (floors under the runner's figures)", as
     // A question asking for a figure is not answered by a sentence without one.
     t.ok(asked('How much does Basecamp Big cost per user per month?').refused);
 
+    // A question naming an article is answered from that article's own text, not from another
+    // article's cross-reference to it (Article 29: "the risks referred to in Article 28(4)").
+    for (const [question, article] of [
+      ['What does DORA Article 28 require for contractual arrangements?', 'Article 28'],
+      ['Under Article 19, who do we report major ICT-related incidents to?', 'Article 19'],
+      ['What does Article 11 require for ICT business continuity?', 'Article 11'],
+    ] as const) {
+      const r = asked(question);
+      t.same([...new Set(r.cited)], [article], `${question} cites ${article} only: ${r.cited.join(', ')}`);
+    }
+
     // A comparison: each side quoted with its own label and citation.
     const where = asked('DORA says the contract must state where data is processed. Which locations does GitHub give?');
     t.match(where.answer, /^DORA Article \d+: .+ \[Source \d\][.:]/m, 'the DORA side, labelled with its article');
