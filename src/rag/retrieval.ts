@@ -238,13 +238,11 @@ ORDER BY r.scope, r.pr`;
 export async function searchRows(db: Db, params: SearchSqlParams): Promise<SearchRow[]> {
   const query = searchSql(params);
   return db.transaction(async (tx) => {
-    // Sent together (postgres-js pipelines what a transaction has not awaited yet): one round trip.
-    const [, , rows] = await Promise.all([
-      tx.execute(sql.raw(`SET LOCAL hnsw.iterative_scan = relaxed_order`)),
-      tx.execute(sql.raw(`SET LOCAL hnsw.ef_search = ${EF_SEARCH}`)),
-      queryRows<SearchRow>(tx as unknown as Db, query),
-    ]);
-    return rows;
+    // One after the other: drizzle's queries start when awaited, so a Promise.all of them can
+    // send the statement before the settings (it did; the settings then came too late).
+    await tx.execute(sql.raw(`SET LOCAL hnsw.iterative_scan = relaxed_order`));
+    await tx.execute(sql.raw(`SET LOCAL hnsw.ef_search = ${EF_SEARCH}`));
+    return queryRows<SearchRow>(tx as unknown as Db, query);
   });
 }
 

@@ -117,3 +117,30 @@ t.test('the retrieval statement returns what an exact search returns', async (t)
     'only the workspace and the corpus',
   );
 });
+
+t.test('the statement runs after its HNSW settings, in their transaction', async (t) => {
+  const ctx = await buildTestApp();
+  t.teardown(ctx.close);
+  // The same database through a drizzle instance that records each query as it is sent.
+  const sent: string[] = [];
+  const logger = { logQuery: (query: string) => void sent.push(query.startsWith('SET') ? query : query.trim().split(/\s+/).slice(0, 4).join(' ')) };
+  const { drizzle: pgDrizzle } = await import('drizzle-orm/postgres-js');
+  const { drizzle: liteDrizzle } = await import('drizzle-orm/pglite');
+  const logged = (ctx.database.kind === 'postgres' ? pgDrizzle(ctx.database.pg!, { logger }) : liteDrizzle(ctx.database.pglite!, { logger })) as unknown as Db;
+  const embedder = ctx.app.services.retrieval.embedder;
+  const [vector] = await embedder.embed(['exit strategy'], { kind: 'query' });
+  await searchRows(logged, {
+    vector: vector!,
+    embeddingModel: embedder.id,
+    textQueries: ['exit strategy'],
+    workspaceId: '00000000-0000-4000-8000-000000000000',
+    candidates: CANDIDATES,
+    textCandidates: TEXT_CANDIDATES,
+    pool: POOL,
+  });
+  t.same(
+    sent,
+    ['SET LOCAL hnsw.iterative_scan = relaxed_order', `SET LOCAL hnsw.ef_search = ${EF_SEARCH}`, 'WITH q AS MATERIALIZED'],
+    'iterative scan and ef_search are set before the statement runs',
+  );
+});
