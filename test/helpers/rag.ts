@@ -3,6 +3,10 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createParser } from 'eventsource-parser';
 import type { FastifyInstance } from 'fastify';
+import { queryRows, sql, type Db } from '../../src/db/client.js';
+import { analyseQuestion, conceptQueries, embeddingQuery } from '../../src/rag/concepts.js';
+import { CANDIDATES, POOL, TEXT_CANDIDATES, searchSql, type SearchRow, type SearchSqlParams } from '../../src/rag/retrieval.js';
+import type { Embedder } from '../../src/rag/embedders/types.js';
 
 /** The demo vendor documents shipped in data/vendor-docs (real, openly licensed). */
 export const VENDOR_DOCS = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../data/vendor-docs');
@@ -115,4 +119,33 @@ export async function streamHttp(
     return { status: res.status, headers: res.headers, events, body: null as unknown };
   }
   return { status: res.status, headers: res.headers, events, body: (await res.json()) as unknown };
+}
+
+/** A file of data/vendor-docs/<vendor> as a JSON document of a data source (title from its name, Markdown or text). */
+export function vendorDocument(vendor: string, file: string): { title: string; format: 'markdown' | 'text'; content: string } {
+  return { title: file.replace(/\.\w+$/, ''), format: file.endsWith('.md') ? 'markdown' : 'text', content: vendorDoc(`${vendor}/${file}`) };
+}
+
+/** The retrieval statement's parameters for a question, as the retrieval service builds them (default depths). */
+export async function searchParams(embedder: Embedder, workspaceId: string, question: string, extra: Partial<SearchSqlParams> = {}): Promise<SearchSqlParams> {
+  const analysis = analyseQuestion(question);
+  const [vector] = await embedder.embed([embeddingQuery(analysis)], { kind: 'query' });
+  return {
+    vector: vector!,
+    embeddingModel: embedder.id,
+    textQueries: conceptQueries(analysis),
+    workspaceId,
+    candidates: CANDIDATES,
+    textCandidates: TEXT_CANDIDATES,
+    pool: POOL,
+    ...extra,
+  };
+}
+
+/** The retrieval statement run with every index scan off: sequential scans, exact distances (the reference answer). */
+export function exactSearch(db: Db, p: SearchSqlParams): Promise<SearchRow[]> {
+  return db.transaction(async (tx) => {
+    for (const s of ['enable_indexscan', 'enable_bitmapscan', 'enable_indexonlyscan']) await tx.execute(sql.raw(`SET LOCAL ${s} = off`));
+    return queryRows<SearchRow>(tx as unknown as Db, searchSql(p));
+  });
 }

@@ -1,26 +1,17 @@
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import t from 'tap';
 import { buildApp } from '../../src/app.js';
 import { queryRows, sql, type Db } from '../../src/db/client.js';
-import { analyseQuestion, conceptQueries, embeddingQuery } from '../../src/rag/concepts.js';
 import { graphIndexName } from '../../src/rag/graphs.js';
-import { CANDIDATES, POOL, TEXT_CANDIDATES, searchRows, searchSql, type SearchRow, type SearchSqlParams } from '../../src/rag/retrieval.js';
+import { searchRows, searchSql, type SearchRow } from '../../src/rag/retrieval.js';
 import { buildTestApp, registerUser, testConfig } from '../helpers/app.js';
 import { createTextSource } from '../helpers/dataSources.js';
+import { exactSearch, searchParams, vendorDocument } from '../helpers/rag.js';
 import { createOrgAndWorkspace, createWorkspace } from '../helpers/workspaces.js';
 
 // A workspace past the exact-kNN threshold (RAG_EXACT_KNN_MAX, here 10 live chunks) gets an
 // HNSW graph of its own chunks after its ingestion (src/rag/graphs.ts); the retrieval
 // statement walks that graph instead of its partition's, and the graph goes with the workspace.
 
-const VENDOR_DOCS = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../data/vendor-docs');
-const doc = (vendor: string, file: string) => ({
-  title: file.replace(/\.\w+$/, ''),
-  format: file.endsWith('.md') ? 'markdown' : 'text',
-  content: readFileSync(path.join(VENDOR_DOCS, vendor, file), 'utf8'),
-});
 const THRESHOLD = 10;
 
 t.test('a large workspace gets a graph of its own, read by retrieval, dropped with the workspace', async (t) => {
@@ -36,7 +27,7 @@ t.test('a large workspace gets a graph of its own, read by retrieval, dropped wi
   await createTextSource(
     app,
     gh.headers,
-    ['github-data-protection-agreement.md', 'github-enterprise-service-level-agreement.md', 'github-subprocessors.md'].map((f) => doc('github', f)),
+    ['github-data-protection-agreement.md', 'github-enterprise-service-level-agreement.md', 'github-subprocessors.md'].map((f) => vendorDocument('github', f)),
   );
   await createTextSource(app, { ...gh.headers, 'x-workspace-id': small.id }, [
     { title: 'Short policy', content: 'Backups are encrypted at rest and tested every quarter. Access is reviewed monthly.' },
@@ -62,22 +53,9 @@ t.test('a large workspace gets a graph of its own, read by retrieval, dropped wi
   t.match(index?.table, /^chunks_p\d\d$/, "the graph is an index of the workspace's partition");
   t.match(index?.def, new RegExp(`USING hnsw .*workspace_id = '${gh.workspaceId}'.*deleted_at IS NULL`), 'of its live chunks only');
 
-  const embedder = app.services.retrieval.embedder;
-  const params = async (question: string): Promise<SearchSqlParams> => {
-    const analysis = analyseQuestion(question);
-    const [vector] = await embedder.embed([embeddingQuery(analysis)], { kind: 'query' });
-    return {
-      vector: vector!,
-      embeddingModel: embedder.id,
-      textQueries: conceptQueries(analysis),
-      workspaceId: gh.workspaceId,
-      candidates: CANDIDATES,
-      textCandidates: TEXT_CANDIDATES,
-      pool: POOL,
-      exactKnnMax: THRESHOLD,
-    };
-  };
-  const p = await params('How much notice is given before a new subprocessor is added?');
+  const p = await searchParams(app.services.retrieval.embedder, gh.workspaceId, 'How much notice is given before a new subprocessor is added?', {
+    exactKnnMax: THRESHOLD,
+  });
   const plan = (
     await db.transaction(async (tx) => {
       await tx.execute(sql.raw('SET LOCAL hnsw.iterative_scan = relaxed_order'));
@@ -91,12 +69,7 @@ t.test('a large workspace gets a graph of its own, read by retrieval, dropped wi
   // What it finds: the exact kNN candidates, as the partition's graph does on a workspace this
   // small (test/rag/retrieval-scaling.test.ts), the graph walk being approximate at the edges.
   const knn = (rows: SearchRow[]) => rows.filter((r) => r.scope === 'workspace' && r.vr !== null).map((r) => r.id);
-  const want = knn(
-    await db.transaction(async (tx) => {
-      for (const s of ['enable_indexscan', 'enable_bitmapscan', 'enable_indexonlyscan']) await tx.execute(sql.raw(`SET LOCAL ${s} = off`));
-      return queryRows<SearchRow>(tx as unknown as Db, searchSql(p));
-    }),
-  );
+  const want = knn(await exactSearch(db, p));
   const got = new Set(knn(await searchRows(db, p)));
   const found = want.filter((id) => got.has(id)).length;
   t.ok(want.length > 5 && found / want.length >= 0.9, `the own graph finds ${found} of the ${want.length} exact kNN candidates`);

@@ -1,22 +1,18 @@
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import t from 'tap';
-import { queryRows, sql, type Db } from '../../src/db/client.js';
-import { analyseQuestion, conceptQueries, embeddingQuery } from '../../src/rag/concepts.js';
+import type { Db } from '../../src/db/client.js';
 import {
   CANDIDATES,
   EF_SEARCH,
   POOL,
   TEXT_CANDIDATES,
   searchRows,
-  searchSql,
   type RetrievalFilters,
   type SearchRow,
   type SearchSqlParams,
 } from '../../src/rag/retrieval.js';
 import { buildTestApp, registerUser } from '../helpers/app.js';
 import { createTextSource } from '../helpers/dataSources.js';
+import { exactSearch, searchParams, vendorDocument } from '../helpers/rag.js';
 import { createOrgAndWorkspace, createWorkspace } from '../helpers/workspaces.js';
 
 // The retrieval statement reads each scope through its own indexes (exact kNN over a small
@@ -24,13 +20,6 @@ import { createOrgAndWorkspace, createWorkspace } from '../helpers/workspaces.js
 // docs/performance.md, "Retrieval"). Whatever the plan, it must return what an exact search
 // returns: the same candidate rows, ranks and order as the same statement run with every
 // index scan turned off (sequential scans, exact distances).
-
-const VENDOR_DOCS = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../data/vendor-docs');
-const doc = (vendor: string, file: string) => ({
-  title: file.replace(/\.\w+$/, ''),
-  format: file.endsWith('.md') ? 'markdown' : 'text',
-  content: readFileSync(path.join(VENDOR_DOCS, vendor, file), 'utf8'),
-});
 
 const key = (rows: SearchRow[]) => rows.map((r) => `${r.scope} ${r.id} vr=${r.vr ?? '-'} tr=${r.tr ?? '-'} rrf=${Number(r.rrf).toFixed(12)}`);
 
@@ -47,34 +36,17 @@ t.test('the retrieval statement returns what an exact search returns', async (t)
   await createTextSource(
     app,
     gh.headers,
-    ['github-data-protection-agreement.md', 'github-enterprise-service-level-agreement.md', 'github-subprocessors.md'].map((f) => doc('github', f)),
+    ['github-data-protection-agreement.md', 'github-enterprise-service-level-agreement.md', 'github-subprocessors.md'].map((f) => vendorDocument('github', f)),
   );
   await createTextSource(
     app,
     bc.headers,
-    ['data-processing-addendum.txt', 'basecamp-big-sla.md', 'basecamp-subprocessors.md'].map((f) => doc('basecamp', f)),
+    ['data-processing-addendum.txt', 'basecamp-big-sla.md', 'basecamp-subprocessors.md'].map((f) => vendorDocument('basecamp', f)),
   );
   const embedder = app.services.retrieval.embedder;
 
-  const params = async (workspaceId: string, question: string, filters?: RetrievalFilters): Promise<SearchSqlParams> => {
-    const analysis = analyseQuestion(question);
-    const [vector] = await embedder.embed([embeddingQuery(analysis)], { kind: 'query' });
-    return {
-      vector: vector!,
-      embeddingModel: embedder.id,
-      textQueries: conceptQueries(analysis),
-      workspaceId,
-      filters,
-      candidates: CANDIDATES,
-      textCandidates: TEXT_CANDIDATES,
-      pool: POOL,
-    };
-  };
-  const exact = (p: SearchSqlParams) =>
-    db.transaction(async (tx) => {
-      for (const s of ['enable_indexscan', 'enable_bitmapscan', 'enable_indexonlyscan']) await tx.execute(sql.raw(`SET LOCAL ${s} = off`));
-      return queryRows<SearchRow>(tx as unknown as Db, searchSql(p));
-    });
+  const params = (workspaceId: string, question: string, filters?: RetrievalFilters) => searchParams(embedder, workspaceId, question, { filters });
+  const exact = (p: SearchSqlParams) => exactSearch(db, p);
 
   const questions = [
     'What is the notice period for new subprocessors?',
