@@ -13,6 +13,9 @@ const RateLimitWindow = Type.Object({
   anonymousMax: Type.Optional(Type.Integer({ minimum: 1 })),
 });
 
+/** Live chunks up to which a workspace is searched by exact kNN (`RAG_EXACT_KNN_MAX`; EXACT_KNN_MAX of src/rag/retrieval.ts). */
+export const EXACT_KNN_MAX_DEFAULT = 20_000;
+
 export const ConfigSchema = Type.Object({
   env: Type.Union([Type.Literal('development'), Type.Literal('test'), Type.Literal('production')]),
   host: Type.String(),
@@ -295,7 +298,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
       topK: int(env.RAG_TOP_K, 5),
       historyMessages: int(env.RAG_HISTORY_MESSAGES, 6),
       extractiveMaxSentences: int(env.RAG_EXTRACTIVE_MAX_SENTENCES, 3),
-      exactKnnMax: int(env.RAG_EXACT_KNN_MAX, 20_000), // EXACT_KNN_MAX of src/rag/retrieval.ts
+      exactKnnMax: int(env.RAG_EXACT_KNN_MAX, EXACT_KNN_MAX_DEFAULT),
       anthropic: {
         apiKey: env.ANTHROPIC_API_KEY || undefined,
         baseUrl: env.ANTHROPIC_BASE_URL || undefined,

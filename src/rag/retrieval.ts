@@ -1,4 +1,5 @@
 import { sql, type SQL } from 'drizzle-orm';
+import { EXACT_KNN_MAX_DEFAULT } from '../config.js';
 import { queryRows, type Db } from '../db/client.js';
 import type { Source } from '../domain/sources.js';
 import { badRequest } from '../lib/errors.js';
@@ -53,11 +54,12 @@ export const MAX_LIMIT = 50;
 export const EF_SEARCH = 200;
 /**
  * A workspace with at most this many live chunks is searched by exact kNN (cost
- * proportional to the workspace, recall 1); a larger one walks the HNSW graph with the
- * workspace as an iterative-scan filter (docs/performance.md, "Retrieval"). The shared
- * corpus is always searched exactly.
+ * proportional to the workspace, recall 1); a larger one walks an HNSW graph: its own
+ * (src/rag/graphs.ts) once built, its partition's with the workspace as an iterative-scan
+ * filter until then (docs/retrieval.md, "Large workspaces"). The shared corpus is always
+ * searched exactly. The service takes it from `RAG_EXACT_KNN_MAX`, whose default this is.
  */
-export const EXACT_KNN_MAX = 20_000;
+export const EXACT_KNN_MAX = EXACT_KNN_MAX_DEFAULT;
 
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
 function checkDate(v: string | undefined, field: string): string | undefined {
