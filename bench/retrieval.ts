@@ -33,9 +33,19 @@ import { doraCorpusDocuments } from '../src/modules/data-sources/corpus.js';
 import { dataSourcesRepository, type DocumentInsert } from '../src/modules/data-sources/repository.js';
 import { LocalHashEmbedder } from '../src/rag/embedders/local.js';
 import { analyseQuestion, conceptQueries, embeddingQuery } from '../src/rag/concepts.js';
-import * as retrievalModule from '../src/rag/retrieval.js';
 import { graphIndexName, workspaceGraphs } from '../src/rag/graphs.js';
-import { CANDIDATES, EF_SEARCH, POOL, TEXT_CANDIDATES, isWebsearchSyntax, retrievalService, searchSql, type SearchSqlParams } from '../src/rag/retrieval.js';
+import {
+  CANDIDATES,
+  EF_SEARCH,
+  EXACT_KNN_MAX,
+  POOL,
+  TEXT_CANDIDATES,
+  isWebsearchSyntax,
+  retrievalService,
+  searchRows,
+  searchSql,
+  type SearchSqlParams,
+} from '../src/rag/retrieval.js';
 
 const { values } = parseArgs({
   options: {
@@ -369,18 +379,10 @@ try {
   // 3b. The statement alone (what the service runs for one call, without embedding and
   // rerank), on the same kind of calls; and the HNSW index's recall@10 against exact kNN
   // for a workspace-filtered search (the kNN arm of a workspace above EXACT_KNN_MAX).
-  type Runner = (db: Database['db'], p: SearchSqlParams) => Promise<unknown[]>;
   const settings = async (tx: Database['db'], ef = EF_SEARCH) => {
     await tx.execute(sql.raw(`SET LOCAL hnsw.iterative_scan = relaxed_order`));
     await tx.execute(sql.raw(`SET LOCAL hnsw.ef_search = ${ef}`));
   };
-  const runStatement: Runner =
-    (retrievalModule as { searchRows?: Runner }).searchRows ??
-    ((d, p) =>
-      d.transaction(async (tx) => {
-        await settings(tx as never);
-        return queryRows(tx as never, searchSql(p));
-      }));
   const paramsFor = async (workspaceId: string, question: string, filters?: ReturnType<typeof filtersFor>): Promise<SearchSqlParams> => {
     const analysis = analyseQuestion(question);
     const [vector] = await embedder.embed([embeddingQuery(analysis)]);
@@ -401,7 +403,7 @@ try {
     const filters = filtersFor(i);
     const p = await paramsFor(pick(workspaces), pick(questions), filters);
     const t = performance.now();
-    await runStatement(db, p);
+    await searchRows(db, p);
     const d = performance.now() - t;
     stmt.push(d);
     if (!filters) stmtUnfiltered.push(d);
@@ -409,12 +411,7 @@ try {
   console.log(`\n## the retrieval statement alone (one transaction: settings + statement), ${Q} calls`);
   console.log(`all       p50 ${ms(pct(stmt, 50))}  p95 ${ms(pct(stmt, 95))}  p99 ${ms(pct(stmt, 99))}`);
   console.log(`unfiltered p50 ${ms(pct(stmtUnfiltered, 50))}  p95 ${ms(pct(stmtUnfiltered, 95))}`);
-  const exactMax = (retrievalModule as { EXACT_KNN_MAX?: number }).EXACT_KNN_MAX;
-  console.log(
-    exactMax === undefined
-      ? 'workspace kNN arm: HNSW index, iterative scan'
-      : `workspace kNN arm: exact up to ${exactMax} live chunks in the workspace (recall 1), HNSW above`,
-  );
+  console.log(`workspace kNN arm: exact up to ${EXACT_KNN_MAX} live chunks in the workspace (recall 1), HNSW above`);
   const HNSW_ONLY = ['enable_sort', 'enable_incremental_sort', 'enable_bitmapscan', 'enable_seqscan'];
   const knn10 = async (workspaceId: string, vector: number[], mode: 'hnsw' | 'exact', ef = EF_SEARCH) =>
     db.transaction(async (tx) => {
