@@ -205,6 +205,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   app.addHook('onClose', async () => {
     await services.auth.settled();
+    await services.analytics.settled();
     if (!deps.mailer) mailer.close();
   });
   // Background jobs (pg-boss): started with the app, stopped when it closes (running

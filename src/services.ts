@@ -92,9 +92,9 @@ export function createServices(deps: { config: Config; database: Database; maile
   workspaces.addStatsProvider((workspaceId) => dataSources.statsFor(workspaceId));
   workspaces.addSyncStateProvider((ids) => dataSources.syncCounts(ids));
   const conversations = conversationsService(conversationsRepository(db));
-  const analytics = analyticsService(analyticsRepository(db), { usersByIds: (ids) => auth.usersByIds(ids) });
+  const analytics = analyticsService(analyticsRepository(db), { usersByIds: (ids) => auth.usersByIds(ids), log: deps.log });
   // Answers (docs/rag.md): retrieval -> generator -> validation -> conversation + query log.
-  const rag = ragService({ retrieval, generator: createGenerator(config), conversations, analytics, config: config.rag, log: deps.log });
+  const rag = ragService({ retrieval, generator: createGenerator(config), conversations, analytics, config: config.rag });
   // Evaluation (docs/evaluation.md): the external service when RAGAS_URL is set, else
   // built-in metrics; `questions` are answered by the answer service exactly as POST /rag.
   const evaluation = evaluationService({

@@ -38,11 +38,13 @@ t.test('answers through the anthropic generator (real SDK, local fake Messages A
     { title: 'GitHub Enterprise Service Level Agreement', content: vendorDoc('github/github-enterprise-service-level-agreement.md') },
   ]);
   const ask = (payload: object, url = `${API}/rag`) => app.inject({ method: 'POST', url, headers: ws.headers, payload });
-  const logRows = () =>
-    queryRows<{ status: string; error_code: string | null; generator: string; model: string | null; endpoint: string }>(
+  const logRows = async () => {
+    await app.services.analytics.settled(); // the rows are written after the responses
+    return queryRows<{ status: string; error_code: string | null; generator: string; model: string | null; endpoint: string }>(
       app.database.db,
       sql`select status, error_code, generator, model, endpoint from query_log where workspace_id = ${ws.workspaceId} order by created_at`,
     );
+  };
 
   t.test('a planted document stays data: fenced in the prompt, its instructions not followed', async (t) => {
     fake.reply((req) => {

@@ -384,6 +384,7 @@ t.test('answers over the demo vendors and DORA (extractive generator)', async (t
   });
 
   t.test('every question is logged', async (t) => {
+    await app.services.analytics.settled(); // the rows are written after the responses
     const [row] = await queryRows<{ n: number; answered: number }>(
       app.database.db,
       sql`

@@ -4,6 +4,7 @@ import { round2 } from '../../rag/text.js';
 import type { Scope } from '../../domain/scope.js';
 import type { AnalyticsRepository, DailyUsage, LogFilter, NewQueryLog, QueryLogRow, Range, SourceUsage, UsageTotals } from './repository.js';
 import { pagination, type Pagination } from '../../domain/paging.js';
+import { afterResponse } from '../../lib/afterResponse.js';
 
 export type QueryLogEntry = Omit<NewQueryLog, 'id' | 'createdAt'>;
 
@@ -111,7 +112,14 @@ export interface UsageReport {
 /** The query log of a workspace and the reports made from it (docs/analytics.md). */
 export interface AnalyticsService {
   /** Records one question (answered, failed or aborted). */
-  logQuery(entry: QueryLogEntry): Promise<void>;
+  /**
+   * Logs one question. The row is written after the response: an answer never waits for
+   * analytics, nor fails with it (a failed write is logged). The reads below wait for the
+   * rows this process is still writing; another instance sees them a moment later.
+   */
+  logQuery(entry: QueryLogEntry): void;
+  /** Resolves when the query-log rows started so far are written (closing the app, tests). */
+  settled(): Promise<void>;
   /** One page of the logged queries the caller may see, newest first. */
   queries(
     scope: Scope,
@@ -134,13 +142,20 @@ export interface AnalyticsService {
   }>;
 }
 
-export function analyticsService(repo: AnalyticsRepository, deps: { usersByIds: UserLookup }): AnalyticsService {
+export function analyticsService(
+  repo: AnalyticsRepository,
+  deps: { usersByIds: UserLookup; log?: { error(obj: unknown, msg?: string): void } },
+): AnalyticsService {
+  const writes = afterResponse('query log write', deps.log);
   return {
-    async logQuery(entry) {
-      await repo.insert(entry);
+    logQuery(entry) {
+      writes.run(() => repo.insert(entry), { deferred: true });
     },
 
+    settled: () => writes.settled(),
+
     async queries(scope, role, q) {
+      await writes.flush();
       const f = filterOf(scope, role, q);
       const { rows, total } = await repo.list(scope, f, { limit: q.limit, offset: (q.page - 1) * q.limit, status: q.status, unanswered: q.unanswered });
       const users = await deps.usersByIds([...new Set(rows.flatMap((r) => (r.userId ? [r.userId] : [])))]);
@@ -153,6 +168,7 @@ export function analyticsService(repo: AnalyticsRepository, deps: { usersByIds: 
     },
 
     async usage(scope, role, q) {
+      await writes.flush();
       const f = filterOf(scope, role, q);
       const [t, days, endpoints, generators, byUser] = await Promise.all([
         repo.totals(scope, f),
@@ -187,6 +203,7 @@ export function analyticsService(repo: AnalyticsRepository, deps: { usersByIds: 
     },
 
     async sources(scope, role, q) {
+      await writes.flush();
       const f = filterOf(scope, role, q);
       const out = await repo.sources(scope, f, { limit: q.limit, offset: (q.page - 1) * q.limit });
       return {

@@ -3,6 +3,7 @@ import type { Config } from '../../config.js';
 import { AppError, conflict, unauthorized, badRequest } from '../../lib/errors.js';
 import { newId, newSecret, sha256 } from '../../lib/ids.js';
 import type { Mailer } from '../../lib/mailer.js';
+import { afterResponse } from '../../lib/afterResponse.js';
 import type { AuthRepository, UserRow } from './repository.js';
 
 export const PASSWORD_MIN = 8;
@@ -162,14 +163,7 @@ export function authService(deps: {
 
   // Work whose duration would tell whether an account exists (looking it up, storing a
   // token, talking to the SMTP server) runs after the response (docs/auth.md).
-  const pending = new Set<Promise<void>>();
-  function afterResponse(task: () => Promise<void>) {
-    const p: Promise<void> = new Promise<void>((r) => setImmediate(r))
-      .then(task)
-      .catch((err: unknown) => deps.log?.error({ err }, 'auth: e-mail after the response failed'))
-      .finally(() => pending.delete(p));
-    pending.add(p);
-  }
+  const mails = afterResponse('auth: e-mail', deps.log);
 
   async function startSession(user: UserRow, familyId = newId()): Promise<IssuedSession> {
     const refreshToken = newSecret(48);
@@ -316,11 +310,14 @@ export function authService(deps: {
      * even looked up, so the answer takes the same time whether or not it exists.
      */
     async forgotPassword(email: string): Promise<void> {
-      afterResponse(async () => {
-        const user = await repo.findUserByEmail(email.trim());
-        if (!user || user.status !== 'active') return;
-        await sendEmailToken(user, 'reset_password');
-      });
+      mails.run(
+        async () => {
+          const user = await repo.findUserByEmail(email.trim());
+          if (!user || user.status !== 'active') return;
+          await sendEmailToken(user, 'reset_password');
+        },
+        { deferred: true },
+      );
     },
 
     async resetPassword(token: string, newPassword: string): Promise<void> {
@@ -343,16 +340,19 @@ export function authService(deps: {
 
     /** Resends the verification link to an unverified account; silent otherwise. Returns at once, as forgotPassword. */
     async resendVerification(by: { userId?: string; email?: string }): Promise<void> {
-      afterResponse(async () => {
-        const user = by.userId ? await repo.findUserById(by.userId) : by.email ? await repo.findUserByEmail(by.email.trim()) : null;
-        if (!user || user.emailVerified || user.status !== 'active') return;
-        await sendEmailToken(user, 'verify_email');
-      });
+      mails.run(
+        async () => {
+          const user = by.userId ? await repo.findUserById(by.userId) : by.email ? await repo.findUserByEmail(by.email.trim()) : null;
+          if (!user || user.emailVerified || user.status !== 'active') return;
+          await sendEmailToken(user, 'verify_email');
+        },
+        { deferred: true },
+      );
     },
 
     /** Resolves when the e-mails queued after responses are sent (closing the app, tests). */
     async settled(): Promise<void> {
-      while (pending.size) await Promise.allSettled([...pending]);
+      await mails.settled();
     },
   };
 }

@@ -121,12 +121,12 @@ export function ragService(deps: {
   conversations: ConversationsService;
   analytics: AnalyticsService;
   config: Config['rag'];
-  log?: { error(obj: unknown, msg?: string): void };
 }): RagService {
   const { retrieval, generator, conversations, analytics, config } = deps;
   const elapsed = (p: Prepared) => Math.round(performance.now() - p.startedAt);
 
-  async function logQuery(
+  /** Logs the question for analytics; written after the response (AnalyticsService.logQuery). */
+  function logQuery(
     p: Prepared,
     entry: {
       status: 'answered' | 'failed' | 'aborted';
@@ -152,33 +152,28 @@ export function ragService(deps: {
       score: s.score,
       cited: cited.has(s.sourceNumber),
     }));
-    try {
-      await analytics.logQuery({
-        workspaceId: p.scope.workspaceId,
-        userId: p.scope.userId,
-        conversationId: entry.conversationId ?? p.conversationId,
-        endpoint: p.endpoint,
-        question: p.question,
-        status: entry.status,
-        errorCode: entry.errorCode ?? null,
-        generator: generator.id,
-        model: entry.result?.model ?? generator.model,
-        latencyMs: elapsed(p),
-        firstChunkMs: entry.firstChunkMs ?? null,
-        confidence: entry.validation?.confidence ?? null,
-        isGrounded: entry.validation?.isGrounded ?? null,
-        hasHallucinations: entry.validation?.hasHallucinations ?? null,
-        isRelevant: entry.validation?.isRelevant ?? null,
-        sourceCount: sources.length,
-        citedCount: cited.size,
-        sources: logged,
-        inputTokens: entry.result?.usage?.inputTokens ?? null,
-        outputTokens: entry.result?.usage?.outputTokens ?? null,
-      });
-    } catch (err) {
-      // The answer stands even when analytics cannot be written.
-      deps.log?.error({ err }, 'query log write failed');
-    }
+    analytics.logQuery({
+      workspaceId: p.scope.workspaceId,
+      userId: p.scope.userId,
+      conversationId: entry.conversationId ?? p.conversationId,
+      endpoint: p.endpoint,
+      question: p.question,
+      status: entry.status,
+      errorCode: entry.errorCode ?? null,
+      generator: generator.id,
+      model: entry.result?.model ?? generator.model,
+      latencyMs: elapsed(p),
+      firstChunkMs: entry.firstChunkMs ?? null,
+      confidence: entry.validation?.confidence ?? null,
+      isGrounded: entry.validation?.isGrounded ?? null,
+      hasHallucinations: entry.validation?.hasHallucinations ?? null,
+      isRelevant: entry.validation?.isRelevant ?? null,
+      sourceCount: sources.length,
+      citedCount: cited.size,
+      sources: logged,
+      inputTokens: entry.result?.usage?.inputTokens ?? null,
+      outputTokens: entry.result?.usage?.outputTokens ?? null,
+    });
   }
 
   return {
@@ -269,7 +264,7 @@ export function ragService(deps: {
           metadata,
         });
         hooks.saved?.({ conversationId: saved.conversationId, messageId: saved.assistantMessageId });
-        await logQuery(p, {
+        logQuery(p, {
           status: 'answered',
           conversationId: saved.conversationId,
           sources,
@@ -289,7 +284,7 @@ export function ragService(deps: {
         };
       } catch (err) {
         const aborted = isAbort(err, signal) || signal?.aborted === true;
-        await logQuery(p, {
+        logQuery(p, {
           status: aborted ? 'aborted' : 'failed',
           errorCode: aborted ? 'CLIENT_CLOSED' : err instanceof AppError ? err.code : 'INTERNAL_ERROR',
           sources,

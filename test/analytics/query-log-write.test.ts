@@ -1,0 +1,86 @@
+import t from 'tap';
+import { queryRows, sql } from '../../src/db/client.js';
+import { buildTestApp, registerUser, testConfig } from '../helpers/app.js';
+import { streamInject } from '../helpers/rag.js';
+import { createOrgAndWorkspace } from '../helpers/workspaces.js';
+
+const API = '/api/v1';
+
+// The query log row of an answer is written after the response (docs/analytics.md, "When a
+// question is logged"): an answer never waits for analytics, and a read sees every row.
+t.test('the query log is written after the answer, and read in full', async (t) => {
+  const ctx = await buildTestApp({ rag: { ...testConfig().rag, generator: 'extractive' } });
+  t.teardown(ctx.close);
+  const { app } = ctx;
+  await app.services.dataSources.indexCorpus({ articles: [28, 30] });
+  const owner = await registerUser(app);
+  const ws = await createOrgAndWorkspace(app, owner, 'GitHub');
+  const ask = (question: string) => app.inject({ method: 'POST', url: `${API}/rag`, headers: ws.headers, payload: { question } });
+  const logged = async () => {
+    const res = await app.inject({ method: 'GET', url: `${API}/analytics/queries`, headers: ws.headers });
+    t.equal(res.statusCode, 200, res.body);
+    return res.json().data.queries as { question: string; status: string }[];
+  };
+
+  t.test('a read right after an answer sees its row', async (t) => {
+    for (let i = 1; i <= 3; i++) {
+      const question = `What must contractual arrangements include? (${i})`;
+      t.equal((await ask(question)).statusCode, 200);
+      const rows = await logged();
+      t.equal(rows.length, i);
+      t.equal(rows[0]?.question, question, 'newest first');
+    }
+    const streamed = await streamInject(app, ws.headers, { question: 'What is the register of information?' });
+    t.equal(streamed.events.at(-1)?.event, 'done');
+    const rows = await logged();
+    t.equal(rows[0]?.question, 'What is the register of information?');
+  });
+
+  // A second connection holds the table: the answer goes out meanwhile, the row follows.
+  t.test('an answer does not wait for a held query log', { skip: ctx.database.kind !== 'postgres' && 'needs a second connection' }, async (t) => {
+    let release!: () => void;
+    const held = new Promise<void>((r) => {
+      release = r;
+    });
+    let locked!: () => void;
+    const isLocked = new Promise<void>((r) => {
+      locked = r;
+    });
+    const holder = app.database.db.transaction(async (tx) => {
+      await tx.execute(sql`LOCK TABLE query_log IN EXCLUSIVE MODE`);
+      locked();
+      await held;
+    });
+    await isLocked;
+    try {
+      const answered = ask('What must contractual arrangements include while the log is held?');
+      const outcome = await Promise.race([
+        answered.then(() => 'answered'),
+        new Promise((r) => setTimeout(() => r('still waiting after 20 s'), 20_000).unref()),
+      ]);
+      if (outcome !== 'answered') release(); // an answer that waits for the log gets it, and the test ends
+      t.equal(outcome, 'answered');
+      t.equal((await answered).statusCode, 200);
+      // The row's insert starts just after the response, and waits for the table.
+      let waiting = 0;
+      for (let i = 0; i < 100 && waiting === 0; i++) {
+        if (i) await new Promise((r) => setTimeout(r, 20));
+        const [row] = await queryRows<{ n: number }>(
+          app.database.db,
+          sql`select count(*)::int as n from pg_locks where relation = 'query_log'::regclass and not granted`,
+        );
+        waiting = Number(row?.n);
+      }
+      t.equal(waiting, 1, 'the row is waiting for the table');
+    } finally {
+      release();
+      await holder;
+    }
+    await app.services.analytics.settled();
+    const [row] = await queryRows<{ n: number }>(
+      app.database.db,
+      sql`select count(*)::int as n from query_log where question = 'What must contractual arrangements include while the log is held?' and status = 'answered'`,
+    );
+    t.equal(Number(row?.n), 1, 'written once the table is free');
+  });
+});
