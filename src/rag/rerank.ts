@@ -135,6 +135,17 @@ export interface Reranked<C extends Candidate> {
   vendorNames: Set<string>;
 }
 
+/**
+ * Ties broken by what the passage says, never by its id: ids are random, so the same
+ * documents would otherwise answer differently on each installation, or after a re-index.
+ */
+function byText(a: Candidate, b: Candidate): number {
+  if (a.title !== b.title) return a.title < b.title ? -1 : 1;
+  if (a.section !== b.section) return a.section < b.section ? -1 : 1;
+  if (a.content !== b.content) return a.content < b.content ? -1 : 1;
+  return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
+}
+
 export function rerank<C extends Candidate>(analysis: QuestionAnalysis, candidates: C[]): Reranked<C> {
   const { concepts } = analysis;
   const indexes = candidates.map(passageIndexOf);
@@ -164,7 +175,7 @@ export function rerank<C extends Candidate>(analysis: QuestionAnalysis, candidat
     const definition = analysis.asksDefinition && concepts.some((k) => !k.frame && !vendorNames.has(k.key) && defines(k, indexes[i]!)) ? DEFINITION_BONUS : 0;
     return { candidate, coverage, matched, score: Math.min(1, (1 - PRIOR) * coverage + PRIOR * prior + definition) };
   });
-  scored.sort((a, b) => b.score - a.score || a.candidate.id.localeCompare(b.candidate.id));
+  scored.sort((a, b) => b.score - a.score || byText(a.candidate, b.candidate));
   return { scored, weights, named: { dora: analysis.namesDora, vendor: vendorNames.size > 0, vendorByName: strongVendor }, vendorNames };
 }
 

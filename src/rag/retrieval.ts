@@ -127,6 +127,13 @@ function filterSql(filters: RetrievalFilters | undefined): SQL {
 }
 
 /**
+ * Ties in a ranking are broken by the passage's document title and position, then its id:
+ * ids are random, so the same documents would otherwise rank (and answer) differently on
+ * each installation and after every re-index. "C" collation: the same order everywhere.
+ */
+const TIE = sql.raw(`title COLLATE "C", ci, id`);
+
+/**
  * The retrieval statement. For each scope (the workspace's chunks, the corpus's) a kNN
  * ranking (its best `candidates`) and a full-text ranking by the rarity-weighted concepts
  * a passage holds (its best `textCandidates`), both over live chunks passing the
@@ -155,12 +162,12 @@ export function searchSql(p: SearchSqlParams): SQL {
   // sorted; OFFSET 0 keeps the planner from reading the HNSW index instead. Cost grows
   // with the scope, never with the rest of the table; recall 1.
   const exact = (scope: SQL) => sql`
-  SELECT id, dist FROM (SELECT c.id, c.embedding <=> ${q} AS dist FROM chunks c WHERE ${where(scope)} OFFSET 0) e
-  ORDER BY dist, id
+  SELECT id, dist, title, ci FROM (SELECT c.id, c.embedding <=> ${q} AS dist, c.title, c.chunk_index AS ci FROM chunks c WHERE ${where(scope)} OFFSET 0) e
+  ORDER BY dist, ${TIE}
   LIMIT ${p.candidates}`;
   // HNSW kNN over the whole table's graph, the scope as a filter (iterative scan).
   const hnsw = (scope: SQL) => sql`
-  SELECT c.id, c.embedding <=> ${q} AS dist
+  SELECT c.id, c.embedding <=> ${q} AS dist, c.title, c.chunk_index AS ci
   FROM chunks c
   WHERE ${where(scope)}
   ORDER BY c.embedding <=> ${q}
@@ -169,14 +176,16 @@ export function searchSql(p: SearchSqlParams): SQL {
   // concepts it holds, of ln(1 + N / (df + 0.5)): df = passages holding the concept, N =
   // all matches. A rare concept counts more than a frequent one (the vendor's name).
   const hits = (scope: SQL) => sql`
-  SELECT c.id, t.n
+  SELECT c.id, t.n, c.title, c.chunk_index AS ci
   FROM terms t JOIN chunks c ON c.tsv @@ t.tq
   WHERE ${live} AND ${scope} ${filters}`;
   const fulltext = (hitsTable: string) => sql`
-  SELECT id, sum(ln(1 + total::float8 / (df + 0.5))) AS weight
-  FROM (SELECT id, count(*) OVER (PARTITION BY n) AS df, count(*) OVER () AS total FROM ${sql.raw(hitsTable)}) h
-  GROUP BY id
-  ORDER BY weight DESC, id
+  SELECT * FROM (
+    SELECT id, min(title) AS title, min(ci) AS ci, sum(ln(1 + total::float8 / (df + 0.5))) AS weight
+    FROM (SELECT id, title, ci, count(*) OVER (PARTITION BY n) AS df, count(*) OVER () AS total FROM ${sql.raw(hitsTable)}) h
+    GROUP BY id
+  ) g
+  ORDER BY weight DESC, ${TIE}
   LIMIT ${p.textCandidates}`;
   return sql`
 WITH q AS MATERIALIZED (
@@ -206,18 +215,18 @@ corpus_hits AS MATERIALIZED (${hits(corpus)}
 corpus_txt AS MATERIALIZED (${fulltext('corpus_hits')}
 ),
 ranks AS (
-  SELECT id, 'workspace' AS scope, row_number() OVER (ORDER BY dist, id) AS vr, NULL::bigint AS tr, dist FROM ws_vec
-  UNION ALL SELECT id, 'workspace', NULL, row_number() OVER (ORDER BY weight DESC, id), NULL FROM ws_txt
-  UNION ALL SELECT id, 'corpus', row_number() OVER (ORDER BY dist, id), NULL, dist FROM corpus_vec
-  UNION ALL SELECT id, 'corpus', NULL, row_number() OVER (ORDER BY weight DESC, id), NULL FROM corpus_txt
+  SELECT id, title, ci, 'workspace' AS scope, row_number() OVER (ORDER BY dist, ${TIE}) AS vr, NULL::bigint AS tr, dist FROM ws_vec
+  UNION ALL SELECT id, title, ci, 'workspace', NULL, row_number() OVER (ORDER BY weight DESC, ${TIE}), NULL FROM ws_txt
+  UNION ALL SELECT id, title, ci, 'corpus', row_number() OVER (ORDER BY dist, ${TIE}), NULL, dist FROM corpus_vec
+  UNION ALL SELECT id, title, ci, 'corpus', NULL, row_number() OVER (ORDER BY weight DESC, ${TIE}), NULL FROM corpus_txt
 ),
 fused AS (
-  SELECT id, scope, min(vr) AS vr, min(tr) AS tr, min(dist) AS dist,
+  SELECT id, scope, min(title) AS title, min(ci) AS ci, min(vr) AS vr, min(tr) AS tr, min(dist) AS dist,
          coalesce(1.0 / (${RRF_K} + min(vr)), 0) + coalesce(1.0 / (${RRF_K} + min(tr)), 0) AS rrf
   FROM ranks GROUP BY id, scope
 ),
 pool AS (
-  SELECT *, row_number() OVER (PARTITION BY scope ORDER BY rrf DESC, dist ASC NULLS LAST, id) AS pr FROM fused
+  SELECT *, row_number() OVER (PARTITION BY scope ORDER BY rrf DESC, dist ASC NULLS LAST, ${TIE}) AS pr FROM fused
 ),
 picked AS (
   SELECT * FROM pool p WHERE p.pr <= ${p.pool} OR p.vr <= ${ARM_TOP} OR p.tr <= ${ARM_TOP}
