@@ -400,6 +400,12 @@ export interface QuestionAnalysis {
   namesVendor: boolean;
   /** The question asks what something is or means (a definition answers it). */
   asksDefinition: boolean;
+  /**
+   * DORA article numbers the question names (`Article 28`, `Art. 30(2)`): that article's own
+   * text holds the number, another article's cross-reference to it only partly. Empty when the
+   * question names another act (`Article 28 GDPR`).
+   */
+  articles: Set<string>;
 }
 
 const DEFINITION_QUESTION =
@@ -410,6 +416,10 @@ const VENDOR_REFERENCE = /\b(the|this|that)\s+(vendor|supplier|provider|service 
 
 const DORA_NAMED = /\b(DORA|Digital Operational Resilience Act|2022\/2554|the regulation|this regulation|Article\s+\d+|Art\.\s*\d+)\b/i;
 const DORA_ACRONYM = /\b(RTS|ITS)\b/;
+/** `Article 28`, `Art. 30(2)`: the article number. */
+const ARTICLE_NAMED = /\bArt(?:icle|\.)\s*(\d{1,3})\b/gi;
+/** Another act whose articles a question may name. */
+const OTHER_ACT = /\b(GDPR|General Data Protection Regulation|2016\/679|NIS\s?2|2022\/2555|MiCA|PSD2|AI Act)\b/i;
 
 /** The concepts of a question. */
 export function analyseQuestion(question: string): QuestionAnalysis {
@@ -480,6 +490,7 @@ export function analyseQuestion(question: string): QuestionAnalysis {
     namesDora: DORA_NAMED.test(question) || DORA_ACRONYM.test(question),
     namesVendor,
     asksDefinition: DEFINITION_QUESTION.test(question),
+    articles: OTHER_ACT.test(question) ? new Set() : new Set([...question.matchAll(ARTICLE_NAMED)].map((m) => m[1]!)),
   };
 }
 

@@ -28,8 +28,8 @@ export interface Reading {
   expects: 'figure' | 'date' | 'frequency' | null;
   /** The question asks for the points of a list (what a contract must include, which elements). */
   asksList: boolean;
-  /** Article numbers the question names (`Article 28`, `Art. 30`): their figure concepts are held by those articles' own text. */
-  articles: Set<string>;
+  /** The question asks how often (`how often`, `how frequently`, `at what interval`). */
+  asksFrequency: boolean;
 }
 
 export interface Unit {
@@ -98,6 +98,11 @@ const NUMBER_WORD =
   /\b(one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|forty|fifty|hundred|thousand|million|billion|percent|per cent|half|once|twice)\b/i;
 const FREQUENCY =
   /\b(daily|weekly|monthly|quarterly|yearly|annual|annually|regular|regularly|periodic|periodically|every|at least|within|hours?|days?|weeks?|months?|years?)\b/i;
+/** A "how often" question. */
+const HOW_OFTEN = /\bhow\s+(often|frequently|regularly)\b|\b(at\s+)?what\s+(frequency|interval)\b/i;
+/** A frequency stated as one (`at least yearly`, `every 3 years`, `once a week`, `daily`). */
+const STATED_FREQUENCY =
+  /\b(daily|weekly|fortnightly|monthly|quarterly|yearly|annually|semi-annually)\b|\b(once|twice)\s+(a|per|every|each)\s+(day|week|month|quarter|year)\b|\bevery\s+(\d+|two|three|four|five|six|twelve|other)?\s*(days?|weeks?|months?|quarters?|years?)\b|\b(each|per)\s+(year|annum|quarter|month|week)\b|\b(on\s+a\s+regular\s+basis|regularly|periodically)\b/i;
 
 /** A concept of the domain (vocabulary), a figure, an abbreviation or a proper name: it names exactly what is asked. */
 export const isSpecific = (c: Concept) => c.entry !== undefined || c.figure || /^\p{Lu}/u.test(c.label);
@@ -111,9 +116,6 @@ function askPart(question: string): string {
   const asks = parts.filter((s) => /\?\s*$/.test(s));
   return asks.length && asks.length < parts.length ? asks.join(' ') : question;
 }
-
-/** `Article 28`, `Art. 30(2)`: the article number. */
-const ARTICLE_NAMED = /\bArt(?:icle|\.)\s*(\d{1,3})\b/gi;
 
 /** Reads a question (and, for a follow-up, the previous question it continues). */
 export function readQuestion(question: string, history = ''): Reading {
@@ -139,7 +141,7 @@ export function readQuestion(question: string, history = ''): Reading {
     namesVendor: analysis.namesVendor,
     expects: DATE_QUESTION.test(asked) ? 'date' : FIGURE_QUESTION.test(asked) ? 'figure' : FREQUENCY_QUESTION.test(asked) ? 'frequency' : null,
     asksList: LIST_QUESTION.test(asked),
-    articles: new Set([...question.matchAll(ARTICLE_NAMED)].map((m) => m[1]!)),
+    asksFrequency: HOW_OFTEN.test(asked),
   };
 }
 
@@ -236,7 +238,7 @@ export function weighEvidence(reading: Reading, sources: Source[]): Evidence {
     const here = conceptIn(concept, u.index);
     // "Article 28": every sentence of Article 28 is the article's text; another article's
     // "referred to in Article 28(4)" is about that other article's own obligation.
-    if (concept.figure && reading.articles.has(concept.label)) {
+    if (concept.figure && reading.analysis.articles.has(concept.label)) {
       if (isArticle(u.source, concept.label)) return 1;
       if (here === 'text') return META_CREDIT;
     }
@@ -289,7 +291,10 @@ export function weighEvidence(reading: Reading, sources: Source[]): Evidence {
     const coverage = total ? got / total : 0;
     const definition = reading.analysis.asksDefinition && cs.some(({ concept, role }) => role === 'ask' && defines(concept, unit.index));
     // A question asking for the points of a list is answered by the lead-in that introduces them.
-    const bonus = definition || (reading.asksList && unit.leadIn && listed.has(`${unit.source.sourceNumber}:${unit.position}`)) ? DEFINITION_BONUS : 0;
+    // A "how often" question is answered by a sentence that states a frequency.
+    const frequency = reading.asksFrequency && STATED_FREQUENCY.test(unit.text);
+    const bonus =
+      definition || frequency || (reading.asksList && unit.leadIn && listed.has(`${unit.source.sourceNumber}:${unit.position}`)) ? DEFINITION_BONUS : 0;
     return { unit, coverage, held: keys, got, score: bonus + coverage * (0.85 + 0.15 * Math.min(1, Math.max(0, unit.source.score))) };
   });
   scored.sort((a, b) => b.score - a.score || a.unit.source.sourceNumber - b.unit.source.sourceNumber || a.unit.position - b.unit.position);

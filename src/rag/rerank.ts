@@ -120,7 +120,12 @@ export interface Named {
   vendor: boolean;
   /** The vendor is named by one of its proper names (not only "the vendor"). */
   vendorByName?: boolean;
+  /** Documents of the DORA articles the question names (`Article 28`): their passages may repeat. */
+  articleDocuments?: Set<string>;
 }
+
+/** The number of the DORA article a corpus passage belongs to (its document is titled `DORA Article 28: …`). */
+const articleOf = (c: Candidate) => (c.scope === 'corpus' ? /^DORA Article (\d+)\b/.exec(c.title)?.[1] : undefined);
 
 export interface Reranked<C extends Candidate> {
   scored: Scored<C>[];
@@ -165,6 +170,17 @@ export function rerank<C extends Candidate>(analysis: QuestionAnalysis, candidat
       if (x.scope === 'workspace' && !held[i]![k]) held[i]![k] = 'text';
     });
   });
+  // "Article 28": held by that article's own passages; another passage's "referred to in
+  // Article 28(4)" is about its own obligation, not Article 28's.
+  const articleDocuments = new Set<string>();
+  concepts.forEach((c, k) => {
+    if (!c.figure || !analysis.articles.has(c.label)) return;
+    candidates.forEach((x, i) => {
+      const own = articleOf(x) === c.label;
+      held[i]![k] = own ? 'text' : null;
+      if (own) articleDocuments.add(x.documentId);
+    });
+  });
   const weights = conceptWeights(concepts, held, vendorNames);
   // The fusion prior: a candidate's RRF relative to the best of its scope.
   const best = new Map<Scope, number>();
@@ -176,13 +192,13 @@ export function rerank<C extends Candidate>(analysis: QuestionAnalysis, candidat
     return { candidate, coverage, matched, score: Math.min(1, (1 - PRIOR) * coverage + PRIOR * prior + definition) };
   });
   scored.sort((a, b) => b.score - a.score || byText(a.candidate, b.candidate));
-  return { scored, weights, named: { dora: analysis.namesDora, vendor: vendorNames.size > 0, vendorByName: strongVendor }, vendorNames };
+  return { scored, weights, named: { dora: analysis.namesDora, vendor: vendorNames.size > 0, vendorByName: strongVendor, articleDocuments }, vendorNames };
 }
 
 /**
  * Chooses `limit` sources: greedily the best score, where every source already taken
  * from the same document multiplies a candidate's score by REPEAT_PENALTY (a document
- * repeats only when nothing else is as relevant). When the question names both scopes
+ * repeats only when nothing else is as relevant; an article the question names repeats freely). When the question names both scopes
  * (a comparison), the best two of each scope come first.
  */
 export function select<C extends Candidate>(scored: Scored<C>[], named: Named, limit: number): Scored<C>[] {
@@ -195,7 +211,8 @@ export function select<C extends Candidate>(scored: Scored<C>[], named: Named, l
       let bestValue = -1;
       for (const p of pool) {
         if (chosen.includes(p.s) || !allowed(p.s.candidate)) continue;
-        const value = p.base * REPEAT_PENALTY ** (perDoc.get(p.s.candidate.documentId) ?? 0);
+        const doc = p.s.candidate.documentId;
+        const value = named.articleDocuments?.has(doc) ? p.base : p.base * REPEAT_PENALTY ** (perDoc.get(doc) ?? 0);
         if (value > bestValue) {
           best = p;
           bestValue = value;

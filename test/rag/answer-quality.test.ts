@@ -115,7 +115,18 @@ t.test("answer quality on the demo data (floors under the runner's figures)", as
     ] as const) {
       const r = asked(question);
       t.equal(r.cited[0], article, `${question} quotes ${article} first: ${r.cited.join(', ')}`);
+      // The article asked about may fill the sources; another document repeats only when nothing is as relevant.
+      t.ok(r.sources.filter((s) => s === article).length >= 3, `${question}: ${article} fills the sources (${r.sources.join(' | ')})`);
     }
+    // A "how often" question is answered by the sentence stating the frequency.
+    const tlpt = asked('How often does Article 26 require threat-led penetration testing?');
+    t.match(tlpt.answer, /at least every 3 years advanced testing by means of TLPT \[Source \d\]/, tlpt.answer.slice(0, 200));
+    const scenarios = asked('How often should we re-assess our ICT risk scenarios?');
+    t.match(
+      scenarios.answer,
+      /^Financial entities shall review on a regular basis, and at least yearly, the risk scenarios impacting them \[Source \d\]\.$/,
+      'and by it alone',
+    );
 
     // A comparison: each side quoted with its own label and citation.
     const where = asked('DORA says the contract must state where data is processed. Which locations does GitHub give?');

@@ -23,6 +23,12 @@ t.test('full-text queries of a question: one per concept, frame words left out',
   t.same(conceptQueries(analyseQuestion('What does DORA require?')), ['DORA or require'], 'a question of frame words only is searched with its words');
 });
 
+t.test('the DORA articles a question names', async (t) => {
+  t.same([...analyseQuestion('What does DORA Article 28 require, and how does Art. 30(2) add to it?').articles], ['28', '30']);
+  t.same([...analyseQuestion('Does GitHub act as a processor under Article 28 GDPR?').articles], [], "another act's article is not DORA's");
+  t.same([...analyseQuestion('What must a contract include?').articles], []);
+});
+
 t.test('hybrid retrieval: DORA corpus, scope, filters, scores', async (t) => {
   const ctx = await buildTestApp();
   t.teardown(ctx.close);
