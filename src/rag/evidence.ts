@@ -43,6 +43,11 @@ export interface Unit {
   itemOf: number | null;
   /** The lead-in of that list, as written (an item means little without it). */
   lead: string | null;
+  /**
+   * A fragment: a point of a list whose lead-in is not in this passage (`(d) where the competent
+   * authority …`, its marker gone with the markup), or the tail of a sentence cut at the passage's start.
+   */
+  orphan: boolean;
   index: PassageIndex;
 }
 
@@ -161,6 +166,7 @@ interface Sentence {
   leadIn: boolean;
   itemOf: number | null;
   lead: string | null;
+  orphan: boolean;
   index: PassageIndex;
 }
 
@@ -198,6 +204,7 @@ function sentencesOf(source: Source): Sentence[] {
       leadIn,
       itemOf: leadIn ? null : itemOf,
       lead: leadIn ? null : itemLead,
+      orphan: !leadIn && itemOf === null && /^\p{Ll}/u.test(text),
       index: indexPassage(source.title, source.section, text),
     });
   });

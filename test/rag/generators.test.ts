@@ -53,6 +53,26 @@ t.test('extractive: answers with the best-supported sentences and their markers'
   t.match(dora.text, /major ICT-related incidents to the relevant competent authority \[Source 4\]/);
 });
 
+t.test('extractive: a point of a list whose lead-in is in another passage is quoted as the fragment it is', async (t) => {
+  const article28 = makeSources([
+    {
+      title: 'DORA Article 28: General principles',
+      content:
+        '(d) where the competent authority can no longer effectively supervise the financial entity as a result of the conditions of, or circumstances related to, the respective contractual arrangement.\n\n8. For ICT services supporting critical or important functions, financial entities shall put in place exit strategies.',
+      score: 0.9,
+    },
+  ]);
+  const text = composeExtractiveAnswer('When can the competent authority no longer effectively supervise the financial entity?', article28);
+  t.match(text, /^…where the competent authority can no longer effectively supervise the financial entity .* contractual arrangement \[Source 1\]\.$/, text);
+  const v = validateAnswer({ question: 'When can the competent authority no longer supervise?', answer: text, sources: article28 });
+  t.equal(v.isGrounded, true, "the fragment is still the source's text");
+  // A whole sentence of the same passage reads as one.
+  t.match(
+    composeExtractiveAnswer('What exit strategies must financial entities put in place?', article28),
+    /^For ICT services supporting critical or important functions/,
+  );
+});
+
 t.test('extractive: says plainly when the sources do not answer, and validation reflects it', async (t) => {
   const g = extractiveGenerator();
   const q = 'What is the recovery time objective (RTO) of GitHub?';

@@ -31,13 +31,17 @@ const jaccard = (a: Set<string>, b: Set<string>) => {
   return inter / (a.size + b.size - inter || 1);
 };
 
-/** A quoted sentence, cleaned, with its marker: `Text [Source n].` */
-function cite(text: string, n: number): string {
+/**
+ * A quoted sentence, cleaned, with its marker: `Text [Source n].` A point of a list quoted
+ * without its lead-in (`orphan`) reads as the fragment it is: `…where the authority … [Source n].`
+ */
+function cite(text: string, n: number, orphan = false): string {
   // Numbering of the source (`(36)`, `2.3.7`, `(a)`) is not part of the quote.
-  const body = text
+  const cleaned = text
     .replace(/^(?:\(\d{1,3}\)|\d{1,2}(?:\.\d{1,2})+\.?|\([a-z]{1,4}\))\s+/, '')
     .replace(/[\s.;,:]+$/, '')
     .replace(/\s+(and|or)$/, '');
+  const body = orphan && !cleaned.startsWith('…') ? `…${cleaned}` : cleaned;
   const end = /[!?]$/.test(body) ? '' : '.';
   const start = body.startsWith('…') ? body : `${body.charAt(0).toUpperCase()}${body.slice(1)}`;
   return `${start} [Source ${n}]${end}`;
@@ -119,7 +123,7 @@ function render(p: Pick, label?: (s: Source) => string): string {
         out.push(key);
       }
     } else {
-      out.push(`${lead}${cite(c.unit.text, n)}`);
+      out.push(`${lead}${cite(c.unit.text, n, c.unit.orphan)}`);
     }
   }
   const parts = out.map((o) => grouped.get(o)?.join('\n') ?? o);
