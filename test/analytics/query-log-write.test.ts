@@ -1,5 +1,6 @@
 import t from 'tap';
 import { queryRows, sql } from '../../src/db/client.js';
+import { newId } from '../../src/lib/ids.js';
 import { buildTestApp, registerUser, testConfig } from '../helpers/app.js';
 import { streamInject } from '../helpers/rag.js';
 import { createOrgAndWorkspace } from '../helpers/workspaces.js';
@@ -34,6 +35,24 @@ t.test('the query log is written after the answer, and read in full', async (t) 
     t.equal(streamed.events.at(-1)?.event, 'done');
     const rows = await logged();
     t.equal(rows[0]?.question, 'What is the register of information?');
+  });
+
+  // "Up to now" holds every row written before the read, even one stamped a moment after the
+  // request's clock (the same millisecond, or a database clock a little ahead).
+  t.test('the default range has no upper bound', async (t) => {
+    const before = (await logged()).length;
+    await app.database.db.execute(
+      sql`insert into query_log (id, workspace_id, user_id, endpoint, question, status, generator, latency_ms, created_at)
+          values (${newId()}, ${ws.workspaceId}, ${owner.id}, 'rag', 'stamped 2 s ahead', 'answered', 'extractive', 5, now() + interval '2 seconds')`,
+    );
+    const rows = await logged();
+    t.equal(rows.length, before + 1);
+    t.equal(rows[0]?.question, 'stamped 2 s ahead');
+    const to = new Date(Date.now() + 1000).toISOString();
+    const bounded = await app.inject({ method: 'GET', url: `${API}/analytics/queries?to=${encodeURIComponent(to)}`, headers: ws.headers });
+    t.equal(bounded.json().data.pagination.total, before, 'a `to` the client gives is a bound');
+    const usage = await app.inject({ method: 'GET', url: `${API}/analytics/usage`, headers: ws.headers });
+    t.equal(usage.json().data.totals.queries, before + 1, 'usage counts it too');
   });
 
   // A second connection holds the table: the answer goes out meanwhile, the row follows.

@@ -10,6 +10,12 @@ export interface Range {
   from: Date;
   /** Exclusive. */
   to: Date;
+  /**
+   * `to` is the time of the request, not one the client gave: rows are not bounded above.
+   * A row written in the same millisecond (the database keeps microseconds), or stamped by a
+   * database whose clock runs a little ahead of this process's, is still "up to now".
+   */
+  openEnd?: boolean;
 }
 
 /** Which of the scope's workspace queries: a time range, and one user's only when `userId` is set. */
@@ -72,7 +78,7 @@ const where = (scope: Scope, f: LogFilter): SQL =>
     eq(queryLog.workspaceId, scope.workspaceId),
     f.userId ? eq(queryLog.userId, f.userId) : undefined,
     gte(queryLog.createdAt, f.from),
-    lt(queryLog.createdAt, f.to),
+    f.openEnd ? undefined : lt(queryLog.createdAt, f.to),
   )!;
 
 /** Same filter in raw SQL (for the aggregate queries). */
@@ -80,7 +86,7 @@ const rawWhere = (scope: Scope, f: LogFilter) =>
   sql`q.workspace_id = ${scope.workspaceId}
     ${f.userId ? sql`and q.user_id = ${f.userId}` : sql``}
     and q.created_at >= ${f.from.toISOString()}::timestamptz
-    and q.created_at < ${f.to.toISOString()}::timestamptz`;
+    ${f.openEnd ? sql`` : sql`and q.created_at < ${f.to.toISOString()}::timestamptz`}`;
 
 const num = (v: unknown): number => (v === null || v === undefined ? 0 : Number(v));
 const numOrNull = (v: unknown): number | null => (v === null || v === undefined ? null : Number(v));

@@ -35,7 +35,7 @@ export function parseRange(q: RangeQuery, now = new Date()): Range {
   const to = q.to !== undefined ? parse('to', q.to) : now;
   const from = q.from !== undefined ? parse('from', q.from) : new Date(to.getTime() - DEFAULT_RANGE_DAYS * DAY);
   if (from.getTime() >= to.getTime()) throw badRequest('from: must be before to', ['from: must be before to']);
-  return { from, to };
+  return { from, to, openEnd: q.to === undefined };
 }
 
 const SEES_ALL: readonly WorkspaceRole[] = ['owner', 'admin'];
