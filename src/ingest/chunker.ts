@@ -63,12 +63,24 @@ function tail(text: string, overlap: number): string {
   return (sp >= 0 ? slice.slice(sp + 1) : slice).trim();
 }
 
+/** Changes when the same blocks would be cut differently: part of a document's index fingerprint. */
+export const CHUNKING_VERSION = 2;
+
+/** A point of a list: `(d) where …`, `(iv) …`, `b) …`, `- …`, `• …`. */
+const LIST_POINT = /^(?:\((?:[a-z]{1,2}|[ivxlc]{1,6}|\d{1,3})\)|[a-z]\)|[-*•])\s/i;
+/** A lead-in that introduces a list (`… in any of the following circumstances:`). */
+const LEAD_IN = /:\s*$/;
+
 /**
  * Cuts blocks into chunks. A chunk never spans two sections (heading paths): blocks of
  * one section are packed together up to `size` characters, a block longer than that is
  * split at sentence and then word boundaries, and each chunk after the first of a
  * section starts with the last `overlap` characters (whole sentences where possible)
- * of the one before. Pages are the first and last page the chunk's own text covers.
+ * of the one before. A chunk that starts inside a list starts with the list's lead-in
+ * (at most a third of `size`) before that overlap: a point of a list means little
+ * without it ("(d) where the competent authority can no longer …" of "… may be terminated
+ * in any of the following circumstances:"). Pages are the first and last page the chunk's
+ * own text covers.
  */
 export function chunkBlocks(blocks: Block[], opts: ChunkOptions): ChunkDraft[] {
   const size = Math.max(100, opts.size);
@@ -89,13 +101,23 @@ export function chunkBlocks(blocks: Block[], opts: ChunkOptions): ChunkDraft[] {
     let parts: Unit[] = [];
     let prefix = '';
     let length = 0;
+    // The lead-in of the list the last unit belongs to (null outside a list).
+    let lead: string | null = null;
     const emit = () => {
       if (!parts.length) return;
       const body = parts.map((p) => p.text).join('\n\n');
       const content = prefix ? `${prefix}\n\n${body}` : body;
       const pages = parts.map((p) => p.page).filter((p): p is number => p !== null);
       out.push({ index: out.length, section, content, page: pages.length ? Math.min(...pages) : null, pageEnd: pages.length ? Math.max(...pages) : null });
-      prefix = tail(body, overlap);
+      if (lead !== null && lead.length <= size / 3) {
+        // The overlap is taken from the points after the lead-in, which comes first.
+        const texts = parts.map((p) => p.text);
+        const at = texts.lastIndexOf(lead);
+        const points = tail(at >= 0 ? texts.slice(at + 1).join('\n\n') : body, overlap);
+        prefix = points ? `${lead}\n\n${points}` : lead;
+      } else {
+        prefix = tail(body, overlap);
+      }
       parts = [];
       length = prefix.length;
     };
@@ -104,6 +126,8 @@ export function chunkBlocks(blocks: Block[], opts: ChunkOptions): ChunkDraft[] {
       if (parts.length && length + add > size) emit();
       parts.push(u);
       length += u.text.length + 2;
+      if (LEAD_IN.test(u.text)) lead = u.text;
+      else if (!LIST_POINT.test(u.text)) lead = null;
     }
     emit();
   }

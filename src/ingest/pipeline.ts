@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Embedder } from '../rag/embedders/index.js';
-import { chunkBlocks, type ChunkOptions } from './chunker.js';
+import { CHUNKING_VERSION, chunkBlocks, type ChunkOptions } from './chunker.js';
 import type { ParsedDocument } from './types.js';
 
 /** Texts per embedder call. */
@@ -48,5 +48,5 @@ export async function chunkAndEmbed(
 
 /** Fingerprint of what produced a document's chunks: content, chunking and embedder. */
 export function indexFingerprint(content: string | Buffer, opts: ChunkOptions, embedderId: string): string {
-  return createHash('sha256').update(content).update(`|${opts.size}|${opts.overlap}|${embedderId}`).digest('hex');
+  return createHash('sha256').update(content).update(`|${opts.size}|${opts.overlap}|${embedderId}|${CHUNKING_VERSION}`).digest('hex');
 }

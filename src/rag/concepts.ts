@@ -421,6 +421,17 @@ const ARTICLE_NAMED = /\bArt(?:icle|\.)\s*(\d{1,3})\b/gi;
 /** Another act whose articles a question may name. */
 const OTHER_ACT = /\b(GDPR|General Data Protection Regulation|2016\/679|NIS\s?2|2022\/2555|MiCA|PSD2|AI Act)\b/i;
 
+/** A "how often" question. */
+const HOW_OFTEN = /\bhow\s+(often|frequently|regularly)\b|\b(at\s+)?what\s+(frequency|interval)\b/i;
+/** A frequency stated as one (`at least yearly`, `every 3 years`, `once a week`, `daily`); "regularly" is not one. */
+const STATED_FREQUENCY =
+  /\b(daily|weekly|fortnightly|monthly|quarterly|yearly|annually|semi-annually)\b|\b(once|twice)\s+(a|per|every|each)\s+(day|week|month|quarter|year)\b|\bevery\s+(\d+|two|three|four|five|six|twelve|other)?\s*(days?|weeks?|months?|quarters?|years?)\b|\b(each|per)\s+(year|annum|quarter|month|week)\b/i;
+
+/** The question asks how often (`how often`, `how frequently`, `at what interval`). */
+export const asksFrequency = (question: string) => HOW_OFTEN.test(question);
+/** The text states a frequency: it answers a "how often" question. */
+export const statesFrequency = (text: string) => STATED_FREQUENCY.test(text);
+
 /** The concepts of a question. */
 export function analyseQuestion(question: string): QuestionAnalysis {
   const toks = tokens(question, true);

@@ -1,4 +1,14 @@
-import { analyseQuestion, conceptIn, defines, indexPassage, type Concept, type PassageIndex, type QuestionAnalysis } from './concepts.js';
+import {
+  analyseQuestion,
+  asksFrequency,
+  conceptIn,
+  defines,
+  indexPassage,
+  statesFrequency,
+  type Concept,
+  type PassageIndex,
+  type QuestionAnalysis,
+} from './concepts.js';
 import { looksLikeInstruction } from './prompt.js';
 import { passageIndexOf } from './rerank.js';
 import { plainText, sentences, words } from './text.js';
@@ -48,6 +58,8 @@ export interface Unit {
    * authority …`, its marker gone with the markup), or the tail of a sentence cut at the passage's start.
    */
   orphan: boolean;
+  /** A point of a list too short to stand on its own (it is quoted under its lead-in, as every point whose lead-in is in the passage). */
+  minor: boolean;
   index: PassageIndex;
 }
 
@@ -103,11 +115,6 @@ const NUMBER_WORD =
   /\b(one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|forty|fifty|hundred|thousand|million|billion|percent|per cent|half|once|twice)\b/i;
 const FREQUENCY =
   /\b(daily|weekly|monthly|quarterly|yearly|annual|annually|regular|regularly|periodic|periodically|every|at least|within|hours?|days?|weeks?|months?|years?)\b/i;
-/** A "how often" question. */
-const HOW_OFTEN = /\bhow\s+(often|frequently|regularly)\b|\b(at\s+)?what\s+(frequency|interval)\b/i;
-/** A frequency stated as one (`at least yearly`, `every 3 years`, `once a week`, `daily`). */
-const STATED_FREQUENCY =
-  /\b(daily|weekly|fortnightly|monthly|quarterly|yearly|annually|semi-annually)\b|\b(once|twice)\s+(a|per|every|each)\s+(day|week|month|quarter|year)\b|\bevery\s+(\d+|two|three|four|five|six|twelve|other)?\s*(days?|weeks?|months?|quarters?|years?)\b|\b(each|per)\s+(year|annum|quarter|month|week)\b|\b(on\s+a\s+regular\s+basis|regularly|periodically)\b/i;
 
 /** A concept of the domain (vocabulary), a figure, an abbreviation or a proper name: it names exactly what is asked. */
 export const isSpecific = (c: Concept) => c.entry !== undefined || c.figure || /^\p{Lu}/u.test(c.label);
@@ -146,7 +153,7 @@ export function readQuestion(question: string, history = ''): Reading {
     namesVendor: analysis.namesVendor,
     expects: DATE_QUESTION.test(asked) ? 'date' : FIGURE_QUESTION.test(asked) ? 'figure' : FREQUENCY_QUESTION.test(asked) ? 'frequency' : null,
     asksList: LIST_QUESTION.test(asked),
-    asksFrequency: HOW_OFTEN.test(asked),
+    asksFrequency: asksFrequency(asked),
   };
 }
 
@@ -167,6 +174,7 @@ interface Sentence {
   itemOf: number | null;
   lead: string | null;
   orphan: boolean;
+  minor: boolean;
   index: PassageIndex;
 }
 
@@ -193,9 +201,13 @@ function sentencesOf(source: Source): Sentence[] {
       lead = null; // a list ends with its first full stop
       leadText = null;
     }
-    if (text.length < MIN_CHARS || text.length > MAX_CHARS) return;
+    // A short point of a list ("(a) disruption to their business activities,") is kept: it is
+    // quoted under its lead-in, as every point of a list is.
+    const minor = !leadIn && itemOf !== null && (text.length < MIN_CHARS || words(text).length < 6);
+    if (text.length > MAX_CHARS || (!minor && text.length < MIN_CHARS)) return;
     if (/\?$/.test(text) || looksLikeInstruction(text)) return;
-    if (words(text).length < 6) return;
+    if (!minor && words(text).length < 6) return;
+    if (minor && words(text).length < 2) return;
     // A passage cut in the middle of a sentence starts with its lower-case tail: quoted as such (`…is to be processed`).
     const cut = position === 0 && /^\p{Ll}/u.test(text) && !/^\s*(\(?[a-z0-9]{1,4}\)|[-*•]|\d{1,3}\.)\s/.test(source.content);
     out.push({
@@ -205,6 +217,7 @@ function sentencesOf(source: Source): Sentence[] {
       itemOf: leadIn ? null : itemOf,
       lead: leadIn ? null : itemLead,
       orphan: !leadIn && itemOf === null && /^\p{Ll}/u.test(text),
+      minor,
       index: indexPassage(source.title, source.section, text),
     });
   });
@@ -299,7 +312,7 @@ export function weighEvidence(reading: Reading, sources: Source[]): Evidence {
     const definition = reading.analysis.asksDefinition && cs.some(({ concept, role }) => role === 'ask' && defines(concept, unit.index));
     // A question asking for the points of a list is answered by the lead-in that introduces them.
     // A "how often" question is answered by a sentence that states a frequency.
-    const frequency = reading.asksFrequency && STATED_FREQUENCY.test(unit.text);
+    const frequency = reading.asksFrequency && statesFrequency(unit.text);
     const bonus =
       definition || frequency || (reading.asksList && unit.leadIn && listed.has(`${unit.source.sourceNumber}:${unit.position}`)) ? DEFINITION_BONUS : 0;
     return { unit, coverage, held: keys, got, score: bonus + coverage * (0.85 + 0.15 * Math.min(1, Math.max(0, unit.source.score))) };

@@ -1,4 +1,4 @@
-import { conceptIn, defines, indexPassage, type Concept, type PassageIndex, type QuestionAnalysis } from './concepts.js';
+import { asksFrequency, conceptIn, defines, indexPassage, statesFrequency, type Concept, type PassageIndex, type QuestionAnalysis } from './concepts.js';
 
 /**
  * Second stage of retrieval (docs/retrieval.md, "Rerank and selection"): the fused
@@ -49,6 +49,8 @@ const LIGHT_WEIGHT = 0.2;
 const PRIOR = 0.2;
 /** Added to the score of a passage that defines a concept of a question asking what it is. */
 const DEFINITION_BONUS = 0.25;
+/** Added to the score of a passage that states a frequency (`at least yearly`) for a "how often" question. */
+const FREQUENCY_BONUS = 0.1;
 /** Each earlier source from the same document multiplies a candidate's score by this. */
 const REPEAT_PENALTY = 0.6;
 
@@ -185,11 +187,14 @@ export function rerank<C extends Candidate>(analysis: QuestionAnalysis, candidat
   // The fusion prior: a candidate's RRF relative to the best of its scope.
   const best = new Map<Scope, number>();
   for (const c of candidates) best.set(c.scope, Math.max(best.get(c.scope) ?? 0, c.rrf));
+  const howOften = asksFrequency(analysis.question);
   const scored = candidates.map((candidate, i) => {
     const { coverage, matched } = coverageOf(concepts, weights, held[i]!);
     const prior = candidate.rrf / (best.get(candidate.scope) || 1);
     const definition = analysis.asksDefinition && concepts.some((k) => !k.frame && !vendorNames.has(k.key) && defines(k, indexes[i]!)) ? DEFINITION_BONUS : 0;
-    return { candidate, coverage, matched, score: Math.min(1, (1 - PRIOR) * coverage + PRIOR * prior + definition) };
+    // A "how often" question: the passage stating a frequency holds what is asked.
+    const frequency = howOften && statesFrequency(candidate.content) ? FREQUENCY_BONUS : 0;
+    return { candidate, coverage, matched, score: Math.min(1, (1 - PRIOR) * coverage + PRIOR * prior + definition + frequency) };
   });
   scored.sort((a, b) => b.score - a.score || byText(a.candidate, b.candidate));
   return { scored, weights, named: { dora: analysis.namesDora, vendor: vendorNames.size > 0, vendorByName: strongVendor, articleDocuments }, vendorNames };

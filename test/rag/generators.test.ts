@@ -53,15 +53,13 @@ t.test('extractive: answers with the best-supported sentences and their markers'
   t.match(dora.text, /major ICT-related incidents to the relevant competent authority \[Source 4\]/);
 });
 
+/** One passage of DORA Article 28. */
+const passage28 = (content: string) => makeSources([{ title: 'DORA Article 28: General principles', content, score: 0.9 }]);
+
 t.test('extractive: a point of a list whose lead-in is in another passage is quoted as the fragment it is', async (t) => {
-  const article28 = makeSources([
-    {
-      title: 'DORA Article 28: General principles',
-      content:
-        '(d) where the competent authority can no longer effectively supervise the financial entity as a result of the conditions of, or circumstances related to, the respective contractual arrangement.\n\n8. For ICT services supporting critical or important functions, financial entities shall put in place exit strategies.',
-      score: 0.9,
-    },
-  ]);
+  const article28 = passage28(
+    '(d) where the competent authority can no longer effectively supervise the financial entity as a result of the conditions of, or circumstances related to, the respective contractual arrangement.\n\n8. For ICT services supporting critical or important functions, financial entities shall put in place exit strategies.',
+  );
   const text = composeExtractiveAnswer('When can the competent authority no longer effectively supervise the financial entity?', article28);
   t.match(text, /^…where the competent authority can no longer effectively supervise the financial entity .* contractual arrangement \[Source 1\]\.$/, text);
   const v = validateAnswer({ question: 'When can the competent authority no longer supervise?', answer: text, sources: article28 });
@@ -70,6 +68,27 @@ t.test('extractive: a point of a list whose lead-in is in another passage is quo
   t.match(
     composeExtractiveAnswer('What exit strategies must financial entities put in place?', article28),
     /^For ICT services supporting critical or important functions/,
+  );
+});
+
+t.test('extractive: a list is quoted with all its points, short ones too; a short point under its lead-in', async (t) => {
+  const exit = passage28(
+    'Financial entities shall ensure that they are able to exit contractual arrangements without:\n\n(a) disruption to their business activities,\n\n(b) limiting compliance with regulatory requirements,\n\n(c) detriment to the continuity and quality of services provided to clients.',
+  );
+  const text = composeExtractiveAnswer('What must financial entities be able to exit contractual arrangements without?', exit);
+  t.equal(
+    text,
+    [
+      'Financial entities shall ensure that they are able to exit contractual arrangements without [Source 1]:',
+      '- Disruption to their business activities [Source 1].',
+      '- Limiting compliance with regulatory requirements [Source 1].',
+      '- Detriment to the continuity and quality of services provided to clients [Source 1].',
+    ].join('\n'),
+  );
+  // A short point that answers is quoted under its lead-in.
+  t.equal(
+    composeExtractiveAnswer('Is disruption to business activities something an exit must avoid?', exit),
+    'Financial entities shall ensure that they are able to exit contractual arrangements without [Source 1]:\n- Disruption to their business activities [Source 1].',
   );
 });
 
