@@ -160,8 +160,9 @@ export function readQuestion(question: string, history = ''): Reading {
 /** A sentence holds what the question expects: a figure or a date. */
 export function holdsExpected(text: string, expects: Reading['expects']): boolean {
   if (!expects) return true;
-  // Regulation numbers (`No 1093/2010`, `2022/2554`) and article references are not answers.
-  const plain = text.replace(/\b(No\s+)?\d+\/\d+\b|\bArticles?\s+\d+(\(\d+\))*(\([a-z]\))?/gi, ' ');
+  // Regulation numbers (`No 1093/2010`, `2022/2554`) and references to articles, paragraphs
+  // and points (`Article 28(4)`, `paragraph 9`, `point (3)`) are not answers.
+  const plain = text.replace(/\b(No\s+)?\d+\/\d+\b|\b(Articles?|paragraphs?|subparagraphs?|points?)\s+\(?\d+\)?(\(\d+\))*(\([a-z]\))?/gi, ' ');
   if (expects === 'date') return MONTH.test(plain) || /\b(19|20)\d{2}\b/.test(plain);
   if (expects === 'frequency' && FREQUENCY.test(plain)) return true;
   return /\d/.test(plain) || NUMBER_WORD.test(plain);

@@ -71,6 +71,20 @@ t.test('extractive: a point of a list whose lead-in is in another passage is quo
   );
 });
 
+t.test('extractive: a reference to a paragraph or point is not the figure a question asks for', async (t) => {
+  const notification = passage28(
+    'Financial entities shall produce the initial notification and reports referred to in paragraph 4 of this Article and submit them to the competent authority.',
+  );
+  t.match(
+    composeExtractiveAnswer('How many hours do we have for the initial notification?', notification),
+    /^The retrieved sources do not answer this question\./,
+  );
+  const hours = passage28(
+    'Financial entities shall submit the initial notification to the competent authority within 4 hours of classifying the incident as major.',
+  );
+  t.match(composeExtractiveAnswer('How many hours do we have for the initial notification?', hours), /within 4 hours .* \[Source 1\]\.$/);
+});
+
 t.test('extractive: a list is quoted with all its points, short ones too; a short point under its lead-in', async (t) => {
   const exit = passage28(
     'Financial entities shall ensure that they are able to exit contractual arrangements without:\n\n(a) disruption to their business activities,\n\n(b) limiting compliance with regulatory requirements,\n\n(c) detriment to the continuity and quality of services provided to clients.',
