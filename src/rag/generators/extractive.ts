@@ -1,4 +1,5 @@
 import { holdsExpected, isSpecific, readQuestion, weighEvidence, type Evidence, type Scored, type Unit } from '../evidence.js';
+import { statesFrequency } from '../concepts.js';
 import { NO_ANSWER } from '../prompt.js';
 import { contextualQuestion } from '../query.js';
 import type { Source } from '../../domain/sources.js';
@@ -190,7 +191,10 @@ export function composeExtractiveAnswer(question: string, sources: Source[], opt
         .join(', ')}`,
     );
   }
-  const p = pick(ev, pool, maxSentences, minCoverage);
+  // "How often": once a sentence states the frequency, only sentences that state one follow it.
+  const first = pool.find((s) => s.coverage >= minCoverage);
+  const focused = reading.asksFrequency && first && statesFrequency(first.unit.text) ? pool.filter((s) => statesFrequency(s.unit.text)) : pool;
+  const p = pick(ev, focused, maxSentences, minCoverage);
   if (p.chosen.length) return render(p);
 
   if (ev.missing.length) {
