@@ -111,9 +111,8 @@ export interface UsageReport {
 
 /** The query log of a workspace and the reports made from it (docs/analytics.md). */
 export interface AnalyticsService {
-  /** Records one question (answered, failed or aborted). */
   /**
-   * Logs one question. The row is written after the response: an answer never waits for
+   * Logs one question (answered, failed or aborted). The row is written after the response: an answer never waits for
    * analytics, nor fails with it (a failed write is logged). The reads below wait for the
    * rows this process is still writing; another instance sees them a moment later.
    */
@@ -149,7 +148,7 @@ export function analyticsService(
   const writes = afterResponse('query log write', deps.log);
   return {
     logQuery(entry) {
-      writes.run(() => repo.insert(entry), { deferred: true });
+      writes.run(() => repo.insert(entry));
     },
 
     settled: () => writes.settled(),

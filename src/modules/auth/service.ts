@@ -310,14 +310,11 @@ export function authService(deps: {
      * even looked up, so the answer takes the same time whether or not it exists.
      */
     async forgotPassword(email: string): Promise<void> {
-      mails.run(
-        async () => {
-          const user = await repo.findUserByEmail(email.trim());
-          if (!user || user.status !== 'active') return;
-          await sendEmailToken(user, 'reset_password');
-        },
-        { deferred: true },
-      );
+      mails.run(async () => {
+        const user = await repo.findUserByEmail(email.trim());
+        if (!user || user.status !== 'active') return;
+        await sendEmailToken(user, 'reset_password');
+      });
     },
 
     async resetPassword(token: string, newPassword: string): Promise<void> {
@@ -340,14 +337,11 @@ export function authService(deps: {
 
     /** Resends the verification link to an unverified account; silent otherwise. Returns at once, as forgotPassword. */
     async resendVerification(by: { userId?: string; email?: string }): Promise<void> {
-      mails.run(
-        async () => {
-          const user = by.userId ? await repo.findUserById(by.userId) : by.email ? await repo.findUserByEmail(by.email.trim()) : null;
-          if (!user || user.emailVerified || user.status !== 'active') return;
-          await sendEmailToken(user, 'verify_email');
-        },
-        { deferred: true },
-      );
+      mails.run(async () => {
+        const user = by.userId ? await repo.findUserById(by.userId) : by.email ? await repo.findUserByEmail(by.email.trim()) : null;
+        if (!user || user.emailVerified || user.status !== 'active') return;
+        await sendEmailToken(user, 'verify_email');
+      });
     },
 
     /** Resolves when the e-mails queued after responses are sent (closing the app, tests). */
