@@ -401,9 +401,10 @@ export interface QuestionAnalysis {
   /** The question asks what something is or means (a definition answers it). */
   asksDefinition: boolean;
   /**
-   * DORA article numbers the question names (`Article 28`, `Art. 30(2)`): that article's own
-   * text holds the number, another article's cross-reference to it only partly. Empty when the
-   * question names another act (`Article 28 GDPR`).
+   * DORA article numbers the question names (`Article 28`, `Art. 30(2)`): the number is held by
+   * that article's own text, not by another passage's cross-reference to it (the rerank gives
+   * such a reference no credit, the extractive answer partial credit). Empty when the question
+   * names another act (`Article 28 GDPR`).
    */
   articles: Set<string>;
 }
