@@ -419,6 +419,8 @@ const DORA_NAMED = /\b(DORA|Digital Operational Resilience Act|2022\/2554|the re
 const DORA_ACRONYM = /\b(RTS|ITS)\b/;
 /** `Article 28`, `Art. 30(2)`: the article number. */
 const ARTICLE_NAMED = /\bArt(?:icle|\.)\s*(\d{1,3})\b/gi;
+/** The number of the DORA article a corpus document's title names (`DORA Article 28: General principles`). */
+export const doraArticleOf = (title: string): string | undefined => /^DORA Article (\d+)\b/.exec(title)?.[1];
 /** Another act whose articles a question may name. */
 const OTHER_ACT = /\b(GDPR|General Data Protection Regulation|2016\/679|NIS\s?2|2022\/2555|MiCA|PSD2|AI Act)\b/i;
 

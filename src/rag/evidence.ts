@@ -3,6 +3,7 @@ import {
   asksFrequency,
   conceptIn,
   defines,
+  doraArticleOf,
   indexPassage,
   statesFrequency,
   type Concept,
@@ -227,8 +228,8 @@ function sentencesOf(source: Source): Sentence[] {
   return out;
 }
 
-/** The source is the DORA article numbered `n` (corpus documents are titled `DORA Article 28: …`). */
-const isArticle = (s: Source, n: string) => s.workspaceId === null && new RegExp(`^DORA Article ${n}\\b`).test(s.title);
+/** The source is the DORA article numbered `n`. */
+const isArticle = (s: Source, n: string) => s.workspaceId === null && doraArticleOf(s.title) === n;
 
 /** The sentences of the sources that can be quoted: statements of at least 6 words, nothing addressed to an assistant. */
 export function unitsOf(sources: Source[]): Unit[] {

@@ -1,4 +1,14 @@
-import { asksFrequency, conceptIn, defines, indexPassage, statesFrequency, type Concept, type PassageIndex, type QuestionAnalysis } from './concepts.js';
+import {
+  asksFrequency,
+  conceptIn,
+  defines,
+  doraArticleOf,
+  indexPassage,
+  statesFrequency,
+  type Concept,
+  type PassageIndex,
+  type QuestionAnalysis,
+} from './concepts.js';
 
 /**
  * Second stage of retrieval (docs/retrieval.md, "Rerank and selection"): the fused
@@ -126,8 +136,8 @@ export interface Named {
   articleDocuments?: Set<string>;
 }
 
-/** The number of the DORA article a corpus passage belongs to (its document is titled `DORA Article 28: …`). */
-const articleOf = (c: Candidate) => (c.scope === 'corpus' ? /^DORA Article (\d+)\b/.exec(c.title)?.[1] : undefined);
+/** The number of the DORA article a corpus passage belongs to. */
+const articleOf = (c: Candidate) => (c.scope === 'corpus' ? doraArticleOf(c.title) : undefined);
 
 export interface Reranked<C extends Candidate> {
   scored: Scored<C>[];
