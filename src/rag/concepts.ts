@@ -313,6 +313,43 @@ export function light(word: string): string {
 
 const stemOf = (lower: string) => (/^\p{N}/u.test(lower) ? lower : stemmer(lower));
 
+/** What `tokens` derives from a word as written, whatever its place in the text. */
+interface WordForms {
+  lower: string;
+  light: string;
+  stem: string;
+  upper: boolean;
+  /** A stop word or a single letter: not a content token (unless kept as an abbreviation). */
+  stop: boolean;
+  /** Starts with a capital followed by a small letter: a proper name where it is not the first word of a sentence. */
+  capitalised: boolean;
+}
+
+/**
+ * Word forms by word as written. Passages repeat their words (and the rerank reads every
+ * candidate of a question, most of them new to the process): stemming each word once per
+ * process instead of once per occurrence halves the rerank's time. Emptied when full.
+ */
+const wordForms = new Map<string, WordForms>();
+const WORD_FORMS_MAX = 100_000;
+
+function formsOf(raw: string): WordForms {
+  let f = wordForms.get(raw);
+  if (f) return f;
+  const lower = raw.toLowerCase();
+  f = {
+    lower,
+    light: light(lower),
+    stem: stemOf(lower),
+    upper: raw.length >= 2 && /\p{Lu}/u.test(raw) && raw === raw.toUpperCase(),
+    stop: STOP.has(lower) || (lower.length < 2 && !/\p{N}/u.test(lower)),
+    capitalised: /^\p{Lu}\p{Ll}/u.test(raw),
+  };
+  if (wordForms.size >= WORD_FORMS_MAX) wordForms.clear();
+  wordForms.set(raw, f);
+  return f;
+}
+
 /**
  * Content tokens of a text: stop words dropped; with `keepCaps` (questions), abbreviations
  * written in capitals are kept even when they spell a stop word (`IT`).
@@ -321,11 +358,10 @@ export function tokens(text: string, keepCaps = false): Token[] {
   const out: Token[] = [];
   for (const m of text.matchAll(WORD)) {
     const raw = m[0];
-    const lower = raw.toLowerCase();
-    const upper = raw.length >= 2 && /\p{Lu}/u.test(raw) && raw === raw.toUpperCase();
-    if (!(keepCaps && upper) && (STOP.has(lower) || (lower.length < 2 && !/\p{N}/u.test(lower)))) continue;
-    const name = /^\p{Lu}\p{Ll}/u.test(raw) && m.index! > 0 && !/[.?!:"“‘(-]\s*$/.test(text.slice(Math.max(0, m.index! - 4), m.index));
-    out.push({ raw, lower, light: light(lower), stem: stemOf(lower), upper, name });
+    const f = formsOf(raw);
+    if (f.stop && !(keepCaps && f.upper)) continue;
+    const name = f.capitalised && m.index! > 0 && !/[.?!:"“‘(-]\s*$/.test(text.slice(Math.max(0, m.index! - 4), m.index));
+    out.push({ raw, lower: f.lower, light: f.light, stem: f.stem, upper: f.upper, name });
   }
   return out;
 }
@@ -356,6 +392,8 @@ function formOf(text: string, alias: boolean): Form | null {
 }
 
 let compiled: CompiledEntry[] | null = null;
+/** The triggers of the vocabulary by their first word, in vocabulary order (a question's words look up only their own). */
+let triggersByFirstWord: Map<string, { ce: CompiledEntry; f: Form }[]> | null = null;
 
 export function vocabulary(): VocabularyEntry[] {
   return (JSON.parse(readFileSync(VOCABULARY_FILE, 'utf8')) as { entries: VocabularyEntry[] }).entries;
@@ -369,6 +407,20 @@ function compile(): CompiledEntry[] {
     return { entry, triggers, realisations };
   });
   return compiled;
+}
+
+function triggerIndex(): Map<string, { ce: CompiledEntry; f: Form }[]> {
+  if (triggersByFirstWord) return triggersByFirstWord;
+  const index = new Map<string, { ce: CompiledEntry; f: Form }[]>();
+  for (const ce of compile()) {
+    for (const f of ce.triggers) {
+      const list = index.get(f.words[0]!);
+      if (list) list.push({ ce, f });
+      else index.set(f.words[0]!, [{ ce, f }]);
+    }
+  }
+  triggersByFirstWord = index;
+  return index;
 }
 
 export interface Concept {
@@ -440,20 +492,21 @@ export function analyseQuestion(question: string): QuestionAnalysis {
   const toks = tokens(question, true);
   const used = new Array<boolean>(toks.length).fill(false);
   const matches: { start: number; len: number; entry: CompiledEntry; alias: boolean }[] = [];
-  for (const ce of compile()) {
-    for (const f of ce.triggers) {
-      for (let i = 0; i + f.words.length <= toks.length; i++) {
-        let ok = true;
-        for (let j = 0; j < f.words.length && ok; j++) {
-          const t = toks[i + j]!;
-          ok = t.light === f.words[j] && (!f.caps[j] || t.upper) && !(f.common[j] && t.name);
-        }
-        // A lower-case word written in capitals in the question still matches (`ICT`), but a
-        // capitals-only alias (`IT`) never matches the pronoun `it`.
-        if (ok) matches.push({ start: i, len: f.words.length, entry: ce, alias: f.alias });
+  const index = triggerIndex();
+  for (let i = 0; i < toks.length; i++) {
+    for (const { ce, f } of index.get(toks[i]!.light) ?? []) {
+      if (i + f.words.length > toks.length) continue;
+      let ok = true;
+      for (let j = 0; j < f.words.length && ok; j++) {
+        const t = toks[i + j]!;
+        ok = t.light === f.words[j] && (!f.caps[j] || t.upper) && !(f.common[j] && t.name);
       }
+      // A lower-case word written in capitals in the question still matches (`ICT`), but a
+      // capitals-only alias (`IT`) never matches the pronoun `it`.
+      if (ok) matches.push({ start: i, len: f.words.length, entry: ce, alias: f.alias });
     }
   }
+  // Longest first, then leftmost; the sort is stable, so equal matches keep the vocabulary's order.
   matches.sort((a, b) => b.len - a.len || a.start - b.start);
   const byEntry = new Map<string, Concept>();
   const viaAlias = new Set<string>();
@@ -522,22 +575,38 @@ export interface PassageIndex {
 /** `‘term’ means`, `“Term” means`, `"Term" (the "X") shall mean`: a definition. */
 const DEFINITION = /[‘“"]\s*([^‘’“”"\n]{2,120}?)\s*[’”"]\**\s*(?:\([^)]{0,60}\)\s*)?(?:means|shall mean|refers to|is defined as)\b/g;
 
+/** Content word forms of a text (what `tokens` keeps, without the place of each word). */
+function contentForms(text: string): WordForms[] {
+  const out: WordForms[] = [];
+  for (const raw of text.match(WORD) ?? []) {
+    const f = formsOf(raw);
+    if (!f.stop) out.push(f);
+  }
+  return out;
+}
+
+const padded = (forms: WordForms[]) => ` ${forms.map((f) => f.light).join(' ')} `;
+
+/** The title-and-headings part of passage indexes, by title and section (every sentence of a passage shares it). */
+const metaIndexes = new Map<string, Pick<PassageIndex, 'lightMeta' | 'metaStems'>>();
+const META_MAX = 10_000;
+
+function metaIndexOf(title: string, section: string): Pick<PassageIndex, 'lightMeta' | 'metaStems'> {
+  const key = `${title}\u0000${section}`;
+  let m = metaIndexes.get(key);
+  if (!m) {
+    const meta = contentForms(`${title} ${section}`);
+    m = { lightMeta: padded(meta), metaStems: new Set(meta.map((f) => f.stem)) };
+    if (metaIndexes.size >= META_MAX) metaIndexes.clear();
+    metaIndexes.set(key, m);
+  }
+  return m;
+}
+
 export function indexPassage(title: string, section: string, content: string): PassageIndex {
-  const body = tokens(content);
-  const meta = tokens(`${title} ${section}`);
-  const defines = [...content.matchAll(DEFINITION)].map(
-    (m) =>
-      ` ${tokens(m[1]!)
-        .map((t) => t.light)
-        .join(' ')} `,
-  );
-  return {
-    light: ` ${body.map((t) => t.light).join(' ')} `,
-    lightMeta: ` ${meta.map((t) => t.light).join(' ')} `,
-    stems: new Set(body.map((t) => t.stem)),
-    metaStems: new Set(meta.map((t) => t.stem)),
-    defines,
-  };
+  const body = contentForms(content);
+  const defines = [...content.matchAll(DEFINITION)].map((m) => padded(contentForms(m[1]!)));
+  return { light: padded(body), ...metaIndexOf(title, section), stems: new Set(body.map((f) => f.stem)), defines };
 }
 
 /** The passage defines the concept. */

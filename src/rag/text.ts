@@ -68,17 +68,29 @@ export function words(text: string): string[] {
   return text.toLowerCase().match(/[\p{L}\p{N}]+(?:[.,][\p{N}]+)*/gu) ?? [];
 }
 
+/**
+ * The term of each word (null: a stop word or a single letter), by word: answers and their
+ * sources repeat their words, and stemming each once per process instead of once per
+ * occurrence keeps validation cheap. Emptied when full.
+ */
+const termOfWord = new Map<string, string | null>();
+const TERMS_MAX = 100_000;
+
+function termOf(w: string): string | null {
+  let t = termOfWord.get(w);
+  if (t !== undefined) return t;
+  t = STOP.has(w) ? null : /^\p{N}/u.test(w) ? w : w.length < 2 ? null : stemmer(w);
+  if (termOfWord.size >= TERMS_MAX) termOfWord.clear();
+  termOfWord.set(w, t);
+  return t;
+}
+
 /** Stemmed content terms of a text, in order (duplicates kept). */
 export function terms(text: string): string[] {
   const out: string[] = [];
   for (const w of words(text)) {
-    if (STOP.has(w)) continue;
-    if (/^\p{N}/u.test(w)) {
-      out.push(w);
-      continue;
-    }
-    if (w.length < 2) continue;
-    out.push(stemmer(w));
+    const t = termOf(w);
+    if (t !== null) out.push(t);
   }
   return out;
 }
