@@ -243,18 +243,28 @@ ORDER BY r.scope, r.pr`;
 }
 
 /**
- * Runs the retrieval statement with HNSW iterative scans on (filters never starve the kNN
- * arm of a large workspace), in a transaction of its own so the settings stay local.
+ * The HNSW settings of a retrieval statement, local to its transaction: iterative scans on (filters
+ * never starve the kNN arm of a large workspace) and the search breadth. One statement (two
+ * `SET LOCAL` would be two round trips), without parameters (it needs no description first).
  */
-export async function searchRows(db: Db, params: SearchSqlParams): Promise<SearchRow[]> {
-  const query = searchSql(params);
+export const RETRIEVAL_SETTINGS = `SELECT set_config('hnsw.iterative_scan', 'relaxed_order', true), set_config('hnsw.ef_search', '${EF_SEARCH}', true)`;
+
+/**
+ * Runs a query under the retrieval settings, in a transaction of its own so that they stay local.
+ * The settings and the query go out together, in this order (PostgreSQL: one flight instead of a
+ * round trip each): drizzle sends a query when it is awaited, so the settings are started first.
+ */
+export async function withRetrievalSettings<T>(db: Db, query: SQL): Promise<T[]> {
   return db.transaction(async (tx) => {
-    // One after the other: drizzle's queries start when awaited, so a Promise.all of them can
-    // send the statement before the settings (it did; the settings then came too late).
-    await tx.execute(sql.raw(`SET LOCAL hnsw.iterative_scan = relaxed_order`));
-    await tx.execute(sql.raw(`SET LOCAL hnsw.ef_search = ${EF_SEARCH}`));
-    return queryRows<SearchRow>(tx as unknown as Db, query);
+    const settings = tx.execute(sql.raw(RETRIEVAL_SETTINGS)).then(() => undefined);
+    const rows = queryRows<T>(tx as unknown as Db, query);
+    return (await Promise.all([settings, rows]))[1];
   });
+}
+
+/** Runs the retrieval statement (under its HNSW settings, withRetrievalSettings). */
+export async function searchRows(db: Db, params: SearchSqlParams): Promise<SearchRow[]> {
+  return withRetrievalSettings<SearchRow>(db, searchSql(params));
 }
 
 /** One candidate row of the retrieval statement. */

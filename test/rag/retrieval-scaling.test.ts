@@ -1,15 +1,6 @@
 import t from 'tap';
-import type { Db } from '../../src/db/client.js';
-import {
-  CANDIDATES,
-  EF_SEARCH,
-  POOL,
-  TEXT_CANDIDATES,
-  searchRows,
-  type RetrievalFilters,
-  type SearchRow,
-  type SearchSqlParams,
-} from '../../src/rag/retrieval.js';
+import { queryRows, sql } from '../../src/db/client.js';
+import { EF_SEARCH, searchRows, withRetrievalSettings, type RetrievalFilters, type SearchRow, type SearchSqlParams } from '../../src/rag/retrieval.js';
 import { buildTestApp, registerUser } from '../helpers/app.js';
 import { createTextSource } from '../helpers/dataSources.js';
 import { exactSearch, searchParams, vendorDocument } from '../helpers/rag.js';
@@ -90,29 +81,18 @@ t.test('the retrieval statement returns what an exact search returns', async (t)
   );
 });
 
-t.test('the statement runs after its HNSW settings, in their transaction', async (t) => {
+t.test('the statement runs under its HNSW settings, which stay in its transaction', async (t) => {
   const ctx = await buildTestApp();
   t.teardown(ctx.close);
-  // The same database through a drizzle instance that records each query as it is sent.
-  const sent: string[] = [];
-  const logger = { logQuery: (query: string) => void sent.push(query.startsWith('SET') ? query : query.trim().split(/\s+/).slice(0, 4).join(' ')) };
-  const { drizzle: pgDrizzle } = await import('drizzle-orm/postgres-js');
-  const { drizzle: liteDrizzle } = await import('drizzle-orm/pglite');
-  const logged = (ctx.database.kind === 'postgres' ? pgDrizzle(ctx.database.pg!, { logger }) : liteDrizzle(ctx.database.pglite!, { logger })) as unknown as Db;
-  const embedder = ctx.app.services.retrieval.embedder;
-  const [vector] = await embedder.embed(['exit strategy'], { kind: 'query' });
-  await searchRows(logged, {
-    vector: vector!,
-    embeddingModel: embedder.id,
-    textQueries: ['exit strategy'],
-    workspaceId: '00000000-0000-4000-8000-000000000000',
-    candidates: CANDIDATES,
-    textCandidates: TEXT_CANDIDATES,
-    pool: POOL,
-  });
-  t.same(
-    sent,
-    ['SET LOCAL hnsw.iterative_scan = relaxed_order', `SET LOCAL hnsw.ef_search = ${EF_SEARCH}`, 'WITH q AS MATERIALIZED'],
-    'iterative scan and ef_search are set before the statement runs',
-  );
+  const db = ctx.database.db;
+  // The settings and the statement go out together: the statement must still see them.
+  for (let i = 0; i < 5; i++) {
+    const [row] = await withRetrievalSettings<{ scan: string; ef: string }>(
+      db,
+      sql`SELECT current_setting('hnsw.iterative_scan') AS scan, current_setting('hnsw.ef_search') AS ef`,
+    );
+    t.same(row, { scan: 'relaxed_order', ef: String(EF_SEARCH) }, `run ${i + 1}: iterative scan and ef_search are set when the statement runs`);
+  }
+  const [after] = await queryRows<{ ef: string | null }>(db, sql`SELECT current_setting('hnsw.ef_search', true) AS ef`);
+  t.not(after?.ef, String(EF_SEARCH), 'the settings do not outlive the transaction');
 });
