@@ -3,6 +3,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { stemmer } from 'stemmer';
 import stopword from 'stopword';
+import { CACHED_WORD_MAX, ownString } from './text.js';
 
 /**
  * The concepts of a question (docs/retrieval.md, "Vocabulary"). A question is read as a
@@ -333,11 +334,9 @@ interface WordForms {
 const wordForms = new Map<string, WordForms>();
 const WORD_FORMS_MAX = 100_000;
 
-function formsOf(raw: string): WordForms {
-  let f = wordForms.get(raw);
-  if (f) return f;
+function formsOfUncached(raw: string): WordForms {
   const lower = raw.toLowerCase();
-  f = {
+  return {
     lower,
     light: light(lower),
     stem: stemOf(lower),
@@ -345,8 +344,17 @@ function formsOf(raw: string): WordForms {
     stop: STOP.has(lower) || (lower.length < 2 && !/\p{N}/u.test(lower)),
     capitalised: /^\p{Lu}\p{Ll}/u.test(raw),
   };
+}
+
+function formsOf(raw: string): WordForms {
+  const hit = wordForms.get(raw);
+  if (hit) return hit;
+  if (raw.length > CACHED_WORD_MAX) return formsOfUncached(raw);
+  // Derived from a copy: the word and its forms must not keep the text they were cut from.
+  const own = ownString(raw);
+  const f = formsOfUncached(own);
   if (wordForms.size >= WORD_FORMS_MAX) wordForms.clear();
-  wordForms.set(raw, f);
+  wordForms.set(own, f);
   return f;
 }
 

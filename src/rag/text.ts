@@ -69,6 +69,16 @@ export function words(text: string): string[] {
 }
 
 /**
+ * A copy of a string that holds no reference to the text it was cut from. V8 keeps a
+ * substring of 13 characters or more (a regular expression's match) as a view of its
+ * whole text: kept in a cache, one word would keep a whole document alive.
+ */
+export const ownString = (s: string): string => (s.length < 13 ? s : ` ${s}`.slice(1));
+
+/** Longest word a per-word cache keeps (longer runs of letters are not words, and are rare). */
+export const CACHED_WORD_MAX = 48;
+
+/**
  * The term of each word (null: a stop word or a single letter), by word: answers and their
  * sources repeat their words, and stemming each once per process instead of once per
  * occurrence keeps validation cheap. Emptied when full.
@@ -76,12 +86,16 @@ export function words(text: string): string[] {
 const termOfWord = new Map<string, string | null>();
 const TERMS_MAX = 100_000;
 
+const termOfUncached = (w: string): string | null => (STOP.has(w) ? null : /^\p{N}/u.test(w) ? w : w.length < 2 ? null : stemmer(w));
+
 function termOf(w: string): string | null {
-  let t = termOfWord.get(w);
-  if (t !== undefined) return t;
-  t = STOP.has(w) ? null : /^\p{N}/u.test(w) ? w : w.length < 2 ? null : stemmer(w);
+  const hit = termOfWord.get(w);
+  if (hit !== undefined) return hit;
+  if (w.length > CACHED_WORD_MAX) return termOfUncached(w);
+  const own = ownString(w);
+  const t = termOfUncached(own);
   if (termOfWord.size >= TERMS_MAX) termOfWord.clear();
-  termOfWord.set(w, t);
+  termOfWord.set(own, t);
   return t;
 }
 
