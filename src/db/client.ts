@@ -45,6 +45,15 @@ export interface DatabaseOptions {
 const PREPARE_MAX_PARAMS = 64;
 const PREPARE_MAX_CHARS = 1024;
 
+/**
+ * A statement that starts with this comment is prepared whatever its length: for a long
+ * statement run on every request whose text comes in few variants (retrieval), preparing
+ * saves the parse and the round trip that asks for the parameter types. One whose best plan
+ * depends on its values must run with `plan_cache_mode = force_custom_plan`, as retrieval does
+ * (src/rag/retrieval.ts), or it may switch to one generic plan after five executions.
+ */
+export const PREPARE_MARK = '/* prepared */ ';
+
 /** A postgres-js client whose `unsafe` (what drizzle calls) prepares short statements. */
 function preparing(client: postgres.Sql): postgres.Sql {
   const wrapped = new Proxy(client, {
@@ -53,7 +62,8 @@ function preparing(client: postgres.Sql): postgres.Sql {
         return (query: string, params?: unknown[], options?: { prepare?: boolean }) =>
           target.unsafe(query, params as never, {
             ...options,
-            prepare: options?.prepare === true || ((params?.length ?? 0) <= PREPARE_MAX_PARAMS && query.length <= PREPARE_MAX_CHARS),
+            prepare:
+              options?.prepare === true || query.startsWith(PREPARE_MARK) || ((params?.length ?? 0) <= PREPARE_MAX_PARAMS && query.length <= PREPARE_MAX_CHARS),
           });
       }
       if (prop === 'begin') {

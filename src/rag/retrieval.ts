@@ -1,6 +1,6 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { EXACT_KNN_MAX_DEFAULT } from '../config.js';
-import { queryRows, type Db } from '../db/client.js';
+import { PREPARE_MARK, queryRows, type Db } from '../db/client.js';
 import type { Source } from '../domain/sources.js';
 import { badRequest } from '../lib/errors.js';
 import { analyseQuestion, conceptQueries, embeddingQuery, type QuestionAnalysis } from './concepts.js';
@@ -243,21 +243,25 @@ ORDER BY r.scope, r.pr`;
 }
 
 /**
- * The HNSW settings of a retrieval statement, local to its transaction: iterative scans on (filters
- * never starve the kNN arm of a large workspace) and the search breadth. One statement (two
- * `SET LOCAL` would be two round trips), without parameters (it needs no description first).
+ * The settings of a retrieval statement, local to its transaction: HNSW iterative scans on
+ * (filters never starve the kNN arm of a large workspace), the search breadth, and a plan made
+ * for the statement's own values each time (it is prepared, and a prepared statement could
+ * otherwise switch to one generic plan, blind to the workspace's size and the question's terms).
+ * One statement (a `SET LOCAL` each would be a round trip each), without parameters.
  */
-export const RETRIEVAL_SETTINGS = `SELECT set_config('hnsw.iterative_scan', 'relaxed_order', true), set_config('hnsw.ef_search', '${EF_SEARCH}', true)`;
+export const RETRIEVAL_SETTINGS = `SELECT set_config('hnsw.iterative_scan', 'relaxed_order', true), set_config('hnsw.ef_search', '${EF_SEARCH}', true), set_config('plan_cache_mode', 'force_custom_plan', true)`;
 
 /**
- * Runs a query under the retrieval settings, in a transaction of its own so that they stay local.
- * The settings and the query go out together, in this order (PostgreSQL: one flight instead of a
- * round trip each): drizzle sends a query when it is awaited, so the settings are started first.
+ * Runs a query under the retrieval settings, in a transaction of its own so that they stay
+ * local, as a prepared statement on PostgreSQL (PREPARE_MARK: no parse and no round trip for
+ * the parameter types once a connection has run it). The settings and the query go out
+ * together, in this order (one flight instead of a round trip each): drizzle sends a query
+ * when it is awaited, so the settings are started first.
  */
 export async function withRetrievalSettings<T>(db: Db, query: SQL): Promise<T[]> {
   return db.transaction(async (tx) => {
     const settings = tx.execute(sql.raw(RETRIEVAL_SETTINGS)).then(() => undefined);
-    const rows = queryRows<T>(tx as unknown as Db, query);
+    const rows = queryRows<T>(tx as unknown as Db, sql`${sql.raw(PREPARE_MARK)}${query}`);
     return (await Promise.all([settings, rows]))[1];
   });
 }

@@ -1,6 +1,16 @@
 import t from 'tap';
-import { queryRows, sql } from '../../src/db/client.js';
-import { EF_SEARCH, searchRows, withRetrievalSettings, type RetrievalFilters, type SearchRow, type SearchSqlParams } from '../../src/rag/retrieval.js';
+import { createDatabase, queryRows, sql } from '../../src/db/client.js';
+import {
+  CANDIDATES,
+  EF_SEARCH,
+  POOL,
+  TEXT_CANDIDATES,
+  searchRows,
+  withRetrievalSettings,
+  type RetrievalFilters,
+  type SearchRow,
+  type SearchSqlParams,
+} from '../../src/rag/retrieval.js';
 import { buildTestApp, registerUser } from '../helpers/app.js';
 import { createTextSource } from '../helpers/dataSources.js';
 import { exactSearch, searchParams, vendorDocument } from '../helpers/rag.js';
@@ -87,12 +97,49 @@ t.test('the statement runs under its HNSW settings, which stay in its transactio
   const db = ctx.database.db;
   // The settings and the statement go out together: the statement must still see them.
   for (let i = 0; i < 5; i++) {
-    const [row] = await withRetrievalSettings<{ scan: string; ef: string }>(
+    const [row] = await withRetrievalSettings<{ scan: string; ef: string; plans: string }>(
       db,
-      sql`SELECT current_setting('hnsw.iterative_scan') AS scan, current_setting('hnsw.ef_search') AS ef`,
+      sql`SELECT current_setting('hnsw.iterative_scan') AS scan, current_setting('hnsw.ef_search') AS ef, current_setting('plan_cache_mode') AS plans`,
     );
-    t.same(row, { scan: 'relaxed_order', ef: String(EF_SEARCH) }, `run ${i + 1}: iterative scan and ef_search are set when the statement runs`);
+    t.same(
+      row,
+      { scan: 'relaxed_order', ef: String(EF_SEARCH), plans: 'force_custom_plan' },
+      `run ${i + 1}: iterative scan, ef_search and custom plans are set when the statement runs`,
+    );
   }
   const [after] = await queryRows<{ ef: string | null }>(db, sql`SELECT current_setting('hnsw.ef_search', true) AS ef`);
   t.not(after?.ef, String(EF_SEARCH), 'the settings do not outlive the transaction');
+});
+
+t.test('PostgreSQL: the statement is prepared, and planned for its own values every time', async (t) => {
+  const ctx = await buildTestApp();
+  t.teardown(ctx.close);
+  if (ctx.database.kind !== 'postgres') {
+    t.pass('PGlite runs each statement unnamed');
+    return;
+  }
+  // One connection, so that every call runs on the session whose prepared statements are read.
+  const one = await createDatabase({ url: ctx.database.url!, max: 1 });
+  t.teardown(() => one.close());
+  const embedder = ctx.app.services.retrieval.embedder;
+  const [vector] = await embedder.embed(['exit strategy'], { kind: 'query' });
+  const RUNS = 8;
+  for (let i = 0; i < RUNS; i++) {
+    await searchRows(one.db, {
+      vector: vector!,
+      embeddingModel: embedder.id,
+      textQueries: ['exit strategy'],
+      workspaceId: '00000000-0000-4000-8000-000000000000',
+      candidates: CANDIDATES,
+      textCandidates: TEXT_CANDIDATES,
+      pool: POOL,
+    });
+  }
+  const plans = await queryRows<{ generic_plans: string | number; custom_plans: string | number }>(
+    one.db,
+    sql`SELECT generic_plans, custom_plans FROM pg_prepared_statements WHERE statement LIKE '%WITH q AS MATERIALIZED%'`,
+  );
+  t.equal(plans.length, 1, 'one prepared retrieval statement on the connection');
+  t.equal(Number(plans[0]?.custom_plans), RUNS, `planned for its values on each of the ${RUNS} runs`);
+  t.equal(Number(plans[0]?.generic_plans), 0, 'never a generic plan (it would not see the workspace or the terms)');
 });
