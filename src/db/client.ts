@@ -37,10 +37,10 @@ export interface DatabaseOptions {
  * postgres-js first asks the server for the parameter types (one more round trip) and
  * the server plans the statement again each time. Drizzle prepared queries (`.prepare()`,
  * the request path) and short statements with few parameters (everyday reads and writes)
- * are prepared once per connection instead. Long statements stay unnamed: multi-row
+ * are prepared once per connection instead. Other long statements stay unnamed: multi-row
  * inserts, whose text varies with the row count (the per-connection statement cache stays
- * small), and statements such as retrieval whose best plan depends on the values (a
- * prepared statement may switch to one generic plan after five executions).
+ * small), and statements whose best plan depends on the values (a prepared statement may
+ * switch to one generic plan after five executions), unless marked (PREPARE_MARK).
  */
 const PREPARE_MAX_PARAMS = 64;
 const PREPARE_MAX_CHARS = 1024;
