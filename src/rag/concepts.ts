@@ -3,7 +3,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { stemmer } from 'stemmer';
 import stopword from 'stopword';
-import { CACHED_WORD_MAX, ownString } from './text.js';
+import { perWord } from './text.js';
 
 /**
  * The concepts of a question (docs/retrieval.md, "Vocabulary"). A question is read as a
@@ -329,12 +329,9 @@ interface WordForms {
 /**
  * Word forms by word as written. Passages repeat their words (and the rerank reads every
  * candidate of a question, most of them new to the process): stemming each word once per
- * process instead of once per occurrence halves the rerank's time. Emptied when full.
+ * process instead of once per occurrence halves the rerank's time.
  */
-const wordForms = new Map<string, WordForms>();
-const WORD_FORMS_MAX = 100_000;
-
-function formsOfUncached(raw: string): WordForms {
+const formsOf = perWord((raw: string): WordForms => {
   const lower = raw.toLowerCase();
   return {
     lower,
@@ -344,19 +341,7 @@ function formsOfUncached(raw: string): WordForms {
     stop: STOP.has(lower) || (lower.length < 2 && !/\p{N}/u.test(lower)),
     capitalised: /^\p{Lu}\p{Ll}/u.test(raw),
   };
-}
-
-function formsOf(raw: string): WordForms {
-  const hit = wordForms.get(raw);
-  if (hit) return hit;
-  if (raw.length > CACHED_WORD_MAX) return formsOfUncached(raw);
-  // Derived from a copy: the word and its forms must not keep the text they were cut from.
-  const own = ownString(raw);
-  const f = formsOfUncached(own);
-  if (wordForms.size >= WORD_FORMS_MAX) wordForms.clear();
-  wordForms.set(own, f);
-  return f;
-}
+});
 
 /**
  * Content tokens of a text: stop words dropped; with `keepCaps` (questions), abbreviations

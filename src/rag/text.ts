@@ -73,31 +73,33 @@ export function words(text: string): string[] {
  * substring of 13 characters or more (a regular expression's match) as a view of its
  * whole text: kept in a cache, one word would keep a whole document alive.
  */
-export const ownString = (s: string): string => (s.length < 13 ? s : ` ${s}`.slice(1));
+const ownString = (s: string): string => (s.length < 13 ? s : ` ${s}`.slice(1));
 
 /** Longest word a per-word cache keeps (longer runs of letters are not words, and are rare). */
-export const CACHED_WORD_MAX = 48;
+const CACHED_WORD_MAX = 48;
 
 /**
- * The term of each word (null: a stop word or a single letter), by word: answers and their
- * sources repeat their words, and stemming each once per process instead of once per
- * occurrence keeps validation cheap. Emptied when full.
+ * `compute` of a word, kept by word: texts repeat their words, and computing each once per
+ * process instead of once per occurrence keeps the answer path cheap. At most `max` words
+ * (emptied when full), none longer than CACHED_WORD_MAX, each kept as its own copy.
  */
-const termOfWord = new Map<string, string | null>();
-const TERMS_MAX = 100_000;
-
-const termOfUncached = (w: string): string | null => (STOP.has(w) ? null : /^\p{N}/u.test(w) ? w : w.length < 2 ? null : stemmer(w));
-
-function termOf(w: string): string | null {
-  const hit = termOfWord.get(w);
-  if (hit !== undefined) return hit;
-  if (w.length > CACHED_WORD_MAX) return termOfUncached(w);
-  const own = ownString(w);
-  const t = termOfUncached(own);
-  if (termOfWord.size >= TERMS_MAX) termOfWord.clear();
-  termOfWord.set(own, t);
-  return t;
+export function perWord<T>(compute: (word: string) => T, max = 100_000): (word: string) => T {
+  const memo = new Map<string, T>();
+  return (word) => {
+    const hit = memo.get(word);
+    if (hit !== undefined) return hit;
+    if (word.length > CACHED_WORD_MAX) return compute(word);
+    // Computed from the copy: neither the word nor what is derived from it may keep its text.
+    const own = ownString(word);
+    const value = compute(own);
+    if (memo.size >= max) memo.clear();
+    memo.set(own, value);
+    return value;
+  };
 }
+
+/** The term of a word (null: a stop word or a single letter). */
+const termOf = perWord((w: string): string | null => (STOP.has(w) ? null : /^\p{N}/u.test(w) ? w : w.length < 2 ? null : stemmer(w)));
 
 /** Stemmed content terms of a text, in order (duplicates kept). */
 export function terms(text: string): string[] {
