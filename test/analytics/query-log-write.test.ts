@@ -1,6 +1,8 @@
 import t from 'tap';
 import { queryRows, sql } from '../../src/db/client.js';
 import { newId } from '../../src/lib/ids.js';
+import { analyticsRepository } from '../../src/modules/analytics/repository.js';
+import { analyticsService, QUERY_LOG_BATCH } from '../../src/modules/analytics/service.js';
 import { buildTestApp, registerUser, testConfig } from '../helpers/app.js';
 import { streamInject } from '../helpers/rag.js';
 import { createOrgAndWorkspace } from '../helpers/workspaces.js';
@@ -101,5 +103,81 @@ t.test('the query log is written after the answer, and read in full', async (t) 
       sql`select count(*)::int as n from query_log where question = 'What must contractual arrangements include while the log is held?' and status = 'answered'`,
     );
     t.equal(Number(row?.n), 1, 'written once the table is free');
+  });
+});
+
+// Rows are written in batches (QUERY_LOG_BATCH): one statement for the rows of a moment
+// instead of one beside every next request; a row the database refuses loses only itself.
+t.test('query log rows are written together, and a refused row loses only itself', async (t) => {
+  const ctx = await buildTestApp();
+  t.teardown(ctx.close);
+  const { app } = ctx;
+  const owner = await registerUser(app);
+  const ws = await createOrgAndWorkspace(app, owner, 'GitHub');
+  const db = app.database.db;
+  const rowsOf = (prefix: string) =>
+    queryRows<{ question: string; created_at: Date | string }>(
+      db,
+      sql`select question, created_at from query_log where question like ${`${prefix}%`} order by created_at, question`,
+    );
+  const entry = (workspaceId: string, question: string) => ({
+    workspaceId,
+    userId: owner.id,
+    endpoint: 'rag',
+    question,
+    status: 'answered',
+    generator: 'extractive',
+    latencyMs: 5,
+  });
+  const statements: number[] = [];
+  const analytics = analyticsService(
+    {
+      ...analyticsRepository(db),
+      insert: async (rows) => {
+        statements.push(rows.length);
+        await analyticsRepository(db).insert(rows);
+      },
+    },
+    { usersByIds: async () => new Map() },
+  );
+
+  t.test('the rows of a moment go in one statement, each stamped when it was logged', async (t) => {
+    statements.length = 0;
+    analytics.logQuery(entry(ws.workspaceId, 'batch 1'));
+    await new Promise((r) => setTimeout(r, 20));
+    analytics.logQuery(entry(ws.workspaceId, 'batch 2'));
+    analytics.logQuery(entry(ws.workspaceId, 'batch 3'));
+    t.same(await rowsOf('batch'), [], 'nothing is written before the batch is due');
+    await analytics.settled();
+    t.same(statements, [3], 'one statement');
+    const rows = await rowsOf('batch');
+    t.same(
+      rows.map((r) => r.question),
+      ['batch 1', 'batch 2', 'batch 3'],
+    );
+    t.ok(new Date(rows[1]!.created_at).getTime() - new Date(rows[0]!.created_at).getTime() >= 15, 'stamped when logged, not when written');
+  });
+
+  t.test('a full batch is written at once', async (t) => {
+    statements.length = 0;
+    for (let i = 0; i < QUERY_LOG_BATCH.maxRows; i++) analytics.logQuery(entry(ws.workspaceId, `full ${i}`));
+    const deadline = Date.now() + 10_000;
+    while ((await rowsOf('full')).length < QUERY_LOG_BATCH.maxRows && Date.now() < deadline) await new Promise((r) => setImmediate(r));
+    t.equal((await rowsOf('full')).length, QUERY_LOG_BATCH.maxRows);
+    t.same(statements, [QUERY_LOG_BATCH.maxRows]);
+  });
+
+  t.test('a row whose workspace is gone does not take the others with it', async (t) => {
+    statements.length = 0;
+    analytics.logQuery(entry(ws.workspaceId, 'kept 1'));
+    analytics.logQuery(entry(newId(), 'refused'));
+    analytics.logQuery(entry(ws.workspaceId, 'kept 2'));
+    await analytics.settled();
+    t.same(
+      (await rowsOf('kept')).map((r) => r.question),
+      ['kept 1', 'kept 2'],
+    );
+    t.same(await rowsOf('refused'), []);
+    t.same(statements, [3, 1, 1, 1], 'the batch, then row by row');
   });
 });

@@ -94,8 +94,9 @@ const numOrNull = (v: unknown): number | null => (v === null || v === undefined 
 /** All SQL of the query log. */
 export function analyticsRepository(db: Db) {
   return {
-    async insert(row: NewQueryLog): Promise<void> {
-      await db.insert(queryLog).values(row);
+    /** Rows of the query log, in one statement. */
+    async insert(rows: NewQueryLog[]): Promise<void> {
+      await db.insert(queryLog).values(rows);
     },
 
     async list(scope: Scope, f: LogFilter, q: { limit: number; offset: number; status?: string; unanswered?: boolean }) {

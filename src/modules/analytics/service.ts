@@ -4,9 +4,15 @@ import { round2 } from '../../rag/text.js';
 import type { Scope } from '../../domain/scope.js';
 import type { AnalyticsRepository, DailyUsage, LogFilter, NewQueryLog, QueryLogRow, Range, SourceUsage, UsageTotals } from './repository.js';
 import { pagination, type Pagination } from '../../domain/paging.js';
-import { afterResponse } from '../../lib/afterResponse.js';
+import { batchedAfterResponse } from '../../lib/afterResponse.js';
 
 export type QueryLogEntry = Omit<NewQueryLog, 'id' | 'createdAt'>;
+
+/**
+ * Query log rows are written together: the rows of up to 200 ms, at most 100 to a statement
+ * (docs/analytics.md, "When a question is logged").
+ */
+export const QUERY_LOG_BATCH = { maxRows: 100, delayMs: 200 } as const;
 
 export interface RangeQuery {
   from?: string;
@@ -112,12 +118,13 @@ export interface UsageReport {
 /** The query log of a workspace and the reports made from it (docs/analytics.md). */
 export interface AnalyticsService {
   /**
-   * Logs one question (answered, failed or aborted). The row is written after the response: an answer never waits for
-   * analytics, nor fails with it (a failed write is logged). The reads below wait for the
-   * rows this process is still writing; another instance sees them a moment later.
+   * Logs one question (answered, failed or aborted). The row is written after the response,
+   * with the others of the moment (QUERY_LOG_BATCH): an answer never waits for analytics, nor
+   * fails with it (a failed write is logged). The reads below first write and wait for the
+   * rows this process holds; another instance sees them within a moment.
    */
   logQuery(entry: QueryLogEntry): void;
-  /** Resolves when the query-log rows started so far are written (closing the app, tests). */
+  /** Resolves when every query-log row logged so far is written (closing the app, tests). */
   settled(): Promise<void>;
   /** One page of the logged queries the caller may see, newest first. */
   queries(
@@ -145,10 +152,11 @@ export function analyticsService(
   repo: AnalyticsRepository,
   deps: { usersByIds: UserLookup; log?: { error(obj: unknown, msg?: string): void } },
 ): AnalyticsService {
-  const writes = afterResponse('query log write', deps.log);
+  const writes = batchedAfterResponse<NewQueryLog>({ what: 'query log write', write: (rows) => repo.insert(rows), ...QUERY_LOG_BATCH, log: deps.log });
   return {
     logQuery(entry) {
-      writes.run(() => repo.insert(entry));
+      // Stamped now, not when its batch is written (a batch's rows would share one time).
+      writes.add({ ...entry, createdAt: new Date() });
     },
 
     settled: () => writes.settled(),
