@@ -536,6 +536,22 @@ try {
       }
       console.log(`\n## POST /api/v1/rag (in process, extractive answer), ${Q} calls`);
       console.log(`all       p50 ${ms(pct(rag, 50))}  p95 ${ms(pct(rag, 95))}  = ${(pct(rag, 50) / pct(stmt, 50)).toFixed(2)}x the statement's p50`);
+      // What any request of a workspace costs before it does its own work (routing, the user,
+      // the access row, one read, the envelope): the floor under what `/rag` adds to the statement.
+      const floor: number[] = [];
+      for (let i = 0; i < Q + 10; i++) {
+        const t = performance.now();
+        const res = await app.inject({
+          method: 'GET',
+          url: '/api/v1/conversations?limit=1',
+          headers: { ...user.headers, 'x-workspace-id': pick(workspaces) },
+        });
+        if (res.statusCode !== 200) throw new Error(`GET /conversations answered ${res.statusCode}: ${res.body.slice(0, 300)}`);
+        if (i >= 10) floor.push(performance.now() - t);
+      }
+      console.log(
+        `/rag adds ${ms(pct(rag, 50) - pct(stmt, 50))} to the statement's p50; a workspace-scoped read (GET /conversations?limit=1) takes p50 ${ms(pct(floor, 50))}`,
+      );
     } finally {
       await app.close();
     }
