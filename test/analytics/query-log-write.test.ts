@@ -138,7 +138,8 @@ t.test('query log rows are written together, and a refused row loses only itself
         await analyticsRepository(db).insert(rows);
       },
     },
-    { usersByIds: async () => new Map() },
+    // A batch that is never due by its time alone: what goes in it is the test's to decide.
+    { usersByIds: async () => new Map(), batch: { maxRows: QUERY_LOG_BATCH.maxRows, delayMs: 3_600_000 } },
   );
 
   t.test('the rows of a moment go in one statement, each stamped when it was logged', async (t) => {
@@ -158,13 +159,26 @@ t.test('query log rows are written together, and a refused row loses only itself
     t.ok(new Date(rows[1]!.created_at).getTime() - new Date(rows[0]!.created_at).getTime() >= 15, 'stamped when logged, not when written');
   });
 
+  t.test('a batch is written when its time is up, without anyone waiting for it', async (t) => {
+    const timed = analyticsService(analyticsRepository(db), { usersByIds: async () => new Map() });
+    timed.logQuery(entry(ws.workspaceId, 'timed 1'));
+    const deadline = Date.now() + 10_000;
+    while (!(await rowsOf('timed')).length && Date.now() < deadline) await new Promise((r) => setTimeout(r, QUERY_LOG_BATCH.delayMs / 4));
+    t.same(
+      (await rowsOf('timed')).map((r) => r.question),
+      ['timed 1'],
+    );
+  });
+
   t.test('a full batch is written at once', async (t) => {
     statements.length = 0;
     for (let i = 0; i < QUERY_LOG_BATCH.maxRows; i++) analytics.logQuery(entry(ws.workspaceId, `full ${i}`));
-    const deadline = Date.now() + 10_000;
-    while ((await rowsOf('full')).length < QUERY_LOG_BATCH.maxRows && Date.now() < deadline) await new Promise((r) => setImmediate(r));
+    // The write starts on the next turn of the event loop, not when the batch's time is up.
+    await new Promise((r) => setImmediate(r));
+    await new Promise((r) => setImmediate(r));
+    t.same(statements, [QUERY_LOG_BATCH.maxRows], 'started without waiting for the delay');
+    await analytics.settled();
     t.equal((await rowsOf('full')).length, QUERY_LOG_BATCH.maxRows);
-    t.same(statements, [QUERY_LOG_BATCH.maxRows]);
   });
 
   t.test('a row whose workspace is gone does not take the others with it', async (t) => {

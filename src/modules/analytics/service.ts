@@ -150,9 +150,19 @@ export interface AnalyticsService {
 
 export function analyticsService(
   repo: AnalyticsRepository,
-  deps: { usersByIds: UserLookup; log?: { error(obj: unknown, msg?: string): void } },
+  deps: {
+    usersByIds: UserLookup;
+    log?: { error(obj: unknown, msg?: string): void };
+    /** How query log rows are batched (QUERY_LOG_BATCH unless given). */
+    batch?: { maxRows: number; delayMs: number };
+  },
 ): AnalyticsService {
-  const writes = batchedAfterResponse<NewQueryLog>({ what: 'query log write', write: (rows) => repo.insert(rows), ...QUERY_LOG_BATCH, log: deps.log });
+  const writes = batchedAfterResponse<NewQueryLog>({
+    what: 'query log write',
+    write: (rows) => repo.insert(rows),
+    ...(deps.batch ?? QUERY_LOG_BATCH),
+    log: deps.log,
+  });
   return {
     logQuery(entry) {
       // Stamped now, not when its batch is written (a batch's rows would share one time).
