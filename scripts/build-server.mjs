@@ -5,6 +5,7 @@
 // Transpile only (esbuild, one output file per source file, same layout): type checking
 // stays `npm run typecheck`. dist/ sits at the same depth as src/, so the paths the code
 // computes from import.meta.url (data/, migrations/, web/dist) resolve the same way.
+// TypeBox, hundreds of small modules, is bundled once into dist/vendor/ (VENDORED below).
 // Files other than .ts under src/ are copied. Stale = the hash of src/ and
 // package-lock.json differs from dist/.build-hash; `--force` rebuilds anyway.
 import { createHash } from 'node:crypto';
@@ -23,6 +24,38 @@ function files(dir) {
     const p = path.join(dir, e.name);
     return e.isDirectory() ? files(p) : [p];
   });
+}
+
+/**
+ * Packages made of hundreds of small ES modules, all loaded at start (TypeBox 1.x: about 680
+ * files, a quarter of a second of every start spent opening and compiling them), bundled
+ * into dist/vendor/<name>.js; the service's imports of them point there. Only these
+ * specifiers are imported anywhere at run time (the type provider's are type-only imports).
+ */
+const VENDORED = { typebox: 'typebox', 'typebox/value': 'typebox-value' };
+
+/** Keeps every import of a transpiled file as written, except the vendored packages'. */
+function keepImports(outdir) {
+  return {
+    name: 'keep-imports',
+    setup(b) {
+      b.onResolve({ filter: /.*/ }, (args) => {
+        if (args.kind === 'entry-point') return undefined;
+        const vendored = VENDORED[args.path];
+        if (!vendored && /^typebox(\/|$)/.test(args.path)) {
+          // From node_modules it would load the 680 files again, and be a second TypeBox.
+          return { errors: [{ text: `${args.path}: add it to VENDORED in scripts/build-server.mjs` }] };
+        }
+        if (!vendored) return { path: args.path, external: true };
+        const from = path.dirname(path.join(outdir, path.relative(src, args.importer)));
+        const rel = path
+          .relative(from, path.join(outdir, 'vendor', `${vendored}.js`))
+          .split(path.sep)
+          .join('/');
+        return { path: rel.startsWith('.') ? rel : `./${rel}`, external: true };
+      });
+    },
+  };
 }
 
 export function sourceHash() {
@@ -51,9 +84,33 @@ export async function buildServer({ force = false } = {}) {
     format: 'esm',
     platform: 'node',
     target: 'node20',
-    bundle: false,
+    // Each file stays its own module (every import is kept as written, external); "bundling"
+    // only lets the plugin point the vendored packages' imports at dist/vendor/.
+    bundle: true,
+    plugins: [keepImports(tmp)],
     sourcemap: 'linked',
     logLevel: 'warning',
+  });
+  // The vendored packages, bundled once: their modules shared by the entries, never two copies.
+  await build({
+    entryPoints: Object.entries(VENDORED).map(([pkg, out]) => ({ in: `vendor:${pkg}`, out })),
+    outdir: path.join(tmp, 'vendor'),
+    format: 'esm',
+    platform: 'node',
+    target: 'node20',
+    bundle: true,
+    splitting: true,
+    sourcemap: 'linked',
+    logLevel: 'warning',
+    plugins: [
+      {
+        name: 'vendor-entries',
+        setup(b) {
+          b.onResolve({ filter: /^vendor:/ }, (args) => ({ path: args.path.slice('vendor:'.length), namespace: 'vendor' }));
+          b.onLoad({ filter: /.*/, namespace: 'vendor' }, (args) => ({ contents: `export * from '${args.path}';`, resolveDir: root }));
+        },
+      },
+    ],
   });
   for (const f of all.filter((f) => !f.endsWith('.ts'))) {
     const to = path.join(tmp, path.relative(src, f));

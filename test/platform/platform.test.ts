@@ -1,5 +1,7 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
 import t from 'tap';
 import { SMTPServer } from 'smtp-server';
 import { loadConfig } from '../../src/config.js';
@@ -151,6 +153,19 @@ t.test('the service starts with `npm start` on PGlite and shuts down gracefully'
   });
   const health = await fetch(`${address}/health`);
   t.equal(health.status, 200);
+  // TypeBox (the route schemas) comes from its one bundled copy in dist/vendor/, never
+  // from its ~680 files in node_modules (docs/performance.md, "Start-up and memory").
+  const bare = readdirSync('dist', { recursive: true, encoding: 'utf8' })
+    .filter((f) => f.endsWith('.js') && !f.startsWith(`vendor${path.sep}`))
+    .filter((f) => /from ["']typebox/.test(readFileSync(path.join('dist', f), 'utf8')));
+  t.same(bare, [], 'no file of dist/ imports TypeBox from node_modules');
+  const invalid = await fetch(`${address}/api/v1/auth/register`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ password: 'long-password', name: 'Starter' }),
+  });
+  t.equal(invalid.status, 400, 'the bundled schemas validate');
+  t.match((await invalid.json()).error, { code: 'VALIDATION_ERROR', details: [/email/] });
   const reg = await fetch(`${address}/api/v1/auth/register`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
