@@ -129,13 +129,14 @@ t.test('query log rows are written together, and a refused row loses only itself
     generator: 'extractive',
     latencyMs: 5,
   });
+  const repo = analyticsRepository(db);
   const statements: number[] = [];
   const analytics = analyticsService(
     {
-      ...analyticsRepository(db),
+      ...repo,
       insert: async (rows) => {
         statements.push(rows.length);
-        await analyticsRepository(db).insert(rows);
+        await repo.insert(rows);
       },
     },
     // A batch that is never due by its time alone: what goes in it is the test's to decide.
@@ -160,7 +161,7 @@ t.test('query log rows are written together, and a refused row loses only itself
   });
 
   t.test('a batch is written when its time is up, without anyone waiting for it', async (t) => {
-    const timed = analyticsService(analyticsRepository(db), { usersByIds: async () => new Map() });
+    const timed = analyticsService(repo, { usersByIds: async () => new Map() });
     timed.logQuery(entry(ws.workspaceId, 'timed 1'));
     const deadline = Date.now() + 10_000;
     while (!(await rowsOf('timed')).length && Date.now() < deadline) await new Promise((r) => setTimeout(r, QUERY_LOG_BATCH.delayMs / 4));
