@@ -6,6 +6,10 @@ export interface ReportInput {
   assessment: { id: string; name: string; score: number; riskRating: string; summary: AssessmentSummary; results: GapResult[]; completedAt: Date };
   vendor: { name: string; legalName: string | null; criticalityTier: string | null };
   documents: { filename: string; title: string | null; format: string }[];
+  /** The sign-off, when the assessment was signed off. */
+  signOff?: { at: string; userName: string | null; note: string } | null;
+  /** Analysts' comments per obligation, oldest first. */
+  comments?: { obligationId: string | null; text: string; userName: string | null; at: string }[];
 }
 
 const STATUS_LABEL: Record<GapStatus, string> = { covered: 'Covered', partial: 'Partial', missing: 'Missing' };
@@ -47,10 +51,29 @@ export async function buildAssessmentReport(input: ReportInput): Promise<Buffer>
   children.push(p(a.name, { italics: true }));
   children.push(p(`Completed ${a.completedAt.toISOString().slice(0, 10)} · Assessment ${a.id}`));
   if (vendor.legalName) children.push(p(`Provider: ${vendor.legalName}${vendor.criticalityTier ? ` (criticality tier: ${vendor.criticalityTier})` : ''}`));
+  const signOff = input.signOff;
+  children.push(
+    new Paragraph({
+      children: signOff
+        ? [
+            new TextRun({ text: 'Signed off ', bold: true }),
+            new TextRun(`by ${signOff.userName ?? 'a former member'} on ${signOff.at.slice(0, 10)}: ${signOff.note}`),
+          ]
+        : [new TextRun({ text: 'Not signed off: this report is a draft of the review.', bold: true, color: 'B26A00' })],
+    }),
+  );
 
   children.push(new Paragraph({ heading: HeadingLevel.HEADING_1, children: [new TextRun('Summary')] }));
   children.push(new Paragraph({ children: [new TextRun({ text: 'Overall score: ', bold: true }), new TextRun(`${a.score}/100`)] }));
   children.push(new Paragraph({ children: [new TextRun({ text: 'Risk rating: ', bold: true }), new TextRun(cap(a.riskRating))] }));
+  const overridden = a.results.filter((r) => r.analyst).length;
+  if (overridden) {
+    children.push(
+      p(
+        `${overridden} verdict${overridden === 1 ? ' is' : 's are'} the analyst's (marked *); the engine alone gave ${s.engineScore ?? a.score}/100, ${s.engineRiskRating ?? a.riskRating}.`,
+      ),
+    );
+  }
   for (const reason of s.riskReasons) children.push(new Paragraph({ text: reason, bullet: { level: 0 } }));
   children.push(
     table(['Obligations assessed', 'Covered', 'Partial', 'Missing'], [[String(s.obligations), String(s.covered), String(s.partial), String(s.missing)]]),
@@ -63,7 +86,12 @@ export async function buildAssessmentReport(input: ReportInput): Promise<Buffer>
   children.push(
     table(
       ['Reference', 'Obligation', 'Status', 'Evidence elements found'],
-      a.results.map((r) => [r.ref, r.title, STATUS_LABEL[r.status], `${r.elements.filter((e) => e.satisfied).length}/${r.elements.length}`]),
+      a.results.map((r) => [
+        r.ref,
+        r.title,
+        `${STATUS_LABEL[r.status]}${r.analyst ? ' *' : ''}`,
+        `${r.elements.filter((e) => e.satisfied).length}/${r.elements.length}`,
+      ]),
       [18, 52, 12, 18],
     ),
   );
@@ -85,6 +113,26 @@ export async function buildAssessmentReport(input: ReportInput): Promise<Buffer>
     if (r.doraText)
       children.push(new Paragraph({ children: [new TextRun({ text: 'DORA text: ', bold: true }), new TextRun({ text: r.doraText, italics: true })] }));
     children.push(new Paragraph({ children: [new TextRun({ text: 'Finding: ', bold: true }), new TextRun(r.rationale)] }));
+    if (r.analyst) {
+      children.push(
+        new Paragraph({
+          children: [
+            new TextRun({ text: "Analyst's verdict: ", bold: true }),
+            new TextRun({ text: STATUS_LABEL[r.analyst.status], color: STATUS_COLOR[r.analyst.status], bold: true }),
+            new TextRun(
+              ` (engine: ${STATUS_LABEL[r.analyst.engineStatus]}). ${r.analyst.reason} (${r.analyst.userName ?? 'a former member'}, ${r.analyst.at.slice(0, 10)})`,
+            ),
+          ],
+        }),
+      );
+    }
+    for (const c of (input.comments ?? []).filter((c) => c.obligationId === r.obligationId)) {
+      children.push(
+        new Paragraph({
+          children: [new TextRun({ text: 'Comment: ', bold: true }), new TextRun(`${c.text} (${c.userName ?? 'a former member'}, ${c.at.slice(0, 10)})`)],
+        }),
+      );
+    }
     for (const e of r.elements) children.push(new Paragraph({ text: `${e.satisfied ? '✓' : '✗'} ${e.label}`, bullet: { level: 0 } }));
     if (r.evidence.length) {
       children.push(p('Evidence:', { bold: true }));

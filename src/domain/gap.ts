@@ -46,4 +46,23 @@ export interface GapResult {
   evidence: GapEvidence[];
   /** One sentence saying why the status is what it is. */
   rationale: string;
+  /** The analyst's verdict, when one is set: `status` and `coverage` are then the analyst's. */
+  analyst?: AnalystVerdict | null;
+}
+
+/**
+ * The analyst's own verdict on a result (docs/assessments.md, "The analyst's verdict"): it
+ * replaces the engine's status in the score, the risk rating, the report and the register;
+ * the engine's status and coverage are kept beside it.
+ */
+export interface AnalystVerdict {
+  status: GapStatus;
+  reason: string;
+  userId: string | null;
+  userName: string | null;
+  /** ISO time the verdict was set. */
+  at: string;
+  /** What the engine said, kept so that clearing the verdict restores it. */
+  engineStatus: GapStatus;
+  engineCoverage: number;
 }

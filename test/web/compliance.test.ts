@@ -201,6 +201,41 @@ else
       t.match(docx.suggestedFilename(), /^DORA_Gap_Assessment_GitHub_\d{4}-\d{2}-\d{2}\.docx$/);
       const bytes = readFileSync((await docx.path())!);
       t.ok(bytes.length > 5000 && bytes.subarray(0, 2).toString() === 'PK', 'a Word (zip) document');
+
+      // The analyst's own verdict on the audit right, a comment, then the sign-off: read-only.
+      const row = page.locator('tr[data-obligation="A28.6"]');
+      await row.getByRole('button', { name: 'Set verdict for Article 28(6)' }).click();
+      const verdict = page.getByRole('dialog', { name: 'Your verdict on Article 28(6)' });
+      await verdict.getByRole('radio', { name: 'Missing' }).check();
+      await verdict.getByLabel('Reason').fill('Audits are satisfied by SOC reports only; no on-site right for the entity.');
+      await verdict.getByRole('button', { name: 'Save verdict' }).click();
+      await toast('Verdict set');
+      await row
+        .getByTestId('analyst-verdict')
+        .getByText(/Analyst's verdict: Missing \(the engine said \w+\)/)
+        .waitFor();
+      await page
+        .getByTestId('engine-score')
+        .getByText(/1 verdict is the analyst's; the engine alone gave \d+/)
+        .waitFor();
+      const after = Number((await page.getByTestId('assessment-score').textContent())!.replace('/100', ''));
+      t.ok(after < score, `the score follows the analyst's verdict: ${score} -> ${after}`);
+      await row.getByRole('button', { name: 'Comment on Article 28(6)' }).click();
+      await page.getByRole('dialog', { name: 'Comment on Article 28(6)' }).getByLabel('Comment').fill('Asked for the enterprise audit addendum.');
+      await page.getByRole('button', { name: 'Add comment' }).click();
+      await row.getByText('Asked for the enterprise audit addendum.').waitFor();
+      t.equal(await page.locator('.page-header').getByRole('button', { name: 'Delete', exact: true }).count(), 1, 'deletable before the sign-off');
+      await page.getByRole('button', { name: 'Sign off' }).click();
+      const sign = page.getByRole('dialog', { name: 'Sign the assessment off' });
+      await sign.getByLabel('Sign-off note').fill('Reviewed with the DPA; audit right followed up.');
+      await a11y('sign-off dialog');
+      await sign.getByRole('button', { name: 'Sign off' }).click();
+      await page
+        .getByTestId('signed-off')
+        .getByText(/Signed off by Ada Analyst/)
+        .waitFor();
+      t.equal(await row.getByRole('button', { name: /Set verdict|Change verdict/ }).count(), 0, 'no verdict button once signed off');
+      t.equal(await page.locator('.page-header').getByRole('button', { name: 'Delete', exact: true }).count(), 0, 'a signed-off assessment cannot be deleted');
     });
 
     t.test('a questionnaire: created, pre-filled, sent, answered on a phone, scored', async (t) => {

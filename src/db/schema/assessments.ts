@@ -24,6 +24,11 @@ export interface AssessmentSummary {
   /** Why the risk rating is what it is. */
   riskReasons: string[];
   embedder: string | null;
+  /** The engine's own score and rating, kept once an analyst's verdict changes them. */
+  engineScore?: number;
+  engineRiskRating?: RiskRating;
+  /** Results whose status is the analyst's. */
+  analystVerdicts?: number;
 }
 
 /**
@@ -51,6 +56,10 @@ export const assessments = pgTable(
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
     startedAt: timestamp('started_at', { withTimezone: true }),
     completedAt: timestamp('completed_at', { withTimezone: true }),
+    /** Signed off (docs/assessments.md): read-only from then on. */
+    signedOffAt: timestamp('signed_off_at', { withTimezone: true }),
+    signedOffBy: text('signed_off_by').references(() => users.id, { onDelete: 'set null' }),
+    signOffNote: text('sign_off_note'),
   },
   (t) => [
     index('assessments_workspace_idx').on(t.workspaceId, t.createdAt),
@@ -82,4 +91,36 @@ export const assessmentDocuments = pgTable(
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [index('assessment_documents_assessment_idx').on(t.assessmentId, t.position)],
+);
+
+/** What an analyst did on an assessment: a verdict set or cleared, a comment, the sign-off. */
+export const ASSESSMENT_REVIEW_KINDS = ['verdict', 'clear', 'comment', 'sign_off'] as const;
+export type AssessmentReviewKind = (typeof ASSESSMENT_REVIEW_KINDS)[number];
+
+/**
+ * The review trail of an assessment (docs/assessments.md, "The analyst's verdict"): every
+ * verdict, cleared verdict, comment and the sign-off, with who and when. Append-only.
+ */
+export const assessmentReviews = pgTable(
+  'assessment_reviews',
+  {
+    id: text('id').primaryKey().$defaultFn(newId),
+    assessmentId: text('assessment_id')
+      .notNull()
+      .references(() => assessments.id, { onDelete: 'cascade' }),
+    workspaceId: text('workspace_id')
+      .notNull()
+      .references(() => workspaces.id, { onDelete: 'cascade' }),
+    /** Null for the sign-off. */
+    obligationId: text('obligation_id'),
+    kind: text('kind').$type<AssessmentReviewKind>().notNull(),
+    /** The verdict set (`verdict`), the status restored (`clear`). */
+    status: text('status'),
+    /** For a verdict the engine's status it replaced. */
+    previousStatus: text('previous_status'),
+    text: text('text').notNull(),
+    userId: text('user_id').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('assessment_reviews_assessment_idx').on(t.assessmentId, t.createdAt)],
 );

@@ -1,13 +1,28 @@
 import { and, asc, desc, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import type { Scope } from '../../domain/scope.js';
-import { assessmentDocuments, assessments, type AssessmentStatus, type AssessmentSummary, type RiskRating } from '../../db/schema/index.js';
+import {
+  assessmentDocuments,
+  assessmentReviews,
+  assessments,
+  users,
+  type AssessmentReviewKind,
+  type AssessmentStatus,
+  type AssessmentSummary,
+  type RiskRating,
+} from '../../db/schema/index.js';
 import type { GapResult } from '../../domain/gap.js';
 import type { Block } from '../../domain/blocks.js';
 
 export type AssessmentRow = typeof assessments.$inferSelect;
 export type AssessmentDocumentRow = typeof assessmentDocuments.$inferSelect;
 export type AssessmentListRow = Omit<AssessmentRow, 'results'>;
+export type AssessmentReviewRow = typeof assessmentReviews.$inferSelect & { userName: string | null };
+/** What one review step writes: the assessment's new state and the trail entry. */
+export interface ReviewChange {
+  assessment?: Partial<Pick<AssessmentRow, 'results' | 'score' | 'riskRating' | 'summary' | 'signedOffAt' | 'signedOffBy' | 'signOffNote'>>;
+  entry: { obligationId: string | null; kind: AssessmentReviewKind; status?: string | null; previousStatus?: string | null; text: string };
+}
 export type DocumentMeta = Omit<AssessmentDocumentRow, 'blocks'>;
 /** A gap as the register reads it. */
 export type RegisterGap = Pick<GapResult, 'ref' | 'title' | 'status' | 'key' | 'elements'>;
@@ -40,6 +55,9 @@ const listColumns = {
   updatedAt: assessments.updatedAt,
   startedAt: assessments.startedAt,
   completedAt: assessments.completedAt,
+  signedOffAt: assessments.signedOffAt,
+  signedOffBy: assessments.signedOffBy,
+  signOffNote: assessments.signOffNote,
 };
 
 const documentColumns = {
@@ -150,6 +168,62 @@ export function assessmentsRepository(db: Db) {
         .update(assessments)
         .set({ ...v, status: 'completed', completedAt: new Date(), updatedAt: new Date(), errorMessage: null })
         .where(eq(assessments.id, id));
+    },
+
+    /**
+     * One review step in one transaction: the assessment is read locked (two analysts'
+     * verdicts never overwrite each other's results), `change` decides what to write from
+     * it (or throws), and the trail entry is appended. Returns the assessment as written.
+     */
+    async review(
+      scope: Scope,
+      id: string,
+      change: (row: AssessmentRow, user: { id: string; name: string | null }) => ReviewChange,
+    ): Promise<{ row: AssessmentRow; entry: AssessmentReviewRow } | null> {
+      return db.transaction(async (tx) => {
+        const [row] = await tx
+          .select()
+          .from(assessments)
+          .where(and(eq(assessments.workspaceId, scope.workspaceId), eq(assessments.id, id)))
+          .for('update');
+        if (!row) return null;
+        const [user] = await tx.select({ name: users.name }).from(users).where(eq(users.id, scope.userId));
+        const c = change(row, { id: scope.userId, name: user?.name ?? null });
+        const now = new Date();
+        let written = row;
+        if (c.assessment) {
+          const [updated] = await tx
+            .update(assessments)
+            .set({ ...c.assessment, updatedAt: now })
+            .where(eq(assessments.id, id))
+            .returning();
+          written = updated!;
+        }
+        const [entry] = await tx
+          .insert(assessmentReviews)
+          .values({ ...c.entry, assessmentId: id, workspaceId: scope.workspaceId, userId: scope.userId, createdAt: now })
+          .returning();
+        return { row: written, entry: { ...entry!, userName: user?.name ?? null } };
+      });
+    },
+
+    /** The review trail of an assessment, oldest first, with the names of who did what. */
+    async reviews(scope: Scope, id: string): Promise<AssessmentReviewRow[]> {
+      const rows = await db
+        .select({ r: assessmentReviews, userName: users.name })
+        .from(assessmentReviews)
+        .leftJoin(users, eq(users.id, assessmentReviews.userId))
+        .where(and(eq(assessmentReviews.workspaceId, scope.workspaceId), eq(assessmentReviews.assessmentId, id)))
+        .orderBy(asc(assessmentReviews.createdAt), asc(assessmentReviews.id));
+      return rows.map((x) => ({ ...x.r, userName: x.userName ?? null }));
+    },
+
+    /** Names of users (who signed assessments off), by id. */
+    async userNames(ids: (string | null)[]): Promise<Map<string, string>> {
+      const wanted = [...new Set(ids.filter((x): x is string => !!x))];
+      if (!wanted.length) return new Map();
+      const rows = await db.select({ id: users.id, name: users.name }).from(users).where(inArray(users.id, wanted));
+      return new Map(rows.map((r) => [r.id, r.name]));
     },
 
     async fail(id: string, message: string) {

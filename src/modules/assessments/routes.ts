@@ -6,7 +6,19 @@ import { AppError, badRequest } from '../../lib/errors.js';
 import { readMultipart } from '../../plugins/multipart.js';
 import { ok, okMessage } from '../../lib/envelope.js';
 import type { AssessmentsService, IncomingFile } from './service.js';
-import { listAssessments, createAssessment, getAssessment, getAssessmentDocument, deleteAssessment, downloadReport } from './schemas.js';
+import {
+  listAssessments,
+  createAssessment,
+  getAssessment,
+  getAssessmentDocument,
+  deleteAssessment,
+  downloadReport,
+  setVerdict,
+  clearVerdict,
+  commentResult,
+  signOffAssessment,
+  listReviews,
+} from './schemas.js';
 
 /**
  * The /assessments group (docs/assessments.md). Workspace-scoped (X-Workspace-Id):
@@ -93,6 +105,28 @@ const routes: FastifyPluginAsyncTypebox<{ service: AssessmentsService; ingest: C
       await service.remove(requestScope(request), request.params.id);
       return okMessage('Assessment deleted');
     },
+  );
+
+  app.put('/assessments/:id/results/:obligationId/verdict', { config: { permission: 'canManageSync' }, schema: setVerdict }, async (request) =>
+    ok(await service.setVerdict(requestScope(request), request.params.id, request.params.obligationId, request.body), 'Verdict set'),
+  );
+
+  app.delete('/assessments/:id/results/:obligationId/verdict', { config: { permission: 'canManageSync' }, schema: clearVerdict }, async (request) =>
+    ok(await service.clearVerdict(requestScope(request), request.params.id, request.params.obligationId, request.body ?? {}), 'Verdict withdrawn'),
+  );
+
+  app.post('/assessments/:id/results/:obligationId/comments', { config: { permission: 'canManageSync' }, schema: commentResult }, async (request, reply) =>
+    reply
+      .status(201)
+      .send(ok({ review: await service.comment(requestScope(request), request.params.id, request.params.obligationId, request.body) }, 'Comment added')),
+  );
+
+  app.post('/assessments/:id/sign-off', { config: { permission: 'canManageSync' }, schema: signOffAssessment }, async (request) =>
+    ok({ assessment: await service.signOff(requestScope(request), request.params.id, request.body) }, 'Assessment signed off'),
+  );
+
+  app.get('/assessments/:id/reviews', { config: { permission: 'canViewSources' }, schema: listReviews }, async (request) =>
+    ok({ reviews: await service.trail(requestScope(request), request.params.id) }),
   );
 
   app.get(

@@ -18,6 +18,9 @@ const Summary = Type.Object({
   missingKey: Type.Array(Type.String()),
   riskReasons: Type.Array(Type.String()),
   embedder: Nullable(Type.String()),
+  engineScore: Type.Optional(Type.Integer({ description: "The engine's score before any analyst verdict" })),
+  engineRiskRating: Type.Optional(Type.Enum([...RISK_RATINGS])),
+  analystVerdicts: Type.Optional(Type.Integer({ description: 'Results whose status is the analyst verdict' })),
 });
 const DocumentOut = Type.Object({
   id: Type.String(),
@@ -44,6 +47,12 @@ const AssessmentBase = {
   updatedAt: Type.String(),
   startedAt: Nullable(Type.String()),
   completedAt: Nullable(Type.String()),
+  signOff: Nullable(
+    Type.Object(
+      { at: Type.String(), userId: Nullable(Type.String()), userName: Nullable(Type.String()), note: Type.String() },
+      { description: 'Set once the assessment is signed off; it is read-only from then on' },
+    ),
+  ),
 };
 const Evidence = Type.Object({
   documentId: Type.String(),
@@ -70,10 +79,42 @@ const GapResultOut = Type.Object({
   elements: Type.Array(Type.Object({ id: Type.String(), label: Type.String(), satisfied: Type.Boolean() })),
   evidence: Type.Array(Evidence),
   rationale: Type.String(),
+  analyst: Type.Optional(
+    Nullable(
+      Type.Object(
+        {
+          status: Type.Enum([...GAP_STATUSES]),
+          reason: Type.String(),
+          userId: Nullable(Type.String()),
+          userName: Nullable(Type.String()),
+          at: Type.String(),
+          engineStatus: Type.Enum([...GAP_STATUSES]),
+          engineCoverage: Type.Number(),
+        },
+        { description: "The analyst's verdict; `status` and `coverage` of the result are then the analyst's" },
+      ),
+    ),
+  ),
+});
+const ReviewOut = Type.Object({
+  id: Type.String(),
+  obligationId: Nullable(Type.String()),
+  kind: Type.Enum(['verdict', 'clear', 'comment', 'sign_off']),
+  status: Nullable(Type.String()),
+  previousStatus: Nullable(Type.String()),
+  text: Type.String(),
+  userId: Nullable(Type.String()),
+  userName: Nullable(Type.String()),
+  at: Type.String(),
 });
 const AssessmentListItem = Type.Object(AssessmentBase);
 const AssessmentCreated = Type.Object({ ...AssessmentBase, documents: Type.Array(DocumentOut) });
-const AssessmentDetail = Type.Object({ ...AssessmentBase, documents: Type.Array(DocumentOut), results: Type.Array(GapResultOut) });
+const AssessmentDetail = Type.Object({
+  ...AssessmentBase,
+  documents: Type.Array(DocumentOut),
+  results: Type.Array(GapResultOut),
+  reviews: Type.Array(ReviewOut, { description: 'The review trail, oldest first: verdicts set and cleared, comments, the sign-off' }),
+});
 const IdParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 100 }) });
 const SORTS = Object.keys(SORT_FIELDS).flatMap((f) => [f, `-${f}`]);
 const MultipartBody = Type.Object({
@@ -157,4 +198,47 @@ export const downloadReport = {
   params: IdParams,
   produces: ['application/vnd.openxmlformats-officedocument.wordprocessingml.document'],
   response: { 200: Type.Any({ description: 'The .docx file' }), ...errorResponses },
+};
+
+const ResultParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 100 }), obligationId: Type.String({ minLength: 1, maxLength: 40 }) });
+const Text = (description: string) => Type.String({ minLength: 1, maxLength: 2000, pattern: '\\S', description });
+const ReviewOutcome = Envelope(Type.Object({ result: GapResultOut, assessment: AssessmentListItem, review: ReviewOut }));
+
+export const setVerdict = {
+  tags: ['assessments'],
+  summary: "Set the analyst's verdict of one result (replaces the engine's status in the score, rating, report and register)",
+  params: ResultParams,
+  body: Type.Object({ status: Type.Enum([...GAP_STATUSES]), reason: Text('Why, in a sentence an auditor can read') }, { additionalProperties: false }),
+  response: { 200: ReviewOutcome, ...errorResponses },
+};
+
+export const clearVerdict = {
+  tags: ['assessments'],
+  summary: "Withdraw the analyst's verdict of one result (the engine's status applies again)",
+  params: ResultParams,
+  body: Type.Optional(Type.Object({ reason: Type.Optional(Text('Why the verdict is withdrawn')) }, { additionalProperties: false })),
+  response: { 200: ReviewOutcome, ...errorResponses },
+};
+
+export const commentResult = {
+  tags: ['assessments'],
+  summary: 'Comment on one result of the assessment (the status stays)',
+  params: ResultParams,
+  body: Type.Object({ text: Text('The comment') }, { additionalProperties: false }),
+  response: { 201: Envelope(Type.Object({ review: ReviewOut })), ...errorResponses },
+};
+
+export const signOffAssessment = {
+  tags: ['assessments'],
+  summary: 'Sign the assessment off (who, when, a note); it is read-only from then on',
+  params: IdParams,
+  body: Type.Object({ note: Text('The sign-off note: what was reviewed and decided') }, { additionalProperties: false }),
+  response: { 200: Envelope(Type.Object({ assessment: AssessmentListItem })), ...errorResponses },
+};
+
+export const listReviews = {
+  tags: ['assessments'],
+  summary: 'The review trail of the assessment, oldest first',
+  params: IdParams,
+  response: { 200: Envelope(Type.Object({ reviews: Type.Array(ReviewOut) })), ...errorResponses },
 };

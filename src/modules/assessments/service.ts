@@ -14,9 +14,13 @@ import type { VendorProfile } from '../../domain/vendorProfile.js';
 import type { NotificationsService } from '../notifications/service.js';
 import type { WorkspacesService } from '../workspaces/service.js';
 import type { Scope } from '../../domain/scope.js';
-import type { AssessmentListRow, AssessmentRow, AssessmentsRepository, DocumentMeta, NewDocument, RegisterGap, SortField } from './repository.js';
+import type { AssessmentRow, AssessmentsRepository, NewDocument, RegisterGap, SortField } from './repository.js';
 import { pagination, type Pagination } from '../../domain/paging.js';
 import type { GapResult } from '../../domain/gap.js';
+import { assessmentReviewService, type AssessmentReviewService } from './review.js';
+import { shape, shapeDocument, shapeReview, type AssessmentDocumentView, type AssessmentReviewView, type AssessmentView } from './views.js';
+
+export type { AssessmentDocumentView, AssessmentView } from './views.js';
 
 export const ANALYSIS_QUEUE = 'assessment-analysis';
 
@@ -56,49 +60,13 @@ const referenceNotLoaded = () =>
   new AppError(409, 'REFERENCE_DATA_NOT_LOADED', 'The DORA reference data is not loaded; load it first (npm run seed) before running gap analyses');
 const assessmentNotFound = () => notFound('Assessment not found', 'ASSESSMENT_NOT_FOUND');
 
-function shapeDocument(d: DocumentMeta) {
-  return {
-    id: d.id,
-    filename: d.filename,
-    format: d.format,
-    mimeType: d.mimeType,
-    sizeBytes: d.sizeBytes,
-    pageCount: d.pageCount,
-    title: d.title,
-    characters: d.charCount,
-  };
-}
-
-function shape(row: AssessmentListRow) {
-  return {
-    id: row.id,
-    workspaceId: row.workspaceId,
-    name: row.name,
-    framework: row.framework,
-    status: row.status,
-    score: row.score,
-    riskRating: row.riskRating,
-    summary: row.summary,
-    error: row.errorMessage,
-    createdBy: row.createdBy,
-    createdAt: row.createdAt.toISOString(),
-    updatedAt: row.updatedAt.toISOString(),
-    startedAt: row.startedAt?.toISOString() ?? null,
-    completedAt: row.completedAt?.toISOString() ?? null,
-  };
-}
-
-/** An uploaded document of an assessment as the API returns it. */
-export type AssessmentDocumentView = ReturnType<typeof shapeDocument>;
-/** An assessment's list fields as the API returns them. */
-export type AssessmentView = ReturnType<typeof shape>;
 /** The latest completed assessment of a workspace, without its results (portfolio analytics). */
 export type LatestAssessment = Pick<AssessmentRow, 'id' | 'workspaceId' | 'name' | 'score' | 'riskRating' | 'completedAt' | 'summary'>;
 /** The latest completed assessment of a workspace with its gaps (register of information). */
 export type LatestAssessmentGaps = Pick<AssessmentRow, 'id' | 'workspaceId' | 'name' | 'score' | 'riskRating' | 'completedAt'> & { gaps: RegisterGap[] };
 
 /** DORA gap assessments of a workspace's documents, their analysis job and Word report (docs/assessments.md). */
-export interface AssessmentsService {
+export interface AssessmentsService extends AssessmentReviewService {
   /** Parses the uploads and the reused workspace files (4xx for any unusable file, nothing stored), stores them and queues the analysis. */
   create(
     scope: Scope,
@@ -110,7 +78,7 @@ export interface AssessmentsService {
     q: { page: number; limit: number; status?: AssessmentStatus; sort: string },
   ): Promise<{ assessments: AssessmentView[]; pagination: Pagination }>;
   /** One assessment with its documents and results (404 ASSESSMENT_NOT_FOUND). */
-  detail(scope: Scope, id: string): Promise<AssessmentView & { documents: AssessmentDocumentView[]; results: GapResult[] }>;
+  detail(scope: Scope, id: string): Promise<AssessmentView & { documents: AssessmentDocumentView[]; results: GapResult[]; reviews: AssessmentReviewView[] }>;
   /** One document of the assessment as its text blocks (headings, page): what the evidence quotes point into. */
   document(
     scope: Scope,
@@ -224,7 +192,11 @@ export function assessmentsService(deps: Deps): AssessmentsService {
 
   deps.jobs?.define<{ assessmentId: string }>(ANALYSIS_QUEUE, runJob, { retryLimit: 2 });
 
+  const review = assessmentReviewService({ repo, isCritical: async (workspaceId) => isCritical((await profileOf(workspaceId)).profile) });
+
   return {
+    ...review,
+
     async create(scope, input) {
       const reuse = [...new Set(input.sourceFileIds ?? [])];
       const count = input.files.length + reuse.length;
@@ -269,13 +241,20 @@ export function assessmentsService(deps: Deps): AssessmentsService {
       const desc = q.sort.startsWith('-');
       const field = (desc ? q.sort.slice(1) : q.sort) as SortField;
       const { rows, total } = await repo.list(scope, { page: q.page, limit: q.limit, status: q.status, sort: field, desc });
-      return { assessments: rows.map((r) => shape(r)), pagination: pagination(q, total) };
+      const signers = await repo.userNames(rows.map((r) => r.signedOffBy));
+      return { assessments: rows.map((r) => shape(r, signers.get(r.signedOffBy ?? '') ?? null)), pagination: pagination(q, total) };
     },
 
     async detail(scope, id) {
       const row = await repo.get(scope, id);
       if (!row) throw assessmentNotFound();
-      return { ...shape(row), documents: (await repo.documents(id)).map(shapeDocument), results: row.results ?? [] };
+      const signers = await repo.userNames([row.signedOffBy]);
+      return {
+        ...shape(row, signers.get(row.signedOffBy ?? '') ?? null),
+        documents: (await repo.documents(id)).map(shapeDocument),
+        results: row.results ?? [],
+        reviews: (await repo.reviews(scope, id)).map(shapeReview),
+      };
     },
 
     async document(scope, id, documentId) {
@@ -287,6 +266,11 @@ export function assessmentsService(deps: Deps): AssessmentsService {
     },
 
     async remove(scope, id) {
+      const row = await repo.get(scope, id);
+      if (!row) throw assessmentNotFound();
+      if (row.signedOffAt) {
+        throw conflict('The assessment was signed off and is kept as the record of the review; it cannot be deleted', 'ASSESSMENT_SIGNED_OFF');
+      }
       if (!(await repo.delete(scope, id))) throw assessmentNotFound();
       await publishStatus(id, { workspaceId: scope.workspaceId });
     },
@@ -299,6 +283,8 @@ export function assessmentsService(deps: Deps): AssessmentsService {
       }
       const { name: vendorName, profile } = await profileOf(scope.workspaceId);
       const documents = await repo.documents(id);
+      const reviews = (await repo.reviews(scope, id)).map(shapeReview);
+      const view = shape(row, reviews.find((x) => x.kind === 'sign_off')?.userName ?? null);
       // The Word writer (docx) is loaded with the first report, not at start.
       const { buildAssessmentReport } = await import('../../compliance/report.js');
       const buffer = await buildAssessmentReport({
@@ -313,6 +299,8 @@ export function assessmentsService(deps: Deps): AssessmentsService {
         },
         vendor: { name: vendorName || scope.workspaceName, legalName: profile?.legalName ?? null, criticalityTier: profile?.criticalityTier ?? null },
         documents: documents.map((d) => ({ filename: d.filename, title: d.title, format: d.format })),
+        signOff: view.signOff,
+        comments: reviews.filter((x) => x.kind === 'comment'),
       });
       const slug = (vendorName || scope.workspaceName).replace(/[^A-Za-z0-9]+/g, '_').replace(/^_|_$/g, '') || 'vendor';
       const date = (row.completedAt ?? new Date()).toISOString().slice(0, 10);

@@ -14,6 +14,7 @@ import { useToast } from '../ui/Toasts';
 import type { VendorOutletContext } from '../vendors/VendorPage';
 import { assessmentsKey, useAssessment, useAssessmentDocument, type Evidence, type GapResult } from './api';
 import { GapBadge, RiskBadge, StatusBadge } from './badges';
+import { ResultReview, SignOff } from './Review';
 import styles from './Assessments.module.css';
 
 const squash = (s: string) => s.replace(/\s+/g, ' ').trim().toLowerCase();
@@ -71,7 +72,8 @@ export default function AssessmentPage() {
               Download the Word report
             </Button>
           )}
-          {vendor.permissions.canManageSync && (
+          {!a.signOff && <SignOff ws={ws} assessment={a} canReview={vendor.permissions.canManageSync} />}
+          {vendor.permissions.canManageSync && !a.signOff && (
             <Button
               variant="danger"
               icon={<Trash2 size={16} aria-hidden="true" />}
@@ -111,6 +113,7 @@ export default function AssessmentPage() {
 
       {a.status === 'completed' && a.summary && (
         <>
+          {a.signOff && <SignOff ws={ws} assessment={a} canReview={false} />}
           <section className={`card ${styles.scoreCard}`} aria-label="Overall result">
             <div>
               <div className="muted small">Overall score</div>
@@ -137,6 +140,13 @@ export default function AssessmentPage() {
                 <dd>{a.summary.missing}</dd>
               </div>
             </dl>
+            {(a.summary.analystVerdicts ?? 0) > 0 && (
+              <p className="muted small" data-testid="engine-score">
+                {a.summary.analystVerdicts} verdict{a.summary.analystVerdicts === 1 ? ' is' : 's are'} the analyst's; the engine alone gave{' '}
+                {a.summary.engineScore}
+                /100.
+              </p>
+            )}
             {a.summary.riskReasons.length > 0 && (
               <ul className={styles.reasons}>
                 {a.summary.riskReasons.map((r) => (
@@ -186,6 +196,7 @@ export default function AssessmentPage() {
                         </td>
                         <td>
                           <GapBadge status={r.status} />
+                          {r.analyst && <span className="muted small"> (analyst)</span>}
                         </td>
                         <td className={styles.coverage}>
                           <ProgressBar value={r.coverage * 100} label={`Coverage of ${r.ref}`} tone={r.status === 'covered' ? 'done' : undefined} />
@@ -206,6 +217,7 @@ export default function AssessmentPage() {
                               </button>
                             ))
                           )}
+                          <ResultReview ws={ws} assessmentId={a.id} result={r} reviews={a.reviews} canReview={vendor.permissions.canManageSync && !a.signOff} />
                         </td>
                       </tr>
                     ))}

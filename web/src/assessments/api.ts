@@ -34,11 +34,15 @@ export interface Assessment {
     missingKey: string[];
     riskReasons: string[];
     embedder: string | null;
+    engineScore?: number;
+    engineRiskRating?: RiskRating;
+    analystVerdicts?: number;
   } | null;
   error: string | null;
   createdAt: string;
   startedAt: string | null;
   completedAt: string | null;
+  signOff: { at: string; userId: string | null; userName: string | null; note: string } | null;
 }
 export interface Evidence {
   documentId: string;
@@ -65,10 +69,33 @@ export interface GapResult {
   elements: { id: string; label: string; satisfied: boolean }[];
   evidence: Evidence[];
   rationale: string;
+  analyst?: {
+    status: GapStatus;
+    reason: string;
+    userId: string | null;
+    userName: string | null;
+    at: string;
+    engineStatus: GapStatus;
+    engineCoverage: number;
+  } | null;
+}
+export type GapStatus = GapResult['status'];
+/** An entry of the review trail: a verdict set or withdrawn, a comment, the sign-off. */
+export interface Review {
+  id: string;
+  obligationId: string | null;
+  kind: 'verdict' | 'clear' | 'comment' | 'sign_off';
+  status: string | null;
+  previousStatus: string | null;
+  text: string;
+  userId: string | null;
+  userName: string | null;
+  at: string;
 }
 export interface AssessmentDetail extends Assessment {
   documents: AssessmentDocument[];
   results: GapResult[];
+  reviews: Review[];
 }
 
 export const assessmentsKey = (ws: string) => ['assessments', ws] as const;
