@@ -191,6 +191,18 @@ async function assessmentWithDocument(ws: Ws): Promise<{ id: string; documentId:
   return { id: a.id, documentId: a.documents[0].id };
 }
 const assessment = async (ws: Ws) => (await assessmentWithDocument(ws)).id;
+/** An assessment of the workspace whose analysis has completed (review steps need one). */
+async function completedAssessment(ws: Ws): Promise<string> {
+  const id = await assessment(ws);
+  for (let i = 0; i < 600; i++) {
+    const res = await app.inject({ method: 'GET', url: `/api/v1/assessments/${id}`, headers: hdr('owner', ws) });
+    const status = res.json().data?.assessment?.status;
+    if (status === 'completed') return id;
+    if (status === 'failed') throw new Error(`fixture: assessment failed ${res.body}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error('fixture: assessment did not complete');
+}
 
 /** Sample requests, keyed `METHOD /api/v1/path` exactly as the route is declared. */
 const SAMPLES: Record<string, Sample> = {
@@ -337,6 +349,31 @@ const SAMPLES: Record<string, Sample> = {
     },
   },
   // the report needs a finished analysis (a job): only access is asserted here
+  'PUT /api/v1/assessments/:id/results/:obligationId/verdict': {
+    destructive: true,
+    prepare: async (ws) => ({
+      url: `/api/v1/assessments/${await completedAssessment(ws)}/results/A28.6/verdict`,
+      payload: { status: 'partial', reason: 'Limited' },
+    }),
+  },
+  'DELETE /api/v1/assessments/:id/results/:obligationId/verdict': {
+    destructive: true,
+    prepare: async (ws) => {
+      const id = await completedAssessment(ws);
+      const url = `/api/v1/assessments/${id}/results/A28.6/verdict`;
+      await app.inject({ method: 'PUT', url, headers: hdr('owner', ws), payload: { status: 'missing', reason: 'fixture' } });
+      return { url };
+    },
+  },
+  'POST /api/v1/assessments/:id/results/:obligationId/comments': {
+    destructive: true,
+    prepare: async (ws) => ({ url: `/api/v1/assessments/${await completedAssessment(ws)}/results/A28.6/comments`, payload: { text: 'A comment' } }),
+  },
+  'POST /api/v1/assessments/:id/sign-off': {
+    destructive: true,
+    prepare: async (ws) => ({ url: `/api/v1/assessments/${await completedAssessment(ws)}/sign-off`, payload: { note: 'Reviewed' } }),
+  },
+  'GET /api/v1/assessments/:id/reviews': { prepare: async (ws) => ({ url: `/api/v1/assessments/${await assessment(ws)}/reviews` }) },
   'GET /api/v1/assessments/:id/report': { accessOnly: true, prepare: async (ws) => ({ url: `/api/v1/assessments/${await assessment(ws)}/report` }) },
   // register drafting (the draft runs as a job: deciding is only asserted for access)
   'POST /api/v1/workspaces/:id/profile-drafts': {
