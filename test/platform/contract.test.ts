@@ -8,6 +8,7 @@
  */
 import t from 'tap';
 import { buildTestApp, registerUser } from '../helpers/app.js';
+import { createAssessment, vendorDocs, waitForAssessment } from '../helpers/assessments.js';
 import { createOrgAndWorkspace } from '../helpers/workspaces.js';
 
 const ctx = await buildTestApp();
@@ -87,12 +88,27 @@ for (const title of ['First', 'Second']) {
 }
 await app.inject({ method: 'POST', url: `/api/v1/conversations/${conversationIds[0]}/ask`, headers, payload: { question: 'What does Article 28 require?' } });
 
+// A completed assessment with two comments (its review trail is a list).
+const assessmentId: string = (await createAssessment(app, headers, vendorDocs('basecamp', ['basecamp-big-sla.md']))).json().data.assessment.id;
+await waitForAssessment(app, headers, assessmentId);
+for (const text of ['First comment', 'Second comment']) {
+  await app.inject({ method: 'POST', url: `/api/v1/assessments/${assessmentId}/results/A30.2.e/comments`, headers, payload: { text } });
+}
+// Its completion notification (sent just after the status changes) read, so that read-all answers the same to both requests below.
+for (let i = 0; i < 100; i++) {
+  const count = (await app.inject({ method: 'GET', url: '/api/v1/notifications/count', headers: owner.headers })).json().data;
+  if (count.unreadCount > 0) break;
+  await new Promise((r) => setTimeout(r, 20));
+}
+await app.inject({ method: 'POST', url: '/api/v1/notifications/read-all', headers: owner.headers });
+
 /** Ids for the path parameters of list routes (a new list route with a path parameter needs one here). */
 function listUrl(path: string): string {
   return path.replace(/\{(\w+)\}/g, () => {
     if (path.startsWith('/api/v1/organizations/')) return ws.orgId;
     if (path.startsWith('/api/v1/conversations/')) return conversationIds[0];
     if (path.startsWith('/api/v1/workspaces/')) return ws.workspaceId;
+    if (path.startsWith('/api/v1/assessments/')) return assessmentId;
     return NO_SUCH_ID;
   });
 }

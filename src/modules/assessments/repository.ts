@@ -207,15 +207,24 @@ export function assessmentsRepository(db: Db) {
       });
     },
 
-    /** The review trail of an assessment, oldest first, with the names of who did what. */
-    async reviews(scope: Scope, id: string): Promise<AssessmentReviewRow[]> {
-      const rows = await db
+    /** The review trail of an assessment, oldest first, with the names of who did what (all of it, or one page). */
+    async reviews(scope: Scope, id: string, page?: { limit: number; offset: number }): Promise<AssessmentReviewRow[]> {
+      const q = db
         .select({ r: assessmentReviews, userName: users.name })
         .from(assessmentReviews)
         .leftJoin(users, eq(users.id, assessmentReviews.userId))
         .where(and(eq(assessmentReviews.workspaceId, scope.workspaceId), eq(assessmentReviews.assessmentId, id)))
         .orderBy(asc(assessmentReviews.createdAt), asc(assessmentReviews.id));
+      const rows = page ? await q.limit(page.limit).offset(page.offset) : await q;
       return rows.map((x) => ({ ...x.r, userName: x.userName ?? null }));
+    },
+
+    async countReviews(scope: Scope, id: string): Promise<number> {
+      const [row] = await db
+        .select({ n: sql<number>`count(*)::int` })
+        .from(assessmentReviews)
+        .where(and(eq(assessmentReviews.workspaceId, scope.workspaceId), eq(assessmentReviews.assessmentId, id)));
+      return Number(row?.n ?? 0);
     },
 
     /** Names of users (who signed assessments off), by id. */

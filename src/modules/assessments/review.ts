@@ -1,5 +1,6 @@
 import type { AnalystVerdict, GapResult, GapStatus } from '../../domain/gap.js';
 import type { Scope } from '../../domain/scope.js';
+import { pagination, type PageRequest, type Pagination } from '../../domain/paging.js';
 import type { AssessmentSummary } from '../../db/schema/assessments.js';
 import { riskRating } from '../../compliance/risk.js';
 import { conflict, notFound } from '../../lib/errors.js';
@@ -22,8 +23,8 @@ export interface AssessmentReviewService {
   comment(scope: Scope, id: string, obligationId: string, input: { text: string }): Promise<AssessmentReviewView>;
   /** Signs the assessment off (who, when, a note); read-only from then on. */
   signOff(scope: Scope, id: string, input: { note: string }): Promise<AssessmentView>;
-  /** The review trail, oldest first. */
-  trail(scope: Scope, id: string): Promise<AssessmentReviewView[]>;
+  /** One page of the review trail, oldest first. */
+  trail(scope: Scope, id: string, q: PageRequest): Promise<{ reviews: AssessmentReviewView[]; pagination: Pagination }>;
 }
 
 export interface ReviewOutcome {
@@ -33,7 +34,7 @@ export interface ReviewOutcome {
 }
 
 type Deps = {
-  repo: Pick<AssessmentsRepository, 'review' | 'reviews' | 'get'>;
+  repo: Pick<AssessmentsRepository, 'review' | 'reviews' | 'countReviews' | 'get'>;
   /** Whether the vendor supports a critical or important function (raises the risk rating). */
   isCritical(workspaceId: string): Promise<boolean>;
 };
@@ -155,9 +156,10 @@ export function assessmentReviewService(deps: Deps): AssessmentReviewService {
       return shape(out.row, out.entry.userName);
     },
 
-    async trail(scope, id) {
+    async trail(scope, id, q) {
       if (!(await repo.get(scope, id))) throw notFoundAssessment();
-      return (await repo.reviews(scope, id)).map(shapeReview);
+      const [rows, total] = await Promise.all([repo.reviews(scope, id, { limit: q.limit, offset: (q.page - 1) * q.limit }), repo.countReviews(scope, id)]);
+      return { reviews: rows.map(shapeReview), pagination: pagination(q, total) };
     },
   };
 }

@@ -126,7 +126,7 @@ const routes: FastifyPluginAsyncTypebox<{ service: AssessmentsService; ingest: C
   );
 
   app.get('/assessments/:id/reviews', { config: { permission: 'canViewSources' }, schema: listReviews }, async (request) =>
-    ok({ reviews: await service.trail(requestScope(request), request.params.id) }),
+    ok(await service.trail(requestScope(request), request.params.id, request.query)),
   );
 
   app.get(

@@ -240,5 +240,6 @@ export const listReviews = {
   tags: ['assessments'],
   summary: 'The review trail of the assessment, oldest first',
   params: IdParams,
-  response: { 200: Envelope(Type.Object({ reviews: Type.Array(ReviewOut) })), ...errorResponses },
+  querystring: Type.Object(pageQuery({ defaultLimit: 100 }), { additionalProperties: false }),
+  response: { 200: Envelope(Type.Object({ reviews: Type.Array(ReviewOut), pagination: PaginationSchema })), ...errorResponses },
 };
