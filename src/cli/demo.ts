@@ -34,6 +34,71 @@ export function defaultVendorDocsDir(): string {
 
 type DemoServices = Pick<Services, 'auth' | 'organizations' | 'workspaces' | 'dataSources'>;
 
+/** A vendor workspace with its documents ingested. */
+export interface LoadedVendor {
+  workspaceId: string;
+  workspaceName: string;
+  scope: Scope;
+  dataSourceId: string;
+  status: string;
+  documents: number;
+  chunks: number;
+}
+
+/**
+ * One vendor workspace of the user's organization holding one data source with the
+ * vendor's documents, ingested through the same job as any upload and waited for.
+ * Repeatable: an existing workspace and data source (by name) are kept, synced again
+ * with `resync` or when the last sync failed.
+ */
+export async function loadVendorWorkspace(
+  services: Pick<Services, 'workspaces' | 'dataSources'>,
+  owner: { userId: string; orgId: string },
+  v: {
+    workspaceName: string;
+    sourceName: string;
+    description: string;
+    files: () => { filename: string; declaredType: string | null; content: Buffer }[];
+    resync?: boolean;
+    timeoutMs?: number;
+    log?: (msg: string) => void;
+  },
+): Promise<LoadedVendor> {
+  const log = v.log ?? (() => {});
+  const existing = (await services.workspaces.list(owner.userId)).find((w) => w.workspaceName === v.workspaceName);
+  const ws = existing ?? (await services.workspaces.create(owner.userId, { workspaceName: v.workspaceName }));
+  if (!existing) log(`created workspace ${v.workspaceName}`);
+  // Outside a request (CLI, benches): the owner's scope, built explicitly.
+  const scope = scopeOf({ id: ws.id, slug: ws.workspaceId, name: ws.workspaceName, orgId: owner.orgId }, owner.userId);
+  const current = (await services.dataSources.list(scope, { page: 1, limit: 100 })).dataSources.find((d) => d.name === v.sourceName);
+  let dsId: string;
+  if (!current) {
+    const files = v.files();
+    const ds = await services.dataSources.create(scope, { name: v.sourceName, description: v.description, kind: 'upload', files });
+    dsId = ds.id;
+    log(`uploaded ${files.length} ${v.workspaceName} documents`);
+  } else {
+    dsId = current.id;
+    if (v.resync || current.status === 'failed') await services.dataSources.sync(scope, dsId, null);
+  }
+  const deadline = Date.now() + (v.timeoutMs ?? 10 * 60_000);
+  let ds = await services.dataSources.get(scope, dsId);
+  while (ds.status === 'pending' || ds.status === 'processing') {
+    if (Date.now() > deadline) throw new Error(`ingestion of ${v.sourceName} did not finish in time (status ${ds.status})`);
+    await new Promise((r) => setTimeout(r, 200));
+    ds = await services.dataSources.get(scope, dsId);
+  }
+  return {
+    workspaceId: ws.id,
+    workspaceName: v.workspaceName,
+    scope,
+    dataSourceId: dsId,
+    status: ds.status,
+    documents: ds.documentCount,
+    chunks: ds.chunkCount,
+  };
+}
+
 /**
  * Loads the demo: the demo user, its organization, one workspace per vendor, and one
  * data source per vendor holding that vendor's real policy documents, ingested through
@@ -57,45 +122,27 @@ export async function loadDemo(
     log(`created organization ${DEMO_ORG}`);
   }
   const orgId = (await services.organizations.membershipOf(user.id))!.orgId;
-  const out: { workspaceId: string; workspaceName: string; scope: Scope; dataSourceId: string; status: string; documents: number; chunks: number }[] = [];
+  const out: LoadedVendor[] = [];
   for (const v of DEMO_VENDORS) {
-    const existing = (await services.workspaces.list(user.id)).find((w) => w.workspaceName === v.workspaceName);
-    const ws = existing ?? (await services.workspaces.create(user.id, { workspaceName: v.workspaceName }));
-    if (!existing) log(`created workspace ${v.workspaceName}`);
-    const wsId = ws.id;
-    // The CLI runs outside a request: the demo user's scope, built explicitly.
-    const scope = scopeOf({ id: ws.id, slug: ws.workspaceId, name: ws.workspaceName, orgId }, user.id);
-    const current = (await services.dataSources.list(scope, { page: 1, limit: 100 })).dataSources.find((d) => d.name === v.sourceName);
-    let dsId: string;
-    if (!current) {
-      const folder = path.join(dir, v.folder);
-      const files = readdirSync(folder)
-        .filter((f) => /\.(md|txt)$/i.test(f))
-        .sort()
-        .map((f) => ({ filename: f, declaredType: null, content: readFileSync(path.join(folder, f)) }));
-      const ds = await services.dataSources.create(scope, { name: v.sourceName, description: v.description, kind: 'upload', files });
-      dsId = ds.id;
-      log(`uploaded ${files.length} ${v.workspaceName} documents`);
-    } else {
-      dsId = current.id;
-      if (opts.resync || current.status === 'failed') await services.dataSources.sync(scope, dsId, null);
-    }
-    const deadline = Date.now() + (opts.timeoutMs ?? 10 * 60_000);
-    let ds = await services.dataSources.get(scope, dsId);
-    while (ds.status === 'pending' || ds.status === 'processing') {
-      if (Date.now() > deadline) throw new Error(`ingestion of ${v.sourceName} did not finish in time (status ${ds.status})`);
-      await new Promise((r) => setTimeout(r, 200));
-      ds = await services.dataSources.get(scope, dsId);
-    }
-    out.push({
-      workspaceId: wsId,
-      workspaceName: v.workspaceName,
-      scope,
-      dataSourceId: dsId,
-      status: ds.status,
-      documents: ds.documentCount,
-      chunks: ds.chunkCount,
-    });
+    out.push(
+      await loadVendorWorkspace(
+        services,
+        { userId: user.id, orgId },
+        {
+          workspaceName: v.workspaceName,
+          sourceName: v.sourceName,
+          description: v.description,
+          files: () =>
+            readdirSync(path.join(dir, v.folder))
+              .filter((f) => /\.(md|txt)$/i.test(f))
+              .sort()
+              .map((f) => ({ filename: f, declaredType: null, content: readFileSync(path.join(dir, v.folder, f)) })),
+          resync: opts.resync,
+          timeoutMs: opts.timeoutMs,
+          log,
+        },
+      ),
+    );
   }
   return { user: { id: user.id, email: DEMO_USER.email }, vendors: out };
 }

@@ -4,10 +4,25 @@ import type { DraftField } from '../../src/domain/profileDrafts.js';
 
 /** bench/eval/draft-gold.json */
 export interface DraftGold {
-  vendors: Record<string, { fields: Record<string, { value?: unknown; document: string; quote: string; accept?: string[] }>; notSettled: string[] }>;
+  vendors: Record<
+    string,
+    {
+      fields: Record<string, { value?: unknown; document: string; quote: string; accept?: string[] }>;
+      /** Fields the documents address but leave without a value ("may cancel at any time"): a value proposed is wrong; a reason is expected. */
+      open?: Record<string, { reason: string; document: string; quote: string }>;
+      notSettled: string[];
+    }
+  >;
 }
 interface DraftLike {
-  fields: { field: string; status: string; value?: unknown; evidence: { chunkId: string; quote: string }[]; candidates?: { value: unknown }[] }[];
+  fields: {
+    field: string;
+    status: string;
+    value?: unknown;
+    reason?: string;
+    evidence: { chunkId: string; quote: string }[];
+    candidates?: { value: unknown }[];
+  }[];
 }
 
 const PROSE = new Set(['description', 'renewal', 'auditRights', 'exitProvisions']);
@@ -37,6 +52,8 @@ export function isCorrect(field: DraftField, gold: { value?: unknown; accept?: s
 export async function judgeDraft(gold: DraftGold, drafts: Record<string, DraftLike>, chunkContent: (chunkId: string) => Promise<string | null>) {
   const per = new Map<string, { gold: number; proposed: number; correct: number }>(DRAFT_FIELDS.map((f) => [f, { gold: 0, proposed: 0, correct: 0 }]));
   const mistakes: string[] = [];
+  let open = 0;
+  let explained = 0;
   let quotes = 0;
   let notVerbatim = 0;
   for (const [vendor, g] of Object.entries(gold.vendors)) {
@@ -62,11 +79,17 @@ export async function judgeDraft(gold: DraftGold, drafts: Record<string, DraftLi
       const offered = p && (p.status === 'proposed' || p.status === 'conflict' || p.status === 'unchanged');
       if (want) s.gold++;
       if (offered) s.proposed++;
+      const left = g.open?.[field];
+      if (left) {
+        open++;
+        if (p?.status === 'not_found' && p.reason) explained++;
+        else if (!offered) mistakes.push(`${vendor} ${field}: left open by the documents (${left.reason}) but not explained`);
+      }
       if (want && offered && p.status !== 'conflict' && isCorrect(field, want, p)) s.correct++;
       else if (want && !offered) mistakes.push(`${vendor} ${field}: not found (gold ${JSON.stringify(want.value ?? want.accept?.[0])})`);
       else if (offered)
         mistakes.push(
-          `${vendor} ${field}: ${p.status} ${JSON.stringify(p.status === 'conflict' ? p.candidates?.map((c) => c.value) : p.value)?.slice(0, 160)}${want ? '' : ' (gold: not settled)'}`,
+          `${vendor} ${field}: ${p.status} ${JSON.stringify(p.status === 'conflict' ? p.candidates?.map((c) => c.value) : p.value)?.slice(0, 160)}${want ? ` (gold ${JSON.stringify(want.value ?? want.accept?.[0])?.slice(0, 80)})` : left ? ` (gold: open, ${left.reason})` : ' (gold: not settled)'}`,
         );
     }
   }
@@ -85,6 +108,9 @@ export async function judgeDraft(gold: DraftGold, drafts: Record<string, DraftLi
     recall: total.gold ? total.correct / total.gold : 0,
     quotes,
     notVerbatim,
+    /** Fields the gold says are addressed but left open, and how many of them the draft explained (not found, with a reason). */
+    open,
+    explained,
     mistakes,
   };
 }
