@@ -42,6 +42,7 @@ const KEY = new Set(VENDOR_OBLIGATIONS.filter((o) => o.key).map((o) => o.id));
 
 interface Vendor {
   name: string;
+  names: string[];
   set: string;
   files: { filename: string; content: Buffer }[];
   gold: Record<string, VerdictGold>;
@@ -59,6 +60,7 @@ if (want('demo')) {
       .map((f) => ({ filename: f, content: readFileSync(path.join(dir, folder, f)) }));
     vendors.push({
       name,
+      names: [name, name === 'GitHub' ? 'GitHub, Inc.' : '37signals'],
       set: 'demo',
       files,
       gold: (demoGold as { vendors: Record<string, { verdicts: Record<string, VerdictGold> }> }).vendors[name]!.verdicts,
@@ -72,9 +74,10 @@ for (const half of ['tune', 'report'] as const) {
       console.log(`(${half}: no verdict gold yet for ${v.slug})`);
       continue;
     }
-    vendors.push({ name: v.name, set: half, files: vendorFiles(v), gold: v.gold.verdicts });
+    const names = [v.name, ...(v.legalName ? [v.legalName] : [])];
+    vendors.push({ name: v.name, names, set: half, files: vendorFiles(v), gold: v.gold.verdicts });
     if (values.rendered && hasRenderings(v))
-      vendors.push({ name: `${v.name} (PDF/DOCX)`, set: `${half} as PDF/DOCX`, files: vendorFiles(v, 'rendered'), gold: v.gold.verdicts });
+      vendors.push({ name: `${v.name} (PDF/DOCX)`, names, set: `${half} as PDF/DOCX`, files: vendorFiles(v, 'rendered'), gold: v.gold.verdicts });
   }
 }
 
@@ -91,6 +94,7 @@ interface Row {
   reason: string;
   rationale: string;
   evidence: string[];
+  elements: string[];
 }
 const rows: Row[] = [];
 const t0 = performance.now();
@@ -100,7 +104,7 @@ for (const v of vendors) {
     const { doc } = await parseFile(f.content, f.filename, null, limits);
     documents.push({ id: `d${i}`, filename: f.filename, title: doc.title ?? null, blocks: doc.blocks });
   }
-  const { results } = await runGapAnalysis({ obligations: VENDOR_OBLIGATIONS, documents, embedder });
+  const { results } = await runGapAnalysis({ obligations: VENDOR_OBLIGATIONS, documents, embedder, vendorNames: v.names });
   for (const r of results as GapResult[]) {
     const g = v.gold[r.obligationId];
     if (!g) {
@@ -115,7 +119,8 @@ for (const v of vendors) {
       got: r.status,
       reason: g.reason,
       rationale: r.rationale,
-      evidence: r.evidence.map((e) => `${e.filename}: ${e.quote.slice(0, 160)}`),
+      evidence: r.evidence.map((e) => `${e.role ?? 'evidence'} [${e.element}] ${e.filename}: ${e.quote.slice(0, 220)}`),
+      elements: r.elements.map((e) => `${e.id}=${e.level ?? (e.satisfied ? 'met' : 'none')}${e.note ? ` (${e.note})` : ''}`),
     });
   }
 }
@@ -149,7 +154,7 @@ for (const set of [...new Set(rows.map((r) => r.set))]) {
     console.log('disagreements:');
     for (const r of rs.filter((x) => x.gold !== x.got)) {
       console.log(`  ${r.vendor} ${r.obligation}: engine ${r.got}, analyst ${r.gold}: ${r.reason}`);
-      console.log(`    engine: ${r.rationale}`);
+      console.log(`    engine: ${r.elements.join(', ')}`);
       for (const e of r.evidence.slice(0, 3)) console.log(`      ${e}`);
     }
   }

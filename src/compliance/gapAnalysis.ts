@@ -1,6 +1,7 @@
-import type { ElementResult, GapEvidence, GapResult, GapStatus } from '../domain/gap.js';
+import type { ElementLevel, ElementResult, EvidenceRole, GapEvidence, GapResult, GapStatus } from '../domain/gap.js';
 import { terms } from '../rag/text.js';
 import type { EvidenceElement, VendorObligation } from './obligations.js';
+import { bindsAsNeeded, dataProtectionOnly, financialAuthority, GENERIC_LIMITS, limitationsOf } from './reading.js';
 import { quoteAround, splitSentences, type Sentence, type SourceDocument } from './passages.js';
 
 /**
@@ -29,7 +30,7 @@ export interface Vectors {
   sentences: number[][];
 }
 
-const NEGATION = /\b(not|no|never|neither|nor|without|cannot|n't|none)\b[^.;:]{0,40}$/i;
+const NEGATION = /\b(not|no|never|neither|nor|without|cannot|n't|none)\b(?! (less|more|later|fewer|longer|shorter|sooner) than\b)[^.;:]{0,40}$/i;
 
 function cosine(a: number[], b: number[]): number {
   let dot = 0;
@@ -99,13 +100,22 @@ function matchAlternative(alt: RegExp[], text: string): number | null {
   return anchorAt;
 }
 
-/** Every sentence (or adjacent pair) matching an element, without duplicates. */
-function matchesOf(element: EvidenceElement, sentences: Sentence[], minWords: number): Match[] {
+/** Every sentence (or adjacent pair) matching one of the alternatives, without duplicates. */
+function matchesOf(alternatives: RegExp[][], sentences: Sentence[], minWords: number, withSection = false): Match[] {
   const out: Match[] = [];
   const long = (t: string) => t.split(' ').length >= minWords;
+  if (withSection) {
+    // Read as "<heading path> › <text>": a table row or list item under a heading that says what it is.
+    for (const s of sentences) {
+      const text = `${s.section} › ${s.text}`;
+      const at = alternatives.map((alt) => matchAlternative(alt, text)).find((x) => x !== null);
+      if (at !== undefined && at !== null && long(s.text)) out.push({ span: [s.index], text: s.text, anchorAt: Math.max(0, at - s.section.length - 3) });
+    }
+    return out;
+  }
   for (const s of sentences) {
     let matched = false;
-    for (const alt of element.any) {
+    for (const alt of alternatives) {
       const at = matchAlternative(alt, s.text);
       if (at !== null && long(s.text)) {
         out.push({ span: [s.index], text: s.text, anchorAt: at });
@@ -113,13 +123,24 @@ function matchesOf(element: EvidenceElement, sentences: Sentence[], minWords: nu
         break;
       }
     }
-    if (matched || s.next === null) continue;
+    if (matched) continue;
+    // An item of a list read with its lead-in ("shall notify the Client if:" + "it becomes aware of a breach").
+    if (s.lead !== undefined) {
+      const l = sentences[s.lead]!;
+      const joined = `${l.text} ${s.text}`;
+      const at = alternatives.map((alt) => matchAlternative(alt, joined)).find((x) => x !== null);
+      if (at !== undefined && at !== null && long(joined) && !alternatives.some((a) => matchAlternative(a, l.text) !== null)) {
+        out.push({ span: [l.index, s.index], text: joined, anchorAt: at });
+        continue;
+      }
+    }
+    if (s.next === null) continue;
     const n = sentences[s.next]!;
     const joined = `${s.text} ${n.text}`;
-    for (const alt of element.any) {
+    for (const alt of alternatives) {
       const at = matchAlternative(alt, joined);
       // Only a pair that needs both sentences: single-sentence matches are found on their own.
-      if (at !== null && long(joined) && !element.any.some((a) => matchAlternative(a, n.text) !== null)) {
+      if (at !== null && long(joined) && !alternatives.some((a) => matchAlternative(a, n.text) !== null)) {
         out.push({ span: [s.index, n.index], text: joined, anchorAt: at });
         break;
       }
@@ -130,12 +151,161 @@ function matchesOf(element: EvidenceElement, sentences: Sentence[], minWords: nu
 
 const round3 = (x: number) => Math.round(x * 1000) / 1000;
 
+/** A passage found for an element, with what limits it. */
+interface Candidate {
+  m: Match;
+  rel: number;
+  /** The limitation, and the sentence it is in (the passage itself or the next sentence of its paragraph). */
+  limit: { note: string; sentence: number; text: string; at: number } | null;
+}
+
+/** Context every element is read in: the vendor's names (who "GitHub" is in "GitHub will notify"). */
+export interface ReadingContext {
+  vendorNames: readonly string[];
+}
+
+const LIMIT_WINDOW = 90;
+/** Limitations strong enough to qualify a right wherever they are said of it (reading.ts GENERIC_LIMITS notes). */
+const STRONG_LIMIT = /satisfied by|only in limited cases|discretion|customer's expense|to be agreed|once a year/;
+/** The words around a limitation, for the rationale. */
+function around(text: string, at: number): string {
+  const start = Math.max(0, text.lastIndexOf(' ', Math.max(0, at - 30)));
+  const slice = text.slice(start, start + LIMIT_WINDOW).trim();
+  const cut = slice.length < text.length - start ? slice.replace(/\s+\S*$/, '') : slice;
+  return `${start > 0 ? '…' : ''}${cut}${start + LIMIT_WINDOW < text.length ? '…' : ''}`;
+}
+
 /**
- * Classifies every obligation against the documents:
- * - each evidence element is satisfied by the most relevant passage matching it whose
- *   relevance reaches `minRelevance`;
- * - `covered` when every element is satisfied, `partial` when some are, `missing` when none;
- * - `coverage` = satisfied / elements; the evidence cited is the best passages, verbatim.
+ * Reads one element against the documents (docs/assessments.md, "How a clause is read"):
+ * - candidates are the passages matching one of its alternatives, relevant enough, not
+ *   negated, and binding the right party (a provider's commitment, or a customer's right);
+ * - a candidate is limited by limiting language in it or in the next sentence of its
+ *   paragraph (generic and the element's own), by a data-protection-only scope where the
+ *   element asks more, by a data-protection authority where a financial one is asked, or by
+ *   being about a host or subprocessor where the provider's own is asked;
+ * - `met` when a candidate has no limitation, `limited` when all have one, `partial` when only
+ *   the element's partial evidence is found, `none` otherwise; a contrary clause anywhere in
+ *   the documents turns `met` into `limited`.
+ */
+function readElement(
+  el: EvidenceElement,
+  sentences: Sentence[],
+  relevance: (span: number[]) => number,
+  o: Required<GapAnalysisOptions>,
+  ctx: ReadingContext,
+): { level: ElementLevel; note?: string; best: Candidate[]; extra: { sentence: number; text: string; at: number; role: EvidenceRole }[] } {
+  const bound = el.bound ?? 'provider';
+  const rules = [...(el.genericLimits === false ? [] : GENERIC_LIMITS), ...(el.limits ?? [])];
+  const candidates: Candidate[] = [];
+  const matches = [
+    ...matchesOf(el.any, sentences, o.minWords).map((m) => ({ m, bySection: false })),
+    ...(el.sectionAny ? matchesOf(el.sectionAny, sentences, 1, true).map((m) => ({ m, bySection: true })) : []),
+  ];
+  for (const { m, bySection } of matches) {
+    const rel = relevance(m.span);
+    if (rel < o.minRelevance && !bySection) continue;
+    if (el.exclude?.some((x) => x.test(m.text))) continue;
+    if (!bindsAsNeeded(m.text, bound, ctx.vendorNames)) continue;
+    const first = sentences[m.span[0]!]!;
+    let limit: Candidate['limit'] = null;
+    const own = limitationsOf(m.text, rules)[0];
+    if (own) limit = { note: own.note, sentence: m.span[0]!, text: m.text, at: own.at };
+    const nextIdx = sentences[m.span.at(-1)!]!.next;
+    if (!limit && nextIdx !== null && el.limitsFollow !== false) {
+      const n = sentences[nextIdx]!;
+      const l = limitationsOf(n.text, rules)[0];
+      if (l) limit = { note: l.note, sentence: nextIdx, text: n.text, at: l.at };
+    }
+    if (!limit && el.dataProtectionScope && dataProtectionOnly(m.text, first.section)) {
+      limit = { note: el.dataProtectionScope, sentence: m.span[0]!, text: m.text, at: m.anchorAt };
+    }
+    if (!limit && el.authority === 'financial' && !financialAuthority(m.text)) {
+      limit = {
+        note: el.authorityNote ?? 'a data-protection authority, not the financial supervisors (competent authorities)',
+        sentence: m.span[0]!,
+        text: m.text,
+        at: m.anchorAt,
+      };
+    }
+    if (!limit && el.ownOnly && el.ownOnly.re.test(m.text)) {
+      limit = { note: el.ownOnly.note, sentence: m.span[0]!, text: m.text, at: m.anchorAt };
+    }
+    candidates.push({ m, rel, limit });
+  }
+  const byRel = (a: Candidate, b: Candidate) => b.rel - a.rel || a.m.text.length - b.m.text.length;
+  const clean = candidates.filter((c) => !c.limit).sort(byRel);
+  const limited = candidates.filter((c) => c.limit).sort(byRel);
+  // Clauses about the same right that limit it, whoever they bind ("Customer agrees that audit
+  // rights will be satisfied by these reports"): they qualify the right wherever they are.
+  const limiters: Candidate[] = [];
+  if (el.bound === 'customer') {
+    for (const m of matchesOf(el.any, sentences, o.minWords)) {
+      if (candidates.some((c) => c.m.span[0] === m.span[0])) continue;
+      const rel = relevance(m.span);
+      if (rel < o.minRelevance) continue;
+      const l = limitationsOf(m.text, rules).find((x) => STRONG_LIMIT.test(x.note));
+      if (l) limiters.push({ m, rel, limit: { note: l.note, sentence: m.span[0]!, text: m.text, at: l.at } });
+    }
+  }
+  if (clean.length && !limiters.length) {
+    // A clause pointing the other way, anywhere in the documents, keeps the element from being met.
+    for (const c of el.against ?? []) {
+      for (const s of sentences) {
+        const m = c.re.exec(s.text);
+        if (m && s.text.split(' ').length >= o.minWords && bindsAsNeeded(s.text, c.bound ?? 'any', ctx.vendorNames)) {
+          return { level: 'limited', note: c.note, best: clean.slice(0, 1), extra: [{ sentence: s.index, text: s.text, at: m.index, role: 'contrary' }] };
+        }
+      }
+    }
+    return { level: 'met', best: clean.slice(0, o.maxEvidencePerElement), extra: [] };
+  }
+  if (limited.length || limiters.length) {
+    // The limitations that decide, strongest first (the provider's own words limiting the right
+    // before a data-protection scope or an authority), at most two different ones.
+    const strength = (c: Candidate) => (STRONG_LIMIT.test(c.limit!.note) ? 0 : 1);
+    const all = [...limiters, ...limited].sort((a, b) => strength(a) - strength(b) || byRel(a, b));
+    const chosen: Candidate[] = [];
+    for (const c of all) if (chosen.length < 2 && !chosen.some((x) => x.limit!.note === c.limit!.note)) chosen.push(c);
+    const best = clean.length ? clean.slice(0, 1) : limited.slice(0, 1);
+    const extra = chosen
+      .filter((c) => !best.some((b) => b.m.span[0] === c.limit!.sentence))
+      .map((c) => ({ sentence: c.limit!.sentence, text: c.limit!.text, at: c.limit!.at, role: 'limitation' as const }));
+    return { level: 'limited', note: chosen.map((c) => `${c.limit!.note} (“${around(c.limit!.text, c.limit!.at)}”)`).join('; '), best, extra };
+  }
+  if (el.partial) {
+    const weak = matchesOf(el.partial.any, sentences, o.minWords)
+      .map((m) => ({ m, rel: relevance(m.span), limit: null }))
+      .filter((c) => c.rel >= o.minRelevance * 0.5 && bindsAsNeeded(c.m.text, el.partial!.bound ?? bound, ctx.vendorNames))
+      .sort(byRel);
+    if (weak.length) return { level: 'partial', note: el.partial.note, best: weak.slice(0, 1), extra: [] };
+  }
+  return { level: 'none', best: [], extra: [] };
+}
+
+const LEVEL_COVERAGE: Record<ElementLevel, number> = { met: 1, limited: 0.5, partial: 0.5, none: 0 };
+
+/** The one-sentence why of a status (API, dashboard, Word report). */
+function rationaleOf(status: GapStatus, elements: ElementResult[]): string {
+  const lower = (s: string) => s.charAt(0).toLowerCase() + s.slice(1);
+  if (status === 'covered') return `Covered: the documents commit to ${elements.map((e) => lower(e.label)).join('; ')}.`;
+  if (status === 'missing') return `Missing: the documents do not show ${elements.map((e) => lower(e.label)).join('; ')}.`;
+  const parts: string[] = [];
+  for (const e of elements) {
+    if (e.level === 'limited') parts.push(`${lower(e.label)} is limited: ${e.note}`);
+    else if (e.level === 'partial') parts.push(`${lower(e.label)} only in part: ${e.note}`);
+  }
+  const none = elements.filter((e) => e.level === 'none').map((e) => lower(e.label));
+  if (none.length) parts.push(`not found: ${none.join('; ')}`);
+  const met = elements.filter((e) => e.level === 'met').map((e) => lower(e.label));
+  return `Partial: ${parts.join('; ')}${met.length ? `; found: ${met.join('; ')}` : ''}.`;
+}
+
+/**
+ * Classifies every obligation against the documents: each evidence element is read
+ * (`readElement`); `covered` when every element is met, `missing` when none is found at all,
+ * `partial` otherwise (an element limited or only partly met, or one missing). `coverage` is
+ * the share of the elements (met 1, limited or partial 0.5); the evidence cited is the best
+ * passages, verbatim, with the limiting or contrary clauses that decided.
  *
  * Relevance of a passage to an obligation = lexicalWeight x BM25 (normalised by the best
  * passage of that obligation) + (1 - lexicalWeight) x cosine similarity of the embedder's
@@ -144,9 +314,10 @@ const round3 = (x: number) => Math.round(x * 1000) / 1000;
 export function analyzeGaps(
   obligations: VendorObligation[],
   sentences: Sentence[],
-  opts: GapAnalysisOptions & { vectors?: Vectors; doraText?: (o: VendorObligation) => string } = {},
+  opts: GapAnalysisOptions & { vectors?: Vectors; doraText?: (o: VendorObligation) => string; vendorNames?: readonly string[] } = {},
 ): GapResult[] {
   const o = { ...GAP_DEFAULTS, ...opts };
+  const ctx: ReadingContext = { vendorNames: opts.vendorNames ?? [] };
   const bm25 = new Bm25(sentences.map((s) => [...s.terms, ...terms(s.section)]));
   return obligations.map((ob, oi) => {
     const lex = bm25.scores(terms(obligationQuery(ob)));
@@ -163,39 +334,43 @@ export function analyzeGaps(
     };
     const elements: ElementResult[] = [];
     const evidence: GapEvidence[] = [];
-    for (const el of ob.elements) {
-      const ranked = matchesOf(el, sentences, o.minWords)
-        .map((m) => ({ m, rel: relevance(m.span) }))
-        .filter((x) => x.rel >= o.minRelevance)
-        .sort((a, b) => b.rel - a.rel || a.m.text.length - b.m.text.length);
-      elements.push({ id: el.id, label: el.label, satisfied: ranked.length > 0 });
-      for (const { m, rel } of ranked.slice(0, o.maxEvidencePerElement)) {
-        const first = sentences[m.span[0]!]!;
-        const { quote, truncated } = quoteAround(m.text, m.anchorAt);
-        if (evidence.some((e) => e.documentId === first.documentId && e.quote === quote)) continue;
-        evidence.push({
-          documentId: first.documentId,
-          filename: first.filename,
-          documentTitle: first.title,
-          section: first.section,
-          ...(first.page !== undefined ? { page: first.page } : {}),
-          quote,
-          truncated,
-          element: el.id,
-          relevance: round3(rel),
-        });
+    const cite = (span: number[], text: string, anchorAt: number, element: string, rel: number, role: EvidenceRole) => {
+      // A list item read with its lead-in: each is quoted on its own (they are not adjacent text).
+      if (span.length === 2 && sentences[span[1]!]!.lead === span[0]) {
+        const [lead, item] = [sentences[span[0]!]!, sentences[span[1]!]!];
+        cite([lead.index], lead.text, Math.min(anchorAt, lead.text.length - 1), element, rel, role);
+        cite([item.index], item.text, Math.max(0, anchorAt - lead.text.length - 1), element, rel, role);
+        return;
       }
+      const first = sentences[span[0]!]!;
+      const { quote, truncated } = quoteAround(text, anchorAt);
+      if (evidence.some((e) => e.documentId === first.documentId && e.quote === quote)) return;
+      evidence.push({
+        documentId: first.documentId,
+        filename: first.filename,
+        documentTitle: first.title,
+        section: first.section,
+        ...(first.page !== undefined ? { page: first.page } : {}),
+        quote,
+        truncated,
+        element,
+        relevance: round3(rel),
+        ...(role === 'evidence' ? {} : { role }),
+      });
+    };
+    for (const el of ob.elements) {
+      const read = readElement(el, sentences, relevance, o, ctx);
+      elements.push({ id: el.id, label: el.label, satisfied: read.level === 'met', level: read.level, ...(read.note ? { note: read.note } : {}) });
+      for (const c of read.best) {
+        const role: EvidenceRole =
+          read.level === 'met' ? 'evidence' : read.level === 'partial' ? 'partial' : c.limit && c.limit.sentence === c.m.span[0] ? 'limitation' : 'evidence';
+        cite(c.m.span, c.m.text, c.m.anchorAt, el.id, c.rel, role);
+      }
+      for (const x of read.extra) cite([x.sentence], x.text, x.at, el.id, relevance([x.sentence]), x.role);
     }
-    const found = elements.filter((e) => e.satisfied).length;
-    const coverage = elements.length ? found / elements.length : 0;
-    const status: GapStatus = found === elements.length ? 'covered' : found > 0 ? 'partial' : 'missing';
-    const missingLabels = elements.filter((e) => !e.satisfied).map((e) => e.label.toLowerCase());
-    const rationale =
-      status === 'covered'
-        ? `All ${elements.length} evidence elements found in the documents.`
-        : status === 'partial'
-          ? `${found} of ${elements.length} evidence elements found; not found: ${missingLabels.join('; ')}.`
-          : `No evidence found in the documents for: ${missingLabels.join('; ')}.`;
+    const levels = elements.map((e) => e.level!);
+    const status: GapStatus = levels.every((l) => l === 'met') ? 'covered' : levels.every((l) => l === 'none') ? 'missing' : 'partial';
+    const coverage = elements.length ? levels.reduce((n, l) => n + LEVEL_COVERAGE[l], 0) / elements.length : 0;
     return {
       obligationId: ob.id,
       article: `Article ${ob.article}`,
@@ -209,7 +384,7 @@ export function analyzeGaps(
       key: ob.key,
       elements,
       evidence,
-      rationale,
+      rationale: rationaleOf(status, elements),
     };
   });
 }
@@ -221,6 +396,8 @@ export interface AnalysisInput {
   embedder?: { embed(texts: string[], opts?: { kind?: 'query' | 'document' }): Promise<number[][]> };
   doraText?: (o: VendorObligation) => string;
   options?: GapAnalysisOptions;
+  /** Names the vendor goes by (workspace name, legal name): who "GitHub" is in "GitHub will notify". */
+  vendorNames?: readonly string[];
 }
 
 /** Splits the documents, embeds obligations and sentences, and runs `analyzeGaps`. */
@@ -235,6 +412,6 @@ export async function runGapAnalysis(input: AnalysisInput): Promise<{ results: G
     );
     vectors = { obligations: obligationVecs, sentences: sentenceVecs };
   }
-  const results = analyzeGaps(input.obligations, sentences, { ...input.options, vectors, doraText: input.doraText });
+  const results = analyzeGaps(input.obligations, sentences, { ...input.options, vectors, doraText: input.doraText, vendorNames: input.vendorNames });
   return { results, sentenceCount: sentences.length };
 }

@@ -18,6 +18,8 @@
  * articles a vendor's controls touch (9-12, 17, 24-25).
  */
 
+import type { LimitRule } from './reading.js';
+
 export type ObligationScope = 'all' | 'critical';
 
 export interface EvidenceElement {
@@ -25,6 +27,30 @@ export interface EvidenceElement {
   label: string;
   /** Alternatives; within one alternative every expression must match the passage. */
   any: RegExp[][];
+  /** Whose clause evidences it: a provider's commitment (default), a customer's right, or either. */
+  bound?: 'provider' | 'customer' | 'any';
+  /** Evidence that only partly meets the element (e.g. "without undue delay" for a time limit), and why. */
+  partial?: { any: RegExp[][]; note: string; bound?: 'provider' | 'customer' | 'any' };
+  /** The element's own limiting language, besides the generic one (reading.ts). */
+  limits?: LimitRule[];
+  /** `false`: the generic limiting language does not apply (an element about a limit itself). */
+  genericLimits?: false;
+  /** `false`: limiting language in the next sentence of the paragraph is not read. */
+  limitsFollow?: false;
+  /** Evidence given only for personal-data processing (SCCs, DPA) is limited: the note says so. */
+  dataProtectionScope?: string;
+  /** `financial`: a data-protection authority does not meet it (limited). */
+  authority?: 'financial';
+  /** What the rationale says when the authority is not a financial one. */
+  authorityNote?: string;
+  /** Evidence about someone else (a host's certificate) is limited: the pattern and the note. */
+  ownOnly?: LimitRule;
+  /** Passages that cannot evidence it at all (an indemnity for incident assistance, a cookie list for locations). */
+  exclude?: RegExp[];
+  /** Alternatives matched against "<heading path> › <text>", any length (a table row under "List of sub-processors"). */
+  sectionAny?: RegExp[][];
+  /** Clauses pointing the other way; found anywhere, the element is at most limited. */
+  against?: (LimitRule & { bound?: 'provider' | 'customer' | 'any' })[];
 }
 
 export interface VendorObligation {
@@ -55,11 +81,50 @@ const TERMINATE = 'terminat';
 const DATA = '\\b(data|content|information|repositor(y|ies)|files?)\\b';
 const INCIDENT = '\\b(incident|breach)';
 const NOTIFY = '\\b(notif|inform|report|alert)';
-const AUDIT = '\\baudit';
+const AUDIT = '\\baudit(s|ed|ing)?\\b(?! (logs?|trails?|logging|records?))';
 const SUBPROC = '\\bsub-?(processor|contractor|processing)';
 const RETURN = '\\b(return|export|retriev|download)(s|ed|ing|al)?\\b';
-const PROVIDER_NOTIFIES = '\\b(will|shall|agrees? to)\\b[^.]{0,80}\\b(notif|inform)';
-const PROMPTLY = '\\b(without undue delay|within \\d+ ?(hours|days)|\\d+ hours|promptly|immediately|as soon as)';
+const PROVIDER_NOTIFIES = '\\b(will|shall|agrees? to|must)\\b[^.]{0,80}\\b(notif|inform|contact)';
+const PROMPTLY = '\\b(without undue delay|promptly|immediately|as soon as|expeditiously|in a timely manner)';
+/** A time limit stated as a period: "within 24 hours", "within seventy-two (72) hours", "48 hours". */
+const TIME_LIMIT =
+  '\\bwithin (\\d+|twenty[- ]four|forty[- ]eight|seventy[- ]two|one|two|three|five|seven|ten)( \\(\\d+\\))? ?(hours?|business days?|calendar days?|days?)\\b|\\b\\d+[- ]hours?\\b';
+/** The provider holds a certificate ("certified", "has achieved", "compliant with"). */
+const HOLDS = '\\b(certif|complian|compliant|achieved|holds?|maintain|accredit|attest|audited|registered)';
+/** Something the provider has or does (not a hypothetical). */
+const COMMITTED = '\\b(we|our|maintain|maintains|have|has|implement|implemented|established|in place|tested|documented|will|shall|perform|performs)\\b';
+/** A continuity arrangement the provider has (not a place named for one). */
+const CONTINUITY_HAS =
+  '\\b(plans?|procedures?|arrangements?|programs?|programmes?|process(es)?|polic(y|ies)|capabilit\\w*|in place|maintain\\w*|implement\\w*|tested|failover|redundan\\w*)\\b';
+/** Terms of an audit: frequency, notice, hours. */
+const AUDIT_TERMS =
+  "\\b(once (per|a|every|in any) (calendar )?(year|12|twelve)|annual(ly)?|reasonable intervals|reasonable (advance )?(written )?notice|\\d+ (business )?(days|weeks)'? (prior |advance )?(written )?notice|(\\d+|two|three|four) weeks in advance|business hours|(at least|no less than) \\d+ (business )?days)\\b";
+/** Countries and regions named for data or services. */
+const PLACES =
+  '\\b(United States|U\\.S\\.|USA|European Union|EEA|Europe|Ireland|Germany|France|Netherlands|Canada|Australia|Singapore|United Kingdom|UK|Japan|India|Israel|Norway|Switzerland|Sweden|Finland|Poland|Spain|Italy|Belgium|Brazil|Chicago|Virginia|Oregon|Ohio|California|Frankfurt|Dublin|London|Paris|Amsterdam|Stockholm|Sydney|Tokyo|(countr(y|ies)|region|location) (where|in which|of))\\b';
+/** A host, cloud or subprocessor: its certificates are not the provider's. */
+const HOSTS =
+  /\b(AWS|Amazon|Google( Cloud)?|GCP|Azure|Microsoft|Heroku|DigitalOcean|Hetzner|OVH(cloud)?|Cloudflare|Equinix|Rackspace|data ?cent(er|re)s?|hosting (provider|partner|service)s?|cloud (service |hosting )?providers?|infrastructure (provider|partner)s?|sub-?processors?|Stripe)\b/i;
+/** A standard named as an example, not as held. */
+const EXAMPLE_ONLY = /\b(such as|for example|e\.g\.|may be (partly )?(fulfilled|satisfied|met))\b/i;
+const DP_ONLY = 'given for personal-data processing only (DPA / SCCs), not for the ICT service as a whole';
+/** The customer (or its auditor, or the provider granting it) audits or inspects the provider. */
+const AUDIT_RIGHT: RegExp[][] = [
+  [
+    r(`${AUDIT}|\\binspect(ion|ions|ed)?\\b`),
+    r('\\b(customer|you|data exporter|controller|auditors?|client)\\b'),
+    r('\\b(may|right|entitled|allow|permit|conduct|contribute|submit|carry out|undertake)'),
+  ],
+  [r('\\binspections?\\b'), r('\\b(premises|facilities)\\b')],
+];
+/** Audit or assurance reports given on request: evidence that falls short of an audit right. */
+const REPORTS_ON_REQUEST: RegExp[][] = [
+  [
+    r('\\b(audit|assurance|SOC ?[123]|ISO|compliance|security|penetration test)\\b[^.]{0,40}\\b(reports?|documentation|attestation)\\b'),
+    r('\\b(request|available|provide|share|access|copy|copies)\\b'),
+  ],
+  [r('\\baccess to (our|its|the) [^.]{0,30}reports?\\b')],
+];
 
 export const VENDOR_OBLIGATIONS: VendorObligation[] = [
   // ---------------------------------------------------------------- Article 28
@@ -80,16 +145,33 @@ export const VENDOR_OBLIGATIONS: VendorObligation[] = [
         id: 'certification',
         label: 'Certification against a recognised information security standard (ISO/IEC 27001 or equivalent)',
         any: [
-          [r('\\bISO(/IEC)?[ -]?2700[12]\\b')],
-          [r('\\bISO(/IEC)?[ -]?270(17|18)\\b')],
-          [r('\\bCSA STAR\\b')],
-          [r('\\b(BSI )?C5 (attestation|certificat)')],
+          [r('\\bISO(/IEC)?[ -]?2700[12]\\b'), r(HOLDS)],
+          [r('\\bISO(/IEC)?[ -]?270(17|18)\\b'), r(HOLDS)],
+          [r('\\bCSA STAR\\b|\\b(BSI )?C5 (attestation|certificat)')],
         ],
+        limitsFollow: false,
+        exclude: [EXAMPLE_ONLY],
+        limits: [{ re: /\b(aligned with|based on|follows?|in line with|inspired by|modell?ed on)\b/i, note: 'follows the standard, with no certificate' }],
+        ownOnly: { re: HOSTS, note: "a host's or subprocessor's certificate, not the provider's own" },
+        partial: {
+          any: [
+            [
+              r('\\b(audit(s|ed)?|assess(ed|es|ments?)|review(ed|s)?)\\b'),
+              r('\\b(information security|security|data protection) (standards?|frameworks?|controls)\\b'),
+            ],
+            [r('\\bPCI\\b'), r('\\bself[- ]assess')],
+          ],
+          note: 'security audits or a self-assessment, but no recognised certificate',
+        },
       },
       {
         id: 'assurance',
         label: 'Independent assurance report (SOC 1 / SOC 2 Type 2, ISAE 3402)',
         any: [[r('\\bSOC ?[12]\\b')], [r('\\b(ISAE ?3402|ISAE ?3000|SSAE ?1[68])\\b')]],
+        limitsFollow: false,
+        exclude: [EXAMPLE_ONLY],
+        limits: [{ re: /\bSOC ?[12]\b/i, unless: /\btype ?(2|II)\b/i, note: 'no type 2 report is named (a type 1 report, or the type is not stated)' }],
+        ownOnly: { re: HOSTS, note: "a host's or subprocessor's report, not the provider's own" },
       },
     ],
   },
@@ -108,22 +190,17 @@ export const VENDOR_OBLIGATIONS: VendorObligation[] = [
       {
         id: 'audit-right',
         label: 'Right of the customer (or its auditor) to audit or inspect the provider',
-        any: [
-          [r(`${AUDIT}(s|ing)?\\b`), r('\\b(customer|you|data exporter|controller)\\b'), r('\\b(may|right|allow|permit|conduct|contribute|submit|request)')],
-          [r('\\binspections?\\b'), r('\\b(premises|facilities)\\b')],
-        ],
+        bound: 'customer',
+        any: AUDIT_RIGHT,
+        dataProtectionScope: DP_ONLY,
+        partial: { any: REPORTS_ON_REQUEST, bound: 'any', note: 'only audit or assurance reports on request, no right to audit' },
       },
       {
         id: 'audit-terms',
         label: 'Audit frequency, scope or notice defined',
-        any: [
-          [
-            r(`${AUDIT}|inspection`),
-            r(
-              "\\b(once (per|a|every|in any) (year|12|twelve)|annual(ly)?|reasonable intervals|reasonable (advance )?(written )?notice|\\d+ (business )?days'? (prior |advance )?(written )?notice|business hours)\\b",
-            ),
-          ],
-        ],
+        bound: 'any',
+        any: [[r(`${AUDIT}|\\binspection`), r(AUDIT_TERMS)]],
+        dataProtectionScope: DP_ONLY,
       },
     ],
   },
@@ -143,20 +220,35 @@ export const VENDOR_OBLIGATIONS: VendorObligation[] = [
       {
         id: 'for-breach',
         label: 'Termination for breach by the provider',
-        any: [[r(TERMINATE), r('\\b(material(ly)? breach|breach(es|ed)?|violat)')]],
+        bound: 'customer',
+        any: [
+          [
+            r(TERMINATE),
+            r(
+              '\\b(material(ly)? breach|breach(es|ed)? (of )?(this|the|its|any|a material)|fails? to (perform|comply|cure)|default|(good|just|important) cause|for cause)',
+            ),
+          ],
+        ],
       },
       {
         id: 'customer-right',
         label: 'Customer right to terminate (for convenience or on notice)',
-        any: [
-          [r(TERMINATE), r('\\b(customer|you|either party)\\b.{0,40}\\b(may|can|right to)\\b')],
-          [r('\\b(you|customer) (may|can) (cancel|close your account)')],
-        ],
+        bound: 'customer',
+        any: [[r(`${TERMINATE}|\\bcancel`), r('\\b(customer|you|client|either party|each party|both parties|the parties|licensee|subscriber)\\b')]],
       },
       {
         id: 'regulatory',
-        label: 'Termination where required by a regulator or law',
-        any: [[r(TERMINATE), r('\\b(regulator|supervisory|competent authorit|required by (applicable )?law|change (in|of) (the )?law)')]],
+        label: 'Termination where required by a financial regulator (weaknesses found, supervision impeded)',
+        bound: 'customer',
+        any: [
+          [
+            r(TERMINATE),
+            r('\\b(regulator|supervisory|competent authorit|resolution authorit|required by (applicable )?law|change (in|of) (the )?(applicable )?law)'),
+          ],
+        ],
+        authority: 'financial',
+        authorityNote: 'a termination right where the law or a data-protection authority requires it, not where the financial supervisor does',
+        dataProtectionScope: DP_ONLY,
       },
     ],
   },
@@ -175,12 +267,21 @@ export const VENDOR_OBLIGATIONS: VendorObligation[] = [
       {
         id: 'data-return',
         label: "Return or export of the customer's data on exit",
+        bound: 'any',
         any: [[r(RETURN), r(DATA), r('\\b(terminat|cancel|expir|end of|after)')]],
       },
       {
         id: 'deletion',
         label: "Deletion of the customer's data after exit, with a time limit",
-        any: [[r('\\b(delet|destroy|eras|purg)'), r(DATA), r('\\b(within|after) \\d+|\\b\\d+ days\\b|\\b(thirty|sixty|ninety) days\\b')]],
+        bound: 'any',
+        any: [
+          [r('\\b(delet|destroy|eras|purg)'), r(DATA), r('\\b(within|after) (\\d+|thirty|sixty|ninety)|\\b(\\d+|thirty|sixty|ninety)( \\(\\d+\\))? days\\b')],
+        ],
+        partial: {
+          any: [[r('\\b(delet|destroy|eras|purg)'), r(DATA), r('\\b(terminat|cancel|expir|end of)')]],
+          bound: 'any',
+          note: 'deletion with no time limit',
+        },
       },
       {
         id: 'transition',
@@ -205,17 +306,27 @@ export const VENDOR_OBLIGATIONS: VendorObligation[] = [
       {
         id: 'list',
         label: 'Subcontractors / subprocessors disclosed',
-        any: [[r(SUBPROC), r('\\b(list|names?|following|identif|publish|below|table)')]],
+        bound: 'any',
+        any: [[r(SUBPROC), r('\\b(list|names?|following|identif|publish|below|table|available at|set out|located)')]],
+        sectionAny: [[r("sub-?(processor|contractor)s?[^›]*›\\s*(name:|\\||[A-Z][\\w&.,()'’ -]{1,80}$)")]],
       },
       {
         id: 'change-notice',
         label: 'Advance notice of new or changed subcontractors',
-        any: [[r(SUBPROC), r(`${NOTIFY}|\\bnotice\\b|\\bpublish|\\bupdat`), r('\\b(new|change|add|replac|engag)')]],
+        any: [
+          [
+            r(SUBPROC),
+            r(`${NOTIFY}|\\bnotice\\b|\\bpublish|\\bupdat`),
+            r('\\b(new|change|add|replac|engag|only after|prior to|before (using|engaging|authori))'),
+          ],
+        ],
       },
       {
         id: 'objection',
         label: 'Right to object to a subcontractor',
-        any: [[r('\\bobject'), r(SUBPROC)]],
+        bound: 'any',
+        limitsFollow: false,
+        any: [[r(SUBPROC), r('\\bobject')]],
       },
     ],
   },
@@ -234,12 +345,18 @@ export const VENDOR_OBLIGATIONS: VendorObligation[] = [
       {
         id: 'governing-law',
         label: 'Governing law and jurisdiction',
+        bound: 'any',
         any: [[r('\\bgoverning law\\b|\\bgoverned by\\b.{0,40}\\blaws?\\b|\\b(exclusive )?jurisdiction (of|in)\\b|\\bvenue\\b')]],
+        genericLimits: false,
+        dataProtectionScope: 'the governing law of the data-protection clauses (SCCs) only, not of the contract',
       },
       {
         id: 'transfer-safeguards',
         label: 'Safeguards for transfers to third countries (SCCs, adequacy, DPF)',
+        bound: 'any',
         any: [[r('\\bstandard contractual clauses\\b|\\bSCCs?\\b|\\badequacy decision|\\bData Privacy Framework\\b|\\bbinding corporate rules\\b')]],
+        genericLimits: false,
+        partial: { any: [[r('\\bPrivacy Shield\\b')]], bound: 'any', note: 'only the EU-US Privacy Shield, invalidated in 2020' },
       },
     ],
   },
@@ -259,10 +376,12 @@ export const VENDOR_OBLIGATIONS: VendorObligation[] = [
       {
         id: 'written',
         label: 'Written agreement (entire agreement / order of precedence)',
+        bound: 'any',
+        genericLimits: false,
         any: [
           [
             r(
-              '\\bentire agreement\\b|\\bwhole agreement\\b|\\bfull agreement\\b|\\border of precedence\\b|\\bsupersedes?\\b|\\b(this|the) agreement (constitutes|consists of)',
+              '\\bentire agreement\\b|\\bwhole agreement\\b|\\bfull agreement\\b|\\border of precedence\\b|\\bsupersedes?\\b|\\b(this|the) agreement (constitutes|consists of)|\\b(takes?|shall take) precedence\\b|\\bshall prevail\\b',
             ),
           ],
           [r('\\b(incorporates?|forms? (a )?part of)\\b'), r('\\b(terms|agreement|addendum|DPA|SLA)\\b')],
@@ -271,7 +390,8 @@ export const VENDOR_OBLIGATIONS: VendorObligation[] = [
       {
         id: 'sla',
         label: 'Service level agreement part of the contract',
-        any: [[r('\\bservice level agreement\\b|\\bSLA\\b')]],
+        bound: 'any',
+        any: [[r('\\bservice level agreement\\b|\\bSLA\\b|\\buptime (commitment|guarantee)')]],
       },
     ],
   },
@@ -285,23 +405,37 @@ export const VENDOR_OBLIGATIONS: VendorObligation[] = [
     weight: 3,
     key: true,
     scope: 'all',
-    query: 'description of the services service means online services products provided subcontract conditions',
+    query: 'description of the services service means online services products provided subcontract conditions subprocessor written contract same obligations',
     elements: [
       {
         id: 'description',
         label: 'Description of the services provided',
+        bound: 'any',
+        genericLimits: false,
         any: [
           [
             r(
-              '["“]?(online )?services?["”]? (means|refers to|includes?)\\b|\\bdescription of (the )?(services|processing)\\b|\\bservices? (description|specification)',
+              '["“]?(online |hosted |cloud )?(services?|platform|products?|software|solution)["”]? (means|refers to|includes?|consists? of)\\b|\\bdescription of (the )?(services|processing)\\b|\\bservices? (description|specification)',
             ),
+          ],
+          [
+            r('\\b(provides?|offers?|is an?)\\b[^.]{0,80}\\b(platform|service|software|solution|tool)\\b'),
+            r('\\b(hosted|cloud|online|web|software[- ]as[- ]a[- ]service|SaaS|subscription)\\b'),
           ],
         ],
       },
       {
         id: 'subcontracting',
         label: 'Conditions for subcontracting',
-        any: [[r(SUBPROC), r('\\b(may|shall|will|must|authori[sz]|consent|engag|permit|obligations)')]],
+        bound: 'any',
+        any: [
+          [
+            r(SUBPROC),
+            r(
+              '\\b(written (agreement|contract)|contract(ual)? (terms|obligations)|(same|equivalent|no less protective|similar|at least the same)[^.]{0,40}(obligations|protection|terms)|prior (written )?(consent|authori[sz]ation)|(remains?|shall remain|is|will be) (fully )?(responsible|liable))',
+            ),
+          ],
+        ],
       },
     ],
   },
@@ -320,12 +454,11 @@ export const VENDOR_OBLIGATIONS: VendorObligation[] = [
       {
         id: 'location',
         label: 'Countries or regions where data is processed or stored',
-        any: [
-          [
-            r('\\b(stored|stores|storage|hosted|host|hosting|processed|process(es|ing)?|data cent(er|re)s?|servers?|infrastructure)\\b'),
-            r('\\b(United States|U\\.S\\.|USA|European Union|EEA|Europe|Ireland|Germany|Chicago|Virginia|(countr(y|ies)|region|location) (where|in which|of))'),
-          ],
-        ],
+        bound: 'any',
+        genericLimits: false,
+        any: [[r('\\b(stored|stores|storage|hosted|host|hosting|processed|process(es|ing)?|data cent(er|re)s?|servers?|infrastructure)\\b'), r(PLACES)]],
+        limits: [{ re: /\b(transfer(red)? (outside|to)|if (you|we) (are|transfer))\b/i, note: 'conditions for transfers, not the locations used' }],
+        exclude: [/\bmay be (processed|stored|transferred|hosted)\b/i, /\boutside (of )?the (EEA|EU|European|United States|US)\b/i, /\bcookies?\b/i],
       },
       {
         id: 'change-notice',
@@ -356,20 +489,29 @@ export const VENDOR_OBLIGATIONS: VendorObligation[] = [
       {
         id: 'confidentiality',
         label: 'Confidentiality obligations',
-        any: [[r('\\bconfidential'), r('\\b(shall|will|must|agree|obligation|protect|keep|treat|maintain)')]],
+        any: [[r('\\bconfidential'), r('\\b(shall|will|must|agree|obligation|protect|keep|treat|maintain|bound)')]],
       },
       {
         id: 'security-measures',
         label: 'Technical and organisational security measures',
         any: [
           [r('\\btechnical and organi[sz]ational (security )?measures\\b')],
-          [r('\\bsecurity (measures|safeguards|controls)\\b'), r('\\b(implement|maintain|appropriate)')],
+          [r('\\bsecurity (measures|safeguards|controls)\\b'), r('\\b(implement|maintain|appropriate|protect)')],
+        ],
+        against: [
+          {
+            re: /\bcommercially reasonable\b[^.;]{0,80}\b(security|safeguards|measures)\b|\b(security|safeguards|measures)\b[^.;]{0,80}\bcommercially reasonable\b/i,
+            note: 'security measures are only "commercially reasonable"',
+          },
         ],
       },
       {
         id: 'integrity-availability',
         label: 'Integrity and availability of data addressed',
-        any: [[r('\\bintegrity\\b'), r('\\bavailability\\b|\\bconfidentiality\\b')]],
+        any: [
+          [r('\\bintegrity\\b'), r('\\bavailability\\b|\\bconfidentiality\\b|\\bsecurity\\b')],
+          [r('\\b(loss|destruction|alteration|damage|corruption)\\b'), r('\\b(protect|safeguard|against|prevent)')],
+        ],
       },
     ],
   },
@@ -393,7 +535,8 @@ export const VENDOR_OBLIGATIONS: VendorObligation[] = [
       {
         id: 'format',
         label: 'Accessible format for returned data',
-        any: [[r('\\b(format|machine-readable|portable|CSV|JSON|HTML|archive)\\b'), r(RETURN)]],
+        bound: 'any',
+        any: [[r('\\b(format|machine[- ]readable|portable|CSV|JSON|industry[- ]standard)\\b'), r(RETURN)]],
       },
       {
         id: 'discontinuation',
@@ -401,10 +544,12 @@ export const VENDOR_OBLIGATIONS: VendorObligation[] = [
         any: [
           [
             r(
-              '\\b(insolven|bankrupt|wind(ing)? (down|up)|discontinu|cease (operations|business|to operate)|shut(ting)? down|acqui(red|sition)|change of control)',
+              '\\b(insolven|bankrupt|wind(ing)? (down|up)|cease (operations|business|to operate|trading)|shut(ting)? down|change of control|acqui(red|sition)|discontinu\\w* (the|our|its) business)',
             ),
+            r('\\b(data|content|access|return|export|continu|escrow)'),
           ],
         ],
+        dataProtectionScope: DP_ONLY,
       },
     ],
   },
@@ -424,6 +569,16 @@ export const VENDOR_OBLIGATIONS: VendorObligation[] = [
         id: 'uptime',
         label: 'Quantified availability (uptime) commitment',
         any: [[r('\\b\\d{2}(\\.\\d+)?\\s?%'), r('\\b(uptime|availab|service level)')]],
+        against: [
+          {
+            re: /\b(commercially )?reasonable efforts\b[^.;]{0,100}(\b(uptime|availability|service levels?)\b|\bavailable\b[^.;]{0,30}\d{2}(\.\d+)?\s?%)|\b(uptime|availability|service levels?)\b[^.;]{0,100}\b(commercially )?reasonable efforts\b/i,
+            note: 'the availability target is only an efforts commitment',
+          },
+        ],
+        partial: {
+          any: [[r('\\b(downtime|uptime|availability|response|resolution)( times?)?\\b'), r('\\b\\d+(\\.\\d+)?\\s?(hours?|minutes?|business days?|%)')]],
+          note: 'service levels without a firm availability commitment',
+        },
       },
       {
         id: 'credits',
@@ -447,12 +602,28 @@ export const VENDOR_OBLIGATIONS: VendorObligation[] = [
       {
         id: 'assistance',
         label: 'Assistance with incidents affecting the service',
-        any: [[r(INCIDENT), r('\\b(assist|cooperat|help|support|mitigat|remediat|reasonable (steps|efforts))')]],
+        any: [
+          [r(INCIDENT), r('\\b(assist|cooperat|help|mitigat|remediat|contain|investigat)'), r('\\b(customer|you|controller|data exporter|client)\\b')],
+          [
+            r('\\bassistance\\b'),
+            r('\\b(notifications?|notices?) (of|about|to)|\\bsuch notifications\\b'),
+            r('\\b(customer|you|controller|data exporter|client)\\b'),
+          ],
+        ],
+        exclude: [/\bindemnif/i],
       },
       {
         id: 'cost',
         label: 'Cost of the assistance fixed (none, or determined in advance)',
-        any: [[r('\\b(assist|cooperat)'), r('\\b(no (additional )?(cost|charge|fee)|free of charge|at (its|our) (own )?(cost|expense)|costs? (and|or) fees)')]],
+        any: [
+          [
+            r('\\b(assist|cooperat|support)'),
+            r(
+              "\\b(no (additional |extra )?(cost|charge|fee)s?|free of charge|without (additional )?charge|at (its|our|the provider['’]?s?|processor['’]?s?) (own )?(cost|expense))\\b",
+            ),
+          ],
+        ],
+        exclude: [/\bindemnif/i],
       },
     ],
   },
@@ -473,10 +644,15 @@ export const VENDOR_OBLIGATIONS: VendorObligation[] = [
         label: "Cooperation with the customer's regulators or supervisory authorities",
         any: [
           [
-            r('\\b(regulator|regulatory|supervisory authorit|competent (supervisory )?authorit|resolution authorit)'),
-            r('\\b(cooperat|participat|submit|assist|access|audit|respond|investigat)'),
+            r('\\b(regulator|regulatory|supervisory authorit|competent (supervisory )?authorit|resolution authorit|data protection authorit)'),
+            r(
+              '\\b(cooperat|participat|submit (itself|to)|assist|respond to (its |their )?(enquir|inquir|requests?|instructions)|make (\\w+ )?available to|provide (\\w+ ){0,3}(information|access|assistance) to|allow (the )?(regulator|authorit)|(submit to|allow|permit|conduct|carry out) (an? )?audits?|audit(s|ed)? by (the )?(regulator|authorit))',
+            ),
           ],
         ],
+        authority: 'financial',
+        dataProtectionScope: 'cooperation on personal-data processing only (data-protection authorities and consultations)',
+        limits: [{ re: /\b(cannot|can ?not|not) (reasonably )?be satisfied\b/i, note: 'only where published reports do not suffice' }],
       },
     ],
   },
@@ -495,17 +671,28 @@ export const VENDOR_OBLIGATIONS: VendorObligation[] = [
       {
         id: 'termination',
         label: 'Termination rights',
-        any: [[r(TERMINATE), r('\\b(may|right|either party|customer|you)\\b')]],
+        bound: 'any',
+        genericLimits: false,
+        any: [[r(`${TERMINATE}|\\bcancel`), r('\\b(may|right|either party|customer|you)\\b')]],
       },
       {
         id: 'notice',
         label: 'Notice period for termination',
+        bound: 'any',
+        genericLimits: false,
         any: [
           [
-            r(`${TERMINATE}|\\bcancel`),
-            r('\\b(\\d+|thirty|sixty|ninety)[ -](\\(\\d+\\) )?(calendar |business )?days?\\b|\\bnotice period\\b|\\bprior (written )?notice\\b'),
+            r(`${TERMINATE}|\\bcancel|\\bnon-?renewal|\\bnot to renew`),
+            r(
+              "\\b(\\d+|thirty|sixty|ninety|fifteen|fourteen)[ -](\\(\\d+\\) )?(calendar |business )?(days?|months?)['’]?\\b[^.]{0,30}\\b(notice|prior|in advance|written)|\\bnotice (period )?of (at least )?(\\d+|thirty|sixty|ninety)|\\bnotice period\\b",
+            ),
           ],
         ],
+        partial: {
+          any: [[r(`${TERMINATE}|\\bcancel`), r('\\bat any time\\b|\\bimmediately\\b|\\bwithout (prior )?notice\\b|\\bwith or without notice\\b')]],
+          bound: 'any',
+          note: 'termination at any time, with no notice period',
+        },
       },
     ],
   },
@@ -524,7 +711,13 @@ export const VENDOR_OBLIGATIONS: VendorObligation[] = [
       {
         id: 'own-training',
         label: "Security awareness training of the provider's personnel",
-        any: [[r('\\b(training|awareness)\\b'), r('\\b(security|privacy|data protection)\\b')]],
+        any: [
+          [
+            r('\\b(training|trained|awareness)\\b'),
+            r('\\b(security|privacy|data protection|confidentiality)\\b'),
+            r('\\b(employees?|personnel|staff|workers|team members|people)\\b'),
+          ],
+        ],
       },
       {
         id: 'participation',
@@ -549,16 +742,36 @@ export const VENDOR_OBLIGATIONS: VendorObligation[] = [
         id: 'quantitative',
         label: 'Quantitative performance target',
         any: [[r('\\b\\d{2}(\\.\\d+)?\\s?%'), r('\\b(uptime|availab|service level)')]],
+        against: [
+          {
+            re: /\b(commercially )?reasonable efforts\b[^.;]{0,100}(\b(uptime|availability|service levels?)\b|\bavailable\b[^.;]{0,30}\d{2}(\.\d+)?\s?%)|\b(uptime|availability|service levels?)\b[^.;]{0,100}\b(commercially )?reasonable efforts\b/i,
+            note: 'the availability target is only an efforts commitment',
+          },
+        ],
+        partial: {
+          any: [[r('\\b(downtime|uptime|availability|response|resolution)( times?)?\\b'), r('\\b\\d+(\\.\\d+)?\\s?(hours?|minutes?|business days?|%)')]],
+          note: 'targets without a firm availability commitment',
+        },
       },
       {
         id: 'measurement',
         label: 'How performance is measured or reported',
-        any: [[r('\\b(uptime|availab|downtime|service level)'), r('\\b(calculat|measur|monitor|report|status page|per (calendar )?(month|quarter))')]],
+        bound: 'any',
+        any: [
+          [
+            r('\\b(uptime|availab|downtime|service level)'),
+            r('\\b(calculat|measur|monitor|report|status (page|site)|error rates?|per (calendar )?(month|quarter)|(monthly|quarterly) (basis|period))'),
+          ],
+        ],
       },
       {
         id: 'corrective',
         label: 'Corrective action or remedy when targets are missed',
-        any: [[r('\\bservice credits?\\b')], [r('\\b(corrective|remed)'), r('\\b(uptime|service level|availab)')]],
+        any: [
+          [r('\\bservice credits?\\b')],
+          [r('\\bcredits?\\b'), r('\\b(uptime|downtime|availab|service level|SLA)')],
+          [r('\\b(corrective|remed)'), r('\\b(uptime|service level|availab)')],
+        ],
       },
     ],
   },
@@ -583,9 +796,10 @@ export const VENDOR_OBLIGATIONS: VendorObligation[] = [
         id: 'timing',
         label: 'Time limit for the notification',
         any: [
-          [r(PROVIDER_NOTIFIES), r(INCIDENT), r(PROMPTLY)],
-          [r('\\bnotif(y|ies|ication)\\b[^.]{0,40}\\b(customer|you|data exporter|controller)\\b'), r(PROMPTLY)],
+          [r(`${NOTIFY}|\\bcontact`), r(INCIDENT), r(TIME_LIMIT)],
+          [r('\\bnotif(y|ies|ication)\\b[^.]{0,40}\\b(customer|you|data exporter|controller|account owner)\\b'), r(TIME_LIMIT)],
         ],
+        partial: { any: [[r(PROVIDER_NOTIFIES), r(INCIDENT), r(PROMPTLY)]], note: 'no time limit is set ("without undue delay", "promptly")' },
       },
     ],
   },
@@ -604,13 +818,14 @@ export const VENDOR_OBLIGATIONS: VendorObligation[] = [
       {
         id: 'plan',
         label: 'Business continuity or disaster recovery plan',
-        any: [[r('\\bbusiness continuity\\b|\\bdisaster recovery\\b|\\bcontingency plan|\\bcontinuity plan')]],
+        any: [[r('\\bbusiness continuity\\b|\\bdisaster recovery\\b|\\bcontingency plan|\\bcontinuity plan'), r(CONTINUITY_HAS)]],
+        partial: { any: [[r('\\brestore\\b'), r('\\bavailability\\b')]], note: 'only the ability to restore availability, no continuity plan' },
       },
       {
         id: 'testing',
         label: 'The plans are tested',
         any: [
-          [r('\\b(continuity|disaster recovery|contingency|failover|restor)'), r('\\b(test(s|ed|ing)?|exercis|drill)')],
+          [r('\\b(continuity|disaster recovery|contingency|failover|recovery)'), r('\\b(test(s|ed|ing)?|exercis|drill)')],
           [r('\\brecovery (drills?|tests?|exercises?)\\b')],
         ],
       },
@@ -636,17 +851,19 @@ export const VENDOR_OBLIGATIONS: VendorObligation[] = [
       {
         id: 'pentest',
         label: 'Penetration testing performed or permitted',
-        any: [[r('\\bpenetration test|\\bpen[ -]?test|\\bred[- ]team|\\bthreat[- ]led')]],
+        any: [[r('\\bpenetration test|\\bpen[ -]?test|\\bred[- ]team|\\bthreat[- ]led|\\bbug bounty')]],
       },
       {
         id: 'customer-testing',
         label: 'Customer may test or take part in testing',
+        bound: 'customer',
         any: [
           [
             r(
               '\\b(customer|you|data exporter)\\b[^.]{0,60}\\b(may|can|right to|permitted to|allowed to)\\b[^.]{0,60}\\b(penetration|security|vulnerability) test',
             ),
           ],
+          [r('\\b(threat[- ]led|TLPT|red[- ]team)'), r('\\b(participat|cooperat|take part)')],
         ],
       },
     ],
@@ -666,17 +883,30 @@ export const VENDOR_OBLIGATIONS: VendorObligation[] = [
       {
         id: 'audit-right',
         label: 'Audit and inspection by the entity or its auditor',
-        any: [[r(`${AUDIT}|\\binspect`), r('\\b(customer|data exporter|controller|auditor)\\b'), r('\\b(may|right|allow|conduct|contribute|submit)')]],
+        bound: 'customer',
+        any: AUDIT_RIGHT,
+        dataProtectionScope: DP_ONLY,
+        limits: [{ re: /\bno more than (once|one)\b|\bonce (per|a|in any|every) (calendar )?(year|12|twelve)/i, note: 'restricted to once a year' }],
+        partial: { any: REPORTS_ON_REQUEST, bound: 'any', note: 'only audit or assurance reports on request, no right to audit' },
       },
       {
         id: 'premises',
         label: 'Access to premises or facilities',
+        bound: 'customer',
         any: [[r('\\b(premises|physical facilities|facilities|on-?site)\\b'), r(`${AUDIT}|\\binspect`)]],
+        dataProtectionScope: DP_ONLY,
       },
       {
         id: 'authority-access',
         label: 'Audit or access rights of supervisory authorities',
-        any: [[r('\\b(supervisory authorit|regulator|competent authorit)'), r(`${AUDIT}|\\binspect|\\baccess`)]],
+        bound: 'any',
+        any: [
+          [
+            r('\\b(supervisory authorit|regulator|competent authorit)'),
+            r(`${AUDIT}|\\binspect|\\baccess to (its |our |the )?(premises|facilities|information|data|systems|records|books|documents)`),
+          ],
+        ],
+        authority: 'financial',
       },
     ],
   },
@@ -697,12 +927,19 @@ export const VENDOR_OBLIGATIONS: VendorObligation[] = [
         label: 'Period after termination during which service or data access continues',
         any: [
           [r('\\btransition(al)? (period|assistance)')],
-          [
-            r('\\b(after|following|upon) (termination|cancell?ation|expiration)'),
-            r('\\b(\\d+|thirty|sixty|ninety) days\\b'),
-            r('\\b(access|retriev|export|download|continu)'),
-          ],
+          [r('\\b(continue|continued)\\b[^.]{0,40}\\b(provide|access|use)\\b[^.]{0,60}\\b(after|following) (termination|expiration|cancell?ation)')],
         ],
+        partial: {
+          any: [
+            [
+              r('\\b(after|following|upon|within) [^.]{0,30}(termination|cancell?ation|expiration)'),
+              r('\\b(\\d+|thirty|sixty|ninety)( \\(\\d+\\))? days\\b'),
+              r('\\b(access|retriev|export|download|copy|extract|request|reactivat|restore|reverse)'),
+            ],
+          ],
+          bound: 'any',
+          note: 'only a copy of the data, or a window to undo a cancellation, after termination: the service does not continue',
+        },
       },
       {
         id: 'migration',
@@ -734,12 +971,30 @@ export const VENDOR_OBLIGATIONS: VendorObligation[] = [
       {
         id: 'transit',
         label: 'Encryption in transit',
-        any: [[r('\\bencrypt'), r('\\b(in[- ]transit|TLS|SSL|HTTPS|over public networks|transmission|transmitted)')]],
+        any: [
+          [r('\\bencrypt'), r('\\b(in[- ]transit|TLS|SSL|HTTPS|over public networks|transmission|transmitted|traffic)')],
+          [r('\\b(TLS|SSL|HTTPS)\\b'), r('\\b(all|incoming|outgoing|network|traffic|connections?|transport|in transit)\\b')],
+        ],
+        limits: [{ re: /\bor (enables?|allows?|lets) (the )?(customer|you)\b/i, note: 'encryption left to the customer' }],
+        partial: { any: [[r('\\bencrypt'), r('\\b(personal )?data\\b')]], note: 'encryption is named without saying in transit or at rest' },
       },
       {
         id: 'rest',
         label: 'Encryption at rest',
-        any: [[r('\\bencrypt'), r('\\b(at[- ]rest|stored|storage|disks?|databases?|AES)')]],
+        any: [[r('\\bencrypt'), r('\\b(at[- ]rest|stored|storage|disks?|databases?|AES|volumes?|data ?stores?)')]],
+        limits: [
+          {
+            re: /\b(backups?|passwords?|credentials|secrets)\b/i,
+            unless: /\bat[- ]rest\b|\bdatabases?\b|\ball (customer )?(data|content)\b/i,
+            note: 'only backups or passwords are said to be encrypted',
+          },
+        ],
+        against: [
+          {
+            re: /\b(are|is|aren['’]t|isn['’]t) (generally |usually )?not encrypted\b|\bnot encrypted at rest\b|\bstored (unencrypted|in (plain|clear) ?text)\b/i,
+            note: 'some data is said not to be encrypted at rest',
+          },
+        ],
       },
     ],
   },
@@ -758,15 +1013,26 @@ export const VENDOR_OBLIGATIONS: VendorObligation[] = [
       {
         id: 'least-privilege',
         label: 'Access restricted to authorised personnel (least privilege)',
+        genericLimits: false,
         any: [
           [r('\\bleast privilege|\\bneed[- ]to[- ]know|\\brole-based access|\\baccess control')],
-          [r('\\baccess\\b'), r('\\b(restrict|limit)(ed|s)?\\b'), r('\\b(employees?|personnel|staff|authori[sz]ed)')],
+          [r('\\baccess\\b'), r('\\b(restrict|limit)(ed|s)?\\b'), r('\\b(employees?|personnel|staff|authori[sz]ed|workers)')],
+          [r('\\baccess\\b'), r('\\b(tightly|strictly) (controlled|limited|restricted)\\b')],
         ],
       },
       {
         id: 'strong-auth',
         label: 'Strong (multi-factor) authentication',
-        any: [[r('\\b(two|multi|2)[- ]factor|\\b2FA\\b|\\bMFA\\b|\\bstrong authentication|\\bsecurity keys?\\b|\\bhardware keys?\\b')]],
+        genericLimits: false,
+        limits: [
+          { re: /\b(wherever|where|when(ever)?) (possible|feasible|practicable)\b|\boptional\b|\bencouraged?\b|\brecommend/i, note: 'only where possible' },
+        ],
+        any: [
+          [
+            r('\\b(two|multi|2)[- ]factor|\\b2FA\\b|\\bMFA\\b|\\bstrong authentication|\\bsecurity keys?\\b|\\bhardware keys?\\b'),
+            r('\\b(employees?|personnel|staff|workers|administrat|production|internal|servers?|VPN|systems?|access to (customer|our))'),
+          ],
+        ],
       },
     ],
   },
@@ -786,14 +1052,32 @@ export const VENDOR_OBLIGATIONS: VendorObligation[] = [
         id: 'change',
         label: 'Change management (review, approval, testing of changes)',
         any: [
-          [r('\\bchange management|\\bchange control|\\bcode review|\\bpeer review')],
-          [r('\\bchanges?\\b'), r('\\b(reviewed|approved|tested|authori[sz]ed)\\b'), r('\\b(production|systems?|software|code)\\b')],
+          [r('\\bchange management|\\bchange control|\\bcode reviews?|\\bpeer review')],
+          [r('\\bchanges?\\b'), r('\\b(reviewed|approved|tested|authori[sz]ed)\\b'), r('\\b(production|systems?|software|code|infrastructure)\\b')],
+          [
+            r('\\b(automated|continuous) (testing|integration|deployment|automation)|\\b(unit|integration) test(s|ing)?\\b'),
+            r(
+              '\\b(every|each) (build|change|commit|deploy\\w*|release)|\\bbefore (deploy\\w*|release|shipping|production)|\\b(our|all) (code|changes|releases|deployments)|\\bchanges (are|get)',
+            ),
+          ],
         ],
       },
       {
         id: 'patching',
         label: 'Patching and vulnerability management',
-        any: [[r('\\bpatch(ed|ing)\\b|\\bsecurity (patches|updates)\\b|\\bvulnerability management\\b|\\bapply(ing)? (security )?(patches|updates)')]],
+        any: [
+          [
+            r('\\bpatch(ed|es|ing)?\\b|\\bsecurity (patches|updates)\\b|\\bvulnerability management\\b|\\bapply(ing)? (security )?(patches|updates)'),
+            r(COMMITTED),
+          ],
+        ],
+        partial: { any: [[r('\\b(Dependabot|dependency scanning|vulnerability scann)')]], note: 'dependency scanning, with no patching commitment' },
+        against: [
+          {
+            re: /\bno obligation to (provide|release|make available|develop)\b[^.;]{0,60}\b(updates|patches|upgrades|fixes)\b/i,
+            note: 'no obligation to release updates or patches',
+          },
+        ],
       },
     ],
   },
@@ -812,12 +1096,13 @@ export const VENDOR_OBLIGATIONS: VendorObligation[] = [
       {
         id: 'monitoring',
         label: 'Security monitoring and alerting',
-        any: [[r('\\b(monitor|alert|detect)'), r('\\b(anomal|suspicious|intrusion|security|malicious|threat)')]],
+        any: [[r('\\b(monitor|alert|detect)'), r('\\b(anomal|suspicious|intrusion|security (events?|incidents?|threats?)|malicious|threats?|attacks?)')]],
       },
       {
         id: 'logging',
         label: 'Logging of activity',
-        any: [[r('\\b(logs?|logging|audit trails?|audited)\\b'), r('\\b(access|activity|events?|employee)')]],
+        any: [[r('\\b(logs?|logging|logged|audit trails?)\\b'), r('\\b(access|activity|activities|events?|actions?)\\b')]],
+        limits: [{ re: /\b(troubleshoot|debug)/i, note: 'logs kept for troubleshooting, not security' }],
       },
     ],
   },
@@ -836,12 +1121,13 @@ export const VENDOR_OBLIGATIONS: VendorObligation[] = [
       {
         id: 'plan',
         label: 'Business continuity / disaster recovery arrangements',
-        any: [[r('\\bbusiness continuity\\b|\\bdisaster recovery\\b|\\bcontingency plan|\\bfailover\\b|\\bredundan')]],
+        any: [[r('\\bbusiness continuity\\b|\\bdisaster recovery\\b|\\bcontingency plan|\\bfailover\\b|\\bredundan'), r(CONTINUITY_HAS)]],
+        partial: { any: [[r('\\brestore\\b'), r('\\bavailability\\b')]], note: 'only the ability to restore availability, no continuity plan' },
       },
       {
         id: 'tested',
         label: 'Continuity arrangements tested',
-        any: [[r('\\b(continuity|disaster recovery|contingency|failover|recovery)'), r('\\b(test(s|ed|ing)?|exercis|drill)')]],
+        any: [[r('\\b(continuity|disaster recovery|contingency|failover|recovery|resilience)'), r('\\b(test(s|ed|ing)?|exercis|drill)')]],
       },
     ],
   },
@@ -860,16 +1146,16 @@ export const VENDOR_OBLIGATIONS: VendorObligation[] = [
       {
         id: 'backup',
         label: 'Backups with a defined frequency or retention',
-        any: [[r('\\bback(ed)?[- ]?ups?\\b'), r('\\b(daily|hourly|every|nightly|weekly|retain|retention|\\d+ days)')]],
+        any: [[r('\\bback(ed)?[- ]?ups?\\b'), r('\\b(daily|hourly|every|nightly|weekly|retain|retention|\\d+ days|at least)')]],
       },
       {
         id: 'separate-site',
         label: 'Backups or replicas in a separate location',
         any: [
           [
-            r('\\b(back(ed)?[- ]?ups?|replica|replicated|stored|secondary|redundan)'),
+            r('\\b(back(ed)?[- ]?ups?|replica|replicated|stored|secondary|redundan|copies)'),
             r(
-              '\\b(multiple|separate|different|secondary|geographically|distinct) (locations?|sites?|data cent|regions?)|\\bgeographically (dispersed|separate|distributed)',
+              '\\b(multiple|separate|different|secondary|geographically|distinct|off-?site) (locations?|sites?|data cent|regions?|places?)|\\bgeographically (dispersed|separate|distributed)|\\boff-?site\\b|\\bdifferent place\\b',
             ),
           ],
         ],
@@ -896,12 +1182,26 @@ export const VENDOR_OBLIGATIONS: VendorObligation[] = [
       {
         id: 'process',
         label: 'Defined incident response process or team',
-        any: [[r('\\bincident response\\b|\\bincident management\\b|\\bincident handling\\b|\\bSIRT\\b|\\bCSIRT\\b|\\bsecurity incident response team')]],
+        any: [
+          [r('\\bincident response\\b|\\bincident management\\b|\\bincident handling\\b|\\bSIRT\\b|\\bCSIRT\\b|\\bsecurity incident response team')],
+          [
+            r('\\b(procedures?|process|plan|policy|runbooks?)\\b'),
+            r('\\b(security (events?|incidents?)|incidents?)\\b'),
+            r('\\b(handl|respond|response|manag|escalat)'),
+          ],
+        ],
+        partial: { any: [[r('\\bsecurity team\\b|\\btriag')]], note: 'a team handles reports, but no defined incident process' },
       },
       {
         id: 'records',
         label: 'Incidents recorded, classified or escalated',
-        any: [[r(INCIDENT), r('\\b(record|log|track|classif|categori[sz]|escalat|severity|priorit)')]],
+        any: [
+          [
+            r(`${INCIDENT}|\\bsecurity events?`),
+            r('\\b(record|log|track|classif|categori[sz]|escalat|severity|priorit|document(ed|s)?|post-?mortem|pag(ed|ing))'),
+          ],
+        ],
+        partial: { any: [[r('\\b(errors?|issues?|tickets?)\\b'), r('\\b(priority|severity|classif)')]], note: 'support issues are classified, not incidents' },
       },
     ],
   },
@@ -920,15 +1220,25 @@ export const VENDOR_OBLIGATIONS: VendorObligation[] = [
       {
         id: 'testing',
         label: 'Security testing (penetration tests, vulnerability scanning, bug bounty)',
-        any: [[r('\\bpenetration test|\\bpen[ -]?test|\\bvulnerability (scan|assessment|test)|\\bbug bounty|\\bsecurity test')]],
+        any: [
+          [
+            r(
+              '\\bpenetration test|\\bpen[ -]?test|\\bvulnerability (scan|assessment|test)|\\bbug bounty|\\bsecurity test|\\bscann(ed|ing) for (security )?vulnerabilit',
+            ),
+          ],
+        ],
+        partial: {
+          any: [[r('\\b(regular(ly)?|periodic(ally)?)\\b'), r('\\b(test|evaluat|assess)'), r('\\b(security|technical and organi[sz]ational measures)\\b')]],
+          note: 'security measures evaluated regularly, but no penetration tests or scans are named',
+        },
       },
       {
         id: 'regular-independent',
         label: 'Testing regular or by independent parties',
         any: [
           [
-            r('\\b(penetration|vulnerability|security) (test|scan|assessment)|\\bbug bounty'),
-            r('\\b(regular|annual|periodic|quarter|continuous|ongoing|independent|third[- ]part|external|researchers)'),
+            r('\\b(penetration|vulnerability|security) (test|scan|assessment)|\\bbug bounty|\\bscann(ed|ing)'),
+            r('\\b(regular|annual|monthly|weekly|periodic|quarter|continuous|ongoing|independent|third[- ]part|external|researchers)'),
           ],
         ],
       },

@@ -25,6 +25,11 @@ export interface Sentence {
   text: string;
   /** Index of the next sentence of the same block, if any. */
   next: number | null;
+  /**
+   * The lead-in of the list this sentence is an item of ("Travis-CI shall, without undue delay,
+   * notify the Client if:" for "- it becomes aware of a personal data breach; or"), if any.
+   */
+  lead?: number;
   terms: string[];
 }
 
@@ -32,6 +37,7 @@ export interface Sentence {
 export const MAX_QUOTE_CHARS = 600;
 
 const squash = (s: string) => s.replace(/\s+/g, ' ').trim();
+const ABBREVIATION_END = /\b(para|paras|art|arts|sec|secs|no|nos|cf|vs|e\.g|i\.e|approx|incl|p|pp|ch|ref|fig)\.\s*$/i;
 
 /**
  * Splits documents into sentences (Intl.Segmenter, paragraph breaks always end a
@@ -41,10 +47,27 @@ const squash = (s: string) => s.replace(/\s+/g, ' ').trim();
 export function splitSentences(docs: SourceDocument[]): Sentence[] {
   const out: Sentence[] = [];
   for (const doc of docs) {
+    let lead: number | undefined;
+    let prevSection = '';
+    let prevLast: Sentence | null = null;
     for (const block of doc.blocks) {
       const section = block.headings.join(' > ');
+      // A block after one ending with a colon is an item of that lead-in's list; later items
+      // (list markers, same section) keep it.
+      if (section !== prevSection) lead = undefined;
+      else if (prevLast && /:\s*$/.test(prevLast.text)) lead = prevLast.index;
+      else if (lead !== undefined && !/^\s*([-*•]|\(?[a-z0-9ivx]{1,4}[.)])\s/i.test(block.text)) lead = undefined;
+      prevSection = section;
       let prev: Sentence | null = null;
+      // The segmenter ends a sentence at an abbreviation's full stop ("Article 4 para. 8 GDPR"): such a
+      // piece is joined again to the next one when that one goes on in lower case or with a number.
+      const pieces: string[] = [];
       for (const raw of sentences(block.text)) {
+        const last = pieces.at(-1);
+        if (last !== undefined && ABBREVIATION_END.test(last) && /^\s*[\p{Ll}\d(]/u.test(raw)) pieces[pieces.length - 1] = `${last} ${raw}`;
+        else pieces.push(raw);
+      }
+      for (const raw of pieces) {
         const text = squash(raw);
         // Drop fragments that carry no words (list bullets, table rules, lone numbers).
         if (text.length < 3 || !/\p{L}{2}/u.test(text)) continue;
@@ -58,11 +81,13 @@ export function splitSentences(docs: SourceDocument[]): Sentence[] {
           text,
           next: null,
           terms: terms(`${text}`),
+          ...(lead !== undefined ? { lead } : {}),
         };
         if (prev) prev.next = s.index;
         out.push(s);
         prev = s;
       }
+      if (prev) prevLast = prev;
     }
   }
   return out;

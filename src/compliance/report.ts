@@ -1,6 +1,6 @@
 import { AlignmentType, BorderStyle, Document, HeadingLevel, Packer, Paragraph, ShadingType, Table, TableCell, TableRow, TextRun, WidthType } from 'docx';
 import type { AssessmentSummary } from '../db/schema/assessments.js';
-import type { GapResult, GapStatus } from '../domain/gap.js';
+import type { EvidenceRole, GapResult, GapStatus } from '../domain/gap.js';
 
 export interface ReportInput {
   assessment: { id: string; name: string; score: number; riskRating: string; summary: AssessmentSummary; results: GapResult[]; completedAt: Date };
@@ -14,6 +14,7 @@ export interface ReportInput {
 
 const STATUS_LABEL: Record<GapStatus, string> = { covered: 'Covered', partial: 'Partial', missing: 'Missing' };
 const STATUS_COLOR: Record<GapStatus, string> = { covered: '2E7D32', partial: 'B26A00', missing: 'C62828' };
+const ROLE_LABEL: Record<Exclude<EvidenceRole, 'evidence'>, string> = { limitation: 'Limitation', contrary: 'Contrary clause', partial: 'Partly' };
 const cap = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
 
 function cell(text: string, opts: { bold?: boolean; shade?: string; width?: number } = {}) {
@@ -133,7 +134,13 @@ export async function buildAssessmentReport(input: ReportInput): Promise<Buffer>
         }),
       );
     }
-    for (const e of r.elements) children.push(new Paragraph({ text: `${e.satisfied ? '✓' : '✗'} ${e.label}`, bullet: { level: 0 } }));
+    for (const e of r.elements) {
+      const level = e.level ?? (e.satisfied ? 'met' : 'none');
+      const mark = level === 'met' ? '✓' : level === 'none' ? '✗' : '◐';
+      children.push(
+        new Paragraph({ text: `${mark} ${e.label}${level === 'limited' || level === 'partial' ? ` (${e.note ?? level})` : ''}`, bullet: { level: 0 } }),
+      );
+    }
     if (r.evidence.length) {
       children.push(p('Evidence:', { bold: true }));
       for (const ev of r.evidence) {
@@ -141,7 +148,10 @@ export async function buildAssessmentReport(input: ReportInput): Promise<Buffer>
           new Paragraph({
             indent: { left: 567 },
             border: { left: { style: BorderStyle.SINGLE, size: 12, color: '9E9E9E', space: 8 } },
-            children: [new TextRun({ text: `“${ev.truncated ? '…' : ''}${ev.quote}${ev.truncated ? '…' : ''}”`, italics: true })],
+            children: [
+              ...(ev.role && ev.role !== 'evidence' ? [new TextRun({ text: `${ROLE_LABEL[ev.role]}: `, bold: true, color: STATUS_COLOR.partial })] : []),
+              new TextRun({ text: `“${ev.truncated ? '…' : ''}${ev.quote}${ev.truncated ? '…' : ''}”`, italics: true }),
+            ],
           }),
         );
         const where = [ev.filename, ev.section, ev.page ? `page ${ev.page}` : ''].filter(Boolean).join(' · ');
@@ -165,10 +175,13 @@ export async function buildAssessmentReport(input: ReportInput): Promise<Buffer>
   children.push(new Paragraph({ heading: HeadingLevel.HEADING_1, children: [new TextRun('Method')] }));
   children.push(
     p(
-      'Each obligation is broken into evidence elements. A passage (one sentence, or two adjacent sentences of the same paragraph) ' +
-        "evidences an element when it matches the element's patterns, is not negated, and is relevant to the obligation " +
-        `(lexical BM25 and embedding similarity${s.embedder ? `, embedder ${s.embedder}` : ''}). Covered: every element found; ` +
-        'partial: some; missing: none. Quotes are verbatim from the documents. The score weights key contractual clauses highest.',
+      'Each obligation is broken into evidence elements. A passage (one sentence, two adjacent sentences of the same paragraph, or a list item with its lead-in) ' +
+        "evidences an element when it matches the element's patterns, is not negated, binds the right party (a commitment of the provider, or a right of the customer), " +
+        `and is relevant to the obligation (lexical BM25 and embedding similarity${s.embedder ? `, embedder ${s.embedder}` : ''}). ` +
+        'Limiting language ("only to the extent", "satisfied by reports", "at the customer\'s expense", "commercially reasonable efforts", "sole discretion", "subject to"), ' +
+        'a right given only for personal-data processing, a data-protection authority where a financial supervisor is required, or a clause pointing the other way ' +
+        'make the element limited (◐), with the limiting clause quoted. Covered: every element met without limitation; partial: some evidence, or a limitation; ' +
+        'missing: none. Quotes are verbatim from the documents. The score weights key contractual clauses highest.',
     ),
   );
 

@@ -21,12 +21,30 @@ export interface GapEvidence {
   element: string;
   /** Relevance of the passage to the obligation, 0..1 (lexical and semantic). */
   relevance: number;
+  /**
+   * What the passage shows: evidence of the element (absent: `evidence`), the clause that
+   * limits it (`limitation`), a clause pointing the other way (`contrary`), or evidence that
+   * only partly meets it (`partial`).
+   */
+  role?: EvidenceRole;
 }
+
+export const EVIDENCE_ROLES = ['evidence', 'limitation', 'contrary', 'partial'] as const;
+export type EvidenceRole = (typeof EVIDENCE_ROLES)[number];
+
+/** How far the documents meet one element: fully, with a limitation, only partly, or not at all. */
+export const ELEMENT_LEVELS = ['met', 'limited', 'partial', 'none'] as const;
+export type ElementLevel = (typeof ELEMENT_LEVELS)[number];
 
 export interface ElementResult {
   id: string;
   label: string;
+  /** Met in full (level `met`). */
   satisfied: boolean;
+  /** Absent in results stored before levels existed (read as met/none from `satisfied`). */
+  level?: ElementLevel;
+  /** Why the element is limited or partly met, in words ("audits satisfied by SOC reports instead"). */
+  note?: string;
 }
 
 export interface GapResult {

@@ -35,7 +35,115 @@ t.test('elements, negation, adjacent sentences, headings', async (t) => {
   t.equal(testing!.status, 'missing', 'a heading parsed as a paragraph is no evidence');
   t.equal(locations!.elements.find((e) => e.id === 'location')!.satisfied, true);
   t.equal(locations!.status, 'partial', 'no notice of location changes');
-  t.match(locations!.rationale, /1 of 2 evidence elements found; not found: notice before a change of location/);
+  t.match(locations!.rationale, /^Partial: not found: notice before a change of location; found: countries or regions where data is processed or stored\.$/);
+});
+
+/** One obligation read against paragraphs (relevance floor off: the readings are under test). */
+const read = (id: string, ...paragraphs: string[]) =>
+  analyzeGaps([ob(id)], splitSentences([doc('doc', ...paragraphs)]), { minRelevance: 0, vendorNames: ['Acme'] })[0]!;
+const level = (r: GapResult, element: string) => r.elements.find((e) => e.id === element)!.level;
+
+t.test("who is bound: the customer's own duty is not the provider's commitment", async (t) => {
+  const customerDuty = read('A30.3.b', 'You will promptly notify Acme within 24 hours of any security incident affecting your account.');
+  t.equal(customerDuty.status, 'missing', 'the customer notifying the provider');
+  const provider = read('A30.3.b', 'Acme will notify Customer within 24 hours after becoming aware of a security incident affecting Customer Data.');
+  t.equal(provider.status, 'covered');
+  const right = read('A28.6', 'The provider shall make information available and the customer shall audit its own systems every year.');
+  t.equal(level(right, 'audit-right'), 'none', "the customer's duty to audit itself is no audit right");
+});
+
+t.test('limiting language makes an element limited, with the limiting clause quoted', async (t) => {
+  const reports = read(
+    'A28.6',
+    'Customer may audit Acme once per year with thirty days prior written notice. Customer agrees that these audit rights will be satisfied by providing SOC 2 Type 2 reports.',
+  );
+  t.equal(reports.status, 'partial');
+  t.equal(level(reports, 'audit-right'), 'limited');
+  t.match(reports.rationale, /satisfied by something else \(e\.g\. reports\) instead \(“.*will be satisfied by providing SOC 2/);
+  t.ok(reports.evidence.some((e) => e.role === 'limitation' && /will be satisfied by providing/.test(e.quote)));
+  for (const [clause, note] of [
+    ['Customer may audit Acme only to the extent required under data protection laws, once per year with reasonable notice.', /only in limited cases/],
+    ['Customer may audit Acme once per year with reasonable notice, at Customer’s expense.', /at the customer's expense/],
+    ['Customer may audit Acme once per year with reasonable notice; the scope of each audit shall be mutually agreed.', /to be agreed/],
+  ] as const) {
+    const r = read('A28.6', clause);
+    t.equal(r.status, 'partial', clause);
+    t.match(r.rationale, note);
+  }
+  const full = read('A28.6', 'Customer may audit Acme, including on-site at its premises, once per year with thirty days prior written notice.');
+  t.equal(full.status, 'covered', 'an audit right with defined terms and no limitation');
+  const efforts = read(
+    'A30.2.e',
+    'Acme will use commercially reasonable efforts to make the Service available 99.9% of the time. If availability falls below 99.9%, Customer receives service credits.',
+  );
+  t.equal(level(efforts, 'uptime'), 'limited', 'an efforts-based availability target');
+});
+
+t.test('data-protection scope, authorities and clauses pointing the other way', async (t) => {
+  const scc = read(
+    'A28.6',
+    'The data importer shall, at the data exporter’s request, allow for and contribute to audits of the processing activities covered by these Clauses, at reasonable intervals.',
+  );
+  t.equal(level(scc, 'audit-right'), 'limited');
+  t.match(scc.rationale, /personal-data processing only/);
+  const dpAuthority = read(
+    'A30.2.g',
+    'Acme shall provide reasonable assistance to Customer in consultations with the competent supervisory authority under the GDPR.',
+  );
+  t.equal(dpAuthority.status, 'partial', 'a data-protection authority is not the financial supervisor');
+  const financial = read(
+    'A30.2.g',
+    'Acme shall fully cooperate with the competent authorities and resolution authorities of the Customer, including by giving them access to information.',
+  );
+  t.equal(financial.status, 'covered');
+  const unencrypted = read(
+    'A9.3.enc',
+    'All traffic is encrypted in transit with TLS 1.2 and files are encrypted at rest with AES-256.',
+    'Application databases are generally not encrypted at rest.',
+  );
+  t.equal(level(unencrypted, 'rest'), 'limited');
+  t.ok(unencrypted.evidence.some((e) => e.role === 'contrary' && /not encrypted at rest/.test(e.quote)));
+  const hostCert = read('A28.5', 'Our hosting provider, AWS, has achieved ISO 27001 certification and SOC 2 Type 2 reports.');
+  t.equal(hostCert.status, 'partial');
+  t.match(hostCert.rationale, /not the provider's own/);
+  const example = read('A28.5', 'Such audits may be fulfilled by certificates such as ISO 27001 or by self-assessments.');
+  t.equal(level(example, 'certification'), 'none', 'a standard named as an example is not held');
+});
+
+t.test('partial evidence, list lead-ins, abbreviations and "no less than"', async (t) => {
+  const undue = read('A30.3.b', 'Acme shall notify Customer without undue delay after becoming aware of a personal data breach.');
+  t.equal(undue.status, 'partial');
+  t.equal(level(undue, 'timing'), 'partial');
+  t.match(undue.rationale, /no time limit is set/);
+  const list = read(
+    'A30.3.b',
+    'Acme shall, within 48 hours, notify the Customer if:',
+    '- it becomes aware of a personal data breach; or',
+    '- it receives a request from a data subject.',
+  );
+  t.equal(list.status, 'covered', 'a list item read with its lead-in');
+  t.ok(
+    list.evidence.some((e) => e.quote === '- it becomes aware of a personal data breach; or'),
+    'the item quoted on its own',
+  );
+  const periodic = read(
+    'A24',
+    'Acme employs an independent third party to conduct periodic (but no less than once per year) penetration tests of the Service.',
+  );
+  t.equal(periodic.status, 'covered', '"no less than once per year" is no negation');
+  const para = analyzeGaps(
+    [ob('A29.2.sub')],
+    splitSentences([
+      doc(
+        'dpa',
+        'Acme shall use a sub-processor under Article 4 para. 8 GDPR only after informing the Client in writing; the Client may object within 2 weeks.',
+      ),
+    ]),
+    { minRelevance: 0 },
+  )[0]!;
+  t.equal(level(para, 'change-notice'), 'met', 'a sentence is not cut at "para."');
+  const anyTime = read('A30.2.h', 'Either party may terminate this Agreement at any time, effective immediately.');
+  t.equal(level(anyTime, 'notice'), 'partial', 'termination at any time: no notice period');
 });
 
 t.test('relevance floor and the embedder', async (t) => {

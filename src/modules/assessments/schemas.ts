@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { GAP_STATUSES } from '../../domain/gap.js';
+import { ELEMENT_LEVELS, EVIDENCE_ROLES, GAP_STATUSES } from '../../domain/gap.js';
 import { ASSESSMENT_STATUSES, RISK_RATINGS } from '../../db/schema/assessments.js';
 import { Envelope, ErrorEnvelope, MessageEnvelope, errorResponses } from '../../lib/envelope.js';
 import { SORT_FIELDS } from './repository.js';
@@ -64,6 +64,12 @@ const Evidence = Type.Object({
   truncated: Type.Boolean(),
   element: Type.String(),
   relevance: Type.Number(),
+  role: Type.Optional(
+    Type.Enum([...EVIDENCE_ROLES], {
+      description:
+        'What the passage shows: evidence (absent), the clause limiting the element, a clause pointing the other way, or evidence that only partly meets it',
+    }),
+  ),
 });
 const GapResultOut = Type.Object({
   obligationId: Type.String(),
@@ -76,7 +82,15 @@ const GapResultOut = Type.Object({
   coverage: Type.Number(),
   weight: Type.Integer(),
   key: Type.Boolean(),
-  elements: Type.Array(Type.Object({ id: Type.String(), label: Type.String(), satisfied: Type.Boolean() })),
+  elements: Type.Array(
+    Type.Object({
+      id: Type.String(),
+      label: Type.String(),
+      satisfied: Type.Boolean({ description: 'Met in full' }),
+      level: Type.Optional(Type.Enum([...ELEMENT_LEVELS], { description: 'met, limited (by a limiting clause), partial (partly met) or none' })),
+      note: Type.Optional(Type.String({ description: 'Why the element is limited or only partly met, with the words that decide' })),
+    }),
+  ),
   evidence: Type.Array(Evidence),
   rationale: Type.String(),
   analyst: Type.Optional(

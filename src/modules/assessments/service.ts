@@ -132,7 +132,7 @@ export function assessmentsService(deps: Deps): AssessmentsService {
     if (!row || !(await repo.markRunning(id))) return;
     await publishStatus(id);
     const docs = await repo.documentsWithText(id);
-    const { profile } = await profileOf(row.workspaceId);
+    const { name, profile } = await profileOf(row.workspaceId);
     const obligations = applicableObligations(profile);
     const { articles } = await deps.compliance.articles({});
     const byNumber = new Map(articles.map((a) => [Number(a.article.replace(/\D+/g, '')), a.obligations]));
@@ -142,6 +142,8 @@ export function assessmentsService(deps: Deps): AssessmentsService {
       documents: docs.map((d) => ({ id: d.id, filename: d.filename, title: d.title, blocks: d.blocks })),
       embedder: deps.embedder,
       doraText,
+      // Who "GitHub" is in "GitHub will notify Customer": the vendor's names.
+      vendorNames: [name, profile?.legalName ?? ''].filter(Boolean),
     });
     const risk = riskRating(results, { critical: isCritical(profile) });
     const summary: AssessmentSummary = {

@@ -1,0 +1,154 @@
+/**
+ * How the gap analysis reads a clause (docs/assessments.md, "How a clause is read"): who it
+ * binds, what limits it, and whether it speaks of data protection only. Pure functions over
+ * one sentence (or two adjacent ones); the obligations (obligations.ts) say which of these
+ * readings each evidence element needs.
+ */
+
+/** The party a clause's verb binds or entitles. */
+export type Party = 'provider' | 'customer' | 'either';
+export type Modality = 'duty' | 'right';
+
+const CUSTOMER_WORDS = `you|customers?|clients?|controllers?|(?:the )?data exporters?|subscribers?|licensees?|users?|partners?|(?:the )?financial entit(?:y|ies)`;
+const PROVIDER_WORDS = `we|(?:the )?(?:service )?providers?|suppliers?|vendors?|processors?|(?:the )?data importers?|licensors?|(?:the )?company|contractors?`;
+const EITHER_WORDS = `either party|each party|both parties|the parties|either of the parties|(?:one|any) of the parties`;
+const DUTY = `will|shall|must|agrees? to|undertakes? to|commits? to|responsible|liable|has to|have to|is (?:responsible|required|obliged|obligated|committed)|are (?:responsible|required|obliged|obligated|committed)|warrants?|guarantees?`;
+const RIGHT = `may|can|has the right|have the right|is entitled|are entitled|shall be entitled|reserves? the right|is permitted|are permitted`;
+
+const esc = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/** Every (party, modality) pair of a clause: a party word followed within a few words by a modal verb. */
+export function actors(text: string, vendorNames: readonly string[] = []): { party: Party; modality: Modality; at: number }[] {
+  const names = vendorNames.filter((n) => n.length >= 3).map(esc);
+  const provider = names.length ? `${PROVIDER_WORDS}|${names.join('|')}` : PROVIDER_WORDS;
+  const re = new RegExp(String.raw`\b(${EITHER_WORDS})\b|\b(${CUSTOMER_WORDS})\b|\b(${provider})\b`, 'gi');
+  const out: { party: Party; modality: Modality; at: number }[] = [];
+  for (const m of text.matchAll(re)) {
+    const after = text.slice(m.index! + m[0].length, m.index! + m[0].length + 60);
+    // The party's own verb: a modal within three words ("GitHub will promptly notify", "Customer may at any time").
+    const v = new RegExp(String.raw`^(?:['’]s)?(?:\s+(?:\([^)]{0,30}\)|[\w-]+)){0,3}?\s+(${DUTY}|${RIGHT})\b`, 'i').exec(after);
+    if (!v) continue;
+    // "the data exporter's request" is not the exporter acting.
+    if (/^['’]s\s/.test(after) && !/^['’]s\s+(own\s+)?(obligation|duty|right)/i.test(after)) continue;
+    const party: Party = m[1] ? 'either' : m[2] ? 'customer' : 'provider';
+    const modality: Modality = new RegExp(`^(?:${RIGHT})$`, 'i').test(v[1]!) ? 'right' : 'duty';
+    out.push({ party, modality, at: m.index! });
+  }
+  // A name that is not the customer's acting with a modal ("Travis-CI shall", "37signals will"): in a
+  // provider's document, the other party is the provider.
+  for (const m of text.matchAll(
+    /\b([A-Z0-9][\w&.'’-]*[A-Za-z][\w&.'’-]*(?:[ -][A-Z][\w&.'’-]*){0,2})\s+(shall|will|must|agrees? to|undertakes? to|may|can)\b/g,
+  )) {
+    const name = m[1]!;
+    if (out.some((a) => a.at === m.index)) continue;
+    if (NOT_A_PARTY.test(name) || new RegExp(`^(?:${CUSTOMER_WORDS}|${EITHER_WORDS})$`, 'i').test(name)) continue;
+    out.push({ party: 'provider', modality: /^(may|can)$/i.test(m[2]!) ? 'right' : 'duty', at: m.index! });
+  }
+  return out;
+}
+
+/** Capitalised words that start a sentence or name a thing, not a party. */
+const NOT_A_PARTY =
+  /^(the|this|that|these|those|such|any|all|each|every|if|when|where|in|on|for|to|no|our|your|its|their|a|an|it|they|he|she|there|which|who|data|information|personal data|customer data|notice|notices|audits?|services?|fees|payment|changes?|access|termination|nothing|neither|either party|each party)$/i;
+
+/**
+ * Whether a clause can evidence an element bound to `bound`:
+ * - `provider`: a commitment or statement of the provider; a clause whose only actor is the
+ *   customer ("You will promptly notify …") is the customer's duty, not the provider's;
+ * - `customer`: a right of the customer ("Customer may audit", "either party may terminate"),
+ *   or the provider's grant of it ("will allow for and contribute to audits").
+ * A clause with no actor (passive: "data is encrypted at rest") is the provider's statement.
+ */
+export function bindsAsNeeded(text: string, bound: 'provider' | 'customer' | 'any', vendorNames: readonly string[] = []): boolean {
+  if (bound === 'any') return true;
+  const list = actors(text, vendorNames);
+  if (!list.length) return bound === 'provider';
+  if (bound === 'provider') return list.some((a) => a.party === 'provider' || a.party === 'either');
+  return list.some(
+    (a) =>
+      ((a.party === 'customer' || a.party === 'either') && a.modality === 'right') ||
+      (a.party === 'provider' && a.modality === 'duty' && /\b(allow|permit|submit|make available|provide|contribute|grant|cooperate)/i.test(text)),
+  );
+}
+
+/** A limitation found in a clause: its note (what it limits, in words) and where in the text. */
+export interface Limitation {
+  note: string;
+  at: number;
+}
+export interface LimitRule {
+  re: RegExp;
+  note: string;
+  /** The limitation does not apply when this also matches ("SOC 2" limits unless "type 2" is said). */
+  unless?: RegExp;
+}
+
+/**
+ * Limiting and conditioning language that keeps a commitment from being a full one
+ * (issue: over-claims are worse than refusals). Applied to every element unless it opts out.
+ */
+export const GENERIC_LIMITS: LimitRule[] = [
+  { re: /\bcommercially reasonable (efforts|endeavou?rs)\b/i, note: 'only on commercially reasonable efforts' },
+  { re: /\b(best|reasonable) (efforts|endeavou?rs)\b|\b(strives?|aims?|endeavou?rs?|attempts?) to\b/i, note: 'an effort, not a commitment' },
+  { re: /\b(sole|absolute) (and absolute )?discretion\b/i, note: "at the provider's discretion" },
+  {
+    re: /\bin lieu of\b|\b(will be |shall be |are |is )?(deemed )?satisf(ied|y|ies) (by|through|with)\b/i,
+    note: 'satisfied by something else (e.g. reports) instead',
+  },
+  { re: /\bonly (to the extent|where|if|in (the )?(event|case)|as required)\b|\bsolely\b/i, note: 'only in limited cases' },
+  {
+    re: /\bat (the )?(customer|client|data exporter|controller)['’]?s? (own |sole )*(cost|expense)|\b(customer|client|you) (is|are|shall be) responsible for (all|any) (the )?(reasonable )?(costs|fees)|\bat your (own |sole )*(cost|expense)/i,
+    note: "at the customer's expense",
+  },
+  { re: /\bmutually agreed?\b|\b(scope|timing|duration)[^.;]{0,40}\b(agreed|agree)\b|\bas agreed between\b/i, note: 'to be agreed' },
+  {
+    re: /\b(measures|controls|safeguards|steps|practices|programs?|procedures)\b[^.;]{0,40}\bmay include\b|\b(as|where) (appropriate|applicable and appropriate)\b/i,
+    note: 'hedged ("may include", "as appropriate")',
+  },
+  { re: /\blimited to\b/i, note: 'limited in scope' },
+  {
+    re: /\bsubject to\b/i,
+    unless:
+      /\bsubject to (the (terms|provisions|conditions) of )?(this|the|these) (agreement|terms|dpa|addendum|clauses)\b|\bsubject to (the )?(applicable )?(data protection )?law/i,
+    note: 'subject to conditions',
+  },
+  { re: /\b(wherever|where|when(ever)?) (possible|feasible|practicable)\b/i, note: 'only where possible' },
+];
+
+/** The limitations of a clause under the given rules (first match of each). */
+export function limitationsOf(text: string, rules: readonly LimitRule[]): Limitation[] {
+  const out: Limitation[] = [];
+  for (const r of rules) {
+    const m = r.re.exec(text);
+    if (m && !r.unless?.test(text)) out.push({ note: r.note, at: m.index });
+  }
+  return out;
+}
+
+/**
+ * Whether a clause speaks of personal-data processing only: a clause of the Standard
+ * Contractual Clauses or of a data processing agreement (its section, or its wording: "these
+ * Clauses", "the data exporter", "personal data", "the GDPR"). DORA's rights cover the whole ICT
+ * service, so an audit or authority right given only there is limited to data protection.
+ */
+export function dataProtectionOnly(text: string, section: string): boolean {
+  if (/\b(standard contractual clauses|SCCs?|clauses?\s+\d|annex|appendix|data processing (agreement|addendum)|DPA|GDPR|sub-?processors?)\b/i.test(section))
+    return true;
+  return /\b(these clauses|the clauses|clauses? \d+|modules? (one|two|three|four|\d)|SCCs?|standard contractual clauses|data exporter|data importer|personal data|processing activities|GDPR|BDSG|data protection (laws?|legislation|requirements|regulation)|privacy laws?|Article 28\(3\))\b/i.test(
+    text,
+  );
+}
+
+/** A financial supervisor or competent authority (DORA's), as opposed to a data-protection authority. */
+export const FINANCIAL_AUTHORITY =
+  /\b(competent authorit(y|ies)(?! (under|pursuant to) (the )?(GDPR|data protection))|financial (services )?(regulator|supervisor|authorit)|(prudential|banking|resolution) (regulator|supervisor|authorit)|resolution authorit|customer['’]s (regulators?|supervisors?|supervisory authorit)|regulators? of (the )?customer|(regulatory|regulators?)( (or|and) supervisory)? (authorit|bod|audit))/i;
+/** A data-protection authority ("the competent supervisory authority" of the GDPR and the SCCs). */
+export const DATA_PROTECTION_AUTHORITY = /\b((competent )?supervisory authorit(y|ies)|data protection authorit|information commissioner)/i;
+
+/** Whether a clause names a financial (not only a data-protection) authority. */
+export function financialAuthority(text: string): boolean {
+  const fin = FINANCIAL_AUTHORITY.exec(text);
+  if (!fin) return false;
+  // "competent supervisory authority" (GDPR) matched as "supervisory authority" only.
+  return !/^competent supervisory/i.test(fin[0]);
+}
