@@ -41,6 +41,7 @@ import { syncStatusService } from './modules/sync-status/service.js';
 import { profileDraftsRepository } from './modules/profile-drafts/repository.js';
 import { profileDraftsService } from './modules/profile-drafts/service.js';
 import { anthropicExtractor } from './compliance/drafting/model.js';
+import { anthropicJudge } from './compliance/verdictModel.js';
 import { workspaceGraphs } from './rag/graphs.js';
 
 /**
@@ -128,13 +129,18 @@ export function createServices(deps: { config: Config; database: Database; maile
       data: { questionnaireId: e.questionnaireId, submittedAt: e.submittedAt.toISOString() },
     }),
   );
-  // Assessments (docs/assessments.md): uploaded vendor documents, gap analysis as a job.
+  // Assessments (docs/assessments.md): uploaded vendor documents, gap analysis as a job; Claude reads
+  // the clauses when the answers use it (ANTHROPIC_API_KEY), its quotes checked; the offline reading otherwise.
+  const a = config.rag.anthropic;
+  const useModel = config.rag.generator === 'anthropic' || (config.rag.generator === 'auto' && !!a.apiKey);
+  const modelOptions = { apiKey: a.apiKey, baseURL: a.baseUrl, model: a.model, maxTokens: a.maxTokens, timeoutMs: a.timeoutMs, maxRetries: a.maxRetries };
   const assessments = assessmentsService({
     repo: assessmentsRepository(db),
     compliance,
     workspaces,
     dataSources,
     embedder,
+    judge: useModel && a.apiKey ? anthropicJudge({ ...modelOptions, apiKey: a.apiKey, maxTokens: Math.max(a.maxTokens, 4096) }) : undefined,
     parser,
     config,
     jobs,
@@ -145,16 +151,11 @@ export function createServices(deps: { config: Config; database: Database; maile
   const register = registerService({ workspaces, assessments, questionnaires, config });
   // Register drafting (docs/register-drafting.md): profile fields from the workspace's documents, as a job;
   // Claude reads the passages when the answers use it (ANTHROPIC_API_KEY), the offline rules otherwise.
-  const a = config.rag.anthropic;
-  const useModel = config.rag.generator === 'anthropic' || (config.rag.generator === 'auto' && !!a.apiKey);
   const profileDrafts = profileDraftsService({
     repo: profileDraftsRepository(db),
     workspaces,
     retrieval,
-    model:
-      useModel && a.apiKey
-        ? anthropicExtractor({ apiKey: a.apiKey, baseURL: a.baseUrl, model: a.model, maxTokens: a.maxTokens, timeoutMs: a.timeoutMs, maxRetries: a.maxRetries })
-        : null,
+    model: useModel && a.apiKey ? anthropicExtractor({ ...modelOptions, apiKey: a.apiKey }) : null,
     jobs,
     notifications,
     log: deps.log,

@@ -76,6 +76,34 @@ export class Bm25 {
   }
 }
 
+/**
+ * Relevance of passages to each obligation: lexicalWeight x BM25 (normalised by the best
+ * sentence of that obligation) + (1 - lexicalWeight) x cosine of the embedder's vectors (when
+ * given). `relevanceOf(...)(i)(span)` is the best of the span's sentences for obligation i.
+ */
+export function relevanceOf(
+  obligations: VendorObligation[],
+  sentences: Sentence[],
+  opts: { vectors?: Vectors; lexicalWeight?: number } = {},
+): (oi: number) => (span: number[]) => number {
+  const w = opts.lexicalWeight ?? GAP_DEFAULTS.lexicalWeight;
+  const bm25 = new Bm25(sentences.map((s) => [...s.terms, ...terms(s.section)]));
+  return (oi) => {
+    const lex = bm25.scores(terms(obligationQuery(obligations[oi]!)));
+    const maxLex = Math.max(0, ...lex);
+    return (span) => {
+      let best = 0;
+      for (const i of span) {
+        const l = maxLex > 0 ? lex[i]! / maxLex : 0;
+        const sem = opts.vectors ? Math.max(0, cosine(opts.vectors.obligations[oi]!, opts.vectors.sentences[i]!)) : null;
+        const rel = sem === null ? l : w * l + (1 - w) * sem;
+        if (rel > best) best = rel;
+      }
+      return best;
+    };
+  };
+}
+
 /** Text an obligation is searched with (lexically and semantically). */
 export function obligationQuery(o: VendorObligation): string {
   return `${o.title}. ${o.query}. ${o.elements.map((e) => e.label).join('. ')}`;
@@ -311,6 +339,8 @@ function rationaleOf(status: GapStatus, elements: ElementResult[]): string {
  * passage of that obligation) + (1 - lexicalWeight) x cosine similarity of the embedder's
  * vectors (when given; otherwise lexical only).
  */
+export { LEVEL_COVERAGE, rationaleOf };
+
 export function analyzeGaps(
   obligations: VendorObligation[],
   sentences: Sentence[],
@@ -318,20 +348,9 @@ export function analyzeGaps(
 ): GapResult[] {
   const o = { ...GAP_DEFAULTS, ...opts };
   const ctx: ReadingContext = { vendorNames: opts.vendorNames ?? [] };
-  const bm25 = new Bm25(sentences.map((s) => [...s.terms, ...terms(s.section)]));
+  const relevanceFor = relevanceOf(obligations, sentences, { vectors: opts.vectors, lexicalWeight: o.lexicalWeight });
   return obligations.map((ob, oi) => {
-    const lex = bm25.scores(terms(obligationQuery(ob)));
-    const maxLex = Math.max(0, ...lex);
-    const relevance = (span: number[]) => {
-      let best = 0;
-      for (const i of span) {
-        const l = maxLex > 0 ? lex[i]! / maxLex : 0;
-        const sem = opts.vectors ? Math.max(0, cosine(opts.vectors.obligations[oi]!, opts.vectors.sentences[i]!)) : null;
-        const rel = sem === null ? l : o.lexicalWeight * l + (1 - o.lexicalWeight) * sem;
-        if (rel > best) best = rel;
-      }
-      return best;
-    };
+    const relevance = relevanceFor(oi);
     const elements: ElementResult[] = [];
     const evidence: GapEvidence[] = [];
     const cite = (span: number[], text: string, anchorAt: number, element: string, rel: number, role: EvidenceRole) => {
@@ -398,10 +417,24 @@ export interface AnalysisInput {
   options?: GapAnalysisOptions;
   /** Names the vendor goes by (workspace name, legal name): who "GitHub" is in "GitHub will notify". */
   vendorNames?: readonly string[];
+  /** The model path (verdictModel.ts); absent: the offline reading alone. */
+  judge?: VerdictJudge;
+}
+
+/** Verdicts from a model over the passages, checked against them (verdictModel.ts). */
+export interface VerdictJudge {
+  id: string;
+  verdicts(input: {
+    obligations: VendorObligation[];
+    sentences: Sentence[];
+    offline: GapResult[];
+    relevance: (oi: number) => (span: number[]) => number;
+    vendorNames: readonly string[];
+  }): Promise<GapResult[]>;
 }
 
 /** Splits the documents, embeds obligations and sentences, and runs `analyzeGaps`. */
-export async function runGapAnalysis(input: AnalysisInput): Promise<{ results: GapResult[]; sentenceCount: number }> {
+export async function runGapAnalysis(input: AnalysisInput): Promise<{ results: GapResult[]; sentenceCount: number; judge: string }> {
   const sentences = splitSentences(input.documents);
   let vectors: Vectors | undefined;
   if (input.embedder && sentences.length) {
@@ -412,6 +445,11 @@ export async function runGapAnalysis(input: AnalysisInput): Promise<{ results: G
     );
     vectors = { obligations: obligationVecs, sentences: sentenceVecs };
   }
-  const results = analyzeGaps(input.obligations, sentences, { ...input.options, vectors, doraText: input.doraText, vendorNames: input.vendorNames });
-  return { results, sentenceCount: sentences.length };
+  const offline = analyzeGaps(input.obligations, sentences, { ...input.options, vectors, doraText: input.doraText, vendorNames: input.vendorNames });
+  if (!input.judge || !sentences.length) return { results: offline, sentenceCount: sentences.length, judge: 'offline' };
+  // The model reads the obligations against their most relevant passages; its verdicts replace
+  // the offline ones where they pass the verbatim check (verdictModel.ts).
+  const relevance = relevanceOf(input.obligations, sentences, { vectors, lexicalWeight: input.options?.lexicalWeight });
+  const results = await input.judge.verdicts({ obligations: input.obligations, sentences, offline, relevance, vendorNames: input.vendorNames ?? [] });
+  return { results, sentenceCount: sentences.length, judge: input.judge.id };
 }

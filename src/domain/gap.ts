@@ -64,6 +64,10 @@ export interface GapResult {
   evidence: GapEvidence[];
   /** One sentence saying why the status is what it is. */
   rationale: string;
+  /** Who read the clauses: the offline rules, or the model (with ANTHROPIC_API_KEY) whose quotes were checked verbatim. */
+  verdictSource?: 'offline' | 'model';
+  /** Why the offline verdict stands where the model was asked (its answer failed the verbatim check, or it could not be reached). */
+  verdictNote?: string;
   /** The analyst's verdict, when one is set: `status` and `coverage` are then the analyst's. */
   analyst?: AnalystVerdict | null;
 }

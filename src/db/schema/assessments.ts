@@ -24,6 +24,8 @@ export interface AssessmentSummary {
   /** Why the risk rating is what it is. */
   riskReasons: string[];
   embedder: string | null;
+  /** Who read the clauses: `offline`, or the model with how many of the verdicts passed its checks ("anthropic (28 of 30)"). */
+  verdicts?: string;
   /** The engine's own score and rating, kept once an analyst's verdict changes them. */
   engineScore?: number;
   engineRiskRating?: RiskRating;

@@ -18,6 +18,7 @@ const Summary = Type.Object({
   missingKey: Type.Array(Type.String()),
   riskReasons: Type.Array(Type.String()),
   embedder: Nullable(Type.String()),
+  verdicts: Type.Optional(Type.String({ description: 'Who read the clauses: offline, or the model with how many verdicts passed its checks' })),
   engineScore: Type.Optional(Type.Integer({ description: "The engine's score before any analyst verdict" })),
   engineRiskRating: Type.Optional(Type.Enum([...RISK_RATINGS])),
   analystVerdicts: Type.Optional(Type.Integer({ description: 'Results whose status is the analyst verdict' })),
@@ -93,6 +94,8 @@ const GapResultOut = Type.Object({
   ),
   evidence: Type.Array(Evidence),
   rationale: Type.String(),
+  verdictSource: Type.Optional(Type.Enum(['offline', 'model'])),
+  verdictNote: Type.Optional(Type.String({ description: "Why the offline verdict stands where the model's answer was not used" })),
   analyst: Type.Optional(
     Nullable(
       Type.Object(

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { applicableObligations, type VendorObligation } from '../../compliance/obligations.js';
-import { runGapAnalysis } from '../../compliance/gapAnalysis.js';
+import { runGapAnalysis, type VerdictJudge } from '../../compliance/gapAnalysis.js';
 import { riskRating } from '../../compliance/risk.js';
 import type { Config } from '../../config.js';
 import type { AssessmentStatus, AssessmentSummary } from '../../db/schema/assessments.js';
@@ -43,6 +43,8 @@ type Deps = {
   /** The workspace's uploaded documents, which an assessment can reuse instead of a new upload. */
   dataSources?: Pick<DataSourcesService, 'filesByIds'>;
   embedder?: Embedder;
+  /** The model path of the verdicts (src/compliance/verdictModel.ts), with ANTHROPIC_API_KEY; absent: offline reading. */
+  judge?: VerdictJudge;
   /** Parses the uploads off the main thread (src/ingest/parsePool.ts). */
   parser: Pick<ParsePool, 'parse'>;
   config: Pick<Config, 'ingest'>;
@@ -137,13 +139,14 @@ export function assessmentsService(deps: Deps): AssessmentsService {
     const { articles } = await deps.compliance.articles({});
     const byNumber = new Map(articles.map((a) => [Number(a.article.replace(/\D+/g, '')), a.obligations]));
     const doraText = (o: VendorObligation) => byNumber.get(o.article)?.find((t) => t.includes(o.dora.match)) ?? '';
-    const { results, sentenceCount } = await runGapAnalysis({
+    const { results, sentenceCount, judge } = await runGapAnalysis({
       obligations,
       documents: docs.map((d) => ({ id: d.id, filename: d.filename, title: d.title, blocks: d.blocks })),
       embedder: deps.embedder,
       doraText,
       // Who "GitHub" is in "GitHub will notify Customer": the vendor's names.
       vendorNames: [name, profile?.legalName ?? ''].filter(Boolean),
+      judge: deps.judge,
     });
     const risk = riskRating(results, { critical: isCritical(profile) });
     const summary: AssessmentSummary = {
@@ -156,6 +159,7 @@ export function assessmentsService(deps: Deps): AssessmentsService {
       missingKey: results.filter((r) => r.key && r.status === 'missing').map((r) => r.ref),
       riskReasons: risk.reasons,
       embedder: deps.embedder?.id ?? null,
+      verdicts: judge === 'offline' ? 'offline' : `${judge} (${results.filter((r) => r.verdictSource === 'model').length} of ${results.length})`,
     };
     await repo.complete(id, { score: risk.score, riskRating: risk.rating, summary, results });
     await publishStatus(id);
