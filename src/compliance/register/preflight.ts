@@ -212,16 +212,20 @@ export function preflight(input: RegisterInput): PreflightReport & { tables: Tab
   // The checks the EBA runs, on the tables themselves.
   for (const fl of [...checkKeysAndReferences(tables.rows), ...checkRules(tables.rows)]) {
     const origin = tables.origin[fl.template][fl.row]!;
-    const a = describe(fl, origin, input, tables);
-    add(origin, {
-      severity: fl.active ? 'error' : 'warning',
-      check: fl.check,
-      rules: fl.rule ? [fl.active ? fl.rule : `${fl.rule} (deactivated by the EBA)`] : [],
-      template: fl.template,
-      column: fl.columns.join(', '),
-      field: a.field,
-      message: a.message,
-    });
+    // An empty cell is one thing to do: one issue per empty column (a duplicate or a reference is about the columns together).
+    const parts = fl.check === 'key' || fl.check === 'rule' ? fl.columns.map((c) => ({ ...fl, columns: [c] })) : [fl];
+    for (const part of parts) {
+      const a = describe(part, origin, input, tables);
+      add(origin, {
+        severity: fl.active ? 'error' : 'warning',
+        check: fl.check,
+        rules: fl.rule ? [fl.active ? fl.rule : `${fl.rule} (deactivated by the EBA)`] : [],
+        template: fl.template,
+        column: part.columns.join(', '),
+        field: a.field,
+        message: a.message,
+      });
+    }
   }
 
   // The register's own checks.
