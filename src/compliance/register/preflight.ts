@@ -210,16 +210,17 @@ export function preflight(input: RegisterInput): PreflightReport & { tables: Tab
   ) => add(o, { severity, check: 'register', rules: [], template, column, field, message });
 
   // The checks the EBA runs, on the tables themselves.
-  for (const fl of [...checkKeysAndReferences(tables.rows), ...checkRules(tables.rows)]) {
+  // The EBA's active rules only: a rule it deactivated is not applied to a filing (ebaRules.json keeps it, inactive).
+  for (const fl of [...checkKeysAndReferences(tables.rows), ...checkRules(tables.rows)].filter((f) => f.active)) {
     const origin = tables.origin[fl.template][fl.row]!;
     // An empty cell is one thing to do: one issue per empty column (a duplicate or a reference is about the columns together).
     const parts = fl.check === 'key' || fl.check === 'rule' ? fl.columns.map((c) => ({ ...fl, columns: [c] })) : [fl];
     for (const part of parts) {
       const a = describe(part, origin, input, tables);
       add(origin, {
-        severity: fl.active ? 'error' : 'warning',
+        severity: 'error',
         check: fl.check,
-        rules: fl.rule ? [fl.active ? fl.rule : `${fl.rule} (deactivated by the EBA)`] : [],
+        rules: fl.rule ? [fl.rule] : [],
         template: fl.template,
         column: part.columns.join(', '),
         field: a.field,
