@@ -151,6 +151,7 @@ export function createServices(deps: { config: Config; database: Database; maile
     assessments,
     questionnaires,
     records: registerRecords({ repo: registerRepo, organizations, config }),
+    defaultLicensedActivity: config.roi.licensedActivity,
   });
   // A vendor's contracts as records (create, change, end), unique references across the organization.
   const contracts = contractsService({ workspaces, functionIds: async (orgId) => new Set((await registerRepo.functions(orgId)).map((f) => f.id)) });

@@ -170,7 +170,14 @@ export const codeLists = {
   tags,
   summary: 'The EBA closed lists the register forms choose from (types of entity, licensed activities, reasons of termination)',
   response: {
-    200: Envelope(Type.Object({ entityTypes: Options, licensedActivities: Options, terminationReasons: Options })),
+    200: Envelope(
+      Type.Object({
+        entityTypes: Options,
+        licensedActivities: Options,
+        terminationReasons: Options,
+        defaultLicensedActivity: Type.Union([Type.String(), Type.Null()], { description: 'ROI_LICENSED_ACTIVITY: proposed for a new function' }),
+      }),
+    ),
     ...errorResponses,
   },
 };

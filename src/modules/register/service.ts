@@ -15,6 +15,8 @@ type Deps = {
   assessments: Pick<AssessmentsService, 'latestCompleteGaps'>;
   questionnaires: Pick<QuestionnairesService, 'latestCompleteMany'>;
   records: RegisterRecords;
+  /** `ROI_LICENSED_ACTIVITY`: the licensed activity proposed for a new function. */
+  defaultLicensedActivity?: string;
 };
 
 const today = (now: Date) => now.toISOString().slice(0, 10);
@@ -39,7 +41,7 @@ export interface RegisterService {
   /** Deletes a function no contract supports (409 FUNCTION_IN_USE naming them otherwise). */
   deleteFunction(caller: Caller, id: string): Promise<void>;
   /** The EBA closed lists the register's forms choose from. */
-  codeLists(): { entityTypes: Option[]; licensedActivities: Option[]; terminationReasons: Option[] };
+  codeLists(): { entityTypes: Option[]; licensedActivities: Option[]; terminationReasons: Option[]; defaultLicensedActivity: string | null };
 }
 type Option = { value: string; label: string };
 const options = (m: Record<string, string>): Option[] => Object.entries(m).map(([value, label]) => ({ value, label }));
@@ -149,7 +151,12 @@ export function registerService(deps: Deps): RegisterService {
     },
 
     codeLists() {
-      return { entityTypes: options(ENTITY_TYPES), licensedActivities: options(LICENSED_ACTIVITIES), terminationReasons: options(TERMINATION_REASONS) };
+      return {
+        entityTypes: options(ENTITY_TYPES),
+        licensedActivities: options(LICENSED_ACTIVITIES),
+        terminationReasons: options(TERMINATION_REASONS),
+        defaultLicensedActivity: deps.defaultLicensedActivity && LICENSED_ACTIVITIES[deps.defaultLicensedActivity] ? deps.defaultLicensedActivity : null,
+      };
     },
   };
 }

@@ -169,7 +169,7 @@ export function Functions({ canEdit, focus }: { canEdit: boolean; focus: string 
 function FunctionForm({ current, onDone, refresh }: { current?: BusinessFunction; onDone(): void; refresh(): Promise<unknown> }) {
   const codes = useCodeLists();
   const toast = useToast();
-  const [d, setD] = useState<Draft>(current ? draftOf(current) : EMPTY);
+  const [d, setD] = useState<Draft>(current ? draftOf(current) : { ...EMPTY, licensedActivity: codes.data?.defaultLicensedActivity ?? '' });
   const set = (k: keyof Draft, v: string) => setD((x) => ({ ...x, [k]: v }));
   const save = useMutation({
     mutationFn: () => {

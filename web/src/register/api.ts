@@ -71,6 +71,8 @@ export interface CodeLists {
   entityTypes: Option[];
   licensedActivities: Option[];
   terminationReasons: Option[];
+  /** Proposed for a new function (the service's ROI_LICENSED_ACTIVITY). */
+  defaultLicensedActivity: string | null;
 }
 
 export const preflightKey = ['roi-preflight'] as const;
