@@ -185,7 +185,10 @@ t.test('what the pre-flight blocks, in words', async (t) => {
   t.same([subIssue.severity, subIssue.message], ['error', 'Set the country of Hetzner, subcontractor of GitHub, on the vendor profile']);
   // A rule the EBA deactivated is not applied: v8887_m (B_07.01 c0090, possibility of reintegration) fails on these tables, and nothing says so.
   const r = preflight(input([vendor('GitHub', complete)]));
-  t.ok(checkRules(r.tables.rows).some((f) => f.rule === 'v8887_m' && !f.active), 'the deactivated rule fails on the tables');
+  t.ok(
+    checkRules(r.tables.rows).some((f) => f.rule === 'v8887_m' && !f.active),
+    'the deactivated rule fails on the tables',
+  );
   t.notOk(
     issuesOf(r).some((i) => i.rules.includes('v8887_m')),
     'and is no issue',

@@ -15,7 +15,7 @@ import {
 import { isCountryCode, isCurrencyCode, isValidLei } from '../../domain/vendorProfile.js';
 import { AppError, badRequest, forbidden, notFound } from '../../lib/errors.js';
 import type { OrganizationsService } from '../organizations/service.js';
-import type { AuditInput, FunctionRow, RegisterRepository } from './repository.js';
+import type { AuditInput, FunctionRow, FxRateRow, RegisterRepository } from './repository.js';
 
 /**
  * The register's own records, per organization (docs/register-of-information.md): entity
@@ -71,13 +71,17 @@ export interface RegisterRecords {
   entity(caller: Caller): Promise<RegisterEntity>;
   /** Stores settings (org_admin); null clears a stored value. Every change is audited. */
   updateEntity(caller: Caller, input: Partial<EntitySettings>): Promise<EntityView>;
+  /** The organization's functions: all, or one page (with the total). */
   functions(caller: Caller): Promise<BusinessFunction[]>;
+  functionsPage(caller: Caller, q: PageRequest): Promise<{ functions: BusinessFunction[]; pagination: Pagination }>;
   createFunction(caller: Caller, input: FunctionInput): Promise<BusinessFunction>;
   updateFunction(caller: Caller, id: string, input: Partial<FunctionInput>): Promise<BusinessFunction>;
   /** Deletes a function; `usedBy` lists the contracts that still support it (409 then). */
   deleteFunction(caller: Caller, id: string, usedBy: string[]): Promise<void>;
   /** Rates into the entity's base currency. */
   rates(caller: Caller): Promise<{ baseCurrency: string; rates: FxRate[] }>;
+  /** One page of them, with the total. */
+  ratesPage(caller: Caller, q: PageRequest): Promise<{ baseCurrency: string; rates: FxRate[]; pagination: Pagination }>;
   putRate(caller: Caller, input: { currency: string; date: string; rate: number }): Promise<FxRate>;
   deleteRate(caller: Caller, currency: string, date: string): Promise<void>;
   audit(caller: Caller, q: PageRequest & { kind?: string }): Promise<{ entries: AuditEntry[]; pagination: Pagination }>;
@@ -96,6 +100,13 @@ const functionView = (r: FunctionRow): BusinessFunction => ({
   rpoHours: r.rpoHours,
   impact: r.impact as BusinessFunction['impact'],
   createdAt: r.createdAt.toISOString(),
+  updatedAt: r.updatedAt.toISOString(),
+});
+const rateView = (r: FxRateRow): FxRate => ({
+  baseCurrency: r.baseCurrency,
+  currency: r.currency,
+  date: r.rateDate,
+  rate: r.rate,
   updatedAt: r.updatedAt.toISOString(),
 });
 /** A business function as the register builds from it. */
@@ -214,6 +225,11 @@ export function registerRecords(deps: Deps): RegisterRecords {
       return (await repo.functions(caller.orgId)).map(functionView);
     },
 
+    async functionsPage(caller, q) {
+      const [rows, total] = await Promise.all([repo.functions(caller.orgId, { offset: offsetOf(q), limit: q.limit }), repo.countFunctions(caller.orgId)]);
+      return { functions: rows.map(functionView), pagination: pagination(q, total) };
+    },
+
     async createFunction(caller, input) {
       canWrite(caller);
       const values = { ...input, reasons: input.reasons ?? null };
@@ -269,11 +285,13 @@ export function registerRecords(deps: Deps): RegisterRecords {
 
     async rates(caller) {
       const base = (await records.entity(caller)).currency;
-      const rows = await repo.rates(caller.orgId, base);
-      return {
-        baseCurrency: base,
-        rates: rows.map((r) => ({ baseCurrency: r.baseCurrency, currency: r.currency, date: r.rateDate, rate: r.rate, updatedAt: r.updatedAt.toISOString() })),
-      };
+      return { baseCurrency: base, rates: (await repo.rates(caller.orgId, base)).map(rateView) };
+    },
+
+    async ratesPage(caller, q) {
+      const base = (await records.entity(caller)).currency;
+      const [rows, total] = await Promise.all([repo.rates(caller.orgId, base, { offset: offsetOf(q), limit: q.limit }), repo.countRates(caller.orgId, base)]);
+      return { baseCurrency: base, rates: rows.map(rateView), pagination: pagination(q, total) };
     },
 
     async putRate(caller, input) {
@@ -281,8 +299,9 @@ export function registerRecords(deps: Deps): RegisterRecords {
       if (!isCurrencyCode(input.currency)) throw badRequest(`currency: ${input.currency} is not an ISO 4217 currency code`);
       const base = (await records.entity(caller)).currency;
       if (input.currency === base) throw badRequest(`currency: ${base} is the reporting currency; rates convert other currencies into it`);
-      const r = await repo.upsertRate(caller.orgId, caller.userId, { baseCurrency: base, currency: input.currency, rateDate: input.date, rate: input.rate });
-      return { baseCurrency: r.baseCurrency, currency: r.currency, date: r.rateDate, rate: r.rate, updatedAt: r.updatedAt.toISOString() };
+      return rateView(
+        await repo.upsertRate(caller.orgId, caller.userId, { baseCurrency: base, currency: input.currency, rateDate: input.date, rate: input.rate }),
+      );
     },
 
     async deleteRate(caller, currency, date) {

@@ -51,8 +51,14 @@ export function registerRepository(db: Db) {
       });
     },
 
-    async functions(orgId: string): Promise<FunctionRow[]> {
-      return db.select().from(businessFunctions).where(eq(businessFunctions.orgId, orgId)).orderBy(businessFunctions.createdAt, businessFunctions.code);
+    /** The organization's functions in creation order (all, or one page: `offset`, `limit`), and how many there are. */
+    async functions(orgId: string, page?: { offset: number; limit: number }): Promise<FunctionRow[]> {
+      const q = db.select().from(businessFunctions).where(eq(businessFunctions.orgId, orgId)).orderBy(businessFunctions.createdAt, businessFunctions.code);
+      return page ? q.offset(page.offset).limit(page.limit) : q;
+    },
+    async countFunctions(orgId: string): Promise<number> {
+      const [c] = await db.select({ n: count() }).from(businessFunctions).where(eq(businessFunctions.orgId, orgId));
+      return Number(c?.n ?? 0);
     },
     async functionById(orgId: string, id: string): Promise<FunctionRow | null> {
       const [row] = await db
@@ -109,9 +115,21 @@ export function registerRepository(db: Db) {
       });
     },
 
-    async rates(orgId: string, baseCurrency?: string): Promise<FxRateRow[]> {
-      const where = baseCurrency ? and(eq(fxRates.orgId, orgId), eq(fxRates.baseCurrency, baseCurrency)) : eq(fxRates.orgId, orgId);
-      return db.select().from(fxRates).where(where).orderBy(fxRates.baseCurrency, fxRates.currency, desc(fxRates.rateDate));
+    /** Rates into a base currency (all, or one page), newest date first per currency, and how many there are. */
+    async rates(orgId: string, baseCurrency: string, page?: { offset: number; limit: number }): Promise<FxRateRow[]> {
+      const q = db
+        .select()
+        .from(fxRates)
+        .where(and(eq(fxRates.orgId, orgId), eq(fxRates.baseCurrency, baseCurrency)))
+        .orderBy(fxRates.currency, desc(fxRates.rateDate));
+      return page ? q.offset(page.offset).limit(page.limit) : q;
+    },
+    async countRates(orgId: string, baseCurrency: string): Promise<number> {
+      const [c] = await db
+        .select({ n: count() })
+        .from(fxRates)
+        .where(and(eq(fxRates.orgId, orgId), eq(fxRates.baseCurrency, baseCurrency)));
+      return Number(c?.n ?? 0);
     },
     /** Records (or replaces) a rate; audits the old and new value. */
     async upsertRate(orgId: string, userId: string, r: { baseCurrency: string; currency: string; rateDate: string; rate: number }) {

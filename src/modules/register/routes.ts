@@ -49,7 +49,7 @@ const routes: FastifyPluginAsyncTypebox<{ service: RegisterService }> = async (a
     ok({ entity: await records.updateEntity(await caller(request), request.body) }, 'Entity settings saved'),
   );
 
-  app.get('/register/functions', { schema: listFunctions }, async (request) => ok({ functions: await service.functions(await caller(request)) }));
+  app.get('/register/functions', { schema: listFunctions }, async (request) => ok(await service.functions(await caller(request), request.query)));
   app.post('/register/functions', { schema: createFunction }, async (request, reply) =>
     reply.status(201).send(ok({ function: await records.createFunction(await caller(request), request.body) }, 'Function added')),
   );
@@ -61,7 +61,7 @@ const routes: FastifyPluginAsyncTypebox<{ service: RegisterService }> = async (a
     return okMessage('Function deleted');
   });
 
-  app.get('/register/fx-rates', { schema: listRates }, async (request) => ok(await records.rates(await caller(request))));
+  app.get('/register/fx-rates', { schema: listRates }, async (request) => ok(await records.ratesPage(await caller(request), request.query)));
   app.put('/register/fx-rates', { schema: putRate }, async (request) =>
     ok({ rate: await records.putRate(await caller(request), request.body) }, 'Exchange rate saved'),
   );

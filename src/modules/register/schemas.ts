@@ -114,8 +114,9 @@ const FunctionParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 
 
 export const listFunctions = {
   tags,
-  summary: "The organization's business functions (B_06.01), each with the contracts that support it",
-  response: { 200: Envelope(Type.Object({ functions: Type.Array(FunctionView) })), ...errorResponses },
+  summary: "The organization's business functions (B_06.01) in creation order, each with the contracts that support it",
+  querystring: Type.Object(pageQuery({ defaultLimit: 50 }), { additionalProperties: false }),
+  response: { 200: Envelope(Type.Object({ functions: Type.Array(FunctionView), pagination: PaginationSchema })), ...errorResponses },
 };
 export const createFunction = {
   tags,
@@ -139,8 +140,9 @@ export const deleteFunction = {
 
 export const listRates = {
   tags,
-  summary: 'The exchange rates recorded into the reporting currency',
-  response: { 200: Envelope(Type.Object({ baseCurrency: Type.String(), rates: Type.Array(FxRateSchema) })), ...errorResponses },
+  summary: 'The exchange rates recorded into the reporting currency, by currency, newest date first',
+  querystring: Type.Object(pageQuery({ defaultLimit: 50 }), { additionalProperties: false }),
+  response: { 200: Envelope(Type.Object({ baseCurrency: Type.String(), rates: Type.Array(FxRateSchema), pagination: PaginationSchema })), ...errorResponses },
 };
 export const putRate = {
   tags,

@@ -2,6 +2,7 @@ import { preflight, type PreflightReport } from '../../compliance/register/prefl
 import type { RegisterInput, RegisterVendor } from '../../compliance/register/types.js';
 import { buildXbrlPackage } from '../../compliance/register/xbrl.js';
 import { ENTITY_TYPES, LICENSED_ACTIVITIES, TERMINATION_REASONS, type BusinessFunction } from '../../domain/register.js';
+import type { PageRequest, Pagination } from '../../domain/paging.js';
 import type { FieldSource } from '../../domain/profileDrafts.js';
 import type { VendorProfile } from '../../domain/vendorProfile.js';
 import { AppError } from '../../lib/errors.js';
@@ -36,8 +37,8 @@ export interface RegisterService {
   preflight(userId: string, now?: Date): Promise<PreflightReport & { settings: EntitySettingView[] }>;
   /** The xBRL-CSV package; refused (422) while the pre-flight check finds errors. */
   xbrl(userId: string, now?: Date): Promise<{ filename: string; buffer: Buffer }>;
-  /** The organization's functions, each with the contracts that support it. */
-  functions(caller: Caller): Promise<FunctionView[]>;
+  /** A page of the organization's functions, each with the contracts that support it. */
+  functions(caller: Caller, q: PageRequest): Promise<{ functions: FunctionView[]; pagination: Pagination }>;
   /** Deletes a function no contract supports (409 FUNCTION_IN_USE naming them otherwise). */
   deleteFunction(caller: Caller, id: string): Promise<void>;
   /** The EBA closed lists the register's forms choose from. */
@@ -133,14 +134,15 @@ export function registerService(deps: Deps): RegisterService {
       return buildXbrlPackage(data.entity, tables, now);
     },
 
-    async functions(caller) {
-      const [fns, contracts] = await Promise.all([records.functions(caller), deps.workspaces.orgContracts(caller.orgId)]);
-      return fns.map((f) => ({
+    async functions(caller, q) {
+      const [page, contracts] = await Promise.all([records.functionsPage(caller, q), deps.workspaces.orgContracts(caller.orgId)]);
+      const functions = page.functions.map((f) => ({
         ...f,
         contracts: contracts
           .filter((c) => c.contract.functionIds?.includes(f.id))
           .map((c) => ({ workspaceId: c.workspaceId, vendor: c.workspaceName, contractId: c.contract.id ?? null, reference: c.contract.reference })),
       }));
+      return { functions, pagination: page.pagination };
     },
 
     async deleteFunction(caller, id) {

@@ -97,8 +97,12 @@ export function usePreflight() {
 
 export const useEntity = () => useQuery({ queryKey: entityKey, queryFn: async () => (await get<{ entity: EntityView }>('/register/entity')).entity });
 export const useFunctions = () =>
-  useQuery({ queryKey: functionsKey, queryFn: async () => (await get<{ functions: BusinessFunction[] }>('/register/functions')).functions });
-export const useRates = () => useQuery({ queryKey: ratesKey, queryFn: () => get<{ baseCurrency: string; rates: FxRate[] }>('/register/fx-rates') });
+  useQuery({
+    queryKey: functionsKey,
+    queryFn: async () => (await get<{ functions: BusinessFunction[] }>('/register/functions', { query: { limit: 100 } })).functions,
+  });
+export const useRates = () =>
+  useQuery({ queryKey: ratesKey, queryFn: () => get<{ baseCurrency: string; rates: FxRate[] }>('/register/fx-rates', { query: { limit: 100 } }) });
 export const useAudit = () =>
   useQuery({ queryKey: auditKey, queryFn: async () => (await get<{ entries: AuditEntry[] }>('/register/audit', { query: { limit: 20 } })).entries });
 /** The EBA closed lists, from the service (they never change while the page is open). */
