@@ -169,7 +169,7 @@ t.test('what the pre-flight blocks, in words', async (t) => {
     dupMessages.some((m) => /Contract reference CTR-1 is used more than once \(GitHub, Basecamp\): give each contract its own reference/.test(m)),
     dupMessages.join('\n'),
   );
-  t.ok(dupMessages.some((m) => m.startsWith(`${GH_LEI} identifies two providers`)));
+  t.ok(dupMessages.includes(`Identification code ${GH_LEI} is given to two providers (GitHub, Basecamp): correct it on the vendor profile`));
   // A critical function no contract supports.
   const lonely = preflight(input([vendor('GitHub', { ...complete, contracts: [{ ...c, functionIds: [] }] })]));
   t.ok(lonely.functions[0]!.issues.some((i) => i.severity === 'error' && /Link the contracts that support function F1 \(Payments\) to it/.test(i.message)));

@@ -163,8 +163,13 @@ function describe(fl: Failure, origin: Origin, input: RegisterInput, tables: Tab
     };
   }
   if (fl.check === 'unique' && (origin.kind === 'vendor' || origin.kind === 'subcontractor')) {
-    const a = advise(fl.template, 'c0010', origin, input);
-    return { field: a.field, message: `${tables.rows[fl.template][fl.row]![col]} identifies two providers: ${a.message.replace(/^Enter/, 'check')}` };
+    const code = tables.rows[fl.template][fl.row]![col];
+    const users = input.vendors.filter((v) => v.profile.identifier?.value === code).map((v) => v.name);
+    const field = advise(fl.template, 'c0010', origin, input).field;
+    return {
+      field,
+      message: `Identification code ${code} is given to two providers${users.length > 1 ? ` (${users.join(', ')})` : ''}: correct it on the vendor profile`,
+    };
   }
   if (fl.check === 'unique')
     return { ...advise(fl.template, col, origin, input), message: `${fl.template} repeats a row: ${advise(fl.template, col, origin, input).message}` };
