@@ -66,6 +66,17 @@ try {
   const t0 = performance.now();
   const owner = await registerUser(app);
   await createOrg(app, owner, 'Bench Bank');
+  // The register's own records: one critical function every contract supports (B_06.01, B_02.02 c0050).
+  const caller = await app.services.register.records.caller(owner.id);
+  const fn = await app.services.register.records.createFunction(caller, {
+    name: 'Payments processing',
+    licensedActivity: 'eba_TA:x162',
+    criticality: 'yes',
+    lastAssessmentDate: '2025-06-30',
+    rtoHours: 4,
+    rpoHours: 1,
+    impact: 'high',
+  });
 
   // One real analysis; its results are stored for every vendor.
   const dir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../data/vendor-docs/github');
@@ -103,11 +114,14 @@ try {
             governingLaw: 'IE',
             annualCost: { amount: 1000 + i, currency: 'EUR' },
             storesData: true,
+            serviceLocations: ['IE'],
             dataStorageLocations: ['IE'],
             dataProcessingLocations: ['IE'],
             dataSensitivity: 'medium',
+            functionIds: [fn.id],
           },
         ],
+        lastAuditDate: '2025-09-30',
         certifications: [
           { type: 'ISO/IEC 27001', validUntil: '2030-01-01', status: 'valid' },
           { type: 'SOC 2 Type II', status: 'pending' },

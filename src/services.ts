@@ -37,6 +37,9 @@ import { evaluationService } from './modules/evaluation/service.js';
 import { assessmentsRepository } from './modules/assessments/repository.js';
 import { assessmentsService } from './modules/assessments/service.js';
 import { registerService } from './modules/register/service.js';
+import { registerRecords } from './modules/register/records.js';
+import { registerRepository } from './modules/register/repository.js';
+import { contractsService } from './modules/contracts/service.js';
 import { syncStatusService } from './modules/sync-status/service.js';
 import { profileDraftsRepository } from './modules/profile-drafts/repository.js';
 import { profileDraftsService } from './modules/profile-drafts/service.js';
@@ -148,12 +151,22 @@ export function createServices(deps: { config: Config; database: Database; maile
     notifications,
   });
   // Register of Information (docs/register-of-information.md): workbook, xBRL-CSV package, pre-flight.
-  const register = registerService({ workspaces, assessments, questionnaires, config });
+  const registerRepo = registerRepository(db);
+  const register = registerService({
+    workspaces,
+    assessments,
+    questionnaires,
+    records: registerRecords({ repo: registerRepo, organizations, config }),
+    defaultLicensedActivity: config.roi.licensedActivity,
+  });
+  // A vendor's contracts as records (create, change, end), unique references across the organization.
+  const contracts = contractsService({ workspaces, functionIds: async (orgId) => new Set((await registerRepo.functions(orgId)).map((f) => f.id)) });
   // Register drafting (docs/register-drafting.md): profile fields from the workspace's documents, as a job;
   // Claude reads the passages when the answers use it (ANTHROPIC_API_KEY), the offline rules otherwise.
   const profileDrafts = profileDraftsService({
     repo: profileDraftsRepository(db),
     workspaces,
+    contracts,
     retrieval,
     model: useModel && a.apiKey ? anthropicExtractor({ ...modelOptions, apiKey: a.apiKey }) : null,
     jobs,
@@ -203,6 +216,7 @@ export function createServices(deps: { config: Config; database: Database; maile
     dataSources,
     assessments,
     register,
+    contracts,
     profileDrafts,
     portfolio,
     mcpSources,

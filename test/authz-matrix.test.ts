@@ -111,6 +111,15 @@ async function profileDraft(ws: Ws): Promise<string> {
   return id;
 }
 
+/** The id of the workspace's first contract (its sample profile has one). */
+async function contractId(ws: Ws): Promise<string> {
+  const res = await app.inject({ method: 'GET', url: `/api/v1/workspaces/${ws.id}/contracts`, headers: owner.headers });
+  const id = res.json().data?.contracts?.[0]?.id;
+  if (!id) throw new Error(`fixture: contracts ${res.statusCode} ${res.body}`);
+  return id;
+}
+let references = 0;
+
 async function conversation(ws: Ws, as: Actor): Promise<string> {
   const res = await app.inject({
     method: 'POST',
@@ -392,6 +401,31 @@ const SAMPLES: Record<string, Sample> = {
       url: `/api/v1/workspaces/${ws.id}/profile-drafts/${await profileDraft(ws)}/decisions`,
       payload: { decisions: [{ field: 'governingLaw', action: 'reject' }] },
     }),
+  },
+  // contracts (docs/register-of-information.md)
+  'GET /api/v1/workspaces/:id/contracts': { prepare: (ws) => ({ url: `/api/v1/workspaces/${ws.id}/contracts` }) },
+  'POST /api/v1/workspaces/:id/contracts': {
+    destructive: true,
+    expect: { owner: 201, admin: 201, member: 201 },
+    prepare: (ws) => {
+      references += 1;
+      return { url: `/api/v1/workspaces/${ws.id}/contracts`, payload: { reference: `AUTHZ-${references}`, startDate: '2025-01-01' } };
+    },
+  },
+  'PATCH /api/v1/workspaces/:id/contracts/:contractId': {
+    destructive: true,
+    prepare: async (ws) => ({ url: `/api/v1/workspaces/${ws.id}/contracts/${await contractId(ws)}`, payload: { governingLaw: 'IE' } }),
+  },
+  'POST /api/v1/workspaces/:id/contracts/:contractId/end': {
+    destructive: true,
+    prepare: async (ws) => ({
+      url: `/api/v1/workspaces/${ws.id}/contracts/${await contractId(ws)}/end`,
+      payload: { endDate: '2027-12-31', terminationReason: 'expired' },
+    }),
+  },
+  'DELETE /api/v1/workspaces/:id/contracts/:contractId': {
+    destructive: true,
+    prepare: async (ws) => ({ url: `/api/v1/workspaces/${ws.id}/contracts/${await contractId(ws)}` }),
   },
   // evaluation (built-in metrics)
   'POST /api/v1/ragas/evaluate': {

@@ -93,6 +93,7 @@ export const DraftFieldSchema = Type.Object({
     description: 'Form of the value an edit must give',
   }),
   status: Type.Enum(['proposed', 'conflict', 'not_found', 'unchanged']),
+  target: Type.Optional(Type.Enum(['profile', 'contract'], { description: '`contract`: the value goes into the first contract (the vendor needs one)' })),
   value: Type.Optional(Value),
   confidence: Type.Optional(Type.Number({ minimum: 0, maximum: 1 })),
   evidence: Type.Array(EvidenceSchema),

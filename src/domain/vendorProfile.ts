@@ -1,6 +1,8 @@
+import { randomUUID } from 'node:crypto';
 import currencyCodes from 'currency-codes';
 import countries from 'i18n-iso-countries';
 import { Type, type Static } from 'typebox';
+import { ARRANGEMENT_TYPES, TERMINATION_REASONS } from './registerCodes.js';
 
 /**
  * The vendor profile of a workspace: what the DORA Register of Information
@@ -65,11 +67,21 @@ const Countries = Type.Array(CountrySchema, { maxItems: 50, uniqueItems: true })
 
 export const ContractSchema = Type.Object(
   {
-    /** Contractual arrangement reference number (unique within the profile). */
+    /** Stable id of the contract (assigned by the service when the contract is first stored). */
+    id: Type.Optional(Type.String({ minLength: 1, maxLength: 64, pattern: '^[A-Za-z0-9_-]+$' })),
+    /** Contractual arrangement reference number (unique across the organization's register). */
     reference: Text(100),
+    /** Type of contractual arrangement (B_02.01 c0020); absent: standalone. */
+    arrangementType: Type.Optional(Type.Enum([...ARRANGEMENT_TYPES])),
+    /** Reference of the overarching arrangement (B_02.01 c0030), for a subsequent or associated arrangement. */
+    overarchingReference: Type.Optional(Text(100)),
+    /** The entity's business functions the contract supports (ids of /register/functions; B_02.02 c0050). */
+    functionIds: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 64 }), { maxItems: 50, uniqueItems: true })),
     ictServiceType: Type.Optional(Type.Enum(ICT_SERVICE_TYPE_CODES)),
     startDate: DateSchema,
     endDate: Type.Optional(Type.Union([DateSchema, Type.Null()])),
+    /** Reason of the termination or ending (B_02.02 c0090), for a contract that was ended. */
+    terminationReason: Type.Optional(Type.Enum(Object.keys(TERMINATION_REASONS))),
     noticePeriodDaysEntity: Type.Optional(Days),
     noticePeriodDaysProvider: Type.Optional(Days),
     /** Country whose law governs the contract. */
@@ -87,6 +99,8 @@ export const ContractSchema = Type.Object(
     storesData: Type.Optional(Type.Boolean()),
     dataStorageLocations: Type.Optional(Countries),
     dataProcessingLocations: Type.Optional(Countries),
+    /** Whether the service processes data of the entity (false: B_02.02 c0160 is "not applicable"). */
+    processesData: Type.Optional(Type.Boolean()),
     dataSensitivity: Type.Optional(Type.Enum([...LEVELS])),
     /** Renewal terms as the contract states them (docs/register-drafting.md). */
     renewal: Type.Optional(Type.String({ maxLength: 2000 })),
@@ -102,12 +116,17 @@ export const ContractSchema = Type.Object(
   { additionalProperties: false },
 );
 
+/** A contractual arrangement with the provider (one element of `contracts`). */
+export type Contract = Static<typeof ContractSchema>;
+
 /** A subcontractor (subprocessor) of the provider named in its documents. */
 export const SubcontractorSchema = Type.Object(
   {
     name: Text(300),
     role: Type.Optional(Type.String({ maxLength: 500 })),
     country: Type.Optional(CountrySchema),
+    /** Identification code of the subcontractor (B_05.01 c0010, B_05.02 c0030 at rank 2); an LEI where there is one. */
+    identifier: Type.Optional(Type.Object({ type: Type.Enum([...IDENTIFIER_TYPES]), value: Text(100) }, { additionalProperties: false })),
   },
   { additionalProperties: false },
 );
@@ -153,6 +172,8 @@ const profileProperties = {
   discontinuationImpact: Type.Enum([...LEVELS]),
   exitPlan: ExitPlanSchema,
   nextReviewDate: DateSchema,
+  /** Date of the last audit on the provider (B_07.01 c0070). */
+  lastAuditDate: DateSchema,
   subcontractors: Type.Array(SubcontractorSchema, { maxItems: 500 }),
 };
 /** The schema of each top-level field (for checking one drafted value). */
@@ -220,8 +241,26 @@ export function checkVendorProfile(p: VendorProfile, at = 'vendorProfile'): stri
     if (c.annualCost && !isCurrencyCode(c.annualCost.currency))
       problems.push(`${at}.${f}.annualCost.currency: ${c.annualCost.currency} is not an ISO 4217 currency code`);
     if (c.storesData === false && c.dataStorageLocations?.length) problems.push(`${at}.${f}.dataStorageLocations: must be empty when storesData is false`);
+    if (c.processesData === false && c.dataProcessingLocations?.length)
+      problems.push(`${at}.${f}.dataProcessingLocations: must be empty when processesData is false`);
+    if (c.terminationReason && !c.endDate) problems.push(`${at}.${f}.terminationReason: a contract with a termination reason needs its end date`);
+    if (c.arrangementType === 'subsequent' && !c.overarchingReference)
+      problems.push(`${at}.${f}.overarchingReference: a subsequent or associated arrangement names its overarching arrangement`);
+    if (c.overarchingReference && c.arrangementType !== 'subsequent')
+      problems.push(`${at}.${f}.overarchingReference: only a subsequent or associated arrangement has an overarching arrangement`);
+    if (c.overarchingReference && c.overarchingReference === c.reference)
+      problems.push(`${at}.${f}.overarchingReference: a contract cannot be its own overarching arrangement`);
   });
-  (p.subcontractors ?? []).forEach((s, i) => country(`subcontractors.${i}.country`, s.country));
+  const ids = new Set<string>();
+  (p.contracts ?? []).forEach((c, i) => {
+    if (c.id && ids.has(c.id)) problems.push(`${at}.contracts.${i}.id: duplicate contract id ${c.id}`);
+    if (c.id) ids.add(c.id);
+  });
+  (p.subcontractors ?? []).forEach((s, i) => {
+    country(`subcontractors.${i}.country`, s.country);
+    if (s.identifier?.type === 'LEI' && !isValidLei(s.identifier.value))
+      problems.push(`${at}.subcontractors.${i}.identifier.value: not a valid LEI (20 characters, ISO 17442 check digits)`);
+  });
   (p.certifications ?? []).forEach((c, i) => {
     if (c.status === 'valid' && c.validUntil && c.validUntil < today()) {
       problems.push(`${at}.certifications.${i}.status: cannot be valid after validUntil (${c.validUntil})`);
@@ -233,6 +272,12 @@ export function checkVendorProfile(p: VendorProfile, at = 'vendorProfile'): stri
     problems.push(`${at}.supportsCriticalFunction: must be true when criticalityTier is critical`);
   }
   return problems;
+}
+
+/** The profile with an id on every contract (a contract stored without one gets a new one; ids are kept). */
+export function withContractIds(p: VendorProfile): VendorProfile {
+  if (!p.contracts?.some((c) => !c.id)) return p;
+  return { ...p, contracts: p.contracts.map((c) => (c.id ? c : { ...c, id: randomUUID() })) };
 }
 
 /** Applies a PATCH to a stored profile (top-level replace, null clears). */

@@ -3,8 +3,6 @@ import { analyzeGaps, runGapAnalysis } from '../../src/compliance/gapAnalysis.js
 import type { GapResult } from '../../src/domain/gap.js';
 import { VENDOR_OBLIGATIONS, applicableObligations, type VendorObligation } from '../../src/compliance/obligations.js';
 import { quoteAround, splitSentences } from '../../src/compliance/passages.js';
-import { preflight } from '../../src/compliance/register/xbrl.js';
-import type { RegisterEntity, RegisterVendor } from '../../src/compliance/register/types.js';
 import { riskRating, scoreOf } from '../../src/compliance/risk.js';
 import { LocalHashEmbedder } from '../../src/rag/embedders/local.js';
 
@@ -207,73 +205,6 @@ t.test('score and risk rating rules', async (t) => {
     .concat([1, 2, 3].map(() => r({ status: 'missing', coverage: 0, key: true })));
   t.equal(riskRating(threeKey, { critical: false }).rating, 'high');
   t.equal(riskRating([r({ status: 'missing', coverage: 0, key: true })], { critical: true }).rating, 'critical');
-});
-
-t.test('pre-flight: empty and duplicate keys, broken references, per vendor', async (t) => {
-  const entity: RegisterEntity = {
-    name: 'Bank',
-    lei: '5299000J2N45DDNE4Y28',
-    country: 'DE',
-    type: 'eba_CT:x12',
-    competentAuthority: 'BaFin',
-    currency: 'EUR',
-    scope: 'CON',
-    referenceDate: '2025-12-31',
-    totalAssets: 1,
-    licensedActivity: 'eba_TA:x162',
-  };
-  const contract = {
-    reference: 'C-1',
-    ictServiceType: 'S19' as const,
-    startDate: '2024-01-01',
-    annualCost: { amount: 1, currency: 'EUR' },
-    governingLaw: 'IE',
-    noticePeriodDaysEntity: 1,
-    noticePeriodDaysProvider: 1,
-    storesData: false,
-  };
-  const vendor = (id: string, profile: RegisterVendor['profile']): RegisterVendor => ({
-    workspaceId: id,
-    workspaceSlug: id,
-    name: id,
-    profile,
-    assessment: null,
-    questionnaire: null,
-  });
-  const vendors = [
-    vendor('a', { legalName: 'A', identifier: { type: 'EUID', value: 'DEB1234' }, country: 'DE', contracts: [contract] }),
-    vendor('b', { legalName: 'B', identifier: { type: 'EUID', value: 'DEB1234' }, country: 'DE', contracts: [{ ...contract, reference: 'C-2' }] }),
-    vendor('c', { legalName: 'C', country: 'DE', contracts: [{ ...contract, reference: 'C-1' }] }),
-    vendor('d', { legalName: 'D' }),
-  ];
-  const report = preflight(entity, vendors, '2026-01-15');
-  t.equal(report.ready, false);
-  const issues = (id: string) => report.vendors.find((v) => v.workspaceId === id)!.issues;
-  t.ok(issues('a').some((i) => i.severity === 'error' && /duplicate key: identification code DEB1234 is also used by b/.test(i.message)));
-  t.ok(issues('b').some((i) => i.severity === 'error' && /also used by a/.test(i.message)));
-  t.ok(
-    issues('c').some((i) => i.severity === 'error' && i.field === 'vendorProfile.identifier'),
-    'empty provider code',
-  );
-  t.ok(
-    issues('c').some((i) => i.severity === 'error' && i.field === 'key' && i.template === 'B_05.01'),
-    'empty key in the table',
-  );
-  t.ok(
-    issues('c').some((i) => /duplicate key: contractual arrangement reference C-1/.test(i.message)),
-    'contract reference reused',
-  );
-  t.ok(issues('a').some((i) => i.field === 'reference' || /C-1/.test(i.message)));
-  t.same(
-    issues('d').map((i) => i.severity),
-    ['warning'],
-    'no contract: left out with a warning',
-  );
-  t.equal(report.vendors.find((v) => v.workspaceId === 'd')!.included, false);
-  t.same(report.entity, []);
-  const noLei = preflight({ ...entity, lei: 'ABC' }, [], '2026-01-15');
-  t.equal(noLei.ready, false);
-  t.match(noLei.entity[0]!.message, /not a valid LEI/);
 });
 
 t.test('every obligation names DORA text that exists in the reference data', async (t) => {

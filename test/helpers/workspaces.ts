@@ -79,8 +79,14 @@ export function makeLei(base18: string): string {
   return `${base18}${String(98 - rem).padStart(2, '0')}`;
 }
 
-/** A complete, valid vendor profile (field names: docs/organizations-and-workspaces.md). */
+let contractCounter = 0;
+/**
+ * A complete, valid vendor profile (field names: docs/organizations-and-workspaces.md); each
+ * call's contract has its own reference (CTR-2024-001, -002, …): references are unique across
+ * an organization's register.
+ */
 export function sampleVendorProfile(overrides: Record<string, unknown> = {}): Record<string, unknown> {
+  contractCounter += 1;
   return {
     legalName: 'GitHub, Inc.',
     identifier: { type: 'LEI', value: makeLei('5493001GITHUB00001') },
@@ -92,7 +98,7 @@ export function sampleVendorProfile(overrides: Record<string, unknown> = {}): Re
     website: 'https://github.com',
     contracts: [
       {
-        reference: 'CTR-2024-001',
+        reference: `CTR-2024-${String(contractCounter).padStart(3, '0')}`,
         ictServiceType: 'S19',
         startDate: '2024-01-01',
         endDate: '2026-12-31',

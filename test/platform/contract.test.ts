@@ -49,6 +49,8 @@ const NOT_LISTS: Record<string, string> = {
   'GET /api/v1/conversations/{id}': 'one conversation with its latest messages, bounded by messageLimit',
   'GET /api/v1/conversations/{id}/export': 'the export of one whole conversation',
   'GET /api/v1/analytics/usage': 'aggregates over a date range, not a list of records',
+  'GET /api/v1/workspaces/{id}/contracts': "one vendor's contracts, part of its profile (at most 100)",
+  'GET /api/v1/register/code-lists': 'the closed lists of the EBA taxonomy, not records',
 };
 const dataOf = (o: Operation) => o.op.responses?.['200']?.content?.['application/json']?.schema?.properties?.data;
 const arraysOf = (o: Operation): string[] =>

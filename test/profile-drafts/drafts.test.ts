@@ -59,6 +59,7 @@ Either Party may terminate this Agreement upon ninety (90) days' prior written n
 type Field = {
   field: string;
   status: string;
+  target?: string;
   value?: unknown;
   confidence?: number;
   evidence: { chunkId: string; documentId: string; quote: string; link: string; title: string }[];
@@ -86,8 +87,13 @@ async function draft(app: FastifyInstance, session: Session, ws: string) {
   return { queued, done: await waitForDraft(app, session.headers, ws, queued.id) };
 }
 
-const decide = (app: FastifyInstance, session: Session, ws: string, id: string, decisions: unknown[]) =>
-  app.inject({ method: 'POST', url: `${API}/workspaces/${ws}/profile-drafts/${id}/decisions`, headers: session.headers, payload: { decisions } });
+const decide = (app: FastifyInstance, session: Session, ws: string, id: string, decisions: unknown[], contract?: unknown) =>
+  app.inject({
+    method: 'POST',
+    url: `${API}/workspaces/${ws}/profile-drafts/${id}/decisions`,
+    headers: session.headers,
+    payload: { decisions, ...(contract ? { contract } : {}) },
+  });
 
 const byField = (fields: Field[], f: string) => fields.find((x) => x.field === f)!;
 
@@ -159,6 +165,7 @@ t.test('a draft proposes values with verbatim passages; accept, edit and reject 
   let res = await decide(app, owner, ws, queued.id, [{ field: 'governingLaw', action: 'accept' }]);
   t.equal(res.statusCode, 409);
   t.equal(res.json().error.code, 'CONTRACT_REQUIRED');
+  t.equal(res.json().message, 'Acme Cloud has no contract yet: create it (a reference and a start date) to record governingLaw');
   const patch = await app.inject({
     method: 'PATCH',
     url: `${API}/workspaces/${ws}`,
@@ -348,8 +355,24 @@ t.test('accepted values reach the xBRL-CSV package (B_02.02) as profile values',
   const { app } = ctx;
   const owner = await registerUser(app);
   await createOrgAndWorkspace(app, owner, 'Placeholder');
-  const profile = sampleVendorProfile();
-  (profile.contracts as Record<string, unknown>[])[0]!.governingLaw = 'US';
+  const fn = await app.inject({
+    method: 'POST',
+    url: `${API}/register/functions`,
+    headers: owner.headers,
+    payload: {
+      name: 'Payments',
+      licensedActivity: 'eba_TA:x162',
+      criticality: 'yes',
+      lastAssessmentDate: '2025-06-30',
+      rtoHours: 4,
+      rpoHours: 1,
+      impact: 'high',
+    },
+  });
+  t.equal(fn.statusCode, 201, fn.body);
+  const profile = sampleVendorProfile({ lastAuditDate: '2025-09-30' });
+  const contract = (profile.contracts as Record<string, unknown>[])[0]!;
+  Object.assign(contract, { governingLaw: 'US', serviceLocations: ['IE'], functionIds: [fn.json().data.function.id] });
   const ws = await createWorkspace(app, owner, 'Acme Cloud', { vendorProfile: profile });
   await createTextSource(app, wsHeaders(owner, ws.id), [{ title: 'Acme Cloud Customer Terms', content: TERMS, format: 'markdown' }]);
   const { queued } = await draft(app, owner, ws.id);
@@ -363,7 +386,46 @@ t.test('accepted values reach the xBRL-CSV package (B_02.02) as profile values',
   const files = await unzip(x.rawPayload);
   const b0202 = [...files.entries()].find(([k]) => k.endsWith('/reports/b_02.02.csv'))![1];
   const rows = parse(b0202, { columns: true }) as Record<string, string>[];
-  const row = rows.find((r) => r.c0010 === 'CTR-2024-001')!;
+  const row = rows.find((r) => r.c0010 === contract.reference)!;
   t.equal(row.c0120, 'eba_GA:IE', 'the accepted governing law');
   t.equal(row.c0100, '30', 'the accepted notice period of the entity');
+});
+
+t.test('an accept that needs a contract creates it at the button: a start date, a unique reference from the document title', async (t) => {
+  const ctx = await buildTestApp();
+  t.teardown(ctx.close);
+  const { app } = ctx;
+  const owner = await registerUser(app);
+  const { workspaceId } = await createOrgAndWorkspace(app, owner, 'Acme Cloud');
+  const two = await createWorkspace(app, owner, 'Acme Two');
+  for (const id of [workspaceId, two.id])
+    await createTextSource(app, wsHeaders(owner, id), [{ title: 'Acme Cloud Customer Terms', content: TERMS, format: 'markdown' }]);
+  const first = await draft(app, owner, workspaceId);
+  t.equal(byField(first.done.fields, 'governingLaw').target, 'contract', 'the field says it needs a contract');
+  t.equal(byField(first.done.fields, 'legalName').target, 'profile');
+
+  let res = await decide(app, owner, workspaceId, first.queued.id, [{ field: 'governingLaw', action: 'accept' }], { startDate: '2024-03-01' });
+  t.equal(res.statusCode, 200, res.body);
+  const [c] = res.json().data.vendorProfile.contracts;
+  t.match(
+    c,
+    { reference: 'Acme Cloud Customer Terms', startDate: '2024-03-01', governingLaw: 'IE' },
+    'the reference is the title of the document the value comes from',
+  );
+  t.type(c.id, 'string');
+  t.ok(res.json().data.vendorProfileSources['contracts.0.governingLaw'], 'the accepted value keeps its source');
+  res = await decide(app, owner, workspaceId, first.queued.id, [{ field: 'noticePeriodDaysEntity', action: 'accept' }], { startDate: '2024-03-01' });
+  t.equal(res.statusCode, 400, 'a vendor with a contract needs no new one');
+
+  // The same document title for another vendor: the reference is made unique.
+  const second = await draft(app, owner, two.id);
+  res = await decide(app, owner, two.id, second.queued.id, [{ field: 'governingLaw', action: 'accept' }], {
+    reference: 'Acme Cloud Customer Terms',
+    startDate: '2024-03-01',
+  });
+  t.equal(res.statusCode, 409, 'a reference chosen by hand that is taken');
+  t.equal(res.json().error.code, 'CONTRACT_REFERENCE_TAKEN');
+  res = await decide(app, owner, two.id, second.queued.id, [{ field: 'governingLaw', action: 'accept' }], { startDate: '2024-04-01' });
+  t.equal(res.statusCode, 200, res.body);
+  t.equal(res.json().data.vendorProfile.contracts[0].reference, 'Acme Cloud Customer Terms (2)', 'never a literal "Drafted contract", never a duplicate');
 });

@@ -1,11 +1,11 @@
 import t from 'tap';
-import { parse } from 'csv-parse/sync';
 import ExcelJS from 'exceljs';
 import type { FastifyInstance } from 'fastify';
 import { DORA_TEMPLATE } from '../../src/compliance/questionnaire-template.js';
 import { CERTIFICATION_HEADERS, GAP_HEADERS, PROVIDER_HEADERS } from '../../src/compliance/register/workbook.js';
 import { buildTestApp, registerUser, type Session } from '../helpers/app.js';
-import { createAssessment, unzip, vendorDocs, waitForAssessment } from '../helpers/assessments.js';
+import { createAssessment, vendorDocs, waitForAssessment } from '../helpers/assessments.js';
+import { failuresOf, readPackage, type TemplateId } from '../helpers/register.js';
 import { addOrgMember, createOrgAndWorkspace, createWorkspace, wsHeaders } from '../helpers/workspaces.js';
 
 const API = '/api/v1';
@@ -22,6 +22,31 @@ const GITHUB_LEI = lei('TESTGITHUBINC00001');
 const BASECAMP_LEI = lei('TEST37SIGNALSLLC01');
 const ENTITY_LEI = lei('TESTACMEBANKAG0001');
 
+const SUB_LEI = lei('TESTAMAZONWEBSRV01');
+
+/** The entity's settings, as an org_admin stores them on the register page. */
+const ENTITY = {
+  name: 'Acme Bank AG',
+  lei: ENTITY_LEI,
+  country: 'DE',
+  entityType: 'eba_CT:x12',
+  competentAuthority: 'BaFin',
+  currency: 'EUR',
+  totalAssets: 1_500_000_000,
+  referenceDate: '2025-12-31',
+};
+const PAYMENTS = {
+  name: 'Payments processing',
+  licensedActivity: 'eba_TA:x162',
+  criticality: 'yes',
+  reasons: 'Customer payments stop without it',
+  lastAssessmentDate: '2025-06-30',
+  rtoHours: 4,
+  rpoHours: 1,
+  impact: 'high',
+};
+const COLLAB = { ...PAYMENTS, name: 'Internal collaboration', criticality: 'no', reasons: null, rtoHours: 48, rpoHours: 24, impact: 'low' };
+
 const githubProfile = {
   legalName: 'GitHub, Inc.',
   identifier: { type: 'LEI', value: GITHUB_LEI },
@@ -30,30 +55,34 @@ const githubProfile = {
   criticalityTier: 'critical',
   supportsCriticalFunction: true,
   description: 'Source code hosting and CI for the payments platform',
-  contracts: [
-    {
-      reference: 'CTR-GH-2024-01',
-      ictServiceType: 'S19',
-      startDate: '2024-01-01',
-      endDate: '2026-12-31',
-      noticePeriodDaysEntity: 30,
-      noticePeriodDaysProvider: 90,
-      governingLaw: 'IE',
-      annualCost: { amount: 120000, currency: 'EUR' },
-      storesData: true,
-      dataStorageLocations: ['US'],
-      dataProcessingLocations: ['US', 'IE'],
-      dataSensitivity: 'high',
-    },
-  ],
   certifications: [
     { type: 'SOC 2 Type II', issuer: 'Independent auditor', validUntil: '2030-06-30', status: 'valid' },
     { type: 'ISO/IEC 27001', status: 'pending' },
   ],
   substitutability: 'highly_complex',
   discontinuationImpact: 'high',
+  lastAuditDate: '2025-09-30',
   exitPlan: { exists: true, reintegrationPossibility: 'difficult', alternativeProvidersIdentified: true, alternativeProviders: ['GitLab', 'Bitbucket'] },
   nextReviewDate: '2030-03-31',
+  subcontractors: [
+    { name: 'Amazon Web Services, Inc.', role: 'Hosting', country: 'US', identifier: { type: 'LEI', value: SUB_LEI } },
+    { name: 'Fastly', role: 'CDN', country: 'US' },
+  ],
+};
+const githubContract = {
+  reference: 'CTR-GH-2024-01',
+  ictServiceType: 'S19',
+  startDate: '2024-01-01',
+  endDate: '2026-12-31',
+  noticePeriodDaysEntity: 30,
+  noticePeriodDaysProvider: 90,
+  governingLaw: 'IE',
+  annualCost: { amount: 120000, currency: 'USD' },
+  serviceLocations: ['US', 'IE'],
+  storesData: true,
+  dataStorageLocations: ['US', 'DE'],
+  dataProcessingLocations: ['US', 'IE'],
+  dataSensitivity: 'high',
 };
 const basecampProfile = {
   legalName: '37signals LLC',
@@ -62,24 +91,39 @@ const basecampProfile = {
   ictServiceType: 'S19',
   criticalityTier: 'low',
   supportsCriticalFunction: false,
-  contracts: [
-    {
-      reference: 'CTR-BC-2023-07',
-      startDate: '2023-07-01',
-      storesData: true,
-      dataStorageLocations: ['US'],
-      annualCost: { amount: 3588, currency: 'USD' },
-      governingLaw: 'US',
-      noticePeriodDaysEntity: 0,
-      noticePeriodDaysProvider: 30,
-    },
-  ],
   certifications: [{ type: 'PCI DSS SAQ A', validUntil: '2030-01-31', status: 'valid' }],
-  substitutability: 'easily_substitutable',
-  discontinuationImpact: 'low',
-  exitPlan: { exists: false, alternativeProvidersIdentified: true },
   nextReviewDate: '2030-09-30',
 };
+const basecampContract = {
+  reference: 'CTR-BC-2023-07',
+  startDate: '2023-07-01',
+  serviceLocations: ['US'],
+  storesData: true,
+  dataStorageLocations: ['US'],
+  processesData: false,
+  annualCost: { amount: 3588, currency: 'EUR' },
+  governingLaw: 'US',
+  noticePeriodDaysEntity: 0,
+  noticePeriodDaysProvider: 30,
+};
+
+async function req(app: FastifyInstance, who: Session, method: string, url: string, payload?: unknown) {
+  const res = await app.inject({
+    method: method as 'GET',
+    url: `${API}${url}`,
+    headers: who.headers,
+    ...(payload === undefined ? {} : { payload: payload as object }),
+  });
+  if (res.statusCode >= 300) throw new Error(`${method} ${url}: ${res.statusCode} ${res.body}`);
+  return res.json().data;
+}
+
+type Issue = { severity: string; check: string; rules: string[]; field: string; message: string; template: string; column: string };
+const allIssues = (pf: { entity: Issue[]; functions: { issues: Issue[] }[]; vendors: { issues: Issue[] }[] }) => [
+  ...pf.entity,
+  ...pf.functions.flatMap((f) => f.issues),
+  ...pf.vendors.flatMap((v) => v.issues),
+];
 
 async function setProfile(app: FastifyInstance, owner: Session, id: string, vendorProfile: unknown) {
   const res = await app.inject({ method: 'PATCH', url: `${API}/workspaces/${id}`, headers: owner.headers, payload: { vendorProfile } });
@@ -144,28 +188,20 @@ async function readWorkbook(buf: Buffer) {
   return { names: wb.worksheets.map((w) => w.name), rows };
 }
 
-t.test('register workbook and xBRL-CSV package of the demo vendors', async (t) => {
-  const ctx = await buildTestApp({
-    institutionName: 'Acme Bank AG',
-    roi: {
-      entityLei: ENTITY_LEI,
-      entityCountry: 'DE',
-      entityType: 'eba_CT:x12',
-      competentAuthority: 'BaFin',
-      currency: 'EUR',
-      scope: 'CON',
-      referenceDate: '2025-12-31',
-      totalAssets: 1_500_000_000,
-      licensedActivity: 'eba_TA:x162',
-    },
-  });
+t.test('register workbook and xBRL-CSV package of two vendors: every active EBA rule and the taxonomy checks pass', async (t) => {
+  const ctx = await buildTestApp({});
   t.teardown(ctx.close);
   const { app } = ctx;
   const owner = await registerUser(app);
   const gh = await createOrgAndWorkspace(app, owner, 'GitHub');
   const bc = await createWorkspace(app, owner, 'Basecamp');
+  await req(app, owner, 'PUT', '/register/entity', ENTITY);
+  const payments = (await req(app, owner, 'POST', '/register/functions', PAYMENTS)).function;
+  const collab = (await req(app, owner, 'POST', '/register/functions', COLLAB)).function;
   await setProfile(app, owner, gh.workspaceId, githubProfile);
   await setProfile(app, owner, bc.id, basecampProfile);
+  await req(app, owner, 'POST', `/workspaces/${gh.workspaceId}/contracts`, { ...githubContract, functionIds: [payments.id] });
+  await req(app, owner, 'POST', `/workspaces/${bc.id}/contracts`, { ...basecampContract, functionIds: [collab.id] });
 
   const ghA = await createAssessment(
     app,
@@ -180,16 +216,195 @@ t.test('register workbook and xBRL-CSV package of the demo vendors', async (t) =
   const qScore = await completeQuestionnaire(app, gh.headers, 'security@github.example');
   t.type(qScore, 'number');
 
-  // --- The workbook (the static path is not taken for a workspace id).
+  // --- A USD contract without a USD rate: not converted silently, refused with what to do.
+  let pf = await req(app, owner, 'GET', '/workspaces/roi-preflight');
+  t.equal(pf.preflight.ready, false);
+  const rateIssue = allIssues(pf.preflight).find((i) => i.field === 'fxRate:USD')!;
+  t.ok(rateIssue, JSON.stringify(allIssues(pf.preflight)));
+  t.equal(rateIssue.severity, 'error');
+  t.equal(
+    rateIssue.message,
+    'Record the USD to EUR exchange rate as at 2025-12-31 (or an earlier date) on the register page: contract CTR-GH-2024-01 of GitHub costs 120000 USD',
+  );
+  t.same([rateIssue.template, rateIssue.rules.includes('e23792_e')], ['B_02.01', true], 'the EBA rule and cell as detail');
+  const refused = await app.inject({ method: 'GET', url: `${API}/workspaces/roi-export?format=xbrl-csv`, headers: owner.headers });
+  t.equal(refused.statusCode, 422);
+  t.equal(refused.json().error.code, 'ROI_PREFLIGHT_FAILED');
+  t.ok(refused.json().error.details.some((d: string) => d.startsWith('GitHub: Record the USD to EUR exchange rate')));
+  await req(app, owner, 'PUT', '/register/fx-rates', { currency: 'USD', date: '2026-01-31', rate: 0.8 });
+  t.equal((await req(app, owner, 'GET', '/workspaces/roi-preflight')).preflight.ready, false, 'a rate after the reference date does not apply');
+  await req(app, owner, 'PUT', '/register/fx-rates', { currency: 'USD', date: '2025-12-31', rate: 0.92 });
+
+  // --- Pre-flight: ready; only warnings (Fastly has no identification code: left out of the supply chain).
+  pf = await req(app, owner, 'GET', '/workspaces/roi-preflight');
+  const report = pf.preflight;
+  t.equal(report.ready, true, JSON.stringify(allIssues(report)));
+  t.equal(report.errors, 0);
+  t.ok(
+    report.vendors
+      .find((v: { name: string }) => v.name === 'GitHub')
+      .issues.some((i: Issue) => i.severity === 'warning' && /1 subcontractor\(s\) of GitHub have no identification code.*Fastly/.test(i.message)),
+  );
+  t.same(
+    [report.package.vendors, report.package.contracts, report.package.functions, report.package.subcontractors],
+    [2, 2, 2, 1],
+    'what the package holds: two providers, their contracts, two functions, one subcontractor of rank 2',
+  );
+  t.same([report.rules.total, report.rules.active, report.rules.repository], [63, 55, 'artemeon/dpm-xl-validator']);
+  t.equal(report.settings.find((x: { key: string }) => x.key === 'lei').value, ENTITY_LEI, 'the stored LEI is in force');
+
+  // --- The xBRL-CSV package, read back and checked independently.
+  const x = await app.inject({ method: 'GET', url: `${API}/workspaces/roi-export?format=xbrl-csv`, headers: owner.headers });
+  t.equal(x.statusCode, 200, x.statusCode === 200 ? '' : x.body);
+  t.equal(x.headers['content-type'], 'application/zip');
+  const name = /^attachment; filename=(.+)\.zip$/.exec(String(x.headers['content-disposition']))?.[1];
+  t.match(name, new RegExp(`^${ENTITY_LEI}\\.CON_DE_DORA010100_DORA_2025-12-31_\\d{17}$`));
+  const pkg = await readPackage(x.rawPayload);
+  t.equal(pkg.root, name);
+  t.same([...pkg.files.keys()].filter((f) => !f.endsWith('.csv')).sort(), [`${name}/META-INF/reportPackage.json`, `${name}/reports/report.json`]);
+  t.same(JSON.parse(pkg.text('reports/report.json')!), {
+    documentInfo: { documentType: 'https://xbrl.org/2021/xbrl-csv', extends: ['http://www.eba.europa.eu/eu/fr/xbrl/crr/fws/dora/4.0/mod/dora.json'] },
+  });
+  t.same(pkg.parameters, {
+    entityID: `rs:${ENTITY_LEI}.CON`,
+    refPeriod: '2025-12-31',
+    baseCurrency: 'iso4217:EUR',
+    decimalsInteger: '0',
+    decimalsMonetary: '-3',
+  });
+  const { failures, text } = failuresOf(pkg.tables);
+  t.same(failures, [], `every active EBA rule, key and reference holds on the package: ${text}`);
+  const tb = pkg.tables;
+  t.same(
+    tb['B_01.01'],
+    [{ c0010: ENTITY_LEI, c0020: 'Acme Bank AG', c0030: 'eba_GA:DE', c0040: 'eba_CT:x12', c0050: 'BaFin', c0060: '2025-12-31' }],
+    'the reference date as the date of the reporting',
+  );
+  t.same(
+    tb['B_01.02'].map((r) => [r.c0010, r.c0060, r.c0090, r.c0100, r.c0110]),
+    [[ENTITY_LEI, ENTITY_LEI, '9999-12-31', 'eba_CU:EUR', '1500000000']],
+  );
+  // Amounts in the base currency: 120,000 USD at 0.92.
+  t.same(
+    tb['B_02.01'].map((r) => [r.c0010, r.c0020, r.c0040, r.c0050]),
+    [
+      ['CTR-BC-2023-07', 'eba_CO:x1', 'eba_CU:EUR', '3588'],
+      ['CTR-GH-2024-01', 'eba_CO:x1', 'eba_CU:EUR', '110400'],
+    ],
+  );
+  const ghProvider = tb['B_05.01'].find((r) => r.c0010 === GITHUB_LEI)!;
+  t.same([ghProvider.c0090, ghProvider.c0100, ghProvider.c0080], ['eba_CU:EUR', '110400', 'eba_GA:US']);
+  // One B_02.02 row per service, storage and processing country: 2 x 2 x 2; none dropped, no key empty.
+  const ghSpec = tb['B_02.02'].filter((r) => r.c0010 === 'CTR-GH-2024-01');
+  t.equal(ghSpec.length, 8);
+  t.same(
+    ghSpec.map((r) => [r.c0130, r.c0150, r.c0160].join(' ')).sort(),
+    ['eba_GA:IE', 'eba_GA:US'].flatMap((a) => ['eba_GA:DE', 'eba_GA:US'].flatMap((b) => ['eba_GA:IE', 'eba_GA:US'].map((c) => `${a} ${b} ${c}`))).sort(),
+  );
+  t.ok(
+    ghSpec.every(
+      (r) => r.c0050 === payments.code && r.c0030 === GITHUB_LEI && r.c0060 === 'eba_TA:S19' && r.c0170 === 'eba_ZZ:x793' && r.c0180 === 'eba_ZZ:x797',
+    ),
+  );
+  const bcSpec = tb['B_02.02'].filter((r) => r.c0010 === 'CTR-BC-2023-07');
+  t.same(
+    bcSpec.map((r) => [r.c0050, r.c0080, r.c0130, r.c0150, r.c0160]),
+    [[collab.code, '9999-12-31', 'eba_GA:US', 'eba_GA:US', 'eba_GA:qx2007']],
+    'open-ended; no processing: not applicable',
+  );
+  t.same(
+    tb['B_06.01'].map((r) => [r.c0010, r.c0020, r.c0030, r.c0040, r.c0050, r.c0070, r.c0080, r.c0090, r.c0100]),
+    [
+      [payments.code, 'eba_TA:x162', 'Payments processing', ENTITY_LEI, 'eba_BT:x28', '2025-06-30', '4', '1', 'eba_ZZ:x793'],
+      [collab.code, 'eba_TA:x162', 'Internal collaboration', ENTITY_LEI, 'eba_BT:x29', '2025-06-30', '48', '24', 'eba_ZZ:x791'],
+    ],
+    'the functions with their recovery objectives and the date of their criticality assessment',
+  );
+  // The supply chain: the direct provider at rank 1, AWS at rank 2 under GitHub's contract, AWS in B_05.01.
+  t.same(
+    tb['B_05.02'].map((r) => [r.c0010, r.c0030, r.c0050, r.c0060]),
+    [
+      ['CTR-BC-2023-07', BASECAMP_LEI, '1', BASECAMP_LEI],
+      ['CTR-GH-2024-01', GITHUB_LEI, '1', GITHUB_LEI],
+      ['CTR-GH-2024-01', SUB_LEI, '2', GITHUB_LEI],
+    ],
+  );
+  t.same(
+    tb['B_05.01'].find((r) => r.c0010 === SUB_LEI),
+    {
+      c0010: SUB_LEI,
+      c0020: 'eba_qCO:qx2000',
+      c0030: '',
+      c0040: '',
+      c0050: 'Amazon Web Services, Inc.',
+      c0060: 'Amazon Web Services, Inc.',
+      c0070: 'eba_CT:x212',
+      c0080: 'eba_GA:US',
+      c0090: '',
+      c0100: '',
+      c0110: SUB_LEI,
+      c0120: 'eba_qCO:qx2000',
+    },
+  );
+  t.same(
+    tb['B_04.01'][0],
+    { c0010: 'CTR-BC-2023-07', c0020: ENTITY_LEI, c0030: 'eba_ZZ:x839', c0040: 'Not applicable' },
+    'the key column filled (EBA Q&A 2024_7285)',
+  );
+  const ghAssessment = tb['B_07.01'].find((r) => r.c0010 === 'CTR-GH-2024-01')!;
+  t.same(
+    [
+      ghAssessment.c0050,
+      ghAssessment.c0060,
+      ghAssessment.c0070,
+      ghAssessment.c0080,
+      ghAssessment.c0090,
+      ghAssessment.c0100,
+      ghAssessment.c0110,
+      ghAssessment.c0120,
+    ],
+    ['eba_ZZ:x960', 'eba_ZZ:x964', '2025-09-30', 'eba_BT:x28', 'eba_ZZ:x966', 'eba_ZZ:x793', 'eba_BT:x28', 'GitLab; Bitbucket'],
+  );
+  t.equal(tb['B_07.01'].length, 1, 'Basecamp supports no critical function and was not assessed: no B_07.01 row');
+  t.same(
+    Object.fromEntries(pkg.indicators.map((r) => [r.templateID, r.reported])),
+    Object.fromEntries(Object.entries(report.package.rows).map(([k, n]) => [k, (n as number) > 0 ? 'true' : 'false'])),
+    'the filing indicators match what the pre-flight said the package holds',
+  );
+  for (const [k, n] of Object.entries(report.package.rows)) t.equal(tb[k as TemplateId].length, n, `${k}: ${n} rows, as the pre-flight said`);
+
+  // The checks fail when the package does: a function without its recovery time objective, a provider that is named nowhere.
+  const broken = structuredClone(tb);
+  broken['B_06.01'][0]!.c0080 = '';
+  broken['B_05.01'] = broken['B_05.01'].filter((r) => r.c0010 !== SUB_LEI);
+  const found = failuresOf(broken).failures;
+  t.same([...new Set(found.filter((f) => f.check === 'rule').map((f) => f.rule))].sort(), ['e23682_e', 'v8881_m']);
+  t.ok(found.some((f) => f.check === 'reference' && f.template === 'B_05.02' && f.target === 'B_05.01'));
+
+  // --- The workbook: the summary sheets, then the EBA templates exactly as filed.
   const res = await app.inject({ method: 'GET', url: `${API}/workspaces/roi-export`, headers: owner.headers });
   t.equal(res.statusCode, 200, res.statusCode === 200 ? '' : res.body);
   t.equal(res.headers['content-type'], 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet');
   t.equal(res.headers['content-disposition'], `attachment; filename=DORA_Register_of_Information_${today()}.xlsx`);
   const wb = await readWorkbook(res.rawPayload);
-  t.same(wb.names, ['RT.01.01 Summary', 'RT.02.01 ICT Providers', 'RT.03.01 Certifications', 'RT.04.01 Gap Summary', 'RT.05.01 Field Sources']);
-
+  t.same(wb.names, [
+    'RT.01.01 Summary',
+    'RT.02.01 ICT Providers',
+    'RT.03.01 Certifications',
+    'RT.04.01 Gap Summary',
+    'RT.05.01 Field Sources',
+    ...Object.keys(report.package.rows),
+  ]);
+  for (const tpl of Object.keys(report.package.rows) as TemplateId[]) {
+    const sheet = wb.rows(tpl);
+    t.same(
+      sheet.slice(1).map((r) => Object.fromEntries((sheet[0] as string[]).map((c, i) => [c, r[i] === null || r[i] === undefined ? '' : String(r[i])]))),
+      tb[tpl],
+      `sheet ${tpl} holds the rows of ${tpl.toLowerCase()}.csv`,
+    );
+  }
   const summary = wb.rows('RT.01.01 Summary');
-  t.same(summary[1], ['Institution name', 'Acme Bank AG']);
+  t.same(summary[1], ['Institution name', 'Acme Bank AG'], 'the entity name stored on the register page');
   t.same(summary[2], ['Report date', today()]);
   t.same(summary[3], ['Vendors', 2]);
   t.same(summary.slice(5), [
@@ -200,7 +415,6 @@ t.test('register workbook and xBRL-CSV package of the demo vendors', async (t) =
     ['Low', 1],
     ['Not assessed', 0],
   ]);
-
   const providers = wb.rows('RT.02.01 ICT Providers');
   t.same(providers[0], [...PROVIDER_HEADERS]);
   t.equal(providers.length, 3);
@@ -227,7 +441,6 @@ t.test('register workbook and xBRL-CSV package of the demo vendors', async (t) =
   t.equal(bcRow[9], 'open-ended', 'a contract without an end date');
   t.equal(bcRow[12] ?? null, null, 'no completed questionnaire: no score');
   t.equal(bcRow[13], bcDone.score);
-
   const certs = wb.rows('RT.03.01 Certifications');
   t.same(certs[0], [...CERTIFICATION_HEADERS]);
   t.same(certs.slice(1), [
@@ -235,7 +448,6 @@ t.test('register workbook and xBRL-CSV package of the demo vendors', async (t) =
     ['GitHub', gh.workspaceSlug, 'SOC 2 Type II', 'Independent auditor', '2030-06-30', 'Valid'],
     ['GitHub', gh.workspaceSlug, 'ISO/IEC 27001', null, null, 'Pending'],
   ]);
-
   const gaps = wb.rows('RT.04.01 Gap Summary');
   t.same(gaps[0], [...GAP_HEADERS]);
   const gapCount = (a: { results: { status: string }[] }) => a.results.filter((r) => r.status !== 'covered').length;
@@ -245,168 +457,6 @@ t.test('register workbook and xBRL-CSV package of the demo vendors', async (t) =
     gaps.slice(1).some((r) => r[0] === 'GitHub' && r[4] === 'Article 28(5)'),
     'GitHub names no ISO 27001: a gap',
   );
-
-  // --- Pre-flight: ready, with warnings listed per vendor.
-  const pf = await app.inject({ method: 'GET', url: `${API}/workspaces/roi-preflight`, headers: owner.headers });
-  t.equal(pf.statusCode, 200);
-  const report = pf.json().data.preflight;
-  t.equal(report.ready, true, JSON.stringify(report.vendors.map((v: { issues: unknown[] }) => v.issues)));
-  t.equal(report.errors, 0);
-  t.equal(report.settings.find((x: { variable: string }) => x.variable === 'ROI_ENTITY_LEI').value, ENTITY_LEI, 'the configured LEI is shown');
-  t.equal(report.vendors.length, 2);
-  t.ok(
-    report.vendors.every((v: { issues: { field: string }[] }) => v.issues.some((i) => i.field === 'function RTO/RPO')),
-    'missing RTO/RPO listed per vendor',
-  );
-
-  // --- The xBRL-CSV package.
-  const x = await app.inject({ method: 'GET', url: `${API}/workspaces/roi-export?format=xbrl-csv`, headers: owner.headers });
-  t.equal(x.statusCode, 200, x.statusCode === 200 ? '' : x.body);
-  t.equal(x.headers['content-type'], 'application/zip');
-  const name = /^attachment; filename=(.+)\.zip$/.exec(String(x.headers['content-disposition']))?.[1];
-  t.match(name, new RegExp(`^${ENTITY_LEI}\\.CON_DE_DORA010100_DORA_2025-12-31_\\d{17}$`));
-  const files = await unzip(x.rawPayload);
-  const csvFiles = [
-    'b_01.01',
-    'b_01.02',
-    'b_01.03',
-    'b_02.01',
-    'b_02.02',
-    'b_02.03',
-    'b_03.01',
-    'b_03.02',
-    'b_03.03',
-    'b_04.01',
-    'b_05.01',
-    'b_05.02',
-    'b_06.01',
-    'b_07.01',
-    'b_99.01',
-  ];
-  t.same(
-    [...files.keys()].sort(),
-    [
-      `${name}/META-INF/reportPackage.json`,
-      ...csvFiles.map((f) => `${name}/reports/${f}.csv`),
-      `${name}/reports/FilingIndicators.csv`,
-      `${name}/reports/parameters.csv`,
-      `${name}/reports/report.json`,
-    ].sort(),
-  );
-  const json = (f: string) => JSON.parse(files.get(`${name}/${f}`)!.toString('utf8'));
-  t.same(json('META-INF/reportPackage.json'), { documentInfo: { documentType: 'https://xbrl.org/report-package/2023' } });
-  t.same(json('reports/report.json'), {
-    documentInfo: { documentType: 'https://xbrl.org/2021/xbrl-csv', extends: ['http://www.eba.europa.eu/eu/fr/xbrl/crr/fws/dora/4.0/mod/dora.json'] },
-  });
-  const table = (f: string) => parse(files.get(`${name}/reports/${f}.csv`)!, { columns: true }) as Record<string, string>[];
-  const raw = (f: string) => files.get(`${name}/reports/${f}.csv`)!.toString('utf8');
-  t.match(raw('b_05.01'), /^c0010,c0020,c0030,c0040,c0050,c0060,c0070,c0080,c0090,c0100,c0110,c0120\r\n/);
-  t.same(table('parameters'), [
-    { name: 'entityID', value: `rs:${ENTITY_LEI}.CON` },
-    { name: 'refPeriod', value: '2025-12-31' },
-    { name: 'baseCurrency', value: 'iso4217:EUR' },
-    { name: 'decimalsInteger', value: '0' },
-    { name: 'decimalsMonetary', value: '-3' },
-  ]);
-  const indicators = Object.fromEntries(table('FilingIndicators').map((r) => [r.templateID, r.reported]));
-  t.equal(indicators['B_05.01'], 'true');
-  t.equal(indicators['B_01.03'], 'false', 'no branches');
-  t.equal(Object.keys(indicators).length, 15);
-  t.same(table('b_01.01'), [{ c0010: ENTITY_LEI, c0020: 'Acme Bank AG', c0030: 'eba_GA:DE', c0040: 'eba_CT:x12', c0050: 'BaFin', c0060: today() }]);
-  const providersCsv = table('b_05.01');
-  t.same(
-    providersCsv.map((r) => r.c0010),
-    [BASECAMP_LEI, GITHUB_LEI],
-  );
-  t.same(providersCsv[1], {
-    c0010: GITHUB_LEI,
-    c0020: 'eba_qCO:qx2000',
-    c0030: '',
-    c0040: '',
-    c0050: 'GitHub, Inc.',
-    c0060: 'GitHub, Inc.',
-    c0070: 'eba_CT:x212',
-    c0080: 'eba_GA:US',
-    c0090: 'eba_CU:EUR',
-    c0100: '120000',
-    c0110: GITHUB_LEI,
-    c0120: 'eba_qCO:qx2000',
-  });
-  const spec = table('b_02.02');
-  const ghSpec = spec.find((r) => r.c0010 === 'CTR-GH-2024-01')!;
-  t.same(
-    [
-      ghSpec.c0020,
-      ghSpec.c0030,
-      ghSpec.c0060,
-      ghSpec.c0070,
-      ghSpec.c0080,
-      ghSpec.c0100,
-      ghSpec.c0110,
-      ghSpec.c0120,
-      ghSpec.c0130,
-      ghSpec.c0140,
-      ghSpec.c0150,
-      ghSpec.c0160,
-      ghSpec.c0170,
-      ghSpec.c0180,
-    ],
-    [
-      ENTITY_LEI,
-      GITHUB_LEI,
-      'eba_TA:S19',
-      '2024-01-01',
-      '2026-12-31',
-      '30',
-      '90',
-      'eba_GA:IE',
-      'eba_GA:US',
-      'eba_BT:x28',
-      'eba_GA:US',
-      'eba_GA:US',
-      'eba_ZZ:x793',
-      'eba_ZZ:x797',
-    ],
-  );
-  t.equal(spec.find((r) => r.c0010 === 'CTR-BC-2023-07')!.c0080, '9999-12-31', 'open-ended contract');
-  const functions = new Set(table('b_06.01').map((r) => r.c0010));
-  t.ok(
-    spec.every((r) => functions.has(r.c0050)),
-    'every function identifier resolves in B_06.01',
-  );
-  t.same(
-    table('b_02.01').map((r) => [r.c0010, r.c0020, r.c0040, r.c0050]),
-    [
-      ['CTR-BC-2023-07', 'eba_CO:x1', 'eba_CU:USD', '3588'],
-      ['CTR-GH-2024-01', 'eba_CO:x1', 'eba_CU:EUR', '120000'],
-    ],
-  );
-  const assessment = table('b_07.01').find((r) => r.c0010 === 'CTR-GH-2024-01')!;
-  t.same(
-    [assessment.c0050, assessment.c0060, assessment.c0070, assessment.c0080, assessment.c0090, assessment.c0100, assessment.c0110, assessment.c0120],
-    ['eba_ZZ:x960', 'eba_ZZ:x964', ghDone.completedAt.slice(0, 10), 'eba_BT:x28', 'eba_ZZ:x966', 'eba_ZZ:x793', 'eba_BT:x28', 'GitLab; Bitbucket'],
-  );
-  t.equal(table('b_99.01').length, 1);
-  t.equal(table('b_01.03').length, 0);
-
-  // --- Errors make the package unfit: duplicate contract reference, reported per vendor; export refused.
-  await setProfile(app, owner, bc.id, { ...basecampProfile, contracts: [{ ...basecampProfile.contracts[0], reference: 'CTR-GH-2024-01' }] });
-  const bad = (await app.inject({ method: 'GET', url: `${API}/workspaces/roi-preflight`, headers: owner.headers })).json().data.preflight;
-  t.equal(bad.ready, false);
-  const bcIssues = bad.vendors.find((v: { name: string }) => v.name === 'Basecamp').issues;
-  t.ok(
-    bcIssues.some(
-      (i: { severity: string; template: string; message: string }) =>
-        i.severity === 'error' && i.template === 'B_02.01' && /duplicate key.*CTR-GH-2024-01.*GitHub/.test(i.message),
-    ),
-    JSON.stringify(bcIssues),
-  );
-  const refused = await app.inject({ method: 'GET', url: `${API}/workspaces/roi-export?format=xbrl-csv`, headers: owner.headers });
-  t.equal(refused.statusCode, 422);
-  t.equal(refused.json().error.code, 'ROI_PREFLIGHT_FAILED');
-  t.ok(refused.json().error.details.some((d: string) => d.startsWith('Basecamp: vendorProfile.contracts.reference')));
-  // The workbook is still available.
-  t.equal((await app.inject({ method: 'GET', url: `${API}/workspaces/roi-export`, headers: owner.headers })).statusCode, 200);
 });
 
 t.test('register access, defaults and bad input', async (t) => {
@@ -458,25 +508,46 @@ t.test('register access, defaults and bad input', async (t) => {
     ['GitHub'],
   );
 
-  // Without entity settings the package cannot be built; the pre-flight says why and what is missing per vendor.
-  const pf = (await app.inject({ method: 'GET', url: `${API}/workspaces/roi-preflight`, headers: owner.headers })).json();
-  t.equal(pf.data.preflight.ready, false);
-  t.ok(pf.data.preflight.entity.some((i: { field: string; severity: string }) => i.field === 'ROI_ENTITY_LEI' && i.severity === 'error'));
+  // Nothing filed yet: not ready, and every message says what to do, with the rule and the cell as detail.
+  const pf = (await app.inject({ method: 'GET', url: `${API}/workspaces/roi-preflight`, headers: owner.headers })).json().data.preflight;
+  t.equal(pf.ready, false, 'no vendor in the package: never ready');
+  const lei = pf.entity.find((i: Issue) => i.field === 'entity.lei');
   t.same(
-    pf.data.preflight.vendors.map((v: { name: string; included: boolean }) => [v.name, v.included]),
+    [lei.severity, lei.message, lei.template, lei.rules.includes('e23677_e')],
+    ['error', "Set the entity's LEI on the register page", 'B_01.01', true],
+    'the real cause, in words; the rule as detail',
+  );
+  t.ok(pf.entity.some((i: Issue) => i.severity === 'error' && i.field === 'contracts' && /Record a contract with at least one vendor/.test(i.message)));
+  t.notOk(
+    allIssues(pf).some((i) => /empty key column|row \d+/.test(i.message)),
+    'no jargon in the messages',
+  );
+  t.same(
+    pf.vendors.map((v: { name: string; included: boolean }) => [v.name, v.included]),
     [['GitHub', false]],
   );
-  t.match(pf.data.preflight.vendors[0].issues[0].message, /no contractual arrangement/);
-  const setting = (v: string) => pf.data.preflight.settings.find((x: { variable: string }) => x.variable === v);
-  t.same(
-    setting('ROI_ENTITY_LEI'),
-    { variable: 'ROI_ENTITY_LEI', label: 'LEI of the entity', value: null, isDefault: false },
-    'entity settings are listed with the variable that sets them',
-  );
-  t.same(setting('ROI_CURRENCY'), { variable: 'ROI_CURRENCY', label: 'Reporting currency', value: 'EUR', isDefault: true });
+  t.match(pf.vendors[0].issues[0].message, /GitHub has no contract recorded and is left out of the package/);
+  t.same(pf.package.vendors, 0);
+  const setting = (k: string) => pf.settings.find((x: { key: string }) => x.key === k);
+  t.same(setting('lei'), { key: 'lei', label: 'LEI of the entity', value: null, source: 'unset', variable: 'ROI_ENTITY_LEI' });
+  t.same(setting('currency'), { key: 'currency', label: 'Reporting currency', value: 'EUR', source: 'default', variable: 'ROI_CURRENCY' });
   const refused = await app.inject({ method: 'GET', url: `${API}/workspaces/roi-export?format=xbrl-csv`, headers: owner.headers });
   t.equal(refused.statusCode, 422);
-  t.ok(refused.json().error.details.some((d: string) => d.includes('ROI_ENTITY_LEI')));
+  t.ok(
+    refused
+      .json()
+      .error.details.some(
+        (d: string) => d === "entity: Set the entity's LEI on the register page (e23677_e, v8891_m)" || d.startsWith("entity: Set the entity's LEI"),
+      ),
+  );
+
+  // A critical function no contract supports blocks too.
+  await req(app, owner, 'POST', '/register/functions', PAYMENTS);
+  const withFn = (await app.inject({ method: 'GET', url: `${API}/workspaces/roi-preflight`, headers: owner.headers })).json().data.preflight;
+  t.match(
+    withFn.functions[0].issues.find((i: Issue) => i.severity === 'error').message,
+    /Link the contracts that support function F1 \(Payments processing\) to it/,
+  );
 
   // GET /workspaces/:id still answers for real workspaces.
   t.equal((await app.inject({ method: 'GET', url: `${API}/workspaces/${ws.workspaceId}`, headers: owner.headers })).statusCode, 200);

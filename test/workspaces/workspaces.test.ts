@@ -124,7 +124,10 @@ t.test('update: owner only; vendor profile validated strictly', async (t) => {
   t.equal(ok.statusCode, 200);
   t.match(ok.json().data.workspace, { id: ws.id, workspaceName: 'GitHub Enterprise' });
   const d = await detail(ws.id);
-  t.same(d.vendorProfile, profile, 'profile round-trips');
+  t.type(d.vendorProfile.contracts[0].id, 'string', 'a stored contract gets an id');
+  const withoutIds = (p: { contracts?: Record<string, unknown>[] }) => ({ ...p, contracts: p.contracts?.map(({ id: _id, ...c }) => c) });
+  t.same(withoutIds(d.vendorProfile), profile, 'profile round-trips');
+  const stored = d.vendorProfile;
   t.same(d.syncSchedule, { enabled: true, intervalHours: 6 });
 
   const admin = await call('PATCH', `/workspaces/${ws.id}`, orgAdmin, { workspaceName: 'Hijack' });
@@ -182,14 +185,14 @@ t.test('update: owner only; vendor profile validated strictly', async (t) => {
       `${field} named in ${JSON.stringify(res.json().error.details)}`,
     );
   }
-  t.same((await detail(ws.id)).vendorProfile, profile, 'nothing changed by rejected updates');
+  t.same((await detail(ws.id)).vendorProfile, stored, 'nothing changed by rejected updates');
 
   const cleared = await call('PATCH', `/workspaces/${ws.id}`, owner, { vendorProfile: { exitPlan: null, nextReviewDate: '2099-12-31' } });
   t.equal(cleared.statusCode, 200);
   const after = (await detail(ws.id)).vendorProfile;
   t.notOk('exitPlan' in after, 'null clears a field');
   t.equal(after.nextReviewDate, '2099-12-31');
-  t.same(after.contracts, profile.contracts, 'other fields kept');
+  t.same(after.contracts, stored.contracts, 'other fields kept (the contract keeps its id)');
 
   const dupVendor = await call('POST', '/workspaces', owner, { workspaceName: 'GitHub again', vendorProfile: { identifier: profile.identifier } });
   t.equal(dupVendor.statusCode, 409, 'one workspace per vendor identifier in an organization');

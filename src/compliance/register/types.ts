@@ -25,18 +25,55 @@ export interface RegisterVendor {
   questionnaire: { id: string; title: string; score: number | null; completedAt: Date } | null;
 }
 
-/** The financial entity maintaining the register (configuration). */
+/** The financial entity maintaining the register (its stored settings over the defaults). */
 export interface RegisterEntity {
   name: string;
   lei?: string;
   country?: string;
   type?: string;
   competentAuthority?: string;
+  /** The report's base currency (ISO 4217): every amount is reported in it. */
   currency: string;
   scope: 'CON' | 'IND';
+  /** The reference date of the register (YYYY-MM-DD): `refPeriod`, B_01.01 c0060. */
   referenceDate: string;
   totalAssets?: number;
-  licensedActivity?: string;
+  /** When the entity's settings were first stored and last changed (B_01.02 c0080, c0070); absent: the date of the export. */
+  integratedOn?: string;
+  updatedOn?: string;
+}
+
+/** A business function of the entity (B_06.01). */
+export interface RegisterFunction {
+  id: string;
+  /** F1, F2, … (B_06.01 c0010, B_02.02 c0050). */
+  code: string;
+  name: string;
+  licensedActivity: string;
+  criticality: 'yes' | 'no' | 'not_assessed';
+  reasons: string | null;
+  lastAssessmentDate: string;
+  rtoHours: number;
+  rpoHours: number;
+  impact: 'low' | 'medium' | 'high' | 'not_assessed';
+}
+
+/** An exchange rate: 1 unit of `currency` = `rate` units of the base currency, as at `date`. */
+export interface RegisterRate {
+  currency: string;
+  date: string;
+  rate: number;
+}
+
+/** Everything a register is built from. */
+export interface RegisterInput {
+  entity: RegisterEntity;
+  vendors: RegisterVendor[];
+  functions: RegisterFunction[];
+  /** Rates into the entity's base currency. */
+  rates: RegisterRate[];
+  /** The date of the export (YYYY-MM-DD). */
+  reportDate: string;
 }
 
 /** 31 December of the year before `now` (the usual reference date of the annual submission). */

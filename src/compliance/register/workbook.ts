@@ -1,6 +1,8 @@
 import { PassThrough } from 'node:stream';
 import ExcelJS from 'exceljs';
 import { ICT_SERVICE_TYPES, type IctServiceType } from '../../domain/vendorProfile.js';
+import type { Tables } from './tables.js';
+import { COLUMNS, TEMPLATES } from './taxonomy.js';
 import type { RegisterVendor } from './types.js';
 
 /** Sheet names and headers of the workbook (docs/register-of-information.md). */
@@ -88,13 +90,20 @@ function header(ws: ExcelJS.Worksheet, values: readonly string[]) {
 }
 
 /**
- * The DORA Article 28(3) Register of Information workbook, four sheets, written with
- * exceljs' streaming writer (rows are flushed as they are added). Vendors in name order.
+ * The DORA Article 28(3) Register of Information workbook, written with exceljs' streaming
+ * writer (rows are flushed as they are added). Vendors in name order. First the summary sheets
+ * RT.01.01-RT.05.01 (this service's own view), then one sheet per EBA template, B_01.01 to
+ * B_99.01, holding exactly the rows and column codes of the xBRL-CSV package's tables.
  * Without a styles part: exceljs' per-cell style bookkeeping tripled the time of a
  * 1,000-vendor register (bench/roi-export.ts), so dates are ISO text and the header row
  * is plain (frozen panes and column widths stay).
  */
-export async function buildRegisterWorkbook(input: { institutionName: string; reportDate: string; vendors: RegisterVendor[] }): Promise<Buffer> {
+export async function buildRegisterWorkbook(input: {
+  institutionName: string;
+  reportDate: string;
+  vendors: RegisterVendor[];
+  tables?: Tables;
+}): Promise<Buffer> {
   const out = new PassThrough();
   const chunks: Buffer[] = [];
   out.on('data', (c: Buffer) => chunks.push(c));
@@ -216,6 +225,17 @@ export async function buildRegisterWorkbook(input: { institutionName: string; re
     }
   }
   await src.commit();
+
+  // The EBA templates, as filed: the column codes, then the rows of the package's CSV tables.
+  if (input.tables) {
+    for (const t of TEMPLATES) {
+      const ws = wb.addWorksheet(t, { views: [{ state: 'frozen', ySplit: 1 }] });
+      ws.columns = COLUMNS[t].map(() => ({ width: 18 }));
+      header(ws, COLUMNS[t]);
+      for (const r of input.tables.rows[t]) ws.addRow(COLUMNS[t].map((c) => r[c] || null)).commit();
+      await ws.commit();
+    }
+  }
 
   await wb.commit();
   await done;

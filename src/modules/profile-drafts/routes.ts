@@ -23,7 +23,7 @@ const routes: FastifyPluginAsyncTypebox<{ service: ProfileDraftsService }> = asy
   );
 
   app.post('/workspaces/:id/profile-drafts/:draftId/decisions', { config: { permission: 'canManageSync', ...inPath }, schema: decideDraft }, async (request) =>
-    ok(await service.decide(requestScope(request), request.params.draftId, request.body.decisions), 'Decisions saved'),
+    ok(await service.decide(requestScope(request), request.params.draftId, request.body.decisions, request.body.contract), 'Decisions saved'),
   );
 };
 

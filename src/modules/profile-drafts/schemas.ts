@@ -66,6 +66,19 @@ export const decideDraft = {
         ),
         { minItems: 1, maxItems: 50 },
       ),
+      contract: Type.Optional(
+        Type.Object(
+          {
+            startDate: Type.String({ format: 'date', pattern: '^\\d{4}-\\d{2}-\\d{2}$' }),
+            reference: Type.Optional(Type.String({ minLength: 1, maxLength: 100, pattern: '\\S' })),
+          },
+          {
+            additionalProperties: false,
+            description:
+              'The contract to create when the vendor has none and a decision records a contract field; the reference defaults to the title of the document the value comes from, made unique',
+          },
+        ),
+      ),
     },
     { additionalProperties: false },
   ),

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { Value } from 'typebox/value';
 import { draftFields, valueKey, type Passage } from '../../compliance/drafting/draft.js';
 import { FIELD_SPECS, isDraftField } from '../../compliance/drafting/fields.js';
@@ -17,7 +18,8 @@ import { AppError, badRequest, conflict, notFound } from '../../lib/errors.js';
 import type { RetrievalService } from '../../rag/retrieval.js';
 import type { NotificationsService } from '../notifications/service.js';
 import type { WorkspacesService } from '../workspaces/service.js';
-import { ContractSchema, isCountryCode, PROFILE_FIELD_SCHEMAS, type VendorProfile } from '../../domain/vendorProfile.js';
+import { ContractSchema, isCountryCode, PROFILE_FIELD_SCHEMAS, type Contract, type VendorProfile } from '../../domain/vendorProfile.js';
+import type { ContractsService } from '../contracts/service.js';
 import type { ProfileDraftRow, ProfileDraftsRepository } from './repository.js';
 
 export const DRAFT_QUEUE = 'profile-draft';
@@ -40,9 +42,20 @@ export interface DecisionInput {
   candidate?: number;
 }
 
+/**
+ * The contract to create when the vendor has none and a decision writes a contract field
+ * (the "create it" offered at the button): a start date, and a reference (else one is made
+ * from the title of the document the value comes from, unique in the organization).
+ */
+export interface NewContract {
+  startDate: string;
+  reference?: string;
+}
+
 type Deps = {
   repo: ProfileDraftsRepository;
   workspaces: Pick<WorkspacesService, 'get' | 'applyProfileValues'>;
+  contracts: Pick<ContractsService, 'freeReference' | 'assertFits'>;
   retrieval: Pick<RetrievalService, 'search'>;
   /** With ANTHROPIC_API_KEY: Claude reads the same passages (src/compliance/drafting/model.ts). */
   model?: ModelExtractor | null;
@@ -106,7 +119,10 @@ function shape(row: ProfileDraftRow) {
     completedAt: row.completedAt?.toISOString() ?? null,
   };
 }
-const full = (row: ProfileDraftRow) => ({ ...shape(row), fields: row.fields ?? [] });
+const full = (row: ProfileDraftRow) => ({
+  ...shape(row),
+  fields: (row.fields ?? []).map((f) => ({ ...f, target: isDraftField(f.field) ? FIELD_SPECS[f.field].target : ('profile' as const) })),
+});
 
 /** A draft as listed (without its fields). */
 export type ProfileDraftView = ReturnType<typeof shape>;
@@ -126,6 +142,7 @@ export interface ProfileDraftsService {
     scope: Scope,
     id: string,
     decisions: DecisionInput[],
+    contract?: NewContract,
   ): Promise<{ draft: ProfileDraftDetail; vendorProfile: VendorProfile; vendorProfileSources: Record<string, FieldSource> }>;
   /** Runs a draft now (the job handler; also used by the benchmark). */
   run(id: string): Promise<void>;
@@ -258,7 +275,7 @@ export function profileDraftsService(deps: Deps): ProfileDraftsService {
      * Accept (the proposed value, or one candidate of a conflict), edit (a value of the
      * field's form) or reject; 400 naming the decision that does not fit.
      */
-    async decide(scope, id, decisions) {
+    async decide(scope, id, decisions, newContract) {
       const userId = scope.userId;
       const row = await repo.get(scope, id);
       if (!row) throw draftNotFound();
@@ -312,20 +329,28 @@ export function profileDraftsService(deps: Deps): ProfileDraftsService {
       if (problems.length) throw badRequest(problems.join('; '), problems);
 
       let workspace: { vendorProfile: VendorProfile; vendorProfileSources: Record<string, FieldSource> } | null = null;
+      const contractWrites = writes.filter((w) => FIELD_SPECS[w.field].target === 'contract');
+      // A contract field needs a contract: the one offered at the button, or one from an accepted start date.
+      let created: Contract | null = null;
+      if (contractWrites.length && !(await deps.workspaces.get(scope.workspaceId))?.vendorProfile.contracts?.length) {
+        const start = contractWrites.find((w) => w.field === 'startDate');
+        const startDate = newContract?.startDate ?? (start?.value as string | undefined);
+        if (!startDate)
+          throw new AppError(
+            409,
+            'CONTRACT_REQUIRED',
+            `${scope.workspaceName} has no contract yet: create it (a reference and a start date) to record ${contractWrites[0]!.field}`,
+          );
+        const title = (start?.source ?? contractWrites.find((w) => w.source)?.source)?.evidence[0]?.title;
+        const reference = newContract?.reference?.trim() || (await deps.contracts.freeReference(scope.orgId, title ?? `${scope.workspaceName} contract`));
+        created = { id: randomUUID(), reference, startDate };
+        await deps.contracts.assertFits(scope.orgId, created);
+      } else if (newContract) throw badRequest('contract: the vendor already has a contract; the values go into its first contract', ['contract: not needed']);
       if (writes.length) {
         workspace = await deps.workspaces.applyProfileValues(scope.workspaceId, (profile, sources) => {
-          const contractWrites = writes.filter((w) => FIELD_SPECS[w.field].target === 'contract');
           if (contractWrites.length && !profile.contracts?.length) {
-            const start = contractWrites.find((w) => w.field === 'startDate');
-            if (!start) {
-              throw new AppError(
-                409,
-                'CONTRACT_REQUIRED',
-                'The vendor profile has no contract yet: add one (reference and start date) or accept a contract start date together with the contract fields',
-              );
-            }
-            const reference = (start.source?.evidence[0]?.title ?? 'Drafted contract').slice(0, 100);
-            profile.contracts = [{ reference, startDate: start.value as string }];
+            if (!created) throw new AppError(409, 'CONTRACT_REQUIRED', `${scope.workspaceName} has no contract yet: create it to record contract fields`);
+            profile.contracts = [created];
           }
           for (const w of writes) {
             if (FIELD_SPECS[w.field].target === 'contract') (profile.contracts![0] as Record<string, unknown>)[w.field] = w.value;

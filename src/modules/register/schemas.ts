@@ -1,22 +1,38 @@
 import { Type } from 'typebox';
-import { TEMPLATES } from '../../compliance/register/xbrl.js';
-import { Envelope, ErrorEnvelope, errorResponses } from '../../lib/envelope.js';
+import { TEMPLATES } from '../../compliance/register/taxonomy.js';
+import { pageQuery, PaginationSchema } from '../../domain/paging.js';
+import { AuditEntrySchema, EntitySettingsSchema, FunctionInputSchema, FunctionSchema, FxRateInputSchema, FxRateSchema } from '../../domain/register.js';
+import { Envelope, ErrorEnvelope, errorResponses, MessageEnvelope } from '../../lib/envelope.js';
 
-/** Request and response schemas of the Register of Information export and pre-flight: one named schema per route (routes.ts). */
+/** Request and response schemas of the Register of Information: one named schema per route (routes.ts). */
 
 export const XLSX = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
+const Template = Type.Union([Type.Enum([...TEMPLATES]), Type.Null()]);
 const Issue = Type.Object({
   severity: Type.Enum(['error', 'warning']),
-  template: Type.Union([Type.Enum([...TEMPLATES]), Type.Null()]),
+  check: Type.Enum(['rule', 'key', 'unique', 'reference', 'register'], {
+    description: '`rule`: an EBA validation rule; `key`, `unique`, `reference`: the taxonomy; `register`: the service',
+  }),
+  rules: Type.Array(Type.String(), { description: 'ids of the EBA rules behind the issue (e.g. v8881_m)' }),
+  template: Template,
   column: Type.Union([Type.String(), Type.Null()]),
-  field: Type.String(),
-  message: Type.String(),
+  field: Type.String({ description: 'where to fix it: entity.<setting>, function:<id>.<field>, fxRate:<currency>, vendorProfile.<path>, contracts' }),
+  message: Type.String({ description: 'what to do, in words' }),
 });
+const Setting = Type.Object({
+  key: Type.String(),
+  label: Type.String(),
+  value: Type.Union([Type.String(), Type.Number(), Type.Null()], { description: 'null: not set' }),
+  source: Type.Enum(['stored', 'organization', 'environment', 'default', 'unset']),
+  variable: Type.String({ description: 'the environment variable that gives the default' }),
+});
+const EntityView = Type.Object({ settings: Type.Array(Setting), canEdit: Type.Boolean(), updatedAt: Type.Union([Type.String(), Type.Null()]) });
 const Preflight = Type.Object({
   ready: Type.Boolean(),
   errors: Type.Integer(),
   warnings: Type.Integer(),
   entity: Type.Array(Issue),
+  functions: Type.Array(Type.Object({ id: Type.String(), code: Type.String(), name: Type.String(), issues: Type.Array(Issue) })),
   vendors: Type.Array(
     Type.Object({
       workspaceId: Type.String(),
@@ -30,20 +46,38 @@ const Preflight = Type.Object({
       ),
     }),
   ),
-  settings: Type.Array(
-    Type.Object({
-      variable: Type.String({ description: 'environment variable of the service that sets it' }),
-      label: Type.String(),
-      value: Type.Union([Type.String(), Type.Null()], { description: 'null: not configured' }),
-      isDefault: Type.Boolean({ description: 'the value is the built-in default' }),
-    }),
-    { description: 'the entity settings in force (read-only: set by the service configuration)' },
+  package: Type.Object(
+    {
+      vendors: Type.Integer(),
+      contracts: Type.Integer(),
+      functions: Type.Integer(),
+      subcontractors: Type.Integer({ description: 'rows of rank 2 in B_05.02' }),
+      rows: Type.Record(Type.String(), Type.Integer()),
+    },
+    { description: 'what the xBRL-CSV package holds' },
   ),
+  rules: Type.Object(
+    {
+      title: Type.String(),
+      ebaVersion: Type.String(),
+      repository: Type.String(),
+      path: Type.String(),
+      commit: Type.String(),
+      url: Type.String(),
+      total: Type.Integer(),
+      active: Type.Integer(),
+    },
+    { description: 'the EBA validation rules applied, and where they are transcribed from' },
+  ),
+  settings: Type.Array(Setting, { description: 'the entity settings in force' }),
 });
+
+const tags = ['register'];
 
 export const exportRegister = {
   tags: ['workspaces'],
-  summary: 'DORA Article 28(3) Register of Information: XLSX workbook (default) or the EBA xBRL-CSV report package (format=xbrl-csv)',
+  summary:
+    'DORA Article 28(3) Register of Information: the XLSX workbook (default; summary sheets and the EBA templates) or the EBA xBRL-CSV report package (format=xbrl-csv)',
   querystring: Type.Object({ format: Type.Enum(['xlsx', 'xbrl-csv'], { default: 'xlsx' }) }, { additionalProperties: false }),
   produces: [XLSX, 'application/zip'],
   response: { 200: Type.Any({ description: 'The workbook, or the report package (zip)' }), 422: ErrorEnvelope, ...errorResponses },
@@ -51,6 +85,101 @@ export const exportRegister = {
 
 export const preflightRegister = {
   tags: ['workspaces'],
-  summary: 'Pre-flight check of the xBRL-CSV register: empty or duplicate keys, broken references (errors) and missing values (warnings), per vendor',
+  summary:
+    "Pre-flight check of the xBRL-CSV register: the EBA's active validation rules, the taxonomy's keys and references (blocking) and the values the ITS asks for (warnings)",
   response: { 200: Envelope(Type.Object({ preflight: Preflight })), ...errorResponses },
+};
+
+export const getEntity = {
+  tags,
+  summary: "The entity settings of the caller's organization in force, and where each value comes from",
+  response: { 200: Envelope(Type.Object({ entity: EntityView })), ...errorResponses },
+};
+
+export const putEntity = {
+  tags,
+  summary: 'Stores entity settings (org_admin); a null value clears the stored one (the default applies again). Changes are audited.',
+  body: Type.Partial(EntitySettingsSchema, { additionalProperties: false, minProperties: 1 }),
+  response: { 200: Envelope(Type.Object({ entity: EntityView })), ...errorResponses },
+};
+
+const FunctionView = Type.Object({
+  ...FunctionSchema.properties,
+  contracts: Type.Array(
+    Type.Object({ workspaceId: Type.String(), vendor: Type.String(), contractId: Type.Union([Type.String(), Type.Null()]), reference: Type.String() }),
+    { description: 'the contracts that support the function' },
+  ),
+});
+const FunctionParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 100 }) });
+
+export const listFunctions = {
+  tags,
+  summary: "The organization's business functions (B_06.01) in creation order, each with the contracts that support it",
+  querystring: Type.Object(pageQuery({ defaultLimit: 50 }), { additionalProperties: false }),
+  response: { 200: Envelope(Type.Object({ functions: Type.Array(FunctionView), pagination: PaginationSchema })), ...errorResponses },
+};
+export const createFunction = {
+  tags,
+  summary: 'Adds a business function (org_admin, analyst); its identifier (F1, F2, …) is assigned',
+  body: FunctionInputSchema,
+  response: { 201: Envelope(Type.Object({ function: FunctionSchema })), ...errorResponses },
+};
+export const updateFunction = {
+  tags,
+  summary: 'Changes a business function (org_admin, analyst); audited',
+  params: FunctionParams,
+  body: Type.Partial(FunctionInputSchema, { additionalProperties: false, minProperties: 1 }),
+  response: { 200: Envelope(Type.Object({ function: FunctionSchema })), ...errorResponses },
+};
+export const deleteFunction = {
+  tags,
+  summary: 'Deletes a business function no contract supports (409 FUNCTION_IN_USE otherwise)',
+  params: FunctionParams,
+  response: { 200: MessageEnvelope, ...errorResponses },
+};
+
+export const listRates = {
+  tags,
+  summary: 'The exchange rates recorded into the reporting currency, by currency, newest date first',
+  querystring: Type.Object(pageQuery({ defaultLimit: 50 }), { additionalProperties: false }),
+  response: { 200: Envelope(Type.Object({ baseCurrency: Type.String(), rates: Type.Array(FxRateSchema), pagination: PaginationSchema })), ...errorResponses },
+};
+export const putRate = {
+  tags,
+  summary: 'Records the rate of a currency into the reporting currency as at a date (org_admin, analyst); replaces the one of that date; audited',
+  body: FxRateInputSchema,
+  response: { 200: Envelope(Type.Object({ rate: FxRateSchema })), ...errorResponses },
+};
+export const deleteRate = {
+  tags,
+  summary: 'Deletes a recorded rate',
+  params: Type.Object({
+    currency: Type.String({ pattern: '^[A-Z]{3}$' }),
+    date: Type.String({ format: 'date', pattern: '^\\d{4}-\\d{2}-\\d{2}$' }),
+  }),
+  response: { 200: MessageEnvelope, ...errorResponses },
+};
+
+export const listAudit = {
+  tags,
+  summary: 'Changes of the entity settings, functions and exchange rates: who, when, old and new value; newest first',
+  querystring: Type.Object({ ...pageQuery(), kind: Type.Optional(Type.Enum(['entity', 'function', 'fx_rate'])) }, { additionalProperties: false }),
+  response: { 200: Envelope(Type.Object({ entries: Type.Array(AuditEntrySchema), pagination: PaginationSchema })), ...errorResponses },
+};
+
+const Options = Type.Array(Type.Object({ value: Type.String(), label: Type.String() }));
+export const codeLists = {
+  tags,
+  summary: 'The EBA closed lists the register forms choose from (types of entity, licensed activities, reasons of termination)',
+  response: {
+    200: Envelope(
+      Type.Object({
+        entityTypes: Options,
+        licensedActivities: Options,
+        terminationReasons: Options,
+        defaultLicensedActivity: Type.Union([Type.String(), Type.Null()], { description: 'ROI_LICENSED_ACTIVITY: proposed for a new function' }),
+      }),
+    ),
+    ...errorResponses,
+  },
 };

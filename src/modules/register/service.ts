@@ -1,90 +1,60 @@
-import { buildXbrlPackage, preflight, type PreflightReport } from '../../compliance/register/xbrl.js';
-import { defaultReferenceDate, type RegisterEntity, type RegisterVendor } from '../../compliance/register/types.js';
-import type { Config } from '../../config.js';
+import { preflight, type PreflightReport } from '../../compliance/register/preflight.js';
+import type { RegisterInput, RegisterVendor } from '../../compliance/register/types.js';
+import { buildXbrlPackage } from '../../compliance/register/xbrl.js';
+import { ENTITY_TYPES, LICENSED_ACTIVITIES, TERMINATION_REASONS, type BusinessFunction } from '../../domain/register.js';
+import type { PageRequest, Pagination } from '../../domain/paging.js';
+import type { FieldSource } from '../../domain/profileDrafts.js';
+import type { VendorProfile } from '../../domain/vendorProfile.js';
 import { AppError } from '../../lib/errors.js';
 import type { AssessmentsService } from '../assessments/service.js';
 import type { QuestionnairesService } from '../questionnaires/service.js';
-import type { FieldSource } from '../../domain/profileDrafts.js';
-import type { VendorProfile } from '../../domain/vendorProfile.js';
 import type { WorkspacesService } from '../workspaces/service.js';
+import { registerFunction, type Caller, type EntitySettingView, type RegisterRecords } from './records.js';
 
 type Deps = {
-  workspaces: Pick<WorkspacesService, 'list' | 'getMany'>;
+  workspaces: Pick<WorkspacesService, 'list' | 'getMany' | 'orgContracts'>;
   assessments: Pick<AssessmentsService, 'latestCompleteGaps'>;
   questionnaires: Pick<QuestionnairesService, 'latestCompleteMany'>;
-  config: Pick<Config, 'institutionName' | 'roi'>;
+  records: RegisterRecords;
+  /** `ROI_LICENSED_ACTIVITY`: the licensed activity proposed for a new function. */
+  defaultLicensedActivity?: string;
 };
 
 const today = (now: Date) => now.toISOString().slice(0, 10);
 
-/** One entity setting as configured (an environment variable of the service). */
-export interface RegisterSetting {
-  variable: string;
-  label: string;
-  value: string | null;
-  isDefault: boolean;
-}
+/** A function with the contracts that support it. */
+export type FunctionView = BusinessFunction & { contracts: { workspaceId: string; vendor: string; contractId: string | null; reference: string }[] };
 
-/** The Register of Information over the caller's workspaces: workbook, xBRL-CSV package, pre-flight check. */
+/** The Register of Information over the caller's workspaces: records, workbook, xBRL-CSV package, pre-flight check. */
 export interface RegisterService {
-  /** The reporting entity as configured. */
-  entity(): RegisterEntity;
+  /** The register's own records (entity settings, functions, rates, audit). */
+  records: RegisterRecords;
   /** Every vendor the caller can access with its profile, latest completed assessment and questionnaire. */
   vendors(userId: string): Promise<RegisterVendor[]>;
-  /** The workbook of the contract (ExcelJS, loaded with the first export). */
+  /** The workbook: the summary sheets and the EBA templates (ExcelJS, loaded with the first export). */
   workbook(userId: string, now?: Date): Promise<{ filename: string; buffer: Buffer }>;
-  /** The pre-flight check of the register, with the entity settings to show next to it. */
-  preflight(userId: string, now?: Date): Promise<PreflightReport & { settings: RegisterSetting[] }>;
+  /** The pre-flight check of the register, with the entity settings in force. */
+  preflight(userId: string, now?: Date): Promise<PreflightReport & { settings: EntitySettingView[] }>;
   /** The xBRL-CSV package; refused (422) while the pre-flight check finds errors. */
   xbrl(userId: string, now?: Date): Promise<{ filename: string; buffer: Buffer }>;
+  /** A page of the organization's functions, each with the contracts that support it. */
+  functions(caller: Caller, q: PageRequest): Promise<{ functions: FunctionView[]; pagination: Pagination }>;
+  /** Deletes a function no contract supports (409 FUNCTION_IN_USE naming them otherwise). */
+  deleteFunction(caller: Caller, id: string): Promise<void>;
+  /** The EBA closed lists the register's forms choose from. */
+  codeLists(): { entityTypes: Option[]; licensedActivities: Option[]; terminationReasons: Option[]; defaultLicensedActivity: string | null };
 }
-
-/** The reporting entity from the configuration. */
-function entityOf(config: Deps['config']): RegisterEntity {
-  const r = config.roi;
-  return {
-    name: config.institutionName,
-    lei: r.entityLei,
-    country: r.entityCountry,
-    type: r.entityType,
-    competentAuthority: r.competentAuthority,
-    currency: r.currency,
-    scope: r.scope,
-    referenceDate: r.referenceDate ?? defaultReferenceDate(),
-    totalAssets: r.totalAssets,
-    licensedActivity: r.licensedActivity,
-  };
-}
-
-/**
- * The entity settings as configured (read-only through the API: they are environment
- * variables of the service), for a client to show next to the pre-flight result.
- */
-function settingsOf(config: Deps['config']): RegisterSetting[] {
-  const e = entityOf(config);
-  const r = config.roi;
-  return [
-    { variable: 'INSTITUTION_NAME', label: 'Name of the entity', value: e.name, isDefault: e.name === 'Financial Entity' },
-    { variable: 'ROI_ENTITY_LEI', label: 'LEI of the entity', value: e.lei ?? null, isDefault: false },
-    { variable: 'ROI_ENTITY_COUNTRY', label: 'Country of the entity', value: e.country ?? null, isDefault: false },
-    { variable: 'ROI_ENTITY_TYPE', label: 'Type of entity (EBA code)', value: e.type ?? null, isDefault: false },
-    { variable: 'ROI_COMPETENT_AUTHORITY', label: 'Competent authority', value: e.competentAuthority ?? null, isDefault: false },
-    { variable: 'ROI_CURRENCY', label: 'Reporting currency', value: e.currency, isDefault: e.currency === 'EUR' },
-    { variable: 'ROI_SCOPE', label: 'Scope of consolidation (CON or IND)', value: e.scope, isDefault: e.scope === 'CON' },
-    { variable: 'ROI_REFERENCE_DATE', label: 'Reference date', value: e.referenceDate, isDefault: !r.referenceDate },
-    { variable: 'ROI_TOTAL_ASSETS', label: 'Total assets', value: e.totalAssets === undefined ? null : String(e.totalAssets), isDefault: false },
-    { variable: 'ROI_LICENSED_ACTIVITY', label: 'Licensed activity (EBA code)', value: e.licensedActivity ?? null, isDefault: false },
-  ];
-}
+type Option = { value: string; label: string };
+const options = (m: Record<string, string>): Option[] => Object.entries(m).map(([value, label]) => ({ value, label }));
 
 /**
  * The Register of Information over every workspace the caller can access
- * (docs/register-of-information.md): the workbook of the contract, the EBA xBRL-CSV
- * report package and its pre-flight check. Each vendor brings its profile, its latest
- * completed assessment and its latest completed questionnaire.
+ * (docs/register-of-information.md). Each vendor brings its profile, its latest completed
+ * assessment and its latest completed questionnaire; the entity, its functions and the
+ * exchange rates come from the organization's register records.
  */
 export function registerService(deps: Deps): RegisterService {
-  const entity = () => entityOf(deps.config);
+  const { records } = deps;
 
   async function vendors(userId: string): Promise<RegisterVendor[]> {
     const list = await deps.workspaces.list(userId);
@@ -117,38 +87,78 @@ export function registerService(deps: Deps): RegisterService {
     return out;
   }
 
+  async function input(userId: string, now: Date): Promise<RegisterInput> {
+    const caller = await records.caller(userId);
+    const entity = await records.entity(caller);
+    const [v, fns, rates] = await Promise.all([vendors(userId), records.functions(caller), records.rates(caller)]);
+    return { entity, vendors: v, functions: fns.map(registerFunction), rates: rates.rates, reportDate: today(now) };
+  }
+
   return {
-    entity,
+    records,
     vendors,
 
     async workbook(userId, now = new Date()) {
       // The workbook writer (ExcelJS) is loaded with the first export, not at start.
       const { buildRegisterWorkbook } = await import('../../compliance/register/workbook.js');
-      const buffer = await buildRegisterWorkbook({ institutionName: deps.config.institutionName, reportDate: today(now), vendors: await vendors(userId) });
+      const data = await input(userId, now);
+      const { tables } = preflight(data);
+      const buffer = await buildRegisterWorkbook({ institutionName: data.entity.name, reportDate: today(now), vendors: data.vendors, tables });
       return { filename: `DORA_Register_of_Information_${today(now)}.xlsx`, buffer };
     },
 
     async preflight(userId, now = new Date()) {
-      const { tables: _tables, ...report } = preflight(entity(), await vendors(userId), today(now));
-      return { ...report, settings: settingsOf(deps.config) };
+      const { tables: _tables, ...report } = preflight(await input(userId, now));
+      const caller = await records.caller(userId);
+      return { ...report, settings: (await records.entityView(caller)).settings };
     },
 
     async xbrl(userId, now = new Date()) {
-      const e = entity();
-      const { tables, ...report } = preflight(e, await vendors(userId), today(now));
+      const data = await input(userId, now);
+      const { tables, ...report } = preflight(data);
       if (!report.ready) {
+        const errs = (name: string, list: { severity: string; message: string; rules: string[] }[]) =>
+          list.filter((i) => i.severity === 'error').map((i) => `${name}: ${i.message}${i.rules.length ? ` (${i.rules.join(', ')})` : ''}`);
         const details = [
-          ...report.entity.filter((i) => i.severity === 'error').map((i) => `entity: ${i.field}: ${i.message}`),
-          ...report.vendors.flatMap((v) => v.issues.filter((i) => i.severity === 'error').map((i) => `${v.name}: ${i.field}: ${i.message}`)),
+          ...errs('entity', report.entity),
+          ...report.functions.flatMap((f) => errs(`function ${f.code}`, f.issues)),
+          ...report.vendors.flatMap((v) => errs(v.name, v.issues)),
         ];
         throw new AppError(
           422,
           'ROI_PREFLIGHT_FAILED',
-          `The register is not ready to file: ${report.errors} error(s); see GET /workspaces/roi-preflight`,
+          `The register is not ready to file: ${report.errors} blocking issue(s); see GET /workspaces/roi-preflight`,
           details,
         );
       }
-      return buildXbrlPackage(e, tables, now);
+      return buildXbrlPackage(data.entity, tables, now);
+    },
+
+    async functions(caller, q) {
+      const [page, contracts] = await Promise.all([records.functionsPage(caller, q), deps.workspaces.orgContracts(caller.orgId)]);
+      const functions = page.functions.map((f) => ({
+        ...f,
+        contracts: contracts
+          .filter((c) => c.contract.functionIds?.includes(f.id))
+          .map((c) => ({ workspaceId: c.workspaceId, vendor: c.workspaceName, contractId: c.contract.id ?? null, reference: c.contract.reference })),
+      }));
+      return { functions, pagination: page.pagination };
+    },
+
+    async deleteFunction(caller, id) {
+      const usedBy = (await deps.workspaces.orgContracts(caller.orgId))
+        .filter((c) => c.contract.functionIds?.includes(id))
+        .map((c) => `${c.contract.reference} (${c.workspaceName})`);
+      await records.deleteFunction(caller, id, usedBy);
+    },
+
+    codeLists() {
+      return {
+        entityTypes: options(ENTITY_TYPES),
+        licensedActivities: options(LICENSED_ACTIVITIES),
+        terminationReasons: options(TERMINATION_REASONS),
+        defaultLicensedActivity: deps.defaultLicensedActivity && LICENSED_ACTIVITIES[deps.defaultLicensedActivity] ? deps.defaultLicensedActivity : null,
+      };
     },
   };
 }

@@ -279,6 +279,18 @@ export function workspacesRepository(db: Db) {
         .from(workspaces)
         .where(and(eq(workspaces.orgId, orgId), sql`${workspaces.vendorProfile}->'identifier'->>'value' = ${value}`));
     },
+    /** Every contract in the organization's vendor profiles, with its workspace. */
+    async contractsOf(orgId: string): Promise<{ contract: Record<string, unknown>; workspaceId: string; workspaceName: string }[]> {
+      const rows = await db
+        .select({
+          workspaceId: workspaces.id,
+          workspaceName: workspaces.name,
+          contract: sql<Record<string, unknown>>`jsonb_array_elements(coalesce(${workspaces.vendorProfile}->'contracts', '[]'::jsonb))`,
+        })
+        .from(workspaces)
+        .where(eq(workspaces.orgId, orgId));
+      return rows.filter((r) => r.contract && typeof r.contract === 'object');
+    },
     /** Deletes the workspace; every table referencing workspaces.id cascades. */
     async delete(id: string): Promise<boolean> {
       const rows = await db.delete(workspaces).where(eq(workspaces.id, id)).returning({ id: workspaces.id });

@@ -9,7 +9,15 @@ import { effectiveAccess, type WorkspaceAccess } from './access.js';
 import { workspaceMembers, workspaceNotFound, type AccessEntry, type MemberView } from './members.js';
 import { defaultPermissions } from './permissions.js';
 import type { AccessibleWorkspace, WorkspaceRow, WorkspaceSortField, WorkspacesRepository } from './repository.js';
-import { checkVendorProfile, mergeVendorProfile, readVendorProfile, type VendorProfile, type VendorProfilePatch } from '../../domain/vendorProfile.js';
+import {
+  checkVendorProfile,
+  mergeVendorProfile,
+  readVendorProfile,
+  withContractIds,
+  type Contract,
+  type VendorProfile,
+  type VendorProfilePatch,
+} from '../../domain/vendorProfile.js';
 import { offsetOf, pagination, type PageRequest } from '../../domain/paging.js';
 import type { FieldSource } from '../../domain/profileDrafts.js';
 
@@ -75,6 +83,9 @@ export type WorkspaceDeletedHook = (workspace: { id: string; orgId: string }) =>
 export const accessDenied = () => forbidden('Access denied to this workspace', 'WORKSPACE_ACCESS_DENIED');
 export { workspaceNotFound };
 const nameTaken = () => conflict('A workspace with this name already exists in the organization', 'WORKSPACE_NAME_TAKEN');
+/** A contract reference is the key of the arrangement in the organization's register (B_02.01 c0010). */
+export const contractReferenceTaken = (reference: string, vendor: string) =>
+  conflict(`Contract reference ${reference} is already used by ${vendor}: every contract of the register needs its own reference`, 'CONTRACT_REFERENCE_TAKEN');
 
 function assertProfile(p: VendorProfile) {
   const problems = checkVendorProfile(p);
@@ -192,6 +203,8 @@ export interface WorkspacesService {
   withScheduleEnabled(): Promise<{ id: string; syncSchedule: SyncSchedule }[]>;
   /** A workspace by opaque id or slug (for other modules), or null. */
   get(workspaceId: string): Promise<WorkspaceView | null>;
+  /** Every contract of the organization's vendors, with its vendor (register: references are unique per organization). */
+  orgContracts(orgId: string): Promise<{ contract: Contract; workspaceId: string; workspaceName: string }[]>;
   /** Workspaces by opaque id, in one query; unknown ids are skipped (register export). */
   getMany(workspaceIds: string[]): Promise<WorkspaceView[]>;
   /** Deletes the workspace and everything in it; runs the deleted hooks. */
@@ -292,6 +305,14 @@ export function workspacesService(deps: {
     }
   }
 
+  /** 409 CONTRACT_REFERENCE_TAKEN when a contract reference is already used by another vendor of the organization. */
+  async function assertUniqueReferences(orgId: string, p: Pick<VendorProfile, 'contracts'>, exceptId?: string) {
+    if (!p.contracts?.length) return;
+    const mine = new Set(p.contracts.map((c) => c.reference));
+    const taken = (await repo.contractsOf(orgId)).filter((r) => r.workspaceId !== exceptId && mine.has(String(r.contract.reference)));
+    if (taken.length) throw contractReferenceTaken(String(taken[0]!.contract.reference), taken[0]!.workspaceName);
+  }
+
   async function stats(workspaceId: string): Promise<WorkspaceStats> {
     const total: WorkspaceStats = { totalPages: 0, totalDatabases: 0, totalDocuments: 0 };
     for (const p of statsProviders) {
@@ -361,6 +382,7 @@ export function workspacesService(deps: {
       if (input.vendorProfile) {
         assertProfile(input.vendorProfile);
         await assertNewVendor(org.orgId, input.vendorProfile);
+        await assertUniqueReferences(org.orgId, input.vendorProfile);
       }
       const name = input.workspaceName.trim();
       const slug = requestedSlug(input.workspaceId) ?? (await uniqueSlug(slugify(name)));
@@ -370,7 +392,7 @@ export function workspacesService(deps: {
         name,
         slug,
         syncSchedule: input.syncSchedule ?? { enabled: false, intervalHours: 24 },
-        vendorProfile: input.vendorProfile ?? {},
+        vendorProfile: withContractIds(input.vendorProfile ?? {}),
         ownerPermissions: defaultPermissions('owner'),
       });
       if (row === 'slug_taken') throw conflict(`workspaceId ${slug} is already taken`, 'WORKSPACE_ID_TAKEN');
@@ -402,12 +424,13 @@ export function workspacesService(deps: {
       if (input.syncSchedule !== undefined) values.syncSchedule = input.syncSchedule;
       const patch = input.vendorProfile;
       if (patch?.identifier) await assertNewVendor(scope.orgId, { identifier: patch.identifier }, scope.workspaceId);
+      if (patch?.contracts) await assertUniqueReferences(scope.orgId, { contracts: patch.contracts }, scope.workspaceId);
       const row = await repo.update(
         scope.workspaceId,
         values,
         patch
           ? (current, sources) => {
-              const merged = mergeVendorProfile(current as VendorProfile, patch);
+              const merged = withContractIds(mergeVendorProfile(current as VendorProfile, patch));
               assertProfile(merged);
               // A value changed by hand no longer comes from its document.
               return { profile: merged as Record<string, unknown>, sources: keepUnchangedSources(merged, sources) };
@@ -422,8 +445,9 @@ export function workspacesService(deps: {
     async applyProfileValues(workspaceId, apply) {
       const row = await repo.update(workspaceId, {}, (current, sources) => {
         const next = apply(structuredClone(current) as VendorProfile, structuredClone(sources));
-        assertProfile(next.profile);
-        return { profile: next.profile as Record<string, unknown>, sources: keepUnchangedSources(next.profile, next.sources) };
+        const profile = withContractIds(next.profile);
+        assertProfile(profile);
+        return { profile: profile as Record<string, unknown>, sources: keepUnchangedSources(profile, next.sources) };
       });
       if (row === 'name_taken' || !row) throw workspaceNotFound();
       return workspaceView(row);
@@ -443,6 +467,10 @@ export function workspacesService(deps: {
     async get(workspaceId) {
       const row = await repo.findByKey(workspaceId);
       return row && workspaceView(row);
+    },
+
+    async orgContracts(orgId) {
+      return (await repo.contractsOf(orgId)) as { contract: Contract; workspaceId: string; workspaceName: string }[];
     },
 
     async getMany(workspaceIds) {

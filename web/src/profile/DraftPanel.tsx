@@ -24,6 +24,8 @@ interface DraftField {
   field: string;
   label: string;
   form: string;
+  /** `contract`: the value goes into the vendor's first contract. */
+  target?: 'profile' | 'contract';
   status: 'proposed' | 'conflict' | 'not_found' | 'unchanged';
   value?: unknown;
   confidence?: number;
@@ -40,6 +42,8 @@ interface Draft {
   fields?: DraftField[];
 }
 type Decision = { field: string; action: 'accept' | 'edit' | 'reject'; value?: unknown; candidate?: number };
+/** The contract created with a decision when the vendor has none (docs/register-drafting.md, "Decisions"). */
+type NewContract = { reference: string; startDate: string };
 
 const draftsKey = (ws: string) => ['profile-drafts', ws] as const;
 
@@ -107,10 +111,72 @@ function Passage({ e }: { e: Evidence }) {
   );
 }
 
-function FieldRow({ f, canDecide, busy, onDecide }: { f: DraftField; canDecide: boolean; busy: boolean; onDecide(d: Decision): void }) {
+/**
+ * The contract the decision needs, asked for at the button pressed: a reference (the title of the
+ * document the value comes from, as the service would make it) and a start date.
+ */
+function NewContractFields({ f, vendorName, value: c, onChange }: { f: DraftField; vendorName: string; value: NewContract; onChange(c: NewContract): void }) {
+  return (
+    <fieldset className={styles.newContract}>
+      <legend>{vendorName} has no contract yet: create it to record this value</legend>
+      <label>
+        Contract reference
+        <input
+          value={c.reference}
+          maxLength={100}
+          onChange={(e) => onChange({ ...c, reference: e.target.value })}
+          aria-label={`Contract reference for ${f.label}`}
+        />
+      </label>
+      <label>
+        Start date
+        <input
+          type="date"
+          value={c.startDate}
+          onChange={(e) => onChange({ ...c, startDate: e.target.value })}
+          aria-label={`Contract start date for ${f.label}`}
+        />
+      </label>
+    </fieldset>
+  );
+}
+
+function FieldRow({
+  f,
+  canDecide,
+  busy,
+  onDecide,
+  needsContract,
+  vendorName,
+  suggestedStart,
+  error,
+}: {
+  f: DraftField;
+  canDecide: boolean;
+  busy: boolean;
+  onDecide(d: Decision, contract?: NewContract): void;
+  /** The vendor has no contract and the field goes into one. */
+  needsContract: boolean;
+  vendorName: string;
+  suggestedStart?: string;
+  /** The error of the last decision on this field, shown here at the button. */
+  error: unknown;
+}) {
   const [editing, setEditing] = useState(false);
   const [text, setText] = useState(editText(f.form, f.value));
+  /** The accept (or candidate) waiting for the contract to be created. */
+  const [pending, setPending] = useState<Decision | null>(null);
+  const [edited, setContract] = useState<NewContract | null>(null);
+  const contract = edited ?? {
+    reference: f.evidence[0]?.title ?? f.candidates?.[0]?.evidence[0]?.title ?? `${vendorName} contract`,
+    startDate: suggestedStart ?? '',
+  };
   const decided = f.decision;
+  const askContract = needsContract || (error instanceof ApiError && error.code === 'CONTRACT_REQUIRED');
+  const decide = (d: Decision) => {
+    if (askContract && !pending && d.action !== 'reject') return setPending(d);
+    onDecide(d, askContract && d.action !== 'reject' ? contract : undefined);
+  };
   return (
     <li className={styles.draftField} data-draft-field={f.field} aria-label={f.label}>
       <div className={styles.draftHead}>
@@ -137,7 +203,7 @@ function FieldRow({ f, canDecide, busy, onDecide }: { f: DraftField; canDecide: 
                 size="sm"
                 busy={busy}
                 icon={<Check size={14} />}
-                onClick={() => onDecide({ field: f.field, action: 'accept', candidate: i })}
+                onClick={() => decide({ field: f.field, action: 'accept', candidate: i })}
                 aria-label={`Accept ${formatValue(f.form, c.value)} for ${f.label}`}
               >
                 Accept this
@@ -151,9 +217,10 @@ function FieldRow({ f, canDecide, busy, onDecide }: { f: DraftField; canDecide: 
             <form
               onSubmit={(e) => {
                 e.preventDefault();
-                onDecide({ field: f.field, action: 'edit', value: parseEdit(f.form, text) });
+                onDecide({ field: f.field, action: 'edit', value: parseEdit(f.form, text) }, askContract ? contract : undefined);
               }}
             >
+              {askContract && <NewContractFields f={f} vendorName={vendorName} value={contract} onChange={setContract} />}
               <label>
                 <span className="visually-hidden">New value for {f.label}</span>
                 <input value={text} onChange={(e) => setText(e.target.value)} aria-label={`New value for ${f.label}`} />
@@ -173,7 +240,7 @@ function FieldRow({ f, canDecide, busy, onDecide }: { f: DraftField; canDecide: 
                   variant="primary"
                   busy={busy}
                   icon={<Check size={14} />}
-                  onClick={() => onDecide({ field: f.field, action: 'accept' })}
+                  onClick={() => decide({ field: f.field, action: 'accept' })}
                   aria-label={`Accept ${f.label}`}
                 >
                   Accept
@@ -187,7 +254,7 @@ function FieldRow({ f, canDecide, busy, onDecide }: { f: DraftField; canDecide: 
                 variant="ghost"
                 busy={busy}
                 icon={<X size={14} />}
-                onClick={() => onDecide({ field: f.field, action: 'reject' })}
+                onClick={() => decide({ field: f.field, action: 'reject' })}
                 aria-label={`Reject ${f.label}`}
               >
                 Reject
@@ -195,6 +262,29 @@ function FieldRow({ f, canDecide, busy, onDecide }: { f: DraftField; canDecide: 
             </>
           )}
         </div>
+      )}
+      {canDecide && !decided && pending && (
+        <form
+          className={styles.draftActions}
+          onSubmit={(e) => {
+            e.preventDefault();
+            onDecide(pending, contract);
+          }}
+          aria-label={`Create the contract for ${f.label}`}
+        >
+          <NewContractFields f={f} vendorName={vendorName} value={contract} onChange={setContract} />
+          <Button type="submit" size="sm" variant="primary" busy={busy} disabled={!contract.reference.trim() || !contract.startDate}>
+            Create the contract and accept
+          </Button>
+          <Button size="sm" variant="ghost" onClick={() => setPending(null)}>
+            Cancel
+          </Button>
+        </form>
+      )}
+      {error !== null && error !== undefined && !(askContract && pending && error instanceof ApiError && error.code === 'CONTRACT_REQUIRED') && (
+        <p className={`alert alert-error ${styles.fieldError}`} role="alert">
+          {error instanceof ApiError && error.details.length && error.code === 'VALIDATION_ERROR' ? error.details.join('; ') : messageOf(error)}
+        </p>
       )}
     </li>
   );
@@ -242,17 +332,26 @@ function DraftPanelBody({ vendor }: { vendor: Workspace }) {
     },
   });
   const decide = useMutation({
-    mutationFn: (d: Decision) =>
-      post<{ draft: Draft; vendorProfile: unknown }>(`/workspaces/${encodeURIComponent(ws)}/profile-drafts/${draft!.id}/decisions`, { decisions: [d] }),
-    onSuccess: async (res, d) => {
+    mutationFn: ({ d, contract }: { d: Decision; contract?: NewContract }) =>
+      post<{ draft: Draft; vendorProfile: unknown }>(`/workspaces/${encodeURIComponent(ws)}/profile-drafts/${draft!.id}/decisions`, {
+        decisions: [d],
+        ...(contract ? { contract: { startDate: contract.startDate, reference: contract.reference.trim() || undefined } } : {}),
+      }),
+    onSuccess: async (res, { d, contract }) => {
       qc.setQueryData(draftsKey(ws), res.draft);
       await qc.invalidateQueries({ queryKey: vendorKey(vendor.workspaceId) });
       await qc.invalidateQueries({ queryKey: ['roi-preflight'] });
-      toast.show(d.action === 'reject' ? 'Value rejected' : 'Value written to the profile', 'success');
+      toast.show(
+        d.action === 'reject' ? 'Value rejected' : contract ? `Contract ${contract.reference} created; value written to it` : 'Value written to the profile',
+        'success',
+      );
     },
   });
 
   const running = draft && (draft.status === 'pending' || draft.status === 'running');
+  const hasContract = ((vendor.vendorProfile as { contracts?: unknown[] }).contracts ?? []).length > 0;
+  const startField = draft?.fields?.find((f) => f.field === 'startDate');
+  const startProposal = startField?.status === 'proposed' && typeof startField.value === 'string' ? startField.value : undefined;
   const fields = draft?.fields ?? [];
   const open = fields.filter((f) => f.status === 'proposed' || f.status === 'conflict');
   const notFound = fields.filter((f) => f.status === 'not_found');
@@ -273,11 +372,6 @@ function DraftPanelBody({ vendor }: { vendor: Workspace }) {
         )}
       </div>
       {start.error && <ErrorMessage error={start.error} />}
-      {decide.error && (
-        <p className="alert alert-error" role="alert">
-          {decide.error instanceof ApiError && decide.error.details.length ? decide.error.details.join('; ') : messageOf(decide.error)}
-        </p>
-      )}
       {list.isLoading && <p className="page-sub">Loading the latest draft…</p>}
       {draft?.status === 'failed' && <p className="alert alert-error">The draft failed: {draft.error}</p>}
       {running && <p role="status">Drafting from the documents…</p>}
@@ -290,7 +384,17 @@ function DraftPanelBody({ vendor }: { vendor: Workspace }) {
           {open.length > 0 && (
             <ul className={styles.draftList} aria-label="Proposed values">
               {open.map((f) => (
-                <FieldRow key={`${draft.id}-${f.field}`} f={f} canDecide={canDecide} busy={decide.isPending} onDecide={(d) => decide.mutate(d)} />
+                <FieldRow
+                  key={`${draft.id}-${f.field}`}
+                  f={f}
+                  canDecide={canDecide}
+                  busy={decide.isPending && decide.variables?.d.field === f.field}
+                  onDecide={(d, contract) => decide.mutate({ d, contract })}
+                  needsContract={f.target === 'contract' && !hasContract}
+                  vendorName={vendor.workspaceName}
+                  suggestedStart={startProposal}
+                  error={decide.variables?.d.field === f.field ? decide.error : null}
+                />
               ))}
             </ul>
           )}

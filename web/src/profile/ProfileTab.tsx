@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { CheckCircle2, Plus, Trash2, X } from 'lucide-react';
-import { useEffect, useMemo, useState, type FormEvent, type ReactNode } from 'react';
+import { CheckCircle2, Plus, Trash2 } from 'lucide-react';
+import { useEffect, useMemo, useState, type FormEvent } from 'react';
 import { Link, useLocation, useOutletContext } from 'react-router';
 import { ApiError, patch } from '../api/client';
 import type { Workspace } from '../api/types';
@@ -13,21 +13,22 @@ import {
   CERTIFICATION_STATUSES,
   COUNTRY_OPTIONS,
   CRITICALITY_TIERS,
-  CURRENCY_CODES,
   ICT_OPTIONS,
   IDENTIFIER_TYPES,
   leiProblem,
   LEVELS,
   REINTEGRATION,
   SUBSTITUTABILITY,
-  countryLabel,
 } from './codes';
-import { getPath, ProfileDraft, ProfileErrors, ProfileField, ProfileSection, setPath, type ControlProps, type ProfileDraftApi } from './ProfileField';
+import { getPath, ProfileDraft, ProfileErrors, ProfileField, ProfileSection, setPath, type ProfileDraftApi } from './ProfileField';
 import styles from './Profile.module.css';
 import { DraftPanel } from './DraftPanel';
-import type { Certification, Contract, ExitPlan, VendorProfile } from './types';
+import type { Certification, ExitPlan, Subcontractor, VendorProfile } from './types';
+import { Contracts } from './Contracts';
+import { Select, YesNo } from './controls';
+import { Subcontractors } from './Subcontractors';
 
-type Option = { value: string; label: string };
+/** The fields the profile form edits (PATCH replaces them; contracts have their own routes: Contracts.tsx). */
 const PROFILE_KEYS: (keyof VendorProfile)[] = [
   'legalName',
   'identifier',
@@ -38,11 +39,12 @@ const PROFILE_KEYS: (keyof VendorProfile)[] = [
   'criticalityTier',
   'supportsCriticalFunction',
   'nextReviewDate',
-  'contracts',
+  'lastAuditDate',
   'substitutability',
   'discontinuationImpact',
   'exitPlan',
   'certifications',
+  'subcontractors',
 ];
 
 /** `vendorProfile.contracts.0.endDate: must not ...` -> Map('contracts.0.endDate' -> ['must not ...']). */
@@ -80,7 +82,8 @@ export function toPatch(d: VendorProfile): Record<string, unknown> {
     let v = clean(d[k]);
     if (k === 'identifier' && v && !(v as { value?: string }).value) v = undefined;
     if (k === 'exitPlan' && v && (v as ExitPlan).exists === undefined) v = undefined;
-    if (Array.isArray(v) && v.length === 0 && k !== 'contracts' && k !== 'certifications') v = undefined;
+    if (k === 'subcontractors' && Array.isArray(v)) v = (v as Subcontractor[]).filter((x) => x.name);
+    if (Array.isArray(v) && v.length === 0 && k !== 'certifications') v = undefined;
     out[k] = v === undefined ? null : v;
   }
   return out;
@@ -168,14 +171,8 @@ export default function ProfileTab() {
     setDraft((d) => ({ ...d, [k]: v }));
     setDirty(true);
   };
-  const contracts = draft.contracts ?? [];
   const certs = draft.certifications ?? [];
   const exit = draft.exitPlan;
-  const setContract = (i: number, c: Partial<Contract>) =>
-    set(
-      'contracts',
-      contracts.map((x, j) => (j === i ? { ...x, ...c } : x)),
-    );
   const setCert = (i: number, c: Partial<Certification>) =>
     set(
       'certifications',
@@ -204,6 +201,7 @@ export default function ProfileTab() {
     <ProfileDraft.Provider value={draftApi}>
       <ProfileErrors.Provider value={errors}>
         <DraftPanel vendor={vendor} />
+        <Contracts vendor={vendor} />
         <form className={styles.form} onSubmit={submit} noValidate aria-label="Vendor profile">
           <div className="page-header" style={{ marginBottom: 12 }}>
             <div>
@@ -226,6 +224,7 @@ export default function ProfileTab() {
                 ['services', 'Services and criticality'],
                 ['contracts', 'Contractual arrangements'],
                 ['exit', 'Substitutability and exit'],
+                ['subcontractors', 'Subcontractors'],
                 ['certifications', 'Certifications'],
               ].map(([id, label]) => (
                 <li key={id}>
@@ -334,165 +333,11 @@ export default function ProfileTab() {
               </div>
             </ProfileSection>
 
-            <ProfileSection
-              id="contracts"
-              title="Contractual arrangements"
-              register="Templates B_02.01 and B_02.02: one row per contract (a vendor without a contract is left out of the package)"
-              action={
-                canEdit && (
-                  <Button
-                    size="sm"
-                    icon={<Plus size={14} aria-hidden="true" />}
-                    onClick={() => set('contracts', [...contracts, { reference: '', startDate: '' }])}
-                  >
-                    Add a contract
-                  </Button>
-                )
-              }
-            >
-              {contracts.length === 0 && <p className="muted">No contract recorded yet.</p>}
-              {contracts.map((k, i) => {
-                const p = `contracts.${i}`;
-                return (
-                  <div key={i} className={styles.item} id={`field-${p}`}>
-                    <div className={styles.itemHead}>
-                      <h3>Contract {k.reference || i + 1}</h3>
-                      {canEdit && (
-                        <Button
-                          size="sm"
-                          variant="ghost"
-                          icon={<Trash2 size={14} aria-hidden="true" />}
-                          onClick={() =>
-                            set(
-                              'contracts',
-                              contracts.filter((_, j) => j !== i),
-                            )
-                          }
-                          aria-label={`Remove contract ${k.reference || i + 1}`}
-                        >
-                          Remove
-                        </Button>
-                      )}
-                    </div>
-                    <div className={styles.grid}>
-                      <ProfileField path={`${p}.reference`} label="Contract reference number" hint="Unique; the key of the arrangement.">
-                        {(c) => <input {...c} value={k.reference} maxLength={100} required onChange={(e) => setContract(i, { reference: e.target.value })} />}
-                      </ProfileField>
-                      <ProfileField path={`${p}.ictServiceType`} label="Type of ICT services" hint="Leave empty to use the provider's.">
-                        {(c) => (
-                          <Select
-                            c={c}
-                            value={k.ictServiceType ?? ''}
-                            options={ICT_OPTIONS}
-                            onChange={(v) => setContract(i, { ictServiceType: v || undefined })}
-                            emptyLabel={draft.ictServiceType ? `As the provider (${draft.ictServiceType})` : 'Not set'}
-                          />
-                        )}
-                      </ProfileField>
-                      <ProfileField path={`${p}.startDate`} label="Start date">
-                        {(c) => <input {...c} type="date" value={k.startDate} required onChange={(e) => setContract(i, { startDate: e.target.value })} />}
-                      </ProfileField>
-                      <ProfileField path={`${p}.endDate`} label="End date" hint="Empty: open-ended.">
-                        {(c) => <input {...c} type="date" value={k.endDate ?? ''} onChange={(e) => setContract(i, { endDate: e.target.value || undefined })} />}
-                      </ProfileField>
-                      <ProfileField path={`${p}.noticePeriodDaysEntity`} label="Notice period of the entity (days)">
-                        {(c) => (
-                          <NumberInput
-                            c={c}
-                            value={k.noticePeriodDaysEntity}
-                            min={0}
-                            max={3650}
-                            onChange={(v) => setContract(i, { noticePeriodDaysEntity: v })}
-                          />
-                        )}
-                      </ProfileField>
-                      <ProfileField path={`${p}.noticePeriodDaysProvider`} label="Notice period of the provider (days)">
-                        {(c) => (
-                          <NumberInput
-                            c={c}
-                            value={k.noticePeriodDaysProvider}
-                            min={0}
-                            max={3650}
-                            onChange={(v) => setContract(i, { noticePeriodDaysProvider: v })}
-                          />
-                        )}
-                      </ProfileField>
-                      <ProfileField path={`${p}.governingLaw`} label="Governing law (country)">
-                        {(c) => (
-                          <Select
-                            c={c}
-                            value={k.governingLaw ?? ''}
-                            options={COUNTRY_OPTIONS}
-                            onChange={(v) => setContract(i, { governingLaw: v || undefined })}
-                          />
-                        )}
-                      </ProfileField>
-                      <ProfileField path={`${p}.annualCost.amount`} label="Annual cost" errorAlso={[`${p}.annualCost`]}>
-                        {(c) => (
-                          <NumberInput
-                            c={c}
-                            value={k.annualCost?.amount}
-                            min={0}
-                            step="any"
-                            onChange={(v) =>
-                              setContract(i, { annualCost: v === undefined ? undefined : { amount: v, currency: k.annualCost?.currency ?? 'EUR' } })
-                            }
-                          />
-                        )}
-                      </ProfileField>
-                      <ProfileField path={`${p}.annualCost.currency`} label="Currency" hint="ISO 4217, e.g. EUR">
-                        {(c) => (
-                          <Select
-                            c={c}
-                            value={k.annualCost?.currency ?? ''}
-                            options={CURRENCY_CODES.map((x) => ({ value: x, label: x }))}
-                            onChange={(v) => setContract(i, { annualCost: v ? { amount: k.annualCost?.amount ?? 0, currency: v } : undefined })}
-                          />
-                        )}
-                      </ProfileField>
-                      <ProfileField path={`${p}.storesData`} label="Stores data of the entity">
-                        {(c) => (
-                          <YesNo
-                            c={c}
-                            value={k.storesData}
-                            onChange={(v) =>
-                              setContract(i, { storesData: v, ...(v === false ? { dataStorageLocations: undefined, dataSensitivity: undefined } : {}) })
-                            }
-                          />
-                        )}
-                      </ProfileField>
-                      <ProfileField path={`${p}.dataSensitivity`} label="Sensitiveness of the data stored">
-                        {(c) => (
-                          <Select
-                            c={c}
-                            value={k.dataSensitivity ?? ''}
-                            options={LEVELS}
-                            onChange={(v) => setContract(i, { dataSensitivity: (v || undefined) as Contract['dataSensitivity'] })}
-                            disabled={k.storesData === false}
-                          />
-                        )}
-                      </ProfileField>
-                      <ProfileField path={`${p}.dataStorageLocations`} label="Countries where data is stored" wide>
-                        {(c) => (
-                          <Countries
-                            c={c}
-                            value={k.dataStorageLocations ?? []}
-                            onChange={(v) => setContract(i, { dataStorageLocations: v })}
-                            disabled={k.storesData === false}
-                          />
-                        )}
-                      </ProfileField>
-                      <ProfileField path={`${p}.dataProcessingLocations`} label="Countries where data is processed" wide>
-                        {(c) => <Countries c={c} value={k.dataProcessingLocations ?? []} onChange={(v) => setContract(i, { dataProcessingLocations: v })} />}
-                      </ProfileField>
-                    </div>
-                  </div>
-                );
-              })}
-            </ProfileSection>
-
             <ProfileSection id="exit" title="Substitutability and exit" register="Template B_07.01: assessment of the ICT services provided">
               <div className={styles.grid}>
+                <ProfileField path="lastAuditDate" label="Date of the last audit of the provider">
+                  {(c) => <input {...c} type="date" value={draft.lastAuditDate ?? ''} onChange={(e) => set('lastAuditDate', e.target.value || undefined)} />}
+                </ProfileField>
                 <ProfileField path="substitutability" label="Substitutability">
                   {(c) => (
                     <Select c={c} value={draft.substitutability ?? ''} options={SUBSTITUTABILITY} onChange={(v) => set('substitutability', v || undefined)} />
@@ -569,6 +414,8 @@ export default function ProfileTab() {
                 </ProfileField>
               </div>
             </ProfileSection>
+
+            <Subcontractors value={draft.subcontractors ?? []} onChange={(v) => set('subcontractors', v)} canEdit={canEdit} />
 
             <ProfileSection
               id="certifications"
@@ -664,116 +511,5 @@ export default function ProfileTab() {
         </form>
       </ProfileErrors.Provider>
     </ProfileDraft.Provider>
-  );
-}
-
-function Select({
-  c,
-  value,
-  options,
-  onChange,
-  emptyLabel = 'Not set',
-  disabled,
-  required,
-}: {
-  c: ControlProps;
-  value: string;
-  options: Option[];
-  onChange: (v: string) => void;
-  emptyLabel?: string;
-  disabled?: boolean;
-  required?: boolean;
-}) {
-  return (
-    <select {...c} value={value} disabled={disabled} onChange={(e) => onChange(e.target.value)}>
-      {!required && <option value="">{emptyLabel}</option>}
-      {options.map((o) => (
-        <option key={o.value} value={o.value}>
-          {o.label}
-        </option>
-      ))}
-    </select>
-  );
-}
-
-function YesNo({
-  c,
-  value,
-  onChange,
-  disabled,
-}: {
-  c: ControlProps;
-  value: boolean | undefined;
-  onChange: (v: boolean | undefined) => void;
-  disabled?: boolean;
-}) {
-  return (
-    <select
-      {...c}
-      value={value === undefined ? '' : value ? 'yes' : 'no'}
-      disabled={disabled}
-      onChange={(e) => onChange(e.target.value === '' ? undefined : e.target.value === 'yes')}
-    >
-      <option value="">Not set</option>
-      <option value="yes">Yes</option>
-      <option value="no">No</option>
-    </select>
-  );
-}
-
-function NumberInput({
-  c,
-  value,
-  onChange,
-  min,
-  max,
-  step,
-}: {
-  c: ControlProps;
-  value: number | undefined;
-  onChange: (v: number | undefined) => void;
-  min?: number;
-  max?: number;
-  step?: string;
-}) {
-  return (
-    <input
-      {...c}
-      type="number"
-      inputMode="decimal"
-      min={min}
-      max={max}
-      step={step ?? '1'}
-      value={value ?? ''}
-      onChange={(e) => onChange(e.target.value === '' || Number.isNaN(e.target.valueAsNumber) ? undefined : e.target.valueAsNumber)}
-    />
-  );
-}
-
-/** Several countries: the chosen ones as removable chips, a select to add one. */
-function Countries({ c, value, onChange, disabled }: { c: ControlProps; value: string[]; onChange: (v: string[]) => void; disabled?: boolean }): ReactNode {
-  return (
-    <div>
-      {value.length > 0 && (
-        <ul className={styles.chips} aria-label="Chosen countries">
-          {value.map((code) => (
-            <li key={code} className={styles.chip}>
-              {countryLabel(code)}
-              <button type="button" aria-label={`Remove ${countryLabel(code)}`} disabled={disabled} onClick={() => onChange(value.filter((x) => x !== code))}>
-                <X size={14} aria-hidden="true" />
-              </button>
-            </li>
-          ))}
-        </ul>
-      )}
-      <select {...c} value="" disabled={disabled} onChange={(e) => e.target.value && onChange([...value, e.target.value])}>
-        <option value="">{value.length ? 'Add another country…' : 'Add a country…'}</option>
-        {COUNTRY_OPTIONS.filter((o) => !value.includes(o.value)).map((o) => (
-          <option key={o.value} value={o.value}>
-            {o.label}
-          </option>
-        ))}
-      </select>
-    </div>
   );
 }

@@ -1,6 +1,11 @@
 /** The vendor profile as the API keeps it (docs/organizations-and-workspaces.md, "Vendor profile"). */
 export interface Contract {
+  id?: string;
   reference: string;
+  arrangementType?: 'standalone' | 'overarching' | 'subsequent';
+  overarchingReference?: string;
+  functionIds?: string[];
+  terminationReason?: string;
   ictServiceType?: string;
   startDate: string;
   endDate?: string | null;
@@ -11,7 +16,19 @@ export interface Contract {
   storesData?: boolean;
   dataStorageLocations?: string[];
   dataProcessingLocations?: string[];
+  processesData?: boolean;
   dataSensitivity?: 'low' | 'medium' | 'high';
+  serviceLocations?: string[];
+  renewal?: string;
+  personalData?: boolean;
+  auditRights?: string;
+  exitProvisions?: string;
+}
+export interface Subcontractor {
+  name: string;
+  role?: string;
+  country?: string;
+  identifier?: { type: string; value: string };
 }
 export interface Certification {
   type: string;
@@ -42,4 +59,6 @@ export interface VendorProfile {
   discontinuationImpact?: string;
   exitPlan?: ExitPlan;
   nextReviewDate?: string;
+  lastAuditDate?: string;
+  subcontractors?: Subcontractor[];
 }

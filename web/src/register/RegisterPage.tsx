@@ -2,6 +2,7 @@ import { useMutation } from '@tanstack/react-query';
 import { AlertCircle, AlertTriangle, CheckCircle2, Download, FileArchive, FileSpreadsheet, Settings2 } from 'lucide-react';
 import { useState } from 'react';
 import { Link } from 'react-router';
+import { useOrganization } from '../auth/session';
 import { downloadApiFile } from '../api/download';
 import { useTitle } from '../lib/useTitle';
 import { ErrorMessage } from '../ui/Alert';
@@ -10,18 +11,31 @@ import { EmptyState } from '../ui/EmptyState';
 import { plural } from '../ui/format';
 import { Loading } from '../ui/Spinner';
 import { useToast } from '../ui/Toasts';
-import { usePreflight, type PreflightIssue } from './api';
+import { usePreflight, type Preflight, type PreflightIssue } from './api';
+import { AuditLog } from './AuditLog';
+import { EntitySettings } from './EntitySettings';
+import { Functions } from './Functions';
+import { FxRates } from './FxRates';
 import styles from './Register.module.css';
 
-/** Where an issue is fixed: a field of the vendor profile, the vendor's assessments, or an entity setting. */
-export function fixLink(slug: string, field: string): { to: string; label: string } | null {
-  if (field.startsWith('vendorProfile')) {
+/** What fixes an issue: a link to a vendor's profile field, or a place on this page. */
+export type Fix = { kind: 'link'; to: string; label: string } | { kind: 'here'; target: string; label: string };
+
+/** Where an issue is fixed (`field` of the pre-flight, docs/register-of-information.md). */
+export function fixOf(slug: string | null, field: string): Fix | null {
+  if (field.startsWith('entity.')) return { kind: 'here', target: `entity-${field.slice(7)}`, label: 'Set it' };
+  if (field.startsWith('fxRate:')) return { kind: 'here', target: `fx:${field.slice(7)}`, label: 'Record the rate' };
+  const fn = /^function:([^.]+)\.(.+)$/.exec(field);
+  if (fn)
+    return fn[2] === 'contracts'
+      ? { kind: 'link', to: '/vendors', label: 'Open the vendors' }
+      : { kind: 'here', target: `fn:${fn[1]}`, label: 'Open the function' };
+  if (field === 'contracts') return { kind: 'link', to: '/vendors', label: 'Open the vendors' };
+  if (slug && field.startsWith('vendorProfile')) {
     const path = field.replace(/^vendorProfile\.?/, '') || 'legalName';
-    return { to: `/vendors/${encodeURIComponent(slug)}/profile#${path}`, label: 'Fix in the profile' };
+    return { kind: 'link', to: `/vendors/${encodeURIComponent(slug)}/profile#${path}`, label: 'Fix in the profile' };
   }
-  if (field === 'assessments') return { to: `/vendors/${encodeURIComponent(slug)}/assessments`, label: 'Run an assessment' };
-  if (field === 'function RTO/RPO') return null;
-  return { to: `/vendors/${encodeURIComponent(slug)}/profile#contracts`, label: 'Open the contracts' };
+  return null;
 }
 
 function Severity({ s }: { s: 'error' | 'warning' }) {
@@ -36,19 +50,151 @@ function Severity({ s }: { s: 'error' | 'warning' }) {
   );
 }
 
-const where = (i: PreflightIssue) => [i.template, i.column].filter(Boolean).join(' ');
+/** The detail of an issue: the taxonomy check or the EBA rules, and the cell. */
+function detailOf(i: PreflightIssue): string {
+  const cell = [i.template, i.column].filter(Boolean).join(' ');
+  const check = { key: 'Taxonomy key', unique: 'Taxonomy key, duplicate', reference: 'Taxonomy reference', rule: '', register: '' }[i.check];
+  const rules = i.rules.length ? `EBA rule ${i.rules.join(', ')}` : '';
+  return [[check, rules].filter(Boolean).join(', '), cell].filter(Boolean).join(' · ');
+}
 
-/** The Register of Information: the pre-flight as a to-do list, then the two downloads. */
+function IssueList({ issues, slug, name, onHere }: { issues: PreflightIssue[]; slug: string | null; name: string; onHere(target: string): void }) {
+  return (
+    <ul className={styles.issues}>
+      {issues.map((i, n) => {
+        const fix = fixOf(slug, i.field);
+        const detail = detailOf(i);
+        return (
+          <li key={n}>
+            <Severity s={i.severity} />
+            <span className={styles.msg}>
+              {i.message}
+              {detail && <span className={`${styles.detail} muted small`}>{detail}</span>}
+            </span>
+            {fix?.kind === 'link' && (
+              <Link to={fix.to} aria-label={`${fix.label}: ${name}, ${i.message}`}>
+                {fix.label}
+              </Link>
+            )}
+            {fix?.kind === 'here' && (
+              <button type="button" className="btn btn-ghost btn-sm" onClick={() => onHere(fix.target)} aria-label={`${fix.label}: ${i.message}`}>
+                {fix.label}
+              </button>
+            )}
+          </li>
+        );
+      })}
+    </ul>
+  );
+}
+
+function Summary({ pf, onDownload, busy }: { pf: Preflight; onDownload(f: 'xlsx' | 'xbrl-csv'): void; busy: 'xlsx' | 'xbrl-csv' | null }) {
+  const p = pf.package;
+  return (
+    <>
+      <div className={styles.status} role="status">
+        {pf.ready ? (
+          <CheckCircle2 size={28} aria-hidden="true" className={styles.okIcon} />
+        ) : (
+          <AlertCircle size={28} aria-hidden="true" className={styles.errIcon} />
+        )}
+        <div>
+          <strong>{pf.ready ? 'Ready to file: no blocking issue' : `Not ready to file: ${plural(pf.errors, 'blocking issue')}`}</strong>
+          <p className="muted small">
+            Checked against the EBA's {pf.rules.active} active validation rules for the register and the DORA 4.0 taxonomy's keys and references, on the very
+            tables the package holds.
+          </p>
+        </div>
+      </div>
+      <dl className={styles.counts}>
+        <div>
+          <dt>Blocking</dt>
+          <dd data-testid="count-errors">{pf.errors}</dd>
+        </div>
+        <div>
+          <dt>Missing values</dt>
+          <dd data-testid="count-warnings">{pf.warnings}</dd>
+        </div>
+        <div>
+          <dt>Vendors in the package</dt>
+          <dd data-testid="count-vendors">
+            {p.vendors} of {pf.vendors.length}
+          </dd>
+        </div>
+      </dl>
+      <p className={styles.holds} data-testid="package-holds">
+        The package holds {plural(p.vendors, 'ICT third-party service provider')}, {plural(p.contracts, 'contract')}, {plural(p.functions, 'business function')}{' '}
+        and {plural(p.subcontractors, 'subcontractor')} of rank 2.
+      </p>
+      <div className={styles.downloads}>
+        <div className={styles.download}>
+          <Button
+            variant={pf.ready ? 'primary' : 'secondary'}
+            icon={<FileArchive size={16} aria-hidden="true" />}
+            busy={busy === 'xbrl-csv'}
+            disabled={!pf.ready}
+            aria-describedby="xbrl-what"
+            onClick={() => onDownload('xbrl-csv')}
+          >
+            Download the xBRL-CSV package
+          </Button>
+          <p id="xbrl-what" className="muted small">
+            What you file with your competent authority (EBA reporting framework 4.0, module DORA010100).
+            {!pf.ready && ' It is produced once nothing blocks it: fix the blocking issues below first.'}
+          </p>
+        </div>
+        <div className={styles.download}>
+          <Button
+            icon={<FileSpreadsheet size={16} aria-hidden="true" />}
+            busy={busy === 'xlsx'}
+            aria-describedby="xlsx-what"
+            onClick={() => onDownload('xlsx')}
+          >
+            Download the workbook (XLSX)
+          </Button>
+          <p id="xlsx-what" className="muted small">
+            For review, always available: summary sheets RT.01.01 to RT.05.01 (this service's view of your vendors), then the EBA templates B_01.01 to B_99.01
+            as sheets, exactly as the package files them.
+          </p>
+        </div>
+      </div>
+    </>
+  );
+}
+
+/** The Register of Information: the pre-flight as a to-do list, the two downloads, and the register's own records. */
 export default function RegisterPage() {
   useTitle('Register of Information');
   const pf = usePreflight();
+  const org = useOrganization().data;
   const toast = useToast();
   const [onlyBlocking, setOnlyBlocking] = useState(false);
+  const [openFunction, setOpenFunction] = useState<string | null>(null);
+  const [wantedRate, setWantedRate] = useState<string | null>(null);
   const download = useMutation({
     mutationFn: (format: 'xlsx' | 'xbrl-csv') =>
       downloadApiFile('/workspaces/roi-export', { query: { format } }, format === 'xlsx' ? 'register.xlsx' : 'register.zip'),
     onSuccess: ({ filename }) => toast.show(`Downloaded ${filename}`, 'success'),
   });
+  const canWrite = org?.myRole === 'org_admin' || org?.myRole === 'analyst';
+
+  // A to-do item fixed on this page: bring the place into view and focus it.
+  const onHere = (target: string) => {
+    let id = target;
+    if (target.startsWith('fn:')) {
+      setOpenFunction(`${target.slice(3)}:${Date.now()}`);
+      id = 'functions';
+    } else if (target.startsWith('fx:')) {
+      setWantedRate(target.slice(3));
+      id = 'fx-date';
+    }
+    requestAnimationFrame(() => {
+      const el = document.getElementById(id);
+      el?.scrollIntoView({ block: 'center' });
+      (el?.matches('input, select, textarea') ? el : el?.querySelector<HTMLElement>('input, select, textarea'))?.focus({ preventScroll: true });
+    });
+  };
+  const keep = (i: PreflightIssue) => !onlyBlocking || i.severity === 'error';
 
   return (
     <div className="page">
@@ -71,58 +217,7 @@ export default function RegisterPage() {
             <h2 id="pf-summary" className="visually-hidden">
               Pre-flight summary
             </h2>
-            <div className={styles.status} role="status">
-              {pf.data.ready ? (
-                <CheckCircle2 size={28} aria-hidden="true" className={styles.okIcon} />
-              ) : (
-                <AlertCircle size={28} aria-hidden="true" className={styles.errIcon} />
-              )}
-              <div>
-                <strong>{pf.data.ready ? 'Ready to file: no blocking issue' : `Not ready to file: ${plural(pf.data.errors, 'blocking issue')}`}</strong>
-                <p className="muted small">The xBRL-CSV package is produced once nothing blocks it; the workbook is always available.</p>
-              </div>
-            </div>
-            <dl className={styles.counts}>
-              <div>
-                <dt>Blocking</dt>
-                <dd data-testid="count-errors">{pf.data.errors}</dd>
-              </div>
-              <div>
-                <dt>Missing values</dt>
-                <dd data-testid="count-warnings">{pf.data.warnings}</dd>
-              </div>
-              <div>
-                <dt>Vendors in the package</dt>
-                <dd>
-                  {pf.data.vendors.filter((v) => v.included).length} of {pf.data.vendors.length}
-                </dd>
-              </div>
-            </dl>
-            <div className={styles.downloads}>
-              <Button
-                variant="primary"
-                icon={<FileSpreadsheet size={16} aria-hidden="true" />}
-                busy={download.isPending && download.variables === 'xlsx'}
-                onClick={() => download.mutate('xlsx')}
-              >
-                Download the workbook (XLSX)
-              </Button>
-              <Button
-                variant={pf.data.ready ? 'primary' : 'secondary'}
-                icon={<FileArchive size={16} aria-hidden="true" />}
-                busy={download.isPending && download.variables === 'xbrl-csv'}
-                disabled={!pf.data.ready}
-                aria-describedby={pf.data.ready ? undefined : 'xbrl-why'}
-                onClick={() => download.mutate('xbrl-csv')}
-              >
-                Download the xBRL-CSV package
-              </Button>
-              {!pf.data.ready && (
-                <p id="xbrl-why" className="muted small">
-                  Fix the blocking issues below first.
-                </p>
-              )}
-            </div>
+            <Summary pf={pf.data} onDownload={(f) => download.mutate(f)} busy={download.isPending ? (download.variables ?? null) : null} />
             {download.isError && <ErrorMessage error={download.error} title="The download failed" />}
           </section>
 
@@ -136,30 +231,28 @@ export default function RegisterPage() {
             {pf.data.vendors.length === 0 && (
               <EmptyState icon={<Download size={32} />} title="No vendor yet">
                 <p>
-                  Create a vendor on the <Link to="/vendors">vendor list</Link>, fill its profile, and it appears here.
+                  Create a vendor on the <Link to="/vendors">vendor list</Link>, record its contract, and it appears here.
                 </p>
               </EmptyState>
             )}
-            {pf.data.entity.filter((i) => !onlyBlocking || i.severity === 'error').length > 0 && (
-              <div className="card">
+            {pf.data.entity.filter(keep).length > 0 && (
+              <div className="card" data-todo="entity">
                 <h3>Your entity</h3>
-                <ul className={styles.issues}>
-                  {pf.data.entity
-                    .filter((i) => !onlyBlocking || i.severity === 'error')
-                    .map((i) => (
-                      <li key={i.field + i.message}>
-                        <Severity s={i.severity} />
-                        <span className={styles.msg}>
-                          {i.message} <span className="muted small">({where(i)})</span>
-                        </span>
-                        <a href={`#setting-${i.field}`}>Set {i.field}</a>
-                      </li>
-                    ))}
-                </ul>
+                <IssueList issues={pf.data.entity.filter(keep)} slug={null} name="your entity" onHere={onHere} />
               </div>
             )}
+            {pf.data.functions
+              .filter((f) => f.issues.filter(keep).length)
+              .map((f) => (
+                <div key={f.id} className="card" data-todo={`function-${f.code}`}>
+                  <h3>
+                    Function {f.code}: {f.name}
+                  </h3>
+                  <IssueList issues={f.issues.filter(keep)} slug={null} name={`function ${f.code}`} onHere={onHere} />
+                </div>
+              ))}
             {pf.data.vendors.map((v) => {
-              const issues = v.issues.filter((i) => !onlyBlocking || i.severity === 'error');
+              const issues = v.issues.filter(keep);
               const errs = v.issues.filter((i) => i.severity === 'error').length;
               return (
                 <div key={v.workspaceId} className="card" data-vendor={v.name}>
@@ -177,71 +270,17 @@ export default function RegisterPage() {
                       <CheckCircle2 size={16} aria-hidden="true" /> Nothing {onlyBlocking ? 'blocking' : 'to do'} for this vendor.
                     </p>
                   ) : (
-                    <ul className={styles.issues}>
-                      {issues.map((i, n) => {
-                        const fix = fixLink(v.workspaceSlug, i.field);
-                        return (
-                          <li key={n}>
-                            <Severity s={i.severity} />
-                            <span className={styles.msg}>
-                              {i.message} {where(i) && <span className="muted small">({where(i)})</span>}
-                            </span>
-                            {fix ? (
-                              <Link to={fix.to} aria-label={`${fix.label}: ${v.name}, ${i.message}`}>
-                                {fix.label}
-                              </Link>
-                            ) : (
-                              <span className="muted small">Not in the profile</span>
-                            )}
-                          </li>
-                        );
-                      })}
-                    </ul>
+                    <IssueList issues={issues} slug={v.workspaceSlug} name={v.name} onHere={onHere} />
                   )}
                 </div>
               );
             })}
           </section>
 
-          <section className="card" aria-labelledby="settings-title">
-            <h2 id="settings-title">Entity settings</h2>
-            <p className="muted">
-              The financial entity that files the register. These are settings of the service, not of a user: an operator sets them as environment variables (
-              <code>.env</code> or the container's environment, listed in <code>.env.example</code>) and restarts the service.
-            </p>
-            <div className="table-wrap">
-              <table className="table">
-                <caption className="visually-hidden">Entity settings in force</caption>
-                <thead>
-                  <tr>
-                    <th scope="col">Setting</th>
-                    <th scope="col">Value</th>
-                    <th scope="col">Set with</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {pf.data.settings.map((s) => (
-                    <tr key={s.variable} id={`setting-${s.variable}`}>
-                      <td>{s.label}</td>
-                      <td>
-                        {s.value === null ? (
-                          <span className="muted">Not set</span>
-                        ) : (
-                          <>
-                            {s.value}
-                            {s.isDefault && <span className="muted small"> (default)</span>}
-                          </>
-                        )}
-                      </td>
-                      <td>
-                        <code>{s.variable}</code>
-                      </td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
-          </section>
+          <EntitySettings />
+          <Functions canEdit={canWrite} focus={openFunction} />
+          <FxRates canEdit={canWrite} wanted={wantedRate} />
+          <AuditLog />
         </>
       )}
     </div>
