@@ -131,7 +131,8 @@ function matchAlternative(alt: RegExp[], text: string): number | null {
 /** Every sentence (or adjacent pair) matching one of the alternatives, without duplicates. */
 function matchesOf(alternatives: RegExp[][], sentences: Sentence[], minWords: number, withSection = false): Match[] {
   const out: Match[] = [];
-  const long = (t: string) => t.split(' ').length >= minWords;
+  // Items of a list ("- Enforced MFA", "- Regular recovery tests") are read from three words.
+  const long = (t: string) => t.split(' ').length >= (/^([-*•]|\d{1,3}[.)]|\(?[a-z]\))\s/.test(t) ? Math.min(3, minWords) : minWords);
   if (withSection) {
     // Read as "<heading path> › <text>": a table row or list item under a heading that says what it is.
     for (const s of sentences) {
@@ -280,6 +281,7 @@ function readElement(
     for (const c of el.against ?? []) {
       for (const s of sentences) {
         const m = c.re.exec(s.text);
+        if (m && /\b(never|not)\s+$/i.test(s.text.slice(Math.max(0, m.index - 12), m.index))) continue;
         if (m && s.text.split(' ').length >= o.minWords && bindsAsNeeded(s.text, c.bound ?? 'any', ctx.vendorNames)) {
           return { level: 'limited', note: c.note, best: clean.slice(0, 1), extra: [{ sentence: s.index, text: s.text, at: m.index, role: 'contrary' }] };
         }

@@ -105,6 +105,8 @@ const PLACES =
 /** A host, cloud or subprocessor: its certificates are not the provider's. */
 const HOSTS =
   /\b(AWS|Amazon|Google( Cloud)?|GCP|Azure|Microsoft|Heroku|DigitalOcean|Hetzner|OVH(cloud)?|Cloudflare|Equinix|Rackspace|data ?cent(er|re)s?|hosting (provider|partner|service)s?|cloud (service |hosting )?providers?|infrastructure (provider|partner)s?|sub-?processors?|Stripe)\b/i;
+/** Cryptography's confidentiality and integrity (of ciphertext), not the contract's. */
+const CRYPTO = /\b(encrypt\w*|cipher\w*|AES|GCM|authenticated encryption|cryptograph\w*|plaintext|hash\w*)\b/i;
 /** A standard named as an example, not as held. */
 const EXAMPLE_ONLY = /\b(such as|for example|e\.g\.|may be (partly )?(fulfilled|satisfied|met))\b/i;
 const DP_ONLY = 'given for personal-data processing only (DPA / SCCs), not for the ICT service as a whole';
@@ -156,8 +158,9 @@ export const VENDOR_OBLIGATIONS: VendorObligation[] = [
         partial: {
           any: [
             [
-              r('\\b(audit(s|ed)?|assess(ed|es|ments?)|review(ed|s)?)\\b'),
-              r('\\b(information security|security|data protection) (standards?|frameworks?|controls)\\b'),
+              r(
+                '\\b(audit(ed|s)?|assess(ed|ments?)) (against|for compliance with|under)\\b[^.]{0,60}\\b(standards?|frameworks?)\\b|\\b(regular|annual|periodic|independent) (security |compliance )?(audits?|assessments?)\\b[^.]{0,60}\\b(information security|data protection|security)\\b',
+              ),
             ],
             [r('\\bPCI\\b'), r('\\bself[- ]assess')],
           ],
@@ -269,6 +272,7 @@ export const VENDOR_OBLIGATIONS: VendorObligation[] = [
         label: "Return or export of the customer's data on exit",
         bound: 'any',
         any: [[r(RETURN), r(DATA), r('\\b(terminat|cancel|expir|end of|after)')]],
+        partial: { any: [[r('\\bexport'), r(DATA)]], bound: 'any', note: 'export at any time, not tied to the exit' },
       },
       {
         id: 'deletion',
@@ -316,8 +320,8 @@ export const VENDOR_OBLIGATIONS: VendorObligation[] = [
         any: [
           [
             r(SUBPROC),
-            r(`${NOTIFY}|\\bnotice\\b|\\bpublish|\\bupdat`),
-            r('\\b(new|change|add|replac|engag|only after|prior to|before (using|engaging|authori))'),
+            r(`${NOTIFY}|\\bnotice\\b|\\bpublish|\\bupdat|\\blet (you|the customer|customer|the client|client) know|\\badvise`),
+            r('\\b(new|change|add|replac|engag|only after|prior to|before (using|engaging|authori)|in advance)'),
           ],
         ],
       },
@@ -490,6 +494,7 @@ export const VENDOR_OBLIGATIONS: VendorObligation[] = [
         id: 'confidentiality',
         label: 'Confidentiality obligations',
         any: [[r('\\bconfidential'), r('\\b(shall|will|must|agree|obligation|protect|keep|treat|maintain|bound)')]],
+        exclude: [CRYPTO],
       },
       {
         id: 'security-measures',
@@ -498,6 +503,7 @@ export const VENDOR_OBLIGATIONS: VendorObligation[] = [
           [r('\\btechnical and organi[sz]ational (security )?measures\\b')],
           [r('\\bsecurity (measures|safeguards|controls)\\b'), r('\\b(implement|maintain|appropriate|protect)')],
         ],
+        partial: { any: [[r('\\bencrypt'), r('\\b(data|traffic|at rest|in transit)\\b')]], note: 'security measures described, with no commitment to them' },
         against: [
           {
             re: /\bcommercially reasonable\b[^.;]{0,80}\b(security|safeguards|measures)\b|\b(security|safeguards|measures)\b[^.;]{0,80}\bcommercially reasonable\b/i,
@@ -512,6 +518,7 @@ export const VENDOR_OBLIGATIONS: VendorObligation[] = [
           [r('\\bintegrity\\b'), r('\\bavailability\\b|\\bconfidentiality\\b|\\bsecurity\\b')],
           [r('\\b(loss|destruction|alteration|damage|corruption)\\b'), r('\\b(protect|safeguard|against|prevent)')],
         ],
+        exclude: [CRYPTO],
       },
     ],
   },
@@ -576,13 +583,17 @@ export const VENDOR_OBLIGATIONS: VendorObligation[] = [
           },
         ],
         partial: {
-          any: [[r('\\b(downtime|uptime|availability|response|resolution)( times?)?\\b'), r('\\b\\d+(\\.\\d+)?\\s?(hours?|minutes?|business days?|%)')]],
-          note: 'service levels without a firm availability commitment',
+          any: [
+            [r('\\b(downtime|uptime|availability|response|resolution)( times?)?\\b'), r('\\b\\d+(\\.\\d+)?\\s?(hours?|minutes?|business days?|%)')],
+            [r('\\b(target availability|availability targets?|uptime targets?|uptime commitments?)\\b'), r('\\b(order form|specified|stated|agreed)\\b')],
+          ],
+          note: 'service levels without a firm availability commitment in the documents',
         },
       },
       {
         id: 'credits',
         label: 'Remedy when service levels are missed (service credits)',
+        bound: 'any',
         any: [[r('\\bservice credits?\\b')], [r('\\bcredits?\\b'), r('\\b(uptime|downtime|availab|service level)')]],
       },
     ],
@@ -603,7 +614,11 @@ export const VENDOR_OBLIGATIONS: VendorObligation[] = [
         id: 'assistance',
         label: 'Assistance with incidents affecting the service',
         any: [
-          [r(INCIDENT), r('\\b(assist|cooperat|help|mitigat|remediat|contain|investigat)'), r('\\b(customer|you|controller|data exporter|client)\\b')],
+          [
+            r(INCIDENT),
+            r('\\b(assist|cooperat|help|mitigat|remediat|contain|investigat|provide (\\w+ ){0,3}information)'),
+            r('\\b(customer|you|controller|data exporter|client)\\b'),
+          ],
           [
             r('\\bassistance\\b'),
             r('\\b(notifications?|notices?) (of|about|to)|\\bsuch notifications\\b'),
@@ -693,6 +708,13 @@ export const VENDOR_OBLIGATIONS: VendorObligation[] = [
           bound: 'any',
           note: 'termination at any time, with no notice period',
         },
+        against: [
+          {
+            re: /\bterminat\w*[^.;]{0,80}\b(for any reason or no reason|without (prior )?notice|in (its|our) sole discretion)\b|\b(in (its|our) sole discretion|for any reason or no reason)[^.;]{0,80}\bterminat/i,
+            bound: 'provider',
+            note: 'the provider may terminate at will, without a notice period',
+          },
+        ],
       },
     ],
   },
@@ -759,14 +781,17 @@ export const VENDOR_OBLIGATIONS: VendorObligation[] = [
         bound: 'any',
         any: [
           [
-            r('\\b(uptime|availab|downtime|service level)'),
-            r('\\b(calculat|measur|monitor|report|status (page|site)|error rates?|per (calendar )?(month|quarter)|(monthly|quarterly) (basis|period))'),
+            r('\\b(uptime|availability|downtime|service levels?|target)\\b'),
+            r(
+              '\\b(calculat|measur|monitor|report|status (page|site|records?)|error rates?|per (calendar )?(month|quarter)|(monthly|quarterly) (basis|period))',
+            ),
           ],
         ],
       },
       {
         id: 'corrective',
         label: 'Corrective action or remedy when targets are missed',
+        bound: 'any',
         any: [
           [r('\\bservice credits?\\b')],
           [r('\\bcredits?\\b'), r('\\b(uptime|downtime|availab|service level|SLA)')],
@@ -851,7 +876,13 @@ export const VENDOR_OBLIGATIONS: VendorObligation[] = [
       {
         id: 'pentest',
         label: 'Penetration testing performed or permitted',
-        any: [[r('\\bpenetration test|\\bpen[ -]?test|\\bred[- ]team|\\bthreat[- ]led|\\bbug bounty')]],
+        any: [
+          [
+            r(
+              '\\bpenetration test|\\bpen[ -]?test|\\bred[- ]team|\\bthreat[- ]led|\\bbug bounty|\\bHackerOne\\b|\\bBugcrowd\\b|\\bvulnerability disclosure (program|programme)',
+            ),
+          ],
+        ],
       },
       {
         id: 'customer-testing',
@@ -865,6 +896,11 @@ export const VENDOR_OBLIGATIONS: VendorObligation[] = [
           ],
           [r('\\b(threat[- ]led|TLPT|red[- ]team)'), r('\\b(participat|cooperat|take part)')],
         ],
+        partial: {
+          any: [[r('\\bprior (written )?(authori[sz]ation|consent|approval)'), r('\\b(security|vulnerability|penetration)\\W+(\\w+\\W+)?test')]],
+          bound: 'any',
+          note: "the customer may test only with the provider's prior consent",
+        },
       },
     ],
   },
@@ -934,7 +970,7 @@ export const VENDOR_OBLIGATIONS: VendorObligation[] = [
             [
               r('\\b(after|following|upon|within) [^.]{0,30}(termination|cancell?ation|expiration)'),
               r('\\b(\\d+|thirty|sixty|ninety)( \\(\\d+\\))? days\\b'),
-              r('\\b(access|retriev|export|download|copy|extract|request|reactivat|restore|reverse)'),
+              r('\\b(access|retriev|export|download|copy|extract|reactivat|restore|reverse)'),
             ],
           ],
           bound: 'any',
@@ -973,7 +1009,10 @@ export const VENDOR_OBLIGATIONS: VendorObligation[] = [
         label: 'Encryption in transit',
         any: [
           [r('\\bencrypt'), r('\\b(in[- ]transit|TLS|SSL|HTTPS|over public networks|transmission|transmitted|traffic)')],
-          [r('\\b(TLS|SSL|HTTPS)\\b'), r('\\b(all|incoming|outgoing|network|traffic|connections?|transport|in transit)\\b')],
+          [
+            r('\\b(TLS|SSL|HTTPS|Transport Layer Security)\\b'),
+            r('\\b(all|incoming|outgoing|network|traffic|connections?|transport|in transit|communications?)\\b'),
+          ],
         ],
         limits: [{ re: /\bor (enables?|allows?|lets) (the )?(customer|you)\b/i, note: 'encryption left to the customer' }],
         partial: { any: [[r('\\bencrypt'), r('\\b(personal )?data\\b')]], note: 'encryption is named without saying in transit or at rest' },
@@ -1016,7 +1055,11 @@ export const VENDOR_OBLIGATIONS: VendorObligation[] = [
         genericLimits: false,
         any: [
           [r('\\bleast privilege|\\bneed[- ]to[- ]know|\\brole-based access|\\baccess control')],
-          [r('\\baccess\\b'), r('\\b(restrict|limit)(ed|s)?\\b'), r('\\b(employees?|personnel|staff|authori[sz]ed|workers)')],
+          [
+            r('\\baccess\\b'),
+            r('\\b(restrict|limit)(ed|s)?\\b'),
+            r('\\b(employees?|personnel|staff|authori[sz]ed|workers|people|engineers|team members|individuals|administrators)'),
+          ],
           [r('\\baccess\\b'), r('\\b(tightly|strictly) (controlled|limited|restricted)\\b')],
         ],
       },
@@ -1027,12 +1070,7 @@ export const VENDOR_OBLIGATIONS: VendorObligation[] = [
         limits: [
           { re: /\b(wherever|where|when(ever)?) (possible|feasible|practicable)\b|\boptional\b|\bencouraged?\b|\brecommend/i, note: 'only where possible' },
         ],
-        any: [
-          [
-            r('\\b(two|multi|2)[- ]factor|\\b2FA\\b|\\bMFA\\b|\\bstrong authentication|\\bsecurity keys?\\b|\\bhardware keys?\\b'),
-            r('\\b(employees?|personnel|staff|workers|administrat|production|internal|servers?|VPN|systems?|access to (customer|our))'),
-          ],
-        ],
+        any: [[r('\\b(two|multi|2)[- ]factor|\\b2FA\\b|\\bMFA\\b|\\bstrong authentication|\\bhardware (security )?keys?\\b')]],
       },
     ],
   },
@@ -1052,7 +1090,7 @@ export const VENDOR_OBLIGATIONS: VendorObligation[] = [
         id: 'change',
         label: 'Change management (review, approval, testing of changes)',
         any: [
-          [r('\\bchange management|\\bchange control|\\bcode reviews?|\\bpeer review')],
+          [r('\\bchange management|\\bchange control|\\bcode reviews?|\\bpeer[- ]review')],
           [r('\\bchanges?\\b'), r('\\b(reviewed|approved|tested|authori[sz]ed)\\b'), r('\\b(production|systems?|software|code|infrastructure)\\b')],
           [
             r('\\b(automated|continuous) (testing|integration|deployment|automation)|\\b(unit|integration) test(s|ing)?\\b'),
@@ -1096,7 +1134,10 @@ export const VENDOR_OBLIGATIONS: VendorObligation[] = [
       {
         id: 'monitoring',
         label: 'Security monitoring and alerting',
-        any: [[r('\\b(monitor|alert|detect)'), r('\\b(anomal|suspicious|intrusion|security (events?|incidents?|threats?)|malicious|threats?|attacks?)')]],
+        any: [
+          [r('\\b(monitor|alert|detect)'), r('\\b(anomal|suspicious|intrusion|security (events?|incidents?|threats?)|malicious|threats?|attacks?)')],
+          [r('\\bmonitoring (and|&) alerting|\\balerting (and|&) monitoring|\\b24/7 monitoring|\\bcontinuous(ly)? monitor')],
+        ],
       },
       {
         id: 'logging',
@@ -1223,12 +1264,15 @@ export const VENDOR_OBLIGATIONS: VendorObligation[] = [
         any: [
           [
             r(
-              '\\bpenetration test|\\bpen[ -]?test|\\bvulnerability (scan|assessment|test)|\\bbug bounty|\\bsecurity test|\\bscann(ed|ing) for (security )?vulnerabilit',
+              '\\bpenetration test|\\bpen[ -]?test|\\bvulnerability (scan|assessment|test)|\\bbug bounty|\\bsecurity test|\\bscann(ed|ing) for (security )?vulnerabilit|\\b(dependency|image|container|code|static|automated) scann|\\bHackerOne\\b|\\bBugcrowd\\b|\\bvulnerability disclosure (program|programme|policy)',
             ),
           ],
         ],
         partial: {
-          any: [[r('\\b(regular(ly)?|periodic(ally)?)\\b'), r('\\b(test|evaluat|assess)'), r('\\b(security|technical and organi[sz]ational measures)\\b')]],
+          any: [
+            [r('\\b(regular(ly)?|periodic(ally)?)\\b'), r('\\b(test|evaluat|assess)'), r('\\b(security|technical and organi[sz]ational measures)\\b')],
+            [r('\\b(annual|regular|periodic|independent)\\b'), r('\\b(audits?|attestations?|certifications?)\\b'), r('\\b(ISO|SOC|security)\\b')],
+          ],
           note: 'security measures evaluated regularly, but no penetration tests or scans are named',
         },
       },
@@ -1237,7 +1281,9 @@ export const VENDOR_OBLIGATIONS: VendorObligation[] = [
         label: 'Testing regular or by independent parties',
         any: [
           [
-            r('\\b(penetration|vulnerability|security) (test|scan|assessment)|\\bbug bounty|\\bscann(ed|ing)'),
+            r(
+              '\\b(penetration|vulnerability|security) (test|scan|assessment)|\\bbug bounty|\\bscann(ed|ing)|\\bHackerOne\\b|\\bBugcrowd\\b|\\bvulnerability disclosure',
+            ),
             r('\\b(regular|annual|monthly|weekly|periodic|quarter|continuous|ongoing|independent|third[- ]part|external|researchers)'),
           ],
         ],

@@ -113,6 +113,7 @@ export const GENERIC_LIMITS: LimitRule[] = [
     note: 'subject to conditions',
   },
   { re: /\b(wherever|where|when(ever)?) (possible|feasible|practicable)\b/i, note: 'only where possible' },
+  { re: /\bif (applicable|any)\b/i, note: 'only if applicable' },
 ];
 
 /** The limitations of a clause under the given rules (first match of each). */
