@@ -1,5 +1,5 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { ArrowLeft, Check, FileDown, Trash2, X } from 'lucide-react';
+import { ArrowLeft, Check, CircleSlash, FileDown, Trash2, X } from 'lucide-react';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { Link, useNavigate, useOutletContext, useParams } from 'react-router';
 import { del } from '../api/client';
@@ -18,6 +18,7 @@ import { ResultReview, SignOff } from './Review';
 import styles from './Assessments.module.css';
 
 const squash = (s: string) => s.replace(/\s+/g, ' ').trim().toLowerCase();
+const ROLE_WORDS = { limitation: 'Limitation', contrary: 'Contrary clause', partial: 'Partly' } as const;
 
 /** One assessment: live state while it runs, then the score, rating and results by DORA article. */
 export default function AssessmentPage() {
@@ -186,10 +187,13 @@ export default function AssessmentPage() {
                               <li key={e.id}>
                                 {e.satisfied ? (
                                   <Check size={14} className={styles.yes} aria-label="found" />
+                                ) : e.level === 'limited' || e.level === 'partial' ? (
+                                  <CircleSlash size={14} className={styles.limited} aria-label={e.level === 'limited' ? 'limited' : 'partly found'} />
                                 ) : (
                                   <X size={14} className={styles.no} aria-label="not found" />
                                 )}
                                 {e.label}
+                                {e.note && <span className={styles.elementNote}> — {e.note}</span>}
                               </li>
                             ))}
                           </ul>
@@ -202,12 +206,20 @@ export default function AssessmentPage() {
                           <ProgressBar value={r.coverage * 100} label={`Coverage of ${r.ref}`} tone={r.status === 'covered' ? 'done' : undefined} />
                         </td>
                         <td>
-                          {r.evidence.length === 0 ? (
-                            <span className="muted small">{r.rationale}</span>
-                          ) : (
+                          <p className={styles.rationale} data-testid="rationale">
+                            {r.analyst ? r.analyst.reason : r.rationale}
+                          </p>
+                          {r.verdictNote && <p className="muted small">{r.verdictNote}</p>}
+                          {r.evidence.length > 0 &&
                             r.evidence.map((e, i) => (
-                              <button key={i} type="button" className={styles.quote} onClick={() => setOpen(e)}>
-                                <span className="visually-hidden">Open the document at the passage: </span>“
+                              <button
+                                key={i}
+                                type="button"
+                                className={`${styles.quote}${e.role === 'limitation' || e.role === 'contrary' ? ` ${styles.limitQuote}` : ''}`}
+                                onClick={() => setOpen(e)}
+                              >
+                                <span className="visually-hidden">Open the document at the passage: </span>
+                                {e.role && e.role !== 'evidence' && <strong className={styles.role}>{ROLE_WORDS[e.role]}: </strong>}“
                                 {e.quote.length > 220 ? `${e.quote.slice(0, 220)}…` : e.quote}”
                                 <span className={styles.quoteMeta}>
                                   {e.documentTitle ?? e.filename}
@@ -215,8 +227,7 @@ export default function AssessmentPage() {
                                   {e.page ? ` · page ${e.page}` : ''}
                                 </span>
                               </button>
-                            ))
-                          )}
+                            ))}
                           <ResultReview ws={ws} assessmentId={a.id} result={r} reviews={a.reviews} canReview={vendor.permissions.canManageSync && !a.signOff} />
                         </td>
                       </tr>

@@ -54,6 +54,7 @@ export interface Evidence {
   truncated: boolean;
   element: string;
   relevance: number;
+  role?: 'evidence' | 'limitation' | 'contrary' | 'partial';
 }
 export interface GapResult {
   obligationId: string;
@@ -66,9 +67,11 @@ export interface GapResult {
   coverage: number;
   weight: number;
   key: boolean;
-  elements: { id: string; label: string; satisfied: boolean }[];
+  elements: { id: string; label: string; satisfied: boolean; level?: 'met' | 'limited' | 'partial' | 'none'; note?: string }[];
   evidence: Evidence[];
   rationale: string;
+  verdictSource?: 'offline' | 'model';
+  verdictNote?: string;
   analyst?: {
     status: GapStatus;
     reason: string;
