@@ -15,7 +15,26 @@ export interface AuthUser {
 export interface AccessTokenPayload {
   sub: string;
   typ: 'access';
+  iat?: number;
   exp?: number;
+}
+
+/** Clock difference tolerated between the instance that signed a token and the one that reads it (s). */
+export const TOKEN_CLOCK_SKEW_SEC = 60;
+
+/**
+ * An access token's lifetime is the service's, whatever the token says: issued (`iat`)
+ * no more than `ttlSec` ago and not in the future, expiring (`exp`) no later than
+ * `ttlSec` after issue. A token signed with the secret but with a 10-year `exp`, or
+ * without `iat`, is refused (docs/auth.md).
+ */
+export function lifetimeAcceptable(payload: { iat?: unknown; exp?: unknown }, ttlSec: number, nowSec = Date.now() / 1000): boolean {
+  const { iat, exp } = payload;
+  if (typeof iat !== 'number' || typeof exp !== 'number' || !Number.isFinite(iat) || !Number.isFinite(exp)) return false;
+  if (iat > nowSec + TOKEN_CLOCK_SKEW_SEC) return false;
+  if (nowSec - iat > ttlSec + TOKEN_CLOCK_SKEW_SEC) return false;
+  if (exp - iat > ttlSec) return false;
+  return exp <= nowSec + ttlSec + TOKEN_CLOCK_SKEW_SEC;
 }
 
 declare module 'fastify' {
@@ -58,8 +77,8 @@ export default fp<AuthPluginOptions>(
     await app.register(jwt, {
       secret: opts.secret,
       sign: { algorithm: 'HS256', expiresIn: opts.accessTokenTtlSec },
-      // A token without an expiry is refused: none is ever issued, and one would never die.
-      verify: { algorithms: ['HS256'], requiredClaims: ['exp', 'sub'] },
+      // A token without an expiry or an issue time is refused: none is ever issued, and one would never die.
+      verify: { algorithms: ['HS256'], requiredClaims: ['exp', 'iat', 'sub'] },
     });
     app.decorateRequest('tokenUserId', null);
     app.decorateRequest('tokenExpiresAt', null);
@@ -74,7 +93,12 @@ export default fp<AuthPluginOptions>(
         if (!token) continue;
         try {
           const payload = app.jwt.verify<AccessTokenPayload>(token);
-          if (payload.typ === 'access' && typeof payload.sub === 'string' && typeof payload.exp === 'number') {
+          if (
+            payload.typ === 'access' &&
+            typeof payload.sub === 'string' &&
+            typeof payload.exp === 'number' &&
+            lifetimeAcceptable(payload, opts.accessTokenTtlSec)
+          ) {
             request.tokenUserId = payload.sub;
             request.tokenExpiresAt = payload.exp * 1000;
             return;

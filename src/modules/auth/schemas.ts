@@ -39,7 +39,25 @@ export const login = {
   response: { 200: Envelope(Type.Object({ user: UserBrief, accessToken: Type.String(), expiresIn: Type.Number() })), ...errorResponses },
 };
 
-export const logout = { tags: ['auth'], summary: 'Log out; revokes the refresh token family and clears both cookies', response: { 200: MessageEnvelope } };
+export const logout = {
+  tags: ['auth'],
+  summary: 'Log out; revokes the family of the refresh token (body field or cookie) and clears both cookies',
+  body: Type.Object(
+    {
+      refreshToken: Type.Optional(
+        Type.String({ maxLength: 200, description: 'The refresh token to revoke (API clients); the dashboard sends it as the refreshToken cookie' }),
+      ),
+    },
+    { additionalProperties: false },
+  ),
+  response: { 200: MessageEnvelope, ...errorResponses },
+};
+
+export const logoutAll = {
+  tags: ['auth'],
+  summary: 'Log out everywhere: revokes every refresh token family of the signed-in user and clears both cookies',
+  response: { 200: MessageEnvelope, ...errorResponses },
+};
 
 export const refresh = {
   tags: ['auth'],
