@@ -30,6 +30,7 @@ import authPlugin from './plugins/auth.js';
 import csrfPlugin from './plugins/csrf.js';
 import dashboardPlugin from './plugins/dashboard.js';
 import errorsPlugin from './plugins/errors.js';
+import idempotencyPlugin from './plugins/idempotency.js';
 import multipartPlugin from './plugins/multipart.js';
 import rateLimitPlugin from './plugins/rateLimits.js';
 import routeGuards, { API_PREFIX } from './plugins/routeGuards.js';
@@ -124,8 +125,16 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     origin: config.corsOrigins,
     credentials: true,
     methods: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'],
-    allowedHeaders: ['Content-Type', 'Authorization', 'X-Workspace-Id', 'X-Requested-With', 'Last-Event-ID'],
-    exposedHeaders: ['X-Request-Id', 'X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'Retry-After', 'Content-Disposition'],
+    allowedHeaders: ['Content-Type', 'Authorization', 'X-Workspace-Id', 'X-Requested-With', 'Last-Event-ID', 'Idempotency-Key'],
+    exposedHeaders: [
+      'X-Request-Id',
+      'X-RateLimit-Limit',
+      'X-RateLimit-Remaining',
+      'X-RateLimit-Reset',
+      'Retry-After',
+      'Content-Disposition',
+      'Idempotent-Replayed',
+    ],
   });
   await app.register(authPlugin, {
     // Without a configured secret (tests, tools) every app signs with a random one of its own.
@@ -143,6 +152,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(routeGuards);
   await app.register(multipartPlugin, { maxFileBytes: config.ingest.maxFileBytes, maxFiles: config.ingest.maxFiles });
   await app.register(workspacePlugin, { service: services.workspaces });
+  await app.register(idempotencyPlugin, { service: services.idempotency });
 
   if (config.openapi) {
     await app.register(swagger, {

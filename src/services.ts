@@ -42,6 +42,8 @@ import { profileDraftsRepository } from './modules/profile-drafts/repository.js'
 import { profileDraftsService } from './modules/profile-drafts/service.js';
 import { anthropicExtractor } from './compliance/drafting/model.js';
 import { workspaceGraphs } from './rag/graphs.js';
+import { idempotencyRepository } from './modules/idempotency/repository.js';
+import { idempotencyService } from './modules/idempotency/service.js';
 
 /**
  * The composition root: every service, wired once. Modules reach each other through
@@ -183,8 +185,11 @@ export function createServices(deps: { config: Config; database: Database; maile
   });
   // GET /sync-status (docs/sync-status.md): the sync state of a workspace in one read.
   const syncStatus = syncStatusService({ dataSources, mcpSources, workspaces, schedule: syncSchedule, schedulerIntervalSec: config.syncSchedulerIntervalSec });
+  // Idempotency-Key records (docs/api-conventions.md, "Retries").
+  const idempotency = idempotencyService(idempotencyRepository(db));
   return {
     auth,
+    idempotency,
     compliance,
     organizations,
     workspaces,

@@ -12,3 +12,4 @@ export * from './mcp.js';
 export * from './syncSchedule.js';
 export * from './profileDrafts.js';
 export * from './workspaceSyncCounts.js';
+export * from './idempotency.js';

@@ -3,7 +3,10 @@ import type { Config } from '../../config.js';
 import type { AssistantMetadata, Validation } from '../../domain/answers.js';
 import type { Scope } from '../../domain/scope.js';
 import type { CitedSource, MessageSource, QueryLogSource, Source } from '../../domain/sources.js';
+import { ok } from '../../lib/envelope.js';
 import { AppError, badRequest } from '../../lib/errors.js';
+import { newId } from '../../lib/ids.js';
+import { presetIdempotentResponse } from '../../lib/idempotencyContext.js';
 import { GenerationAborted, isAbort } from '../../rag/generators/index.js';
 import { contextualQuestion } from '../../rag/query.js';
 import type { Generator, GenerationResult, HistoryTurn, RetrievalFilters, Retriever } from '../../rag/types.js';
@@ -255,8 +258,26 @@ export function ragService(deps: {
           model: result.model,
           totalTime,
         };
+        // The answer is known before it is stored: with an Idempotency-Key, it is kept in the
+        // exchange's own transaction, so a retry after a lost commit acknowledgement gets it.
+        const conversationId = p.conversationId ?? newId();
+        // (A stream's events are kept as they went out, when it ends: src/plugins/idempotency.ts.)
+        if (!opts.streamed)
+          presetIdempotentResponse(
+            200,
+            ok({
+              answer: text,
+              formattedAnswer: { text: formatAnswer(text, sources, citedSources), format: 'markdown' },
+              sources,
+              citedSources,
+              validation,
+              conversationId,
+              totalTime,
+            }),
+          );
         const saved = await conversations.saveExchange(p.scope, {
           conversationId: p.conversationId,
+          newConversationId: conversationId,
           question: p.question,
           askedAt: p.askedAt,
           answer: text,
