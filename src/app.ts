@@ -178,6 +178,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     ping: async () => {
       await database.db.execute(sql`select 1`);
     },
+    queryLog: () => services.analytics.queryLogStats(),
   });
   await app.register(
     async (api) => {

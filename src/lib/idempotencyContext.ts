@@ -15,6 +15,8 @@ export interface PresetResponse {
 export interface IdempotencyClaim {
   id: string;
   response?: PresetResponse;
+  /** Whether the claim's effect committed with its preset response (asked after a lost connection; waits for the reconnection). */
+  committedWithResponse?: () => Promise<boolean>;
 }
 
 export const idempotencyStore = new AsyncLocalStorage<IdempotencyClaim>();
@@ -28,4 +30,23 @@ export const idempotencyStore = new AsyncLocalStorage<IdempotencyClaim>();
 export function presetIdempotentResponse(statusCode: number, body: unknown): void {
   const claim = idempotencyStore.getStore();
   if (claim) claim.response = { statusCode, contentType: 'application/json; charset=utf-8', body: JSON.stringify(body) };
+}
+
+/**
+ * After the effect's transaction failed because the connection was lost: whether it
+ * committed all the same (its acknowledgement was what got lost), known only for a request
+ * with an `Idempotency-Key` whose response was preset. False otherwise.
+ */
+export async function idempotentEffectCommitted(): Promise<boolean> {
+  const claim = idempotencyStore.getStore();
+  if (!claim?.response || !claim.committedWithResponse) return false;
+  return claim.committedWithResponse().catch(() => false);
+}
+
+/**
+ * Runs `fn` outside the request's claim: for a transaction that only reads (retrieval under
+ * its settings), which must not mark the request's effect as committed.
+ */
+export function outsideIdempotency<T>(fn: () => T): T {
+  return idempotencyStore.exit(fn);
 }

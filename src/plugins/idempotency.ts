@@ -92,7 +92,8 @@ export default fp<{ service: IdempotencyService }>(
             if (begun.retryAfter) reply.header('Retry-After', String(begun.retryAfter));
             throw begun.error;
           }
-          request.idempotencyClaim = { id: begun.claimId };
+          const claimId = begun.claimId;
+          request.idempotencyClaim = { id: claimId, committedWithResponse: () => service.committedWithResponse(claimId) };
         },
         ...preHandler,
       ];

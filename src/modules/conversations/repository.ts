@@ -39,7 +39,8 @@ export function conversationsRepository(db: Db) {
 
   return {
     async insert(scope: Scope, title: string): Promise<ConversationRow> {
-      const [row] = await db.insert(conversations).values({ workspaceId: scope.workspaceId, userId: scope.userId, title }).returning();
+      // A transaction of its own: an Idempotency-Key claim is marked in the same commit (src/db/client.ts).
+      const [row] = await db.transaction((tx) => tx.insert(conversations).values({ workspaceId: scope.workspaceId, userId: scope.userId, title }).returning());
       return row;
     },
 

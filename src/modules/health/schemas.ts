@@ -7,7 +7,22 @@ export const health = {
   tags: ['health'],
   summary: 'Liveness and database reachability',
   response: {
-    200: Envelope(Type.Object({ status: Type.Literal('up'), timestamp: Type.String(), uptime: Type.Number(), database: Type.String() })),
+    200: Envelope(
+      Type.Object({
+        status: Type.Literal('up'),
+        timestamp: Type.String(),
+        uptime: Type.Number(),
+        database: Type.String(),
+        queryLog: Type.Optional(
+          Type.Object(
+            { pending: Type.Integer(), written: Type.Integer(), dropped: Type.Integer(), retries: Type.Integer() },
+            {
+              description: 'Query-log rows of this process since it started: waiting to be written, written, dropped, batches tried again (docs/analytics.md)',
+            },
+          ),
+        ),
+      }),
+    ),
     503: Type.Object({
       status: Type.Literal('error'),
       message: Type.String(),

@@ -8,7 +8,7 @@ export type IdempotencyRow = typeof idempotencyKeys.$inferSelect;
 export function idempotencyRepository(db: Db) {
   return {
     /** Inserts a claim; null when the owner already has a row for the key. */
-    async claim(values: { owner: string; key: string; requestHash: string; method: string; path: string; leaseUntil: Date; expiresAt: Date }) {
+    async claim(values: { id: string; owner: string; key: string; requestHash: string; method: string; path: string; leaseUntil: Date; expiresAt: Date }) {
       const [row] = await db.insert(idempotencyKeys).values(values).onConflictDoNothing().returning();
       return row ?? null;
     },

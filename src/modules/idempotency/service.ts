@@ -1,6 +1,6 @@
 import { isDatabaseUnavailable } from '../../db/errors.js';
 import { AppError } from '../../lib/errors.js';
-import { sha256 } from '../../lib/ids.js';
+import { newId, sha256 } from '../../lib/ids.js';
 import type { IdempotencyRepository, IdempotencyRow } from './repository.js';
 
 /** How long a response is kept for replay. */
@@ -84,11 +84,26 @@ export function idempotencyService(repo: IdempotencyRepository) {
   });
   let lastPurge = 0;
 
+  /**
+   * Inserts a claim. When the connection is lost on the way, whether the row went in is
+   * unknown: it is deleted after the reconnection (by its own id), so that a claim nobody
+   * holds does not answer 409 to every retry until its lease runs out.
+   */
+  async function claimOrForget(id: string, values: Omit<Parameters<IdempotencyRepository['claim']>[0], 'id'>) {
+    try {
+      return await repo.claim({ id, ...values });
+    } catch (err) {
+      if (isDatabaseUnavailable(err)) await retryingWhileUnavailable(() => repo.deleteRow(id)).catch(() => {});
+      throw err;
+    }
+  }
+
   return {
     async begin(input: { owner: string; key: string; hash: string; method: string; path: string }): Promise<Begin> {
       const now = Date.now();
       for (let attempt = 0; attempt < 3; attempt++) {
-        const claimed = await repo.claim({
+        const id = newId();
+        const claimed = await claimOrForget(id, {
           owner: input.owner,
           key: input.key,
           requestHash: input.hash,
@@ -130,6 +145,12 @@ export function idempotencyService(repo: IdempotencyRepository) {
       if (row?.state === 'completed') return stored(row);
       await retryingWhileUnavailable(() => repo.release(claimId));
       return null;
+    },
+
+    /** Whether the claim's effect committed together with a preset response (retried across a reconnection). */
+    async committedWithResponse(claimId: string): Promise<boolean> {
+      const row = await retryingWhileUnavailable(() => repo.byId(claimId));
+      return row?.state === 'completed' && row.committedAt !== null;
     },
 
     /** Removes expired records, at most once a minute per process (called after claims). */

@@ -64,10 +64,13 @@ export function mcpSourcesRepository(db: Db) {
       seal: (id: string) => string | null,
     ): Promise<McpSourceRow> {
       const id = crypto.randomUUID();
-      const [row] = await db
-        .insert(mcpSources)
-        .values({ ...values, workspaceId: scope.workspaceId, id, secrets: seal(id) })
-        .returning();
+      // A transaction of its own: an Idempotency-Key claim is marked in the same commit (src/db/client.ts).
+      const [row] = await db.transaction((tx) =>
+        tx
+          .insert(mcpSources)
+          .values({ ...values, workspaceId: scope.workspaceId, id, secrets: seal(id) })
+          .returning(),
+      );
       return row!;
     },
 

@@ -32,7 +32,8 @@ export function questionnairesRepository(db: Db) {
 
   return {
     async insert(values: QuestionnaireInsert): Promise<QuestionnaireRow> {
-      const [row] = await db.insert(questionnaires).values(values).returning();
+      // A transaction of its own: an Idempotency-Key claim is marked in the same commit (src/db/client.ts).
+      const [row] = await db.transaction((tx) => tx.insert(questionnaires).values(values).returning());
       return row!;
     },
 

@@ -6,7 +6,8 @@ import type { CitedSource, MessageSource, QueryLogSource, Source } from '../../d
 import { ok } from '../../lib/envelope.js';
 import { AppError, badRequest } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
-import { presetIdempotentResponse } from '../../lib/idempotencyContext.js';
+import { idempotentEffectCommitted, presetIdempotentResponse } from '../../lib/idempotencyContext.js';
+import { isDatabaseUnavailable } from '../../db/errors.js';
 import { GenerationAborted, isAbort } from '../../rag/generators/index.js';
 import { contextualQuestion } from '../../rag/query.js';
 import type { Generator, GenerationResult, HistoryTurn, RetrievalFilters, Retriever } from '../../rag/types.js';
@@ -275,16 +276,25 @@ export function ragService(deps: {
               totalTime,
             }),
           );
-        const saved = await conversations.saveExchange(p.scope, {
-          conversationId: p.conversationId,
-          newConversationId: conversationId,
-          question: p.question,
-          askedAt: p.askedAt,
-          answer: text,
-          answeredAt: new Date(),
-          metadata,
-        });
-        hooks.saved?.({ conversationId: saved.conversationId, messageId: saved.assistantMessageId });
+        let saved: { conversationId: string; assistantMessageId: string | null };
+        try {
+          saved = await conversations.saveExchange(p.scope, {
+            conversationId: p.conversationId,
+            newConversationId: conversationId,
+            question: p.question,
+            askedAt: p.askedAt,
+            answer: text,
+            answeredAt: new Date(),
+            metadata,
+          });
+        } catch (err) {
+          // The connection was lost around the commit: with an Idempotency-Key the answer
+          // committed with the exchange is known after the reconnection, and is what the
+          // client gets (and what is logged).
+          if (!isDatabaseUnavailable(err) || !(await idempotentEffectCommitted())) throw err;
+          saved = { conversationId, assistantMessageId: null };
+        }
+        if (saved.assistantMessageId) hooks.saved?.({ conversationId: saved.conversationId, messageId: saved.assistantMessageId });
         logQuery(p, {
           status: 'answered',
           conversationId: saved.conversationId,
@@ -307,7 +317,8 @@ export function ragService(deps: {
         const aborted = isAbort(err, signal) || signal?.aborted === true;
         logQuery(p, {
           status: aborted ? 'aborted' : 'failed',
-          errorCode: aborted ? 'CLIENT_CLOSED' : err instanceof AppError ? err.code : 'INTERNAL_ERROR',
+          // What the client is told: a lost database is 503 DATABASE_UNAVAILABLE (src/plugins/errors.ts).
+          errorCode: aborted ? 'CLIENT_CLOSED' : isDatabaseUnavailable(err) ? 'DATABASE_UNAVAILABLE' : err instanceof AppError ? err.code : 'INTERNAL_ERROR',
           sources,
           result,
           firstChunkMs,
