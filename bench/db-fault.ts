@@ -197,14 +197,23 @@ async function retries(cuts: number, withKeys: boolean) {
         headers: { ...headers, ...(body ? { 'content-type': 'application/json' } : {}) },
         body: body ? JSON.stringify(body) : undefined,
       });
-      return { status: res.status, replayed: res.headers.get('idempotent-replayed') === 'true', body: (await res.json().catch(() => ({}))) as Record<string, any> };
+      return {
+        status: res.status,
+        replayed: res.headers.get('idempotent-replayed') === 'true',
+        body: (await res.json().catch(() => ({}))) as Record<string, any>,
+      };
     };
     const reg = await call('POST', '/api/v1/auth/register', { email: 'retries@example.com', password: 'correct horse battery', name: 'Fault Test' });
     const auth = { authorization: `Bearer ${reg.body.data.accessToken}` };
     await call('POST', '/api/v1/organizations', { name: 'Fault Bank' }, auth);
     const ws = await call('POST', '/api/v1/workspaces', { workspaceName: 'Vendor' }, auth);
     const headers = { ...auth, 'x-workspace-id': ws.body.data.workspace.id };
-    const ds = await call('POST', '/api/v1/data-sources', { documents: [{ title: 'Policy', content: 'Incidents are reported within 24 hours. Backups are encrypted.' }] }, headers);
+    const ds = await call(
+      'POST',
+      '/api/v1/data-sources',
+      { documents: [{ title: 'Policy', content: 'Incidents are reported within 24 hours. Backups are encrypted.' }] },
+      headers,
+    );
     for (let i = 0; i < 100; i++) {
       const st = await call('GET', `/api/v1/data-sources/${ds.body.data.dataSource.id}`, undefined, headers);
       if (st.body.data?.dataSource?.status === 'ready') break;
@@ -291,9 +300,17 @@ async function retries(cuts: number, withKeys: boolean) {
 }
 
 if (process.argv[2] === 'retries') {
-  console.log(`load average before: ${loadavg().map((x) => x.toFixed(2)).join(' ')}`);
+  console.log(
+    `load average before: ${loadavg()
+      .map((x) => x.toFixed(2))
+      .join(' ')}`,
+  );
   await retries(Number(process.argv[3] ?? 20), !process.argv.includes('--no-key'));
-  console.log(`load average after: ${loadavg().map((x) => x.toFixed(2)).join(' ')}`);
+  console.log(
+    `load average after: ${loadavg()
+      .map((x) => x.toFixed(2))
+      .join(' ')}`,
+  );
   await admin.end();
   process.exit(0);
 }

@@ -11,6 +11,7 @@ import { AppError } from './lib/errors.js';
 import { createMailer, type Mailer } from './lib/mailer.js';
 import { errorSerializer, requestSerializer } from './lib/redact.js';
 import authRoutes from './modules/auth/routes.js';
+import apiKeyRoutes from './modules/api-keys/routes.js';
 import complianceRoutes from './modules/compliance/routes.js';
 import analyticsRoutes from './modules/analytics/routes.js';
 import conversationRoutes from './modules/conversations/routes.js';
@@ -146,6 +147,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       const u = await services.auth.requestUser(id);
       return u && { id: u.id, email: u.email, name: u.name, role: u.role, status: u.status };
     },
+    // Organization API keys (`Authorization: Bearer dora_sk_...`, docs/api-keys.md).
+    loadApiKey: (secret) => services.apiKeys.authenticate(secret),
   });
   await app.register(csrfPlugin, { trustedOrigins: [...config.corsOrigins, config.publicUrl] });
   await app.register(rateLimitPlugin, { limits: config.rateLimits, redis: deps.redis });
@@ -190,6 +193,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       });
       await api.register(complianceRoutes, { service: services.compliance });
       await api.register(organizationRoutes, { service: services.organizations });
+      await api.register(apiKeyRoutes, { service: services.apiKeys });
       await api.register(workspaceRoutes, { service: services.workspaces });
       await api.register(dataSourceRoutes, { service: services.dataSources, ingest: config.ingest });
       await api.register(mcpSourceRoutes, { service: services.mcpSources });
@@ -216,6 +220,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   app.addHook('onClose', async () => {
     await services.auth.settled();
+    await services.apiKeys.settled();
     await services.analytics.settled();
     if (!deps.mailer) mailer.close();
   });

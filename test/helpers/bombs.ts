@@ -207,7 +207,8 @@ export function xlsxSharedStringsBomb(strings = 150_000): Promise<Buffer> {
       name: 'xl/worksheets/sheet1.xml',
       content: generated(
         '<?xml version="1.0" encoding="UTF-8" standalone="yes"?><worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><sheetData>',
-        (r) => `<row r="${r + 1}">${cols.map((c, j) => (r * cols.length + j < strings ? `<c r="${c}${r + 1}" t="s"><v>${r * cols.length + j}</v></c>` : '')).join('')}</row>`,
+        (r) =>
+          `<row r="${r + 1}">${cols.map((c, j) => (r * cols.length + j < strings ? `<c r="${c}${r + 1}" t="s"><v>${r * cols.length + j}</v></c>` : '')).join('')}</row>`,
         rows,
         '</sheetData></worksheet>',
       ),

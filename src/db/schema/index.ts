@@ -13,3 +13,4 @@ export * from './syncSchedule.js';
 export * from './profileDrafts.js';
 export * from './workspaceSyncCounts.js';
 export * from './idempotency.js';
+export * from './apiKeys.js';

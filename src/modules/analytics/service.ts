@@ -84,6 +84,7 @@ function queryView(r: QueryLogRow, users: Map<string, UserRef>) {
   return {
     id: r.id,
     user: u ? { id: u.id, name: u.name, email: u.email } : null,
+    apiKeyId: r.apiKeyId,
     conversationId: r.conversationId,
     endpoint: r.endpoint,
     question: r.question,

@@ -159,6 +159,7 @@ export function ragService(deps: {
     analytics.logQuery({
       workspaceId: p.scope.workspaceId,
       userId: p.scope.userId,
+      apiKeyId: p.scope.apiKeyId ?? null,
       conversationId: entry.conversationId ?? p.conversationId,
       endpoint: p.endpoint,
       question: p.question,
