@@ -26,6 +26,7 @@ const ApiKey = Type.Object({
 });
 
 export const createApiKey = {
+  operationId: 'createApiKey',
   tags: ['organizations'],
   summary: 'Create an API key for a system (org_admin); the key is in the answer once and never again',
   params: OrgParams,
@@ -52,6 +53,7 @@ export const createApiKey = {
 };
 
 export const listApiKeys = {
+  operationId: 'listApiKeys',
   tags: ['organizations'],
   summary: "The organization's API keys with their last use, newest first (org_admin)",
   params: OrgParams,
@@ -60,6 +62,7 @@ export const listApiKeys = {
 };
 
 export const revokeApiKey = {
+  operationId: 'revokeApiKey',
   tags: ['organizations'],
   summary: 'Revoke an API key (org_admin): refused from the next request on, on every instance',
   params: Type.Object({ id: Id, keyId: Id }),

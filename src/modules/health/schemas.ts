@@ -4,6 +4,7 @@ import { Envelope } from '../../lib/envelope.js';
 /** Request and response schemas of the health check: one named schema per route (routes.ts). */
 
 export const health = {
+  operationId: 'getHealth',
   tags: ['health'],
   summary: 'Liveness and database reachability',
   response: {

@@ -42,6 +42,7 @@ const Preflight = Type.Object({
 });
 
 export const exportRegister = {
+  operationId: 'exportRegisterOfInformation',
   tags: ['workspaces'],
   summary: 'DORA Article 28(3) Register of Information: XLSX workbook (default) or the EBA xBRL-CSV report package (format=xbrl-csv)',
   querystring: Type.Object({ format: Type.Enum(['xlsx', 'xbrl-csv'], { default: 'xlsx' }) }, { additionalProperties: false }),
@@ -50,6 +51,7 @@ export const exportRegister = {
 };
 
 export const preflightRegister = {
+  operationId: 'checkRegisterOfInformation',
   tags: ['workspaces'],
   summary: 'Pre-flight check of the xBRL-CSV register: empty or duplicate keys, broken references (errors) and missing values (warnings), per vendor',
   response: { 200: Envelope(Type.Object({ preflight: Preflight })), ...errorResponses },
