@@ -37,6 +37,7 @@ import rateLimitPlugin from './plugins/rateLimits.js';
 import routeGuards, { API_PREFIX } from './plugins/routeGuards.js';
 import workspacePlugin from './plugins/workspace.js';
 import { createServices, type Services } from './services.js';
+import { OPENAPI_TAGS, openapiTransform } from './plugins/openapi.js';
 import syncStatusRoutes from './modules/sync-status/routes.js';
 
 export interface AppDeps {
@@ -164,7 +165,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
           title: 'DORA Vendor Service API',
           version: '1.0.0',
           description: 'Vendor document Q&A, DORA compliance reference, assessments, questionnaires and the Register of Information.',
+          license: { name: 'Proprietary' },
         },
+        // Paths carry their /api/v1 prefix: the server is the service's public origin.
+        servers: [{ url: config.publicUrl, description: 'This service (PUBLIC_URL)' }],
+        tags: OPENAPI_TAGS,
         components: {
           securitySchemes: {
             bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },
@@ -173,6 +178,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         },
         security: [{ bearerAuth: [] }, { cookieAuth: [] }],
       },
+      transform: openapiTransform,
     });
     await app.register(swaggerUi, { routePrefix: '/docs' });
   }
