@@ -123,6 +123,15 @@ function markingIdempotentCommits(db: Db): Db {
 }
 
 /**
+ * Runs a one-statement write so that an `Idempotency-Key` claim is marked with it: in a
+ * transaction of its own when the request holds a claim, as the single statement (one round
+ * trip, no reserved connection) otherwise.
+ */
+export function withIdempotencyMark<T>(db: Db, write: (d: Db) => Promise<T>): Promise<T> {
+  return idempotencyStore.getStore() ? db.transaction((tx) => write(tx as unknown as Db)) : write(db);
+}
+
+/**
  * The database for `url` (PostgreSQL through postgres-js) or else PGlite in
  * `pgliteDataDir` (`memory://` by default). Each driver is loaded only when used, so a
  * PostgreSQL process never loads PGlite's WebAssembly build and vice versa.

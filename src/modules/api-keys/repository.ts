@@ -1,5 +1,5 @@
 import { and, count, desc, eq, isNull, lt, or, sql } from 'drizzle-orm';
-import type { Db } from '../../db/client.js';
+import { type Db, withIdempotencyMark } from '../../db/client.js';
 import { apiKeys } from '../../db/schema/index.js';
 
 export type ApiKeyRow = typeof apiKeys.$inferSelect;
@@ -13,8 +13,8 @@ export function apiKeysRepository(db: Db) {
     .prepare('api_key_by_hash');
   return {
     async insert(values: typeof apiKeys.$inferInsert): Promise<ApiKeyRow> {
-      // A transaction of its own: an Idempotency-Key claim is marked in the same commit (src/db/client.ts).
-      const [row] = await db.transaction((tx) => tx.insert(apiKeys).values(values).returning());
+      // With an Idempotency-Key claim, marked in the same commit (src/db/client.ts).
+      const [row] = await withIdempotencyMark(db, (tx) => tx.insert(apiKeys).values(values).returning());
       return row!;
     },
     async byHash(hash: string): Promise<ApiKeyRow | null> {

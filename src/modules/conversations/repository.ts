@@ -1,5 +1,5 @@
 import { and, asc, count, desc, eq, gt, inArray, lt, sql, type SQL } from 'drizzle-orm';
-import { queryRows, type Db } from '../../db/client.js';
+import { queryRows, type Db, withIdempotencyMark } from '../../db/client.js';
 import { conversations, messages, type ConversationStatus } from '../../db/schema/index.js';
 import type { AssistantMetadata } from '../../domain/answers.js';
 import type { Scope } from '../../domain/scope.js';
@@ -39,8 +39,10 @@ export function conversationsRepository(db: Db) {
 
   return {
     async insert(scope: Scope, title: string): Promise<ConversationRow> {
-      // A transaction of its own: an Idempotency-Key claim is marked in the same commit (src/db/client.ts).
-      const [row] = await db.transaction((tx) => tx.insert(conversations).values({ workspaceId: scope.workspaceId, userId: scope.userId, title }).returning());
+      // With an Idempotency-Key claim, marked in the same commit (src/db/client.ts).
+      const [row] = await withIdempotencyMark(db, (tx) =>
+        tx.insert(conversations).values({ workspaceId: scope.workspaceId, userId: scope.userId, title }).returning(),
+      );
       return row;
     },
 
@@ -158,9 +160,9 @@ export function conversationsRepository(db: Db) {
         sql`, `,
       );
       // seq (bigserial) is drawn in insert order, which ORDER BY v.ord makes the messages' order.
-      // One statement, in a transaction of its own so that an `Idempotency-Key` claim is
-      // marked (with the answer) in the same commit (src/db/client.ts).
-      const [row] = await db.transaction(async (tx) =>
+      // One statement; with an `Idempotency-Key` claim, in a transaction of its own so that
+      // the claim is marked (with the answer) in the same commit (src/db/client.ts).
+      const [row] = await withIdempotencyMark(db, async (tx) =>
         queryRows<{ n: number | string }>(
           tx,
           sql`WITH conv AS (${conv}),
