@@ -102,7 +102,7 @@ else
       const key = (await shown.textContent())?.trim() ?? '';
       t.match(key, /^dora_sk_/, 'the key is shown once');
       await a11y('organization with a new API key');
-      const used = await app.inject({ method: 'GET', url: '/api/v1/data-sources', headers: { authorization: `Bearer ${key}`, 'x-workspace-id': ws.id } });
+      const used = await app.inject({ method: 'GET', url: '/api/v1/conversations', headers: { authorization: `Bearer ${key}`, 'x-workspace-id': ws.id } });
       t.equal(used.statusCode, 200, 'a system can use it in its vendor');
       await server.ctx.app.services.apiKeys.settled();
       await section.getByRole('button', { name: 'Done' }).click();
@@ -115,7 +115,7 @@ else
       await row.getByRole('button', { name: 'Revoke the API key GRC nightly' }).click();
       await toast('API key revoked');
       await row.getByText('revoked').waitFor();
-      const refused = await app.inject({ method: 'GET', url: '/api/v1/data-sources', headers: { authorization: `Bearer ${key}`, 'x-workspace-id': ws.id } });
+      const refused = await app.inject({ method: 'GET', url: '/api/v1/conversations', headers: { authorization: `Bearer ${key}`, 'x-workspace-id': ws.id } });
       t.equal(refused.statusCode, 401, 'refused at once');
     });
 
