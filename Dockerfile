@@ -1,7 +1,8 @@
 # Production image. Build: docker build -t dora-vendor-service .
 # Stage 1 builds the dashboard (web/, Vite) to static files; the final image holds only the
 # service's production dependencies and the built dashboard.
-FROM node:20-bookworm-slim AS web
+# Node 24 (Active LTS): the runtime the dependencies declare (engines in package.json; README).
+FROM node:24-bookworm-slim AS web
 WORKDIR /app
 COPY package.json package-lock.json ./
 COPY web/package.json ./web/
@@ -10,7 +11,7 @@ COPY scripts/build-web.mjs ./scripts/
 COPY web ./web
 RUN node scripts/build-web.mjs --force
 
-FROM node:20-bookworm-slim
+FROM node:24-bookworm-slim
 ENV NODE_ENV=production
 WORKDIR /app
 COPY package.json package-lock.json ./

@@ -11,6 +11,7 @@ import { AppError } from './lib/errors.js';
 import { createMailer, type Mailer } from './lib/mailer.js';
 import { errorSerializer, requestSerializer } from './lib/redact.js';
 import authRoutes from './modules/auth/routes.js';
+import apiKeyRoutes from './modules/api-keys/routes.js';
 import complianceRoutes from './modules/compliance/routes.js';
 import analyticsRoutes from './modules/analytics/routes.js';
 import conversationRoutes from './modules/conversations/routes.js';
@@ -31,11 +32,13 @@ import authPlugin from './plugins/auth.js';
 import csrfPlugin from './plugins/csrf.js';
 import dashboardPlugin from './plugins/dashboard.js';
 import errorsPlugin from './plugins/errors.js';
+import idempotencyPlugin from './plugins/idempotency.js';
 import multipartPlugin from './plugins/multipart.js';
 import rateLimitPlugin from './plugins/rateLimits.js';
 import routeGuards, { API_PREFIX } from './plugins/routeGuards.js';
 import workspacePlugin from './plugins/workspace.js';
 import { createServices, type Services } from './services.js';
+import { OPENAPI_TAGS, openapiTransform } from './plugins/openapi.js';
 import syncStatusRoutes from './modules/sync-status/routes.js';
 
 export interface AppDeps {
@@ -125,8 +128,16 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     origin: config.corsOrigins,
     credentials: true,
     methods: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'],
-    allowedHeaders: ['Content-Type', 'Authorization', 'X-Workspace-Id', 'X-Requested-With', 'Last-Event-ID'],
-    exposedHeaders: ['X-Request-Id', 'X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'Retry-After', 'Content-Disposition'],
+    allowedHeaders: ['Content-Type', 'Authorization', 'X-Workspace-Id', 'X-Requested-With', 'Last-Event-ID', 'Idempotency-Key'],
+    exposedHeaders: [
+      'X-Request-Id',
+      'X-RateLimit-Limit',
+      'X-RateLimit-Remaining',
+      'X-RateLimit-Reset',
+      'Retry-After',
+      'Content-Disposition',
+      'Idempotent-Replayed',
+    ],
   });
   await app.register(authPlugin, {
     // Without a configured secret (tests, tools) every app signs with a random one of its own.
@@ -138,12 +149,15 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       const u = await services.auth.requestUser(id);
       return u && { id: u.id, email: u.email, name: u.name, role: u.role, status: u.status };
     },
+    // Organization API keys (`Authorization: Bearer dora_sk_...`, docs/api-keys.md).
+    loadApiKey: (secret) => services.apiKeys.authenticate(secret),
   });
   await app.register(csrfPlugin, { trustedOrigins: [...config.corsOrigins, config.publicUrl] });
   await app.register(rateLimitPlugin, { limits: config.rateLimits, redis: deps.redis });
   await app.register(routeGuards);
   await app.register(multipartPlugin, { maxFileBytes: config.ingest.maxFileBytes, maxFiles: config.ingest.maxFiles });
   await app.register(workspacePlugin, { service: services.workspaces });
+  await app.register(idempotencyPlugin, { service: services.idempotency });
 
   if (config.openapi) {
     await app.register(swagger, {
@@ -152,7 +166,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
           title: 'DORA Vendor Service API',
           version: '1.0.0',
           description: 'Vendor document Q&A, DORA compliance reference, assessments, questionnaires and the Register of Information.',
+          license: { name: 'Proprietary' },
         },
+        // Paths carry their /api/v1 prefix: the server is the service's public origin.
+        servers: [{ url: config.publicUrl, description: 'This service (PUBLIC_URL)' }],
+        tags: OPENAPI_TAGS,
         components: {
           securitySchemes: {
             bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },
@@ -161,6 +179,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         },
         security: [{ bearerAuth: [] }, { cookieAuth: [] }],
       },
+      transform: openapiTransform,
     });
     await app.register(swaggerUi, { routePrefix: '/docs' });
   }
@@ -169,6 +188,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     ping: async () => {
       await database.db.execute(sql`select 1`);
     },
+    queryLog: () => services.analytics.queryLogStats(),
   });
   await app.register(
     async (api) => {
@@ -180,6 +200,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       });
       await api.register(complianceRoutes, { service: services.compliance });
       await api.register(organizationRoutes, { service: services.organizations });
+      await api.register(apiKeyRoutes, { service: services.apiKeys });
       await api.register(workspaceRoutes, { service: services.workspaces });
       await api.register(dataSourceRoutes, { service: services.dataSources, ingest: config.ingest });
       await api.register(mcpSourceRoutes, { service: services.mcpSources });
@@ -207,6 +228,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   app.addHook('onClose', async () => {
     await services.auth.settled();
+    await services.apiKeys.settled();
     await services.analytics.settled();
     if (!deps.mailer) mailer.close();
   });

@@ -46,6 +46,10 @@ import { profileDraftsService } from './modules/profile-drafts/service.js';
 import { anthropicExtractor } from './compliance/drafting/model.js';
 import { anthropicJudge } from './compliance/verdictModel.js';
 import { workspaceGraphs } from './rag/graphs.js';
+import { idempotencyRepository } from './modules/idempotency/repository.js';
+import { apiKeysRepository } from './modules/api-keys/repository.js';
+import { apiKeysService } from './modules/api-keys/service.js';
+import { idempotencyService } from './modules/idempotency/service.js';
 
 /**
  * The composition root: every service, wired once. Modules reach each other through
@@ -197,8 +201,14 @@ export function createServices(deps: { config: Config; database: Database; maile
   });
   // GET /sync-status (docs/sync-status.md): the sync state of a workspace in one read.
   const syncStatus = syncStatusService({ dataSources, mcpSources, workspaces, schedule: syncSchedule, schedulerIntervalSec: config.syncSchedulerIntervalSec });
+  // Idempotency-Key records (docs/api-conventions.md, "Retries").
+  const idempotency = idempotencyService(idempotencyRepository(db));
+  // Organization API keys for systems (docs/api-keys.md).
+  const apiKeys = apiKeysService({ repo: apiKeysRepository(db), organizations, workspaces, usersByIds: (ids) => auth.usersByIds(ids), log: deps.log });
   return {
     auth,
+    apiKeys,
+    idempotency,
     compliance,
     organizations,
     workspaces,

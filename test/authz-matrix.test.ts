@@ -457,6 +457,38 @@ function leaks(res: LightMyRequestResponse, ws: Ws): string | null {
 
 const shared = await victimWorkspace();
 
+// Organization API keys (docs/api-keys.md), made by the owner (org_admin): one limited to
+// each workspace it is tried on (canQuery and canViewSources: no canManageSync), one limited
+// to another workspace of the same organization, one of the other organization, one revoked.
+const KEY_FLAGS = { canQuery: true, canViewSources: true };
+async function makeKey(by: Session, org: string, workspaces: string[], permissions: Record<string, boolean> = KEY_FLAGS): Promise<string> {
+  const res = await app.inject({
+    method: 'POST',
+    url: `/api/v1/organizations/${org}/api-keys`,
+    headers: by.headers,
+    payload: { name: 'Matrix key', expiresAt: new Date(Date.now() + 86_400_000).toISOString(), workspaces, permissions },
+  });
+  if (res.statusCode !== 201) throw new Error(`fixture: api key ${res.statusCode} ${res.body}`);
+  return res.json().data.key;
+}
+const keysByWorkspace = new Map<string, string>();
+const keyFor = async (ws: Ws) => {
+  if (!keysByWorkspace.has(ws.id)) keysByWorkspace.set(ws.id, await makeKey(owner, orgId, [ws.id]));
+  return keysByWorkspace.get(ws.id)!;
+};
+const elsewhere = await victimWorkspace();
+const keyElsewhere = await makeKey(owner, orgId, [elsewhere.id], { canQuery: true, canViewSources: true, canManageSync: true });
+const outsiderOrg = (await app.inject({ method: 'GET', url: '/api/v1/organizations/me', headers: outsider.headers })).json().data.organization.id;
+const outsiderKey = await makeKey(outsider, outsiderOrg, [outsiderWs.id], { canQuery: true, canViewSources: true, canManageSync: true });
+const revokedKey = await makeKey(owner, orgId, [shared.id]);
+{
+  const list = await app.inject({ method: 'GET', url: `/api/v1/organizations/${orgId}/api-keys`, headers: owner.headers, query: { limit: '100' } });
+  const revoked = list.json().data.apiKeys.find((k: { prefix: string }) => revokedKey.startsWith(k.prefix));
+  const res = await app.inject({ method: 'DELETE', url: `/api/v1/organizations/${orgId}/api-keys/${revoked.id}`, headers: owner.headers });
+  if (res.statusCode !== 200) throw new Error(`fixture: revoke ${res.body}`);
+}
+const KEY_DENIED_FLAGS = ['canManageSync', 'canInvite', 'canEditSettings', 'canDeleteWorkspace'];
+
 t.test('every workspace-scoped route has a sample request', async (t) => {
   t.ok(routes.length >= 8, `${routes.length} workspace-scoped routes`);
   const missing = routes.filter((r) => !SAMPLES[r.key]).map((r) => r.key);
@@ -499,6 +531,42 @@ for (const route of routes) {
       if (expected !== undefined) t.equal(res.statusCode, expected, where);
       else if (sample.accessOnly) t.ok(res.statusCode !== 401 && res.statusCode !== 403, where);
       else t.ok(res.statusCode >= 200 && res.statusCode < 300, where);
+    }
+
+    // API keys: a key limited to another workspace (of this organization or another) is
+    // refused here, a revoked key is refused at once, and a key limited to this workspace
+    // gets no more than its flags, and never changes the workspace itself.
+    {
+      const ws = sample.destructive ? await victimWorkspace() : shared;
+      const req = await sample.prepare(ws, 'owner');
+      const call = (key: string) =>
+        app.inject({
+          method: methodOf(route.key),
+          url: req.url,
+          headers: { authorization: `Bearer ${key}`, 'x-workspace-id': ws.id, ...req.headers },
+          ...(req.payload !== undefined ? { payload: req.payload as object } : {}),
+        });
+      for (const [label, key] of [
+        ['key of another workspace', keyElsewhere],
+        ['key of another organization', outsiderKey],
+      ] as const) {
+        const res = await call(key);
+        const where = `${label}: ${res.statusCode} ${res.body.slice(0, 200)}`;
+        t.equal(res.statusCode, 403, where);
+        t.equal(res.json().error?.code, 'WORKSPACE_ACCESS_DENIED', where);
+        t.equal(leaks(res, ws), null, `${label} sees no data of the workspace`);
+      }
+      const revoked = await call(revokedKey);
+      t.equal(revoked.statusCode, 401, `revoked key: ${revoked.statusCode}`);
+      t.equal(leaks(revoked, ws), null, 'a revoked key sees no data');
+      const own = await call(await keyFor(ws));
+      const where = `key of this workspace: ${own.statusCode} ${own.body.slice(0, 200)}`;
+      const changesWorkspace = route.workspaceParam !== null && methodOf(route.key) !== 'GET';
+      if (changesWorkspace || (route.permission && KEY_DENIED_FLAGS.includes(route.permission))) {
+        t.equal(own.statusCode, 403, where);
+        t.ok(['INSUFFICIENT_PERMISSION', 'API_KEY_NOT_ALLOWED'].includes(own.json().error?.code), where);
+        t.equal(leaks(own, ws), null, 'a key beyond its flags sees no data');
+      } else t.ok(own.statusCode !== 401 && own.statusCode !== 403, where);
     }
 
     // An outsider who names their own workspace in the header reaches none of the

@@ -3,6 +3,7 @@ import type { PGlite } from '@electric-sql/pglite';
 import { sql, type SQL } from 'drizzle-orm';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import type postgres from 'postgres';
+import { idempotencyStore } from '../lib/idempotencyContext.js';
 import * as schema from './schema/index.js';
 
 /** One drizzle type serves both drivers. */
@@ -87,6 +88,50 @@ function preparing(client: postgres.Sql): postgres.Sql {
 }
 
 /**
+ * `db.transaction` of a request that claimed an `Idempotency-Key` also marks the claim as
+ * committed, inside the transaction and as its last statement (with the response when the
+ * service preset one): the mark exists exactly when the effect does, whatever happens to
+ * the connection around the commit (docs/api-conventions.md, "Retries"). Nested
+ * transactions (savepoints) run on the transaction object and are not marked again.
+ */
+function markingIdempotentCommits(db: Db): Db {
+  const transaction = db.transaction.bind(db);
+  const marked = ((fn: (tx: Db) => Promise<unknown>, config?: unknown) => {
+    const claim = idempotencyStore.getStore();
+    if (!claim) return transaction(fn as never, config as never);
+    return transaction(
+      (async (tx: Db) => {
+        const result = await fn(tx);
+        const r = claim.response;
+        await tx.execute(
+          r
+            ? sql`UPDATE idempotency_keys SET committed_at = coalesce(committed_at, now()), state = 'completed', status_code = ${r.statusCode},
+                  content_type = ${r.contentType}, response_body = ${r.body} WHERE id = ${claim.id}`
+            : sql`UPDATE idempotency_keys SET committed_at = coalesce(committed_at, now()) WHERE id = ${claim.id}`,
+        );
+        return result;
+      }) as never,
+      config as never,
+    );
+  }) as Db['transaction'];
+  return new Proxy(db, {
+    get(target, prop, receiver) {
+      if (prop === 'transaction') return marked;
+      return Reflect.get(target, prop, receiver);
+    },
+  });
+}
+
+/**
+ * Runs a one-statement write so that an `Idempotency-Key` claim is marked with it: in a
+ * transaction of its own when the request holds a claim, as the single statement (one round
+ * trip, no reserved connection) otherwise.
+ */
+export function withIdempotencyMark<T>(db: Db, write: (d: Db) => Promise<T>): Promise<T> {
+  return idempotencyStore.getStore() ? db.transaction((tx) => write(tx as unknown as Db)) : write(db);
+}
+
+/**
  * The database for `url` (PostgreSQL through postgres-js) or else PGlite in
  * `pgliteDataDir` (`memory://` by default). Each driver is loaded only when used, so a
  * PostgreSQL process never loads PGlite's WebAssembly build and vice versa.
@@ -97,7 +142,7 @@ export async function createDatabase(opts: DatabaseOptions): Promise<Database> {
     // A request never waits more than 5 s for a connection to a server that does not answer.
     const pg = postgres(opts.url, { max: opts.max ?? 10, connect_timeout: 5, onnotice: () => {} });
     const client = opts.prepare === false ? pg : preparing(pg);
-    const db = drizzle(client, { schema }) as unknown as Db;
+    const db = markingIdempotentCommits(drizzle(client, { schema }) as unknown as Db);
     return { kind: 'postgres', db, pg, url: opts.url, close: () => pg.end({ timeout: 5 }) };
   }
   const [{ PGlite }, { vector }, { btree_gin }, { drizzle }] = await Promise.all([
@@ -109,7 +154,7 @@ export async function createDatabase(opts: DatabaseOptions): Promise<Database> {
   const dataDir = opts.pgliteDataDir ?? 'memory://';
   if (dataDir !== 'memory://') mkdirSync(dataDir, { recursive: true });
   const pglite = await PGlite.create(dataDir === 'memory://' ? undefined : dataDir, { extensions: { vector, btree_gin } });
-  const db = drizzle(pglite, { schema }) as unknown as Db;
+  const db = markingIdempotentCommits(drizzle(pglite, { schema }) as unknown as Db);
   return { kind: 'pglite', db, pglite, close: () => pglite.close() };
 }
 

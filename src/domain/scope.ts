@@ -17,6 +17,8 @@ export interface Scope {
   readonly orgId: string;
   /** The caller. */
   readonly userId: string;
+  /** The organization API key the caller came with (requests and analytics are attributed to it), if any. */
+  readonly apiKeyId?: string;
 }
 
 /** A scope for work that runs outside a request (jobs, CLI, tests): the same shape, built explicitly. */

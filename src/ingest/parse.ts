@@ -1,7 +1,7 @@
 import { AppError } from '../lib/errors.js';
 import { corruptFile, documentTooLarge, emptyDocument, encryptedFile, unsupportedType } from './errors.js';
 import { parseHtml } from './parsers/html.js';
-import { parseJson } from './parsers/json.js';
+import { jsonNesting, MAX_JSON_NESTING, parseJson } from './parsers/json.js';
 import { parseMarkdown } from './parsers/markdown.js';
 import { parseText } from './parsers/text.js';
 import { decodeText, sniff, type Sniffed } from './sniff.js';
@@ -57,15 +57,16 @@ async function parseAs(sniffed: Sniffed, buf: Buffer, filename: string, limits: 
       return parseDocx(buf, zip.files.get('docProps/core.xml'));
     }
     case 'xlsx': {
-      await inspectZip(buf, filename, limits.maxDecompressedBytes, [], XLSX_TEXT(limits.maxTextChars));
+      const zip = await inspectZip(buf, filename, limits.maxDecompressedBytes, ['docProps/core.xml'], XLSX_TEXT(limits.maxTextChars));
       const { parseXlsx } = await import('./parsers/xlsx.js');
-      return parseXlsx(buf, { maxChars: limits.maxTextChars });
+      return parseXlsx(buf, { maxChars: limits.maxTextChars, coreXml: zip.files.get('docProps/core.xml') });
     }
     default: {
       const text = decodeText(buf);
       if (text === null) throw unsupportedType(filename, 'binary content of unknown type');
       if (text.length > limits.maxTextChars * 4) throw documentTooLarge(filename, `${text.length} characters (limit ${limits.maxTextChars})`);
       if (sniffed.format === 'json') {
+        if (jsonNesting(text) > MAX_JSON_NESTING) throw documentTooLarge(filename, `JSON nested deeper than ${MAX_JSON_NESTING} levels`);
         try {
           return parseJson(text);
         } catch (err) {

@@ -32,6 +32,11 @@ export interface ParseInput {
   limits: ParseLimits;
   /** Aborting gives up the file (its worker is stopped if it is being parsed). */
   signal?: AbortSignal;
+  /**
+   * Only check the file: the answer carries no blocks (`doc.blocks` empty, `chars` counted), so
+   * the main thread does not copy in the text of a file it only vets (an upload's check).
+   */
+  summary?: boolean;
 }
 
 export interface ParsePool {
@@ -157,7 +162,14 @@ export function createParsePool(opts: ParsePoolOptions): ParsePool {
     }, opts.timeoutMs);
     // One copy of the bytes, moved (not copied again) to the worker.
     const content = new Uint8Array(task.input.content);
-    const message: ParseTask = { id: task.id, content, filename: task.input.filename, declaredType: task.input.declaredType, limits: task.input.limits };
+    const message: ParseTask = {
+      id: task.id,
+      content,
+      filename: task.input.filename,
+      declaredType: task.input.declaredType,
+      limits: task.input.limits,
+      summary: task.input.summary,
+    };
     slot.worker.postMessage(message, [content.buffer]);
   }
 

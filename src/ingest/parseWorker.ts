@@ -15,6 +15,8 @@ export interface ParseTask {
   filename: string;
   declaredType: string | null;
   limits: ParseLimits;
+  /** Answer without the blocks (see ParseInput.summary). */
+  summary?: boolean;
 }
 
 export type ParseReply =
@@ -28,7 +30,9 @@ port.on('message', async (task: ParseTask) => {
   let reply: ParseReply;
   try {
     const buf = Buffer.from(task.content.buffer, task.content.byteOffset, task.content.byteLength);
-    reply = { id: task.id, ok: true, parsed: await parseFile(buf, task.filename, task.declaredType, task.limits) };
+    const parsed = await parseFile(buf, task.filename, task.declaredType, task.limits);
+    if (task.summary) parsed.doc = { ...parsed.doc, blocks: [] };
+    reply = { id: task.id, ok: true, parsed };
   } catch (err) {
     reply =
       err instanceof AppError

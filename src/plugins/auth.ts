@@ -3,6 +3,7 @@ import jwt from '@fastify/jwt';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { unauthorized } from '../lib/errors.js';
+import { type ApiKeyIdentity, apiKeyNotAllowed, isApiKey } from '../modules/api-keys/service.js';
 
 export interface AuthUser {
   id: string;
@@ -15,7 +16,26 @@ export interface AuthUser {
 export interface AccessTokenPayload {
   sub: string;
   typ: 'access';
+  iat?: number;
   exp?: number;
+}
+
+/** Clock difference tolerated between the instance that signed a token and the one that reads it (s). */
+export const TOKEN_CLOCK_SKEW_SEC = 60;
+
+/**
+ * An access token's lifetime is the service's, whatever the token says: issued (`iat`)
+ * no more than `ttlSec` ago and not in the future, expiring (`exp`) no later than
+ * `ttlSec` after issue. A token signed with the secret but with a 10-year `exp`, or
+ * without `iat`, is refused (docs/auth.md).
+ */
+export function lifetimeAcceptable(payload: { iat?: unknown; exp?: unknown }, ttlSec: number, nowSec = Date.now() / 1000): boolean {
+  const { iat, exp } = payload;
+  if (typeof iat !== 'number' || typeof exp !== 'number' || !Number.isFinite(iat) || !Number.isFinite(exp)) return false;
+  if (iat > nowSec + TOKEN_CLOCK_SKEW_SEC) return false;
+  if (nowSec - iat > ttlSec + TOKEN_CLOCK_SKEW_SEC) return false;
+  if (exp - iat > ttlSec) return false;
+  return exp <= nowSec + ttlSec + TOKEN_CLOCK_SKEW_SEC;
 }
 
 declare module 'fastify' {
@@ -24,8 +44,10 @@ declare module 'fastify' {
     tokenUserId: string | null;
     /** Expiry of that access token (ms since the epoch), for long-lived responses (SSE). */
     tokenExpiresAt: number | null;
-    /** The authenticated, active user (set on routes that require authentication). */
+    /** The authenticated, active user (set on routes that require authentication); with an API key, the admin who created it. */
     auth: AuthUser | null;
+    /** The organization API key the request came with (docs/api-keys.md), else null. */
+    apiKey: ApiKeyIdentity | null;
   }
   interface FastifyInstance {
     identify(request: FastifyRequest): Promise<void>;
@@ -39,6 +61,8 @@ export interface AuthPluginOptions {
   accessTokenTtlSec: number;
   /** Loads an active user by id, or null. */
   loadUser(id: string): Promise<AuthUser | null>;
+  /** Loads a valid (unrevoked, unexpired) organization API key by its secret, or null. */
+  loadApiKey?(secret: string): Promise<ApiKeyIdentity | null>;
 }
 
 function bearer(request: FastifyRequest): string | undefined {
@@ -58,23 +82,43 @@ export default fp<AuthPluginOptions>(
     await app.register(jwt, {
       secret: opts.secret,
       sign: { algorithm: 'HS256', expiresIn: opts.accessTokenTtlSec },
-      // A token without an expiry is refused: none is ever issued, and one would never die.
-      verify: { algorithms: ['HS256'], requiredClaims: ['exp', 'sub'] },
+      // A token without an expiry or an issue time is refused: none is ever issued, and one would never die.
+      verify: { algorithms: ['HS256'], requiredClaims: ['exp', 'iat', 'sub'] },
     });
     app.decorateRequest('tokenUserId', null);
     app.decorateRequest('tokenExpiresAt', null);
     app.decorateRequest('auth', null);
+    app.decorateRequest('apiKey', null);
 
     app.decorate('issueAccessToken', (userId: string) => app.jwt.sign({ sub: userId, typ: 'access' } satisfies AccessTokenPayload));
 
     // The first token that verifies identifies the caller: the Bearer header (explicit, per
     // request), then the cookie; a stale cookie beside a valid Bearer token does not matter.
     app.decorate('identify', async (request: FastifyRequest) => {
-      for (const token of [bearer(request), request.cookies?.accessToken]) {
+      const given = bearer(request);
+      if (given && isApiKey(given)) {
+        // An organization API key: looked up on every request (a revoked key is refused at
+        // once); it identifies its creator, within the key's own workspaces and flags. A
+        // database error here is a 503, not a verdict on the key.
+        const key = opts.loadApiKey ? await opts.loadApiKey(given) : null;
+        if (key) {
+          request.apiKey = key;
+          request.tokenUserId = key.userId;
+          // Every log line of the request names the key (docs/api-keys.md).
+          request.log = request.log.child({ apiKeyId: key.id });
+        }
+        return;
+      }
+      for (const token of [given, request.cookies?.accessToken]) {
         if (!token) continue;
         try {
           const payload = app.jwt.verify<AccessTokenPayload>(token);
-          if (payload.typ === 'access' && typeof payload.sub === 'string' && typeof payload.exp === 'number') {
+          if (
+            payload.typ === 'access' &&
+            typeof payload.sub === 'string' &&
+            typeof payload.exp === 'number' &&
+            lifetimeAcceptable(payload, opts.accessTokenTtlSec)
+          ) {
             request.tokenUserId = payload.sub;
             request.tokenExpiresAt = payload.exp * 1000;
             return;
@@ -89,6 +133,9 @@ export default fp<AuthPluginOptions>(
       if (!request.tokenUserId) throw unauthorized();
       const user = await opts.loadUser(request.tokenUserId);
       if (!user || user.status !== 'active') throw unauthorized();
+      // A key calls the workspace endpoints it was made for, nothing about people or organizations.
+      const cfg = request.routeOptions.config as { workspace?: boolean; permission?: string } | undefined;
+      if (request.apiKey && !cfg?.workspace && !cfg?.permission) throw apiKeyNotAllowed();
       request.auth = user;
     });
   },

@@ -37,8 +37,10 @@ export interface RateLimitPluginOptions {
   redis?: Redis;
 }
 
-/** Client identity for counting: the user id when the access token verifies, else the IP address. */
+/** Client identity for counting: the API key, the user id when the access token verifies, else the IP address. */
 export function rateKey(request: FastifyRequest): string {
+  // An API key has limits of its own, apart from its creator's.
+  if (request.apiKey) return `key:${request.apiKey.id}`;
   if (request.tokenUserId) return `user:${request.tokenUserId}`;
   return `ip:${request.ip || request.socket?.remoteAddress || 'unknown'}`;
 }

@@ -62,8 +62,10 @@ export default fp(
       chain.push(async function inputHygiene(request) {
         checkUrlInput(request);
       });
-      chain.push(async function identify(request) {
+      chain.push(async function identify(request, reply) {
         await app.identify(request);
+        // The response's log line ("request completed") names the API key too.
+        if (request.apiKey) reply.log = request.log;
       });
       if (isApi) {
         chain.push(async function csrf(request) {

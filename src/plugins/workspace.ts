@@ -4,6 +4,7 @@ import { type Scope, scopeOf } from '../domain/scope.js';
 import { AppError, forbidden } from '../lib/errors.js';
 import { PERMISSION_FLAGS, type PermissionFlag } from '../modules/workspaces/permissions.js';
 import { accessDenied, workspaceNotFound, type WorkspaceContext, type WorkspacesService } from '../modules/workspaces/service.js';
+import { apiKeyNotAllowed } from '../modules/api-keys/service.js';
 
 export type { WorkspaceContext };
 
@@ -115,11 +116,23 @@ export default fp<{ service: WorkspacesService }>(
         if (typeof h !== 'string' || !KEY_RE.test(h.trim())) throw headerError('must be a workspace id');
         key = h.trim();
       }
-      const access = await service.resolveAccess(auth.id, key);
+      let access = await service.resolveAccess(auth.id, key);
       if (access === 'not_found') throw fromPath ? workspaceNotFound() : accessDenied();
       if (access === 'denied') throw accessDenied();
+      const apiKey = request.apiKey;
+      if (apiKey) {
+        // An API key: only its own workspaces, only the flags both it and its creator hold
+        // now, and no change to a workspace itself (members, settings, leaving) (docs/api-keys.md).
+        if (!apiKey.workspaceIds.includes(access.id) || apiKey.orgId !== access.orgId) throw accessDenied();
+        if (fromPath && request.method !== 'GET') throw apiKeyNotAllowed();
+        const held = access.permissions;
+        access = { ...access, permissions: Object.fromEntries(PERMISSION_FLAGS.map((f) => [f, held[f] && apiKey.permissions[f]])) as typeof held };
+      }
       request.workspace = access;
-      request.scope = scopeOf({ id: access.id, slug: access.workspaceId, name: access.name, orgId: access.orgId }, auth.id);
+      request.scope = {
+        ...scopeOf({ id: access.id, slug: access.workspaceId, name: access.name, orgId: access.orgId }, auth.id),
+        ...(apiKey ? { apiKeyId: apiKey.id } : {}),
+      };
       if (cfg.permission && !access.permissions[cfg.permission]) {
         throw forbidden(`Insufficient permission: this action requires ${cfg.permission}`, 'INSUFFICIENT_PERMISSION');
       }

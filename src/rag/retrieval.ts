@@ -1,3 +1,4 @@
+import { outsideIdempotency } from '../lib/idempotencyContext.js';
 import { sql, type SQL } from 'drizzle-orm';
 import { EXACT_KNN_MAX_DEFAULT } from '../config.js';
 import { PREPARE_MARK, queryRows, type Db } from '../db/client.js';
@@ -259,11 +260,14 @@ export const RETRIEVAL_SETTINGS = `SELECT set_config('hnsw.iterative_scan', 'rel
  * when it is awaited, so the settings are started first.
  */
 export async function withRetrievalSettings<T>(db: Db, query: SQL): Promise<T[]> {
-  return db.transaction(async (tx) => {
-    const settings = tx.execute(sql.raw(RETRIEVAL_SETTINGS)).then(() => undefined);
-    const rows = queryRows<T>(tx as unknown as Db, sql`${sql.raw(PREPARE_MARK)}${query}`);
-    return (await Promise.all([settings, rows]))[1];
-  });
+  // A read: not the effect of a request with an Idempotency-Key (src/db/client.ts).
+  return outsideIdempotency(() =>
+    db.transaction(async (tx) => {
+      const settings = tx.execute(sql.raw(RETRIEVAL_SETTINGS)).then(() => undefined);
+      const rows = queryRows<T>(tx as unknown as Db, sql`${sql.raw(PREPARE_MARK)}${query}`);
+      return (await Promise.all([settings, rows]))[1];
+    }),
+  );
 }
 
 /** Runs the retrieval statement (under its HNSW settings, withRetrievalSettings). */

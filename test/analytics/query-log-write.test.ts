@@ -195,4 +195,40 @@ t.test('query log rows are written together, and a refused row loses only itself
     t.same(await rowsOf('refused'), []);
     t.same(statements, [3, 1, 1, 1], 'the batch, then row by row');
   });
+  t.test('a connection cut loses no row: the batch is held and written after the reconnection; a full hold counts what it drops', async (t) => {
+    let down = 2;
+    const attempts: number[] = [];
+    const cut = analyticsService(
+      {
+        ...repo,
+        insert: async (rows) => {
+          attempts.push(rows.length);
+          if (down-- > 0) throw Object.assign(new Error('write CONNECTION_CLOSED'), { code: 'CONNECTION_CLOSED' });
+          await repo.insert(rows);
+        },
+      },
+      { usersByIds: async () => new Map(), batch: { maxRows: 10, delayMs: 1 }, maxHeld: 5 },
+    );
+    for (let i = 1; i <= 3; i++) cut.logQuery(entry(ws.workspaceId, `held ${i}`));
+    const deadline = Date.now() + 10_000;
+    while ((await rowsOf('held')).length < 3 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    t.same(
+      (await rowsOf('held')).map((r) => r.question),
+      ['held 1', 'held 2', 'held 3'],
+      'every row written once the database answers again',
+    );
+    t.same(attempts, [3, 3, 3], 'the same batch tried again, not split or lost');
+    t.match(cut.queryLogStats(), { pending: 0, written: 3, dropped: 0, retries: 2 });
+
+    // The database stays away: at most maxHeld rows are kept, the rest counted as dropped.
+    down = Number.POSITIVE_INFINITY;
+    for (let i = 1; i <= 8; i++) cut.logQuery(entry(ws.workspaceId, `overflow ${i}`));
+    await new Promise((r) => setTimeout(r, 50));
+    const stats = cut.queryLogStats();
+    t.equal(stats.pending, 5, 'five rows held');
+    t.equal(stats.dropped, 3, 'three dropped and counted');
+    down = 0;
+    await cut.settled();
+    t.equal((await rowsOf('overflow')).length, 5, 'the held rows are written when the database is back');
+  });
 });

@@ -1,6 +1,7 @@
 import t from 'tap';
 import { eq } from 'drizzle-orm';
 import { emailTokens, refreshTokens, users } from '../../src/db/schema/index.js';
+import { sha256 } from '../../src/lib/ids.js';
 import { buildTestApp, cookiesOf, registerUser } from '../helpers/app.js';
 
 /** What the dashboard sends with cookie-authenticated writes (CSRF rule, docs/auth.md). */
@@ -173,6 +174,77 @@ t.test('authentication', async (t) => {
     t.ok(new Date(cleared.accessToken.expires!).getTime() < Date.now());
     const refresh = await app.inject({ method: 'POST', url: '/api/v1/auth/refresh', headers: browser, cookies: { refreshToken: s.refreshToken } });
     t.equal(refresh.statusCode, 401);
+  });
+
+  t.test('logout revokes the refresh token an API client sends in the body (Bearer, no cookie)', async (t) => {
+    const s = await registerUser(app);
+    const other = await app.inject({ method: 'POST', url: '/api/v1/auth/login', payload: { email: s.email, password: 'correct horse battery' } });
+    // Rotate once: the family, not only the presented token, must die.
+    const rotated = await app.inject({ method: 'POST', url: '/api/v1/auth/refresh', payload: { refreshToken: s.refreshToken } });
+    t.equal(rotated.statusCode, 200);
+    const current = cookiesOf(rotated).refreshToken;
+    const res = await app.inject({ method: 'POST', url: '/api/v1/auth/logout', headers: s.headers, payload: { refreshToken: current } });
+    t.equal(res.statusCode, 200);
+    const again = await app.inject({ method: 'POST', url: '/api/v1/auth/refresh', payload: { refreshToken: current } });
+    t.equal(again.statusCode, 401, 'the token given in the body no longer refreshes');
+    t.equal(again.json().error.code, 'INVALID_REFRESH_TOKEN');
+    const rows = await ctx.database.db.select().from(refreshTokens).where(eq(refreshTokens.userId, s.id));
+    const family = rows.find((r) => r.tokenHash === sha256(current))!.familyId;
+    t.ok(
+      rows.filter((r) => r.familyId === family).every((r) => r.revokedAt !== null),
+      'every token of that family is revoked (the rotated-away one too)',
+    );
+    const otherSession = await app.inject({ method: 'POST', url: '/api/v1/auth/refresh', payload: { refreshToken: cookiesOf(other).refreshToken } });
+    t.equal(otherSession.statusCode, 200, 'another login of the same user is untouched');
+
+    const unknown = await app.inject({ method: 'POST', url: '/api/v1/auth/logout', payload: { refreshToken: 'not-a-token-we-issued' } });
+    t.equal(unknown.statusCode, 200, 'an unknown token: 200 (nothing to revoke, nothing told)');
+    const extra = await app.inject({ method: 'POST', url: '/api/v1/auth/logout', payload: { refreshToken: 'x'.repeat(20), other: 1 } });
+    t.equal(extra.statusCode, 400, 'the body is declared: an unknown field is a 400');
+    const tooLong = await app.inject({ method: 'POST', url: '/api/v1/auth/logout', payload: { refreshToken: 'x'.repeat(201) } });
+    t.equal(tooLong.statusCode, 400);
+    t.match(tooLong.json().error.details, [/^refreshToken:/]);
+  });
+
+  t.test('logout with a cookie and a different token in the body revokes both', async (t) => {
+    const s = await registerUser(app);
+    const other = await app.inject({ method: 'POST', url: '/api/v1/auth/login', payload: { email: s.email, password: 'correct horse battery' } });
+    const res = await app.inject({
+      method: 'POST',
+      url: '/api/v1/auth/logout',
+      headers: browser,
+      cookies: s.cookies,
+      payload: { refreshToken: cookiesOf(other).refreshToken },
+    });
+    t.equal(res.statusCode, 200);
+    for (const token of [s.refreshToken, cookiesOf(other).refreshToken])
+      t.equal((await app.inject({ method: 'POST', url: '/api/v1/auth/refresh', payload: { refreshToken: token } })).statusCode, 401);
+  });
+
+  t.test('logout-all revokes every session of the user and needs authentication', async (t) => {
+    const s = await registerUser(app);
+    const bystander = await registerUser(app);
+    const logins = [];
+    for (let i = 0; i < 3; i++)
+      logins.push(
+        cookiesOf(await app.inject({ method: 'POST', url: '/api/v1/auth/login', payload: { email: s.email, password: 'correct horse battery' } })).refreshToken,
+      );
+    const anonymous = await app.inject({ method: 'POST', url: '/api/v1/auth/logout-all' });
+    t.equal(anonymous.statusCode, 401);
+    const res = await app.inject({ method: 'POST', url: '/api/v1/auth/logout-all', headers: s.headers });
+    t.equal(res.statusCode, 200);
+    t.equal(res.cookies.find((c) => c.name === 'refreshToken')?.value, '', 'the cookies are cleared');
+    for (const token of [s.refreshToken, ...logins])
+      t.equal((await app.inject({ method: 'POST', url: '/api/v1/auth/refresh', payload: { refreshToken: token } })).statusCode, 401, 'every family revoked');
+    t.equal(
+      (await app.inject({ method: 'POST', url: '/api/v1/auth/refresh', payload: { refreshToken: bystander.refreshToken } })).statusCode,
+      200,
+      "another user's session is untouched",
+    );
+    const cookieClient = await registerUser(app);
+    const viaCookie = await app.inject({ method: 'POST', url: '/api/v1/auth/logout-all', headers: browser, cookies: cookieClient.cookies });
+    t.equal(viaCookie.statusCode, 200, 'the dashboard (cookie + X-Requested-With) can sign out everywhere');
+    t.equal((await app.inject({ method: 'POST', url: '/api/v1/auth/refresh', payload: { refreshToken: cookieClient.refreshToken } })).statusCode, 401);
   });
 
   t.test('change-password', async (t) => {

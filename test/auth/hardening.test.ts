@@ -71,7 +71,7 @@ t.test('auth and logs', async (t) => {
     t.notOk(received.includes('nobody@example.com'), 'nothing for an unknown address');
   });
 
-  t.test('a token without exp is refused; a valid Bearer wins over a stale cookie', async (t) => {
+  t.test('a token without exp, or living longer than the TTL, is refused; a valid Bearer wins over a stale cookie', async (t) => {
     const secret = ctx.config.jwtSecret!;
     const forever = hs256({ sub: user.id, typ: 'access', iat: Math.floor(Date.now() / 1000) }, secret);
     const noExp = await app.inject({ method: 'GET', url: '/api/v1/auth/me', headers: { authorization: `Bearer ${forever}` } });
@@ -82,6 +82,24 @@ t.test('auth and logs', async (t) => {
       200,
       'the same token with exp: 200',
     );
+
+    // The lifetime is the service's (ACCESS_TOKEN_TTL_SEC, 15 minutes here), whatever the token says.
+    const ttl = ctx.config.accessTokenTtlSec;
+    const now = Math.floor(Date.now() / 1000);
+    const me = (token: string) => app.inject({ method: 'GET', url: '/api/v1/auth/me', headers: { authorization: `Bearer ${token}` } });
+    const tenYears = hs256({ sub: user.id, typ: 'access', iat: now, exp: now + 10 * 365 * 86400 }, secret);
+    t.equal((await me(tenYears)).statusCode, 401, 'a 10-year exp: 401');
+    const oneTooLong = hs256({ sub: user.id, typ: 'access', iat: now, exp: now + ttl + 1 }, secret);
+    t.equal((await me(oneTooLong)).statusCode, 401, 'exp one second beyond the TTL after iat: 401');
+    const old = hs256({ sub: user.id, typ: 'access', iat: now - ttl - 120, exp: now + 60 }, secret);
+    t.equal((await me(old)).statusCode, 401, 'issued longer ago than the TTL (an exp still in the future): 401');
+    const noIat = hs256({ sub: user.id, typ: 'access', exp: now + 60 }, secret);
+    t.equal((await me(noIat)).statusCode, 401, 'no iat: 401');
+    const future = hs256({ sub: user.id, typ: 'access', iat: now + 3600, exp: now + 3600 + 60 }, secret);
+    t.equal((await me(future)).statusCode, 401, 'issued in the future: 401');
+    const fullTtl = hs256({ sub: user.id, typ: 'access', iat: now, exp: now + ttl }, secret);
+    t.equal((await me(fullTtl)).statusCode, 200, 'exactly the TTL: 200');
+    t.equal((await me(user.accessToken)).statusCode, 200, 'a token the service issued: 200');
 
     const stale = await app.inject({ method: 'GET', url: '/api/v1/auth/me', headers: user.headers, cookies: { accessToken: 'expired.or.garbage' } });
     t.equal(stale.statusCode, 200, 'a valid Bearer token beside an invalid cookie: 200');

@@ -2,7 +2,7 @@ import t from 'tap';
 import { createParsePool } from '../../src/ingest/parsePool.js';
 import { buildTestApp, registerUser } from '../helpers/app.js';
 import { createAssessment } from '../helpers/assessments.js';
-import { docxTextBomb, docxTreeBomb, pdfGarbage, xlsxBomb } from '../helpers/bombs.js';
+import { docxTextBomb, docxTreeBomb, jsonDeepBomb, pdfGarbage, xlsxBomb } from '../helpers/bombs.js';
 import { fixture, upload } from '../helpers/dataSources.js';
 import { createOrgAndWorkspace } from '../helpers/workspaces.js';
 
@@ -45,6 +45,14 @@ t.test('an upload of a bomb is refused with 422 naming the file, without holding
       reason: /register\.xlsx was rejected: more than 5000000 characters of text/,
     },
     { route: 'assessments', filename: 'scan.pdf', content: pdfGarbage(), code: 'CORRUPT_FILE', reason: /scan\.pdf could not be read/ },
+    // 150,000 levels (300 KB): refused before JSON.parse builds a single array.
+    {
+      route: 'data-sources',
+      filename: 'deep.json',
+      content: jsonDeepBomb(150_000),
+      code: 'DOCUMENT_TOO_LARGE',
+      reason: /deep\.json was rejected: JSON nested deeper than 1000 levels/,
+    },
   ];
   for (const b of bombs) {
     t.ok(b.content.length < 400 * 1024, `${b.filename} is small on the wire (${Math.round(b.content.length / 1024)} KB)`);

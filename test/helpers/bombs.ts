@@ -151,6 +151,77 @@ export function xlsxBomb(rows = 15_000): Promise<Buffer> {
 }
 
 /**
+ * An XLSX whose shared-string table holds `strings` distinct short strings (default 150,000,
+ * about 300 KB zipped), each shown by one cell of a 10-column sheet: many small objects for
+ * a parser to build (one per string, per cell, per row), with little text per object.
+ */
+export function xlsxSharedStringsBomb(strings = 150_000): Promise<Buffer> {
+  const cols = 'ABCDEFGHIJ'.split('');
+  const types =
+    '<?xml version="1.0" encoding="UTF-8" standalone="yes"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types">' +
+    '<Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" ContentType="application/xml"/>' +
+    '<Override PartName="/xl/workbook.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet.main+xml"/>' +
+    '<Override PartName="/xl/sharedStrings.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.sharedStrings+xml"/>' +
+    '<Override PartName="/xl/worksheets/sheet1.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.worksheet+xml"/></Types>';
+  const rels =
+    '<?xml version="1.0" encoding="UTF-8" standalone="yes"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">' +
+    '<Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" Target="xl/workbook.xml"/></Relationships>';
+  const workbook =
+    '<?xml version="1.0" encoding="UTF-8" standalone="yes"?><workbook xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships">' +
+    '<sheets><sheet name="Sheet1" sheetId="1" r:id="rId1"/></sheets></workbook>';
+  const wbRels =
+    '<?xml version="1.0" encoding="UTF-8" standalone="yes"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">' +
+    '<Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/worksheet" Target="worksheets/sheet1.xml"/>' +
+    '<Relationship Id="rId2" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/sharedStrings" Target="sharedStrings.xml"/></Relationships>';
+  const generated = (head: string, body: (i: number) => string, n: number, tail: string) => () =>
+    Readable.from(
+      (async function* () {
+        yield Buffer.from(head);
+        let batch = '';
+        for (let i = 0; i < n; i++) {
+          batch += body(i);
+          if (batch.length > 256 * 1024) {
+            yield Buffer.from(batch);
+            batch = '';
+          }
+        }
+        yield Buffer.from(batch + tail);
+      })(),
+    );
+  const rows = Math.ceil(strings / cols.length);
+  return zip([
+    { name: '[Content_Types].xml', content: types },
+    { name: '_rels/.rels', content: rels },
+    { name: 'xl/workbook.xml', content: workbook },
+    { name: 'xl/_rels/workbook.xml.rels', content: wbRels },
+    {
+      name: 'xl/sharedStrings.xml',
+      content: generated(
+        `<?xml version="1.0" encoding="UTF-8" standalone="yes"?><sst xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" count="${strings}" uniqueCount="${strings}">`,
+        (i) => `<si><t>s${i.toString(36)}</t></si>`,
+        strings,
+        '</sst>',
+      ),
+    },
+    {
+      name: 'xl/worksheets/sheet1.xml',
+      content: generated(
+        '<?xml version="1.0" encoding="UTF-8" standalone="yes"?><worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><sheetData>',
+        (r) =>
+          `<row r="${r + 1}">${cols.map((c, j) => (r * cols.length + j < strings ? `<c r="${c}${r + 1}" t="s"><v>${r * cols.length + j}</v></c>` : '')).join('')}</row>`,
+        rows,
+        '</sheetData></worksheet>',
+      ),
+    },
+  ]);
+}
+
+/** A JSON document nested `depth` levels deep (default two million: `[[[...]]]`, 4 MB). */
+export function jsonDeepBomb(depth = 2_000_000): Buffer {
+  return Buffer.concat([Buffer.alloc(depth, '['), Buffer.from('"deep"'), Buffer.alloc(depth, ']')]);
+}
+
+/**
  * A "PDF" of `bytes` (default 200 KB): a valid header and trailer around garbage with
  * many broken object headers, so that the parser has to scan and reconstruct.
  */

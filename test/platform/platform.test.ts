@@ -29,7 +29,7 @@ t.test('HTTP platform', async (t) => {
     t.equal(pre.headers['access-control-allow-origin'], 'https://dashboard.example.com');
     t.equal(pre.headers['access-control-allow-credentials'], 'true');
     t.equal(pre.headers['access-control-allow-methods'], 'GET, POST, PUT, PATCH, DELETE, OPTIONS');
-    t.equal(pre.headers['access-control-allow-headers'], 'Content-Type, Authorization, X-Workspace-Id, X-Requested-With, Last-Event-ID');
+    t.equal(pre.headers['access-control-allow-headers'], 'Content-Type, Authorization, X-Workspace-Id, X-Requested-With, Last-Event-ID, Idempotency-Key');
     const other = await app.inject({ method: 'GET', url: '/health', headers: { origin: 'https://evil.example.net' } });
     t.notOk(other.headers['access-control-allow-origin'], 'unknown origins get no CORS grant');
   });

@@ -90,6 +90,35 @@ else
       t.equal((await orgMembers()).get(bob.email), 'analyst', 'Bob is an analyst again');
     });
 
+    t.test('organization: an API key created (shown once), used, listed with its last use, revoked', async (t) => {
+      await page.goto(`${base}/organization`);
+      const section = page.getByRole('region', { name: 'API keys for systems' });
+      await section.getByText('No API key yet.').waitFor();
+      await section.getByLabel('Name').fill('GRC nightly');
+      await section.getByLabel('Acme Cloud').check();
+      await section.getByRole('button', { name: 'Create key' }).click();
+      const shown = section.getByTestId('new-api-key');
+      await shown.waitFor();
+      const key = (await shown.textContent())?.trim() ?? '';
+      t.match(key, /^dora_sk_/, 'the key is shown once');
+      await a11y('organization with a new API key');
+      const used = await app.inject({ method: 'GET', url: '/api/v1/conversations', headers: { authorization: `Bearer ${key}`, 'x-workspace-id': ws.id } });
+      t.equal(used.statusCode, 200, 'a system can use it in its vendor');
+      await server.ctx.app.services.apiKeys.settled();
+      await section.getByRole('button', { name: 'Done' }).click();
+      await shown.waitFor({ state: 'detached' });
+      await page.reload();
+      const row = page.getByRole('row', { name: /GRC nightly/ });
+      await row.waitFor();
+      t.notOk((await page.content()).includes(key), 'the key is not shown again');
+      t.notMatch(await row.textContent(), /never/, 'its last use is listed');
+      await row.getByRole('button', { name: 'Revoke the API key GRC nightly' }).click();
+      await toast('API key revoked');
+      await row.getByText('revoked').waitFor();
+      const refused = await app.inject({ method: 'GET', url: '/api/v1/conversations', headers: { authorization: `Bearer ${key}`, 'x-workspace-id': ws.id } });
+      t.equal(refused.statusCode, 401, 'refused at once');
+    });
+
     t.test('vendor settings: a permission withdrawn', async (t) => {
       await page.goto(`${base}/vendors/${ws.slug}/settings`);
       const ask = page.getByLabel('Ask: Bob Builder');

@@ -56,6 +56,8 @@ export const queryLog = pgTable(
       .notNull()
       .references(() => workspaces.id, { onDelete: 'cascade' }),
     userId: text('user_id').references(() => users.id, { onDelete: 'set null' }),
+    /** The organization API key the question came with (docs/api-keys.md), else null. */
+    apiKeyId: text('api_key_id'),
     conversationId: text('conversation_id').references(() => conversations.id, { onDelete: 'set null' }),
     /** `rag`, `stream` or `conversation`. */
     endpoint: text('endpoint').notNull(),

@@ -13,3 +13,5 @@ export * from './syncSchedule.js';
 export * from './profileDrafts.js';
 export * from './workspaceSyncCounts.js';
 export * from './register.js';
+export * from './idempotency.js';
+export * from './apiKeys.js';

@@ -14,6 +14,7 @@ const routes: FastifyPluginAsyncTypebox<{ service: AnalyticsService; portfolio: 
     '/analytics/portfolio',
     {
       schema: {
+        operationId: 'getPortfolio',
         tags,
         summary:
           'Vendor portfolio of the organization: every accessible vendor with its tier, latest completed assessment (score, risk rating) and questionnaire score; counts by risk rating',
@@ -32,6 +33,7 @@ const routes: FastifyPluginAsyncTypebox<{ service: AnalyticsService; portfolio: 
     {
       config: { workspace: true },
       schema: {
+        operationId: 'listLoggedQueries',
         tags,
         summary: 'Logged questions, newest first',
         querystring: QueriesQuery,
@@ -46,6 +48,7 @@ const routes: FastifyPluginAsyncTypebox<{ service: AnalyticsService; portfolio: 
     {
       config: { workspace: true },
       schema: {
+        operationId: 'getUsage',
         tags,
         summary: 'Usage statistics: totals, per day, per endpoint, generator and user',
         querystring: UsageQuery,
@@ -60,6 +63,7 @@ const routes: FastifyPluginAsyncTypebox<{ service: AnalyticsService; portfolio: 
     {
       config: { workspace: true },
       schema: {
+        operationId: 'listSourceUsage',
         tags,
         summary: 'Documents behind retrieved sources: how often retrieved and cited',
         querystring: SourcesQuery,

@@ -24,6 +24,7 @@ const ScopeOut = Type.Enum(['workspace', 'user']);
 const QueryRecord = Type.Object({
   id: Type.String(),
   user: UserRef,
+  apiKeyId: Nullable(Type.String({ description: 'The organization API key the question came with (docs/api-keys.md); null for a person' })),
   conversationId: Nullable(Type.String()),
   endpoint: Type.String(),
   question: Type.String(),

@@ -4,7 +4,8 @@ import { round2 } from '../../rag/text.js';
 import type { Scope } from '../../domain/scope.js';
 import type { AnalyticsRepository, DailyUsage, LogFilter, NewQueryLog, QueryLogRow, Range, SourceUsage, UsageTotals } from './repository.js';
 import { pagination, type Pagination } from '../../domain/paging.js';
-import { batchedAfterResponse } from '../../lib/afterResponse.js';
+import { type BatchStats, batchedAfterResponse } from '../../lib/afterResponse.js';
+import { isDatabaseUnavailable } from '../../db/errors.js';
 
 export type QueryLogEntry = Omit<NewQueryLog, 'id' | 'createdAt'>;
 
@@ -13,6 +14,8 @@ export type QueryLogEntry = Omit<NewQueryLog, 'id' | 'createdAt'>;
  * (docs/analytics.md, "When a question is logged").
  */
 export const QUERY_LOG_BATCH = { maxRows: 100, delayMs: 200 } as const;
+/** Query-log rows a process holds at most while the database is away (about 2 KB each: 20 MB). */
+export const QUERY_LOG_MAX_HELD = 10_000;
 
 export interface RangeQuery {
   from?: string;
@@ -81,6 +84,7 @@ function queryView(r: QueryLogRow, users: Map<string, UserRef>) {
   return {
     id: r.id,
     user: u ? { id: u.id, name: u.name, email: u.email } : null,
+    apiKeyId: r.apiKeyId,
     conversationId: r.conversationId,
     endpoint: r.endpoint,
     question: r.question,
@@ -126,6 +130,8 @@ export interface AnalyticsService {
   logQuery(entry: QueryLogEntry): void;
   /** Resolves when every query-log row logged so far is written (closing the app, tests). */
   settled(): Promise<void>;
+  /** Rows of this process waiting, written and dropped (GET /health, docs/analytics.md). */
+  queryLogStats(): BatchStats;
   /** One page of the logged queries the caller may see, newest first. */
   queries(
     scope: Scope,
@@ -152,9 +158,11 @@ export function analyticsService(
   repo: AnalyticsRepository,
   deps: {
     usersByIds: UserLookup;
-    log?: { error(obj: unknown, msg?: string): void };
+    log?: { error(obj: unknown, msg?: string): void; warn?(obj: unknown, msg?: string): void };
     /** How query log rows are batched (QUERY_LOG_BATCH unless given). */
     batch?: { maxRows: number; delayMs: number };
+    /** Rows held at most while the database cannot be reached (QUERY_LOG_MAX_HELD unless given). */
+    maxHeld?: number;
   },
 ): AnalyticsService {
   const writes = batchedAfterResponse<NewQueryLog>({
@@ -162,6 +170,9 @@ export function analyticsService(
     write: (rows) => repo.insert(rows),
     ...(deps.batch ?? QUERY_LOG_BATCH),
     log: deps.log,
+    // A connection cut loses no row: the batch is held and written after the reconnection.
+    isTransient: isDatabaseUnavailable,
+    maxHeld: deps.maxHeld ?? QUERY_LOG_MAX_HELD,
   });
   return {
     logQuery(entry) {
@@ -170,6 +181,8 @@ export function analyticsService(
     },
 
     settled: () => writes.settled(),
+
+    queryLogStats: () => writes.stats(),
 
     async queries(scope, role, q) {
       await writes.flush();

@@ -156,6 +156,7 @@ const JsonBody = Type.Object(
 const DocParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 100 }), documentId: Type.String({ minLength: 1, maxLength: 100 }) });
 
 export const listAssessments = {
+  operationId: 'listAssessments',
   tags: ['assessments'],
   summary: 'Assessments of the workspace (newest first by default)',
   querystring: Type.Object(
@@ -170,6 +171,7 @@ export const listAssessments = {
 };
 
 export const createAssessment = {
+  operationId: 'createAssessment',
   tags: ['assessments'],
   summary:
     'Create a DORA gap assessment from uploaded vendor documents (multipart/form-data) and/or documents already uploaded to the workspace (sourceFileId(s)); the analysis runs as a job',
@@ -179,6 +181,7 @@ export const createAssessment = {
 };
 
 export const getAssessment = {
+  operationId: 'getAssessment',
   tags: ['assessments'],
   summary: 'Assessment details with the gap results (status, evidence quotes) per DORA obligation',
   params: IdParams,
@@ -186,6 +189,7 @@ export const getAssessment = {
 };
 
 export const getAssessmentDocument = {
+  operationId: 'getAssessmentDocument',
   tags: ['assessments'],
   summary: 'One document of the assessment as extracted text blocks (headings, page): what the evidence quotes point into',
   params: DocParams,
@@ -203,6 +207,7 @@ export const getAssessmentDocument = {
 };
 
 export const deleteAssessment = {
+  operationId: 'deleteAssessment',
   tags: ['assessments'],
   summary: 'Delete the assessment and its documents',
   params: IdParams,
@@ -210,6 +215,7 @@ export const deleteAssessment = {
 };
 
 export const downloadReport = {
+  operationId: 'downloadAssessmentReport',
   tags: ['assessments'],
   summary: 'Download the compliance report of a completed assessment (Word, .docx)',
   params: IdParams,

@@ -3,7 +3,20 @@ import type { FastifyReply } from 'fastify';
 import { badRequest } from '../../lib/errors.js';
 import { ok, okMessage } from '../../lib/envelope.js';
 import { publicUser, type AuthService, type IssuedSession } from './service.js';
-import { register, login, logout, refresh, me, updateMe, changePassword, forgotPassword, resetPassword, verifyEmail, resendVerification } from './schemas.js';
+import {
+  register,
+  login,
+  logout,
+  logoutAll,
+  refresh,
+  me,
+  updateMe,
+  changePassword,
+  forgotPassword,
+  resetPassword,
+  verifyEmail,
+  resendVerification,
+} from './schemas.js';
 
 export interface AuthRouteOptions {
   service: AuthService;
@@ -67,9 +80,24 @@ const routes: FastifyPluginAsyncTypebox<AuthRouteOptions> = async (app, opts) =>
       schema: logout,
     },
     async (request, reply) => {
-      await service.logout(request.cookies.refreshToken);
+      // Both, when both are given: a client that sends one token in the body while its
+      // cookie holds another signs out of both sessions.
+      await service.logout([request.body.refreshToken, request.cookies.refreshToken]);
       clearSessionCookies(reply);
       return okMessage('Logout successful');
+    },
+  );
+
+  app.post(
+    '/auth/logout-all',
+    {
+      config: { rateLimitScope: 'auth' },
+      schema: logoutAll,
+    },
+    async (request, reply) => {
+      await service.logoutAll(request.auth!.id);
+      clearSessionCookies(reply);
+      return okMessage('Logged out of every session');
     },
   );
 

@@ -20,6 +20,7 @@ export const UserFull = Type.Object({
 const Token = Type.String({ minLength: 10, maxLength: 200 });
 
 export const register = {
+  operationId: 'register',
   tags: ['auth'],
   summary: 'Create an account; sets the accessToken and refreshToken cookies',
   body: Type.Object(
@@ -30,6 +31,7 @@ export const register = {
 };
 
 export const login = {
+  operationId: 'login',
   tags: ['auth'],
   summary: 'Log in; sets the accessToken and refreshToken cookies',
   body: Type.Object(
@@ -39,18 +41,45 @@ export const login = {
   response: { 200: Envelope(Type.Object({ user: UserBrief, accessToken: Type.String(), expiresIn: Type.Number() })), ...errorResponses },
 };
 
-export const logout = { tags: ['auth'], summary: 'Log out; revokes the refresh token family and clears both cookies', response: { 200: MessageEnvelope } };
+export const logout = {
+  operationId: 'logout',
+  tags: ['auth'],
+  summary: 'Log out; revokes the family of the refresh token (body field or cookie) and clears both cookies',
+  body: Type.Object(
+    {
+      refreshToken: Type.Optional(
+        Type.String({ maxLength: 200, description: 'The refresh token to revoke (API clients); the dashboard sends it as the refreshToken cookie' }),
+      ),
+    },
+    { additionalProperties: false },
+  ),
+  response: { 200: MessageEnvelope, ...errorResponses },
+};
+
+export const logoutAll = {
+  operationId: 'logoutAll',
+  tags: ['auth'],
+  summary: 'Log out everywhere: revokes every refresh token family of the signed-in user and clears both cookies',
+  response: { 200: MessageEnvelope, ...errorResponses },
+};
 
 export const refresh = {
+  operationId: 'refreshSession',
   tags: ['auth'],
   summary: 'Exchange the refresh token (cookie, or body field) for a new access token; the refresh token is rotated',
   body: Type.Object({ refreshToken: Type.Optional(Type.String({ maxLength: 200 })) }, { additionalProperties: false }),
   response: { 200: Envelope(Type.Object({ accessToken: Type.String(), expiresIn: Type.Number() })), ...errorResponses },
 };
 
-export const me = { tags: ['auth'], summary: 'The signed-in user', response: { 200: Envelope(Type.Object({ user: UserFull })), ...errorResponses } };
+export const me = {
+  operationId: 'getMe',
+  tags: ['auth'],
+  summary: 'The signed-in user',
+  response: { 200: Envelope(Type.Object({ user: UserFull })), ...errorResponses },
+};
 
 export const updateMe = {
+  operationId: 'updateMe',
   tags: ['auth'],
   summary: 'Update name and/or e-mail (a new e-mail must be verified again)',
   body: Type.Object({ name: Type.Optional(Name), email: Type.Optional(Email) }, { additionalProperties: false, minProperties: 1 }),
@@ -58,6 +87,7 @@ export const updateMe = {
 };
 
 export const changePassword = {
+  operationId: 'changePassword',
   tags: ['auth'],
   summary: 'Change the password; other sessions are signed out',
   body: Type.Object(
@@ -68,6 +98,7 @@ export const changePassword = {
 };
 
 export const forgotPassword = {
+  operationId: 'forgotPassword',
   tags: ['auth'],
   summary: 'Send a password-reset e-mail (the answer is the same whether or not the account exists)',
   body: Type.Object({ email: Email }, { additionalProperties: false }),
@@ -75,6 +106,7 @@ export const forgotPassword = {
 };
 
 export const resetPassword = {
+  operationId: 'resetPassword',
   tags: ['auth'],
   summary: 'Set a new password with the single-use token from the reset e-mail',
   body: Type.Object({ token: Token, newPassword: Type.String({ minLength: 8, maxLength: 128 }) }, { additionalProperties: false }),
@@ -82,6 +114,7 @@ export const resetPassword = {
 };
 
 export const verifyEmail = {
+  operationId: 'verifyEmail',
   tags: ['auth'],
   summary: 'Verify an e-mail address with the single-use token from the verification e-mail',
   body: Type.Object({ token: Token }, { additionalProperties: false }),
@@ -89,6 +122,7 @@ export const verifyEmail = {
 };
 
 export const resendVerification = {
+  operationId: 'resendVerification',
   tags: ['auth'],
   summary: 'Resend the verification link (to the signed-in user, or to the given e-mail address)',
   body: Type.Object({ email: Type.Optional(Email) }, { additionalProperties: false }),

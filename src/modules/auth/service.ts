@@ -88,8 +88,10 @@ export interface AuthService {
   login(email: string, password: string): Promise<IssuedSession>;
   /** Exchanges a refresh token for a new pair; a reused token revokes its whole family. */
   refresh(refreshToken: string | undefined): Promise<IssuedSession>;
-  /** Revokes the refresh token's family. */
-  logout(refreshToken: string | undefined): Promise<void>;
+  /** Revokes the family of each given refresh token (body and cookie); unknown tokens are ignored. */
+  logout(refreshTokens: (string | undefined)[]): Promise<void>;
+  /** Revokes every refresh token family of the user (sign out everywhere). */
+  logoutAll(userId: string): Promise<void>;
   /** The user of an authenticated request (briefly cached), or null when there is none. */
   requestUser(id: string): Promise<UserRow | null>;
   /** A user by id (404 when unknown). */
@@ -238,10 +240,16 @@ export function authService(deps: {
       return startSession(user, row.familyId);
     },
 
-    async logout(refreshToken: string | undefined): Promise<void> {
-      if (!refreshToken) return;
-      const row = await repo.findRefreshToken(sha256(refreshToken));
-      if (row) await repo.revokeFamily(row.familyId);
+    async logout(refreshTokens: (string | undefined)[]): Promise<void> {
+      for (const token of new Set(refreshTokens)) {
+        if (!token) continue;
+        const row = await repo.findRefreshToken(sha256(token));
+        if (row) await repo.revokeFamily(row.familyId);
+      }
+    },
+
+    async logoutAll(userId: string): Promise<void> {
+      await repo.revokeAllForUser(userId);
     },
 
     requestUser,

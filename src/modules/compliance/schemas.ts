@@ -18,6 +18,7 @@ const ArticleFull = Type.Object({ ...ArticleSummary.properties, number: Type.Num
 const REFERENCE_PAGE = pageQuery({ defaultLimit: 50 });
 
 export const listDomains = {
+  operationId: 'listDoraDomains',
   tags: ['compliance'],
   summary: 'The 7 DORA domains with their articles',
   querystring: Type.Object(REFERENCE_PAGE, { additionalProperties: false }),
@@ -34,6 +35,7 @@ export const listDomains = {
 };
 
 export const listArticles = {
+  operationId: 'listDoraArticles',
   tags: ['compliance'],
   summary: 'DORA articles (without text), filtered by domain and/or chapter',
   querystring: Type.Object(
@@ -48,6 +50,7 @@ export const listArticles = {
 };
 
 export const getArticle = {
+  operationId: 'getDoraArticle',
   tags: ['compliance'],
   summary: 'One DORA article with its full text (`Article%2028` or `Article-28`)',
   params: Type.Object({ article: Type.String({ minLength: 1, maxLength: 100 }) }),

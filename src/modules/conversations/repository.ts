@@ -1,5 +1,5 @@
 import { and, asc, count, desc, eq, gt, inArray, lt, sql, type SQL } from 'drizzle-orm';
-import { queryRows, type Db } from '../../db/client.js';
+import { queryRows, type Db, withIdempotencyMark } from '../../db/client.js';
 import { conversations, messages, type ConversationStatus } from '../../db/schema/index.js';
 import type { AssistantMetadata } from '../../domain/answers.js';
 import type { Scope } from '../../domain/scope.js';
@@ -39,7 +39,10 @@ export function conversationsRepository(db: Db) {
 
   return {
     async insert(scope: Scope, title: string): Promise<ConversationRow> {
-      const [row] = await db.insert(conversations).values({ workspaceId: scope.workspaceId, userId: scope.userId, title }).returning();
+      // With an Idempotency-Key claim, marked in the same commit (src/db/client.ts).
+      const [row] = await withIdempotencyMark(db, (tx) =>
+        tx.insert(conversations).values({ workspaceId: scope.workspaceId, userId: scope.userId, title }).returning(),
+      );
       return row;
     },
 
@@ -131,8 +134,11 @@ export function conversationsRepository(db: Db) {
      * and inserts the messages only when that update found the row. Returns null when the
      * conversation is not the scope's user's (or disappeared meanwhile).
      */
-    async appendExchange(scope: Pick<Scope, 'workspaceId' | 'userId'>, input: { conversationId: string | null; newTitle: string; messages: NewMessage[] }) {
-      const conversationId = input.conversationId ?? newId();
+    async appendExchange(
+      scope: Pick<Scope, 'workspaceId' | 'userId'>,
+      input: { conversationId: string | null; newConversationId?: string; newTitle: string; messages: NewMessage[] },
+    ) {
+      const conversationId = input.conversationId ?? input.newConversationId ?? newId();
       const messageIds = input.messages.map(() => newId());
       const last = input.messages[input.messages.length - 1].createdAt.toISOString();
       const n = input.messages.length;
@@ -154,9 +160,12 @@ export function conversationsRepository(db: Db) {
         sql`, `,
       );
       // seq (bigserial) is drawn in insert order, which ORDER BY v.ord makes the messages' order.
-      const [row] = await queryRows<{ n: number | string }>(
-        db,
-        sql`WITH conv AS (${conv}),
+      // One statement; with an `Idempotency-Key` claim, in a transaction of its own so that
+      // the claim is marked (with the answer) in the same commit (src/db/client.ts).
+      const [row] = await withIdempotencyMark(db, async (tx) =>
+        queryRows<{ n: number | string }>(
+          tx,
+          sql`WITH conv AS (${conv}),
           inserted AS (
             INSERT INTO messages (id, conversation_id, role, content, metadata, created_at)
             SELECT v.id, conv.id, v.role, v.content, v.metadata, v.created_at
@@ -165,6 +174,7 @@ export function conversationsRepository(db: Db) {
             RETURNING id
           )
           SELECT count(*) AS n FROM inserted`,
+        ),
       );
       if (Number(row?.n ?? 0) !== n) return null;
       return { conversationId, messageIds };

@@ -27,6 +27,7 @@ const routes: FastifyPluginAsyncTypebox<{ service: ConversationsService }> = asy
     {
       config: { workspace: true },
       schema: {
+        operationId: 'listConversations',
         tags,
         summary: "The caller's conversations in the workspace",
         querystring: ListQuery,
@@ -41,6 +42,7 @@ const routes: FastifyPluginAsyncTypebox<{ service: ConversationsService }> = asy
     {
       config: { permission: 'canQuery' },
       schema: {
+        operationId: 'createConversation',
         tags,
         summary: 'Create a conversation',
         body: CreateBody,
@@ -58,6 +60,7 @@ const routes: FastifyPluginAsyncTypebox<{ service: ConversationsService }> = asy
     {
       config: { workspace: true },
       schema: {
+        operationId: 'getConversation',
         tags,
         summary: 'A conversation with its newest messages (oldest first)',
         params: IdParams,
@@ -73,6 +76,7 @@ const routes: FastifyPluginAsyncTypebox<{ service: ConversationsService }> = asy
     {
       config: { workspace: true },
       schema: {
+        operationId: 'updateConversation',
         tags,
         summary: 'Rename, archive or reactivate a conversation',
         params: IdParams,
@@ -90,7 +94,13 @@ const routes: FastifyPluginAsyncTypebox<{ service: ConversationsService }> = asy
     '/conversations/:id',
     {
       config: { workspace: true },
-      schema: { tags, summary: 'Delete a conversation and all its messages', params: IdParams, response: { 200: MessageEnvelope, ...errorResponses } },
+      schema: {
+        operationId: 'deleteConversation',
+        tags,
+        summary: 'Delete a conversation and all its messages',
+        params: IdParams,
+        response: { 200: MessageEnvelope, ...errorResponses },
+      },
     },
     async (request) => {
       await service.remove(requestScope(request), request.params.id);
@@ -103,6 +113,7 @@ const routes: FastifyPluginAsyncTypebox<{ service: ConversationsService }> = asy
     {
       config: { workspace: true },
       schema: {
+        operationId: 'listMessages',
         tags,
         summary: 'Messages of a conversation, paged (oldest first; `before` pages backwards)',
         params: IdParams,
@@ -118,6 +129,7 @@ const routes: FastifyPluginAsyncTypebox<{ service: ConversationsService }> = asy
     {
       config: { workspace: true },
       schema: {
+        operationId: 'clearMessages',
         tags,
         summary: 'Delete every message; the conversation stays',
         params: IdParams,
@@ -132,6 +144,7 @@ const routes: FastifyPluginAsyncTypebox<{ service: ConversationsService }> = asy
     {
       config: { workspace: true },
       schema: {
+        operationId: 'exportConversation',
         tags,
         summary: 'Export a conversation as JSON (envelope) or Markdown (text/markdown document)',
         params: IdParams,

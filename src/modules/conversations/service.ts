@@ -115,7 +115,16 @@ export interface ConversationsService {
   /** Stores a question and its answer once; creates the conversation when none is given. */
   saveExchange(
     scope: Pick<Scope, 'workspaceId' | 'userId'>,
-    input: { conversationId: string | null; question: string; askedAt: Date; answer: string; answeredAt: Date; metadata: AssistantMetadata },
+    input: {
+      conversationId: string | null;
+      /** The id a new conversation gets (the caller may need it before the exchange is stored). */
+      newConversationId?: string;
+      question: string;
+      askedAt: Date;
+      answer: string;
+      answeredAt: Date;
+      metadata: AssistantMetadata;
+    },
   ): Promise<{ conversationId: string; userMessageId: string; assistantMessageId: string }>;
 }
 
@@ -215,7 +224,12 @@ export function conversationsService(repo: ConversationsRepository): Conversatio
         { role: 'user', content: input.question, metadata: null, createdAt: input.askedAt },
         { role: 'assistant', content: input.answer, metadata: input.metadata, createdAt: input.answeredAt },
       ];
-      const saved = await repo.appendExchange(scope, { conversationId: input.conversationId, newTitle: titleFromQuestion(input.question), messages: msgs });
+      const saved = await repo.appendExchange(scope, {
+        conversationId: input.conversationId,
+        newConversationId: input.newConversationId,
+        newTitle: titleFromQuestion(input.question),
+        messages: msgs,
+      });
       if (!saved) throw conversationNotFound();
       return { conversationId: saved.conversationId, userMessageId: saved.messageIds[0], assistantMessageId: saved.messageIds[1] };
     },

@@ -78,6 +78,7 @@ const IdParams = Type.Object({ id: Id });
 const tags = ['data-sources'];
 
 export const CreateDataSource = {
+  operationId: 'createDataSource',
   tags,
   summary: 'Create a data source from uploaded files (multipart/form-data) or documents in a JSON body; ingestion runs as a job',
   description:
@@ -89,6 +90,7 @@ export const CreateDataSource = {
 };
 
 export const ListDataSources = {
+  operationId: 'listDataSources',
   tags,
   summary: 'Data sources of the workspace (deleted ones are not listed)',
   querystring: Type.Object(
@@ -114,6 +116,7 @@ export const ListDataSources = {
 };
 
 export const GetDataSource = {
+  operationId: 'getDataSource',
   tags,
   summary: 'One data source: status, error, counts, files and their documents',
   params: IdParams,
@@ -121,6 +124,7 @@ export const GetDataSource = {
 };
 
 export const GetDataSourceFile = {
+  operationId: 'downloadDataSourceFile',
   tags,
   summary: 'Download the original bytes of one file of a data source',
   params: Type.Object({ id: Id, fileId: Id }),
@@ -131,6 +135,7 @@ export const GetDataSourceFile = {
 };
 
 export const SyncDataSource = {
+  operationId: 'syncDataSource',
   tags,
   summary: 'Re-sync: parse, chunk and embed the stored files again (retries a failed ingestion)',
   params: IdParams,
@@ -138,6 +143,7 @@ export const SyncDataSource = {
 };
 
 export const DeleteDataSource = {
+  operationId: 'deleteDataSource',
   tags,
   summary: 'Delete the data source; its documents and chunks are soft-deleted and never retrieved again',
   params: IdParams,

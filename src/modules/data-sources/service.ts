@@ -127,7 +127,8 @@ async function checkFiles(
   let firstTitle: string | undefined;
   for (const f of files) {
     if (f.content.length > ingest.maxFileBytes) throw fileTooLarge(f.filename, ingest.maxFileBytes);
-    const parsed = await parser.parse({ content: f.content, filename: f.filename, declaredType: f.declaredType, limits });
+    // A check only: the text is parsed again by the ingestion job, so none of it is copied here.
+    const parsed = await parser.parse({ content: f.content, filename: f.filename, declaredType: f.declaredType, limits, summary: true });
     firstTitle ??= f.title?.trim() || parsed.doc.title?.trim();
     stored.push({
       filename: f.filename,

@@ -15,6 +15,7 @@ const routes: FastifyPluginAsyncTypebox<{ service: EvaluationService }> = async 
         if (Array.isArray(request.body)) request.body = { samples: request.body } as typeof request.body;
       },
       schema: {
+        operationId: 'evaluateAnswers',
         tags: ['evaluation'],
         summary: 'Evaluate answers (faithfulness, answer relevancy, context precision and recall)',
         description:

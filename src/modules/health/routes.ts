@@ -4,7 +4,10 @@ import { health } from './schemas.js';
 const started = Date.now();
 
 /** GET /health (outside the /api/v1 prefix, not rate limited, no authentication). */
-const routes: FastifyPluginAsyncTypebox<{ ping(): Promise<void> }> = async (app, opts) => {
+const routes: FastifyPluginAsyncTypebox<{
+  ping(): Promise<void>;
+  queryLog?: () => { pending: number; written: number; dropped: number; retries: number };
+}> = async (app, opts) => {
   app.get(
     '/health',
     {
@@ -24,7 +27,13 @@ const routes: FastifyPluginAsyncTypebox<{ ping(): Promise<void> }> = async (app,
       return {
         status: 'success' as const,
         message: 'Service is healthy',
-        data: { status: 'up' as const, timestamp: new Date().toISOString(), uptime: (Date.now() - started) / 1000, database: 'up' },
+        data: {
+          status: 'up' as const,
+          timestamp: new Date().toISOString(),
+          uptime: (Date.now() - started) / 1000,
+          database: 'up',
+          ...(opts.queryLog ? { queryLog: opts.queryLog() } : {}),
+        },
       };
     },
   );

@@ -1,5 +1,5 @@
 import { and, asc, count, desc, eq, inArray, sql, type SQL } from 'drizzle-orm';
-import { queryRows, type Db } from '../../db/client.js';
+import { queryRows, type Db, withIdempotencyMark } from '../../db/client.js';
 import { mcpResources, mcpSources, mcpSyncRuns, type McpSyncError, type McpSyncStatus, type McpSyncTrigger } from '../../db/schema/mcp.js';
 import type { Scope } from '../../domain/scope.js';
 
@@ -64,10 +64,13 @@ export function mcpSourcesRepository(db: Db) {
       seal: (id: string) => string | null,
     ): Promise<McpSourceRow> {
       const id = crypto.randomUUID();
-      const [row] = await db
-        .insert(mcpSources)
-        .values({ ...values, workspaceId: scope.workspaceId, id, secrets: seal(id) })
-        .returning();
+      // With an Idempotency-Key claim, marked in the same commit (src/db/client.ts).
+      const [row] = await withIdempotencyMark(db, (tx) =>
+        tx
+          .insert(mcpSources)
+          .values({ ...values, workspaceId: scope.workspaceId, id, secrets: seal(id) })
+          .returning(),
+      );
       return row!;
     },
 

@@ -172,6 +172,7 @@ const IdParams = Type.Object({ id: Id });
 const tags = ['mcp-sources'];
 
 export const CreateMcpSource = {
+  operationId: 'createMcpSource',
   tags,
   summary: 'Register an MCP server (Streamable HTTP URL or stdio command); a first sync is queued unless `sync` is false',
   body: CreateBody,
@@ -179,6 +180,7 @@ export const CreateMcpSource = {
 };
 
 export const ListMcpSources = {
+  operationId: 'listMcpSources',
   tags,
   summary: 'MCP sources of the workspace',
   querystring: Type.Object(
@@ -203,6 +205,7 @@ export const ListMcpSources = {
 };
 
 export const TestMcpConnection = {
+  operationId: 'testMcpConnection',
   tags,
   summary: 'Connect with the given settings, list resources and tools, disconnect; nothing is stored. A server that cannot be reached gives ok=false',
   body: TestBody,
@@ -210,6 +213,7 @@ export const TestMcpConnection = {
 };
 
 export const GetMcpSource = {
+  operationId: 'getMcpSource',
   tags,
   summary: 'One MCP source (credentials are never returned, only their names)',
   params: IdParams,
@@ -217,6 +221,7 @@ export const GetMcpSource = {
 };
 
 export const UpdateMcpSource = {
+  operationId: 'updateMcpSource',
   tags,
   summary: 'Update name, description, enabled or connection settings (headers/env are merged; null removes)',
   params: IdParams,
@@ -225,6 +230,7 @@ export const UpdateMcpSource = {
 };
 
 export const DeleteMcpSource = {
+  operationId: 'deleteMcpSource',
   tags,
   summary: 'Delete the MCP source, its indexed documents and chunks, and its sync history',
   params: IdParams,
@@ -232,6 +238,7 @@ export const DeleteMcpSource = {
 };
 
 export const SyncMcpSource = {
+  operationId: 'syncMcpSource',
   tags,
   summary: 'Queue a sync job (answers at once with its state; a sync already queued is returned instead of a second one)',
   params: IdParams,
@@ -239,6 +246,7 @@ export const SyncMcpSource = {
 };
 
 export const GetMcpSyncRun = {
+  operationId: 'getMcpSync',
   tags,
   summary: 'State of one sync run (poll after triggering a sync)',
   params: Type.Object({ id: Id, syncId: Id }),
@@ -246,6 +254,7 @@ export const GetMcpSyncRun = {
 };
 
 export const McpSourceStats = {
+  operationId: 'getMcpSourceStats',
   tags,
   summary: 'Document and chunk counts, resource states, last sync (time, status, duration), sync totals and errors',
   params: IdParams,

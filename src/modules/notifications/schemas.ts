@@ -20,12 +20,14 @@ const Notification = Type.Object({
 const tags = ['notifications'];
 
 export const NotificationCount = {
+  operationId: 'countUnreadNotifications',
   tags,
   summary: 'Badge count: unread notifications of the caller, across workspaces',
   response: { 200: Envelope(Type.Object({ count: Type.Integer(), unreadCount: Type.Integer() })), ...errorResponses },
 };
 
 export const ListNotifications = {
+  operationId: 'listNotifications',
   tags,
   summary: 'Notifications of the caller, newest first',
   description: 'Paged with `page` and `limit`; `offset` (items to skip) may be given instead of `page` and then wins.',
@@ -52,6 +54,7 @@ export const ListNotifications = {
 };
 
 export const SetNotificationRead = {
+  operationId: 'markNotification',
   tags,
   summary: 'Mark one notification read (or unread with `read: false`)',
   params: Type.Object({ id: Type.String({ minLength: 1, maxLength: 100 }) }),
@@ -60,6 +63,7 @@ export const SetNotificationRead = {
 };
 
 export const MarkAllNotificationsRead = {
+  operationId: 'markAllNotificationsRead',
   tags,
   summary: 'Mark all unread notifications of the caller read (optionally those of one workspace)',
   body: Type.Object({ workspaceId: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })) }, { additionalProperties: false }),
@@ -67,6 +71,7 @@ export const MarkAllNotificationsRead = {
 };
 
 export const NotificationStream = {
+  operationId: 'streamNotifications',
   tags,
   summary: 'Push channel (server-sent events): `notification:new` and `notification:count` events, heartbeat comments',
   headers: Type.Object({ 'last-event-id': Type.Optional(Type.String({ maxLength: 100 })) }),

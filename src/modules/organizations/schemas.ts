@@ -39,6 +39,7 @@ const Invitation = Type.Object({
 const Id = Type.String({ minLength: 1, maxLength: 100 });
 
 export const createOrganization = {
+  operationId: 'createOrganization',
   tags: ['organizations'],
   summary: "Onboarding: create the caller's organization (the caller becomes org_admin)",
   body: Type.Object({ name: OrgName, lei: Type.Optional(LeiSchema), country: Type.Optional(Country) }, { additionalProperties: false }),
@@ -46,12 +47,14 @@ export const createOrganization = {
 };
 
 export const getMyOrganization = {
+  operationId: 'getMyOrganization',
   tags: ['organizations'],
   summary: "The caller's organization (403 ONBOARDING_REQUIRED before onboarding)",
   response: { 200: Envelope(Type.Object({ organization: Organization })), ...errorResponses },
 };
 
 export const acceptInvitation = {
+  operationId: 'acceptInvitation',
   tags: ['organizations'],
   summary: 'Accept an invitation with the token from the e-mail (signed-in user without organization)',
   body: Type.Object({ token: Type.String({ minLength: 10, maxLength: 200 }) }, { additionalProperties: false }),
@@ -59,6 +62,7 @@ export const acceptInvitation = {
 };
 
 export const updateOrganization = {
+  operationId: 'updateOrganization',
   tags: ['organizations'],
   summary: 'Update the organization (org_admin)',
   params: Type.Object({ id: Id }),
@@ -74,6 +78,7 @@ export const updateOrganization = {
 };
 
 export const inviteMember = {
+  operationId: 'inviteMember',
   tags: ['organizations'],
   summary: 'Invite a team member by e-mail (org_admin); default role analyst',
   params: Type.Object({ id: Id }),
@@ -82,6 +87,7 @@ export const inviteMember = {
 };
 
 export const listInvitations = {
+  operationId: 'listInvitations',
   tags: ['organizations'],
   summary: 'Pending invitations (org_admin), paged',
   params: Type.Object({ id: Id }),
@@ -90,6 +96,7 @@ export const listInvitations = {
 };
 
 export const revokeInvitation = {
+  operationId: 'revokeInvitation',
   tags: ['organizations'],
   summary: 'Revoke a pending invitation (org_admin)',
   params: Type.Object({ id: Id, invitationId: Id }),
@@ -97,6 +104,7 @@ export const revokeInvitation = {
 };
 
 export const listMembers = {
+  operationId: 'listOrganizationMembers',
   tags: ['organizations'],
   summary: 'Members of the organization (any member), paged',
   params: Type.Object({ id: Id }),
@@ -105,6 +113,7 @@ export const listMembers = {
 };
 
 export const updateMember = {
+  operationId: 'updateOrganizationMember',
   tags: ['organizations'],
   summary: "Change a member's organization role (org_admin); memberId is the user id",
   params: Type.Object({ id: Id, memberId: Id }),
@@ -113,6 +122,7 @@ export const updateMember = {
 };
 
 export const removeMember = {
+  operationId: 'removeOrganizationMember',
   tags: ['organizations'],
   summary: 'Revoke a membership (org_admin, or the member themself)',
   params: Type.Object({ id: Id, memberId: Id }),

@@ -26,6 +26,7 @@ const DraftListItem = Type.Object(DraftBase);
 const Draft = Type.Object({ ...DraftBase, fields: Type.Array(DraftFieldSchema) });
 
 export const startDraft = {
+  operationId: 'startProfileDraft',
   tags: ['register'],
   summary: "Draft the vendor profile's register fields from the workspace's documents (a job; 202 with the queued draft; a notification when it ends)",
   params: IdParams,
@@ -33,6 +34,7 @@ export const startDraft = {
 };
 
 export const listDrafts = {
+  operationId: 'listProfileDrafts',
   tags: ['register'],
   summary: "The workspace's register drafts, newest first (without their fields)",
   params: IdParams,
@@ -41,6 +43,7 @@ export const listDrafts = {
 };
 
 export const getDraft = {
+  operationId: 'getProfileDraft',
   tags: ['register'],
   summary:
     'One register draft: per field the proposed value, its passages (document, section, page, verbatim quote, link) and confidence; conflicts with every candidate; fields not found; decisions taken',
@@ -49,6 +52,7 @@ export const getDraft = {
 };
 
 export const decideDraft = {
+  operationId: 'decideProfileDraft',
   tags: ['register'],
   summary: 'Accept, edit or reject fields of a completed draft; accepted and edited values go into the vendor profile with their source (all or nothing)',
   params: DraftParams,

@@ -1,5 +1,5 @@
 import { and, asc, count, desc, eq, inArray, notInArray, sql, type SQL } from 'drizzle-orm';
-import type { Db } from '../../db/client.js';
+import { type Db, withIdempotencyMark } from '../../db/client.js';
 import type { Scope } from '../../domain/scope.js';
 import { questionnaireAnswers, questionnaires } from '../../db/schema/index.js';
 import type { AnswerValue, QuestionnaireStatus, SectionScore, Suggestion } from '../../db/schema/questionnaires.js';
@@ -32,7 +32,8 @@ export function questionnairesRepository(db: Db) {
 
   return {
     async insert(values: QuestionnaireInsert): Promise<QuestionnaireRow> {
-      const [row] = await db.insert(questionnaires).values(values).returning();
+      // With an Idempotency-Key claim, marked in the same commit (src/db/client.ts).
+      const [row] = await withIdempotencyMark(db, (tx) => tx.insert(questionnaires).values(values).returning());
       return row!;
     },
 

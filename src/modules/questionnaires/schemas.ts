@@ -203,6 +203,7 @@ const vendorTags = ['vendor questionnaires'];
 const vendorErrors = { ...errorResponses, 410: ErrorEnvelope };
 
 export const listTemplates = {
+  operationId: 'listQuestionnaireTemplates',
   tags,
   summary: 'Questionnaire templates: sections, questions, DORA article mapping, weights and scoring rules',
   // Reference data: the default page holds every template.
@@ -211,6 +212,7 @@ export const listTemplates = {
 };
 
 export const listQuestionnaires = {
+  operationId: 'listQuestionnaires',
   tags,
   summary: 'Questionnaires of the workspace (X-Workspace-Id), with status, progress and score',
   querystring: Type.Object(
@@ -233,6 +235,7 @@ export const listQuestionnaires = {
 };
 
 export const createQuestionnaire = {
+  operationId: 'createQuestionnaire',
   tags,
   summary: 'Create a questionnaire from a template and/or custom questions; optionally pre-fill and send at once',
   body: Type.Object(
@@ -257,6 +260,7 @@ export const createQuestionnaire = {
 };
 
 export const getQuestionnaire = {
+  operationId: 'getQuestionnaire',
   tags,
   summary: 'A questionnaire with its questions, answers, suggestions, reviews and scoring results',
   params: IdParams,
@@ -264,6 +268,7 @@ export const getQuestionnaire = {
 };
 
 export const updateQuestionnaire = {
+  operationId: 'updateQuestionnaire',
   tags,
   summary: 'Update: title, description, due date, contact; questions while draft; reviews while submitted; status',
   params: IdParams,
@@ -299,6 +304,7 @@ export const updateQuestionnaire = {
 };
 
 export const deleteQuestionnaire = {
+  operationId: 'deleteQuestionnaire',
   tags,
   summary: 'Delete a questionnaire, its answers and its vendor link',
   params: IdParams,
@@ -306,6 +312,7 @@ export const deleteQuestionnaire = {
 };
 
 export const sendQuestionnaire = {
+  operationId: 'sendQuestionnaire',
   tags,
   summary: 'E-mail the vendor a new link (draft -> sent; a resend replaces the previous link)',
   params: IdParams,
@@ -313,6 +320,7 @@ export const sendQuestionnaire = {
 };
 
 export const prefillQuestionnaire = {
+  operationId: 'prefillQuestionnaire',
   tags,
   summary: 'Propose answers from the workspace documents, with citations (suggestions only)',
   params: IdParams,
@@ -320,6 +328,7 @@ export const prefillQuestionnaire = {
 };
 
 export const getVendorQuestionnaire = {
+  operationId: 'getVendorQuestionnaire',
   tags: vendorTags,
   summary: 'The questionnaire behind a vendor link: questions and current answers (read-only once submitted)',
   security: [],
@@ -328,6 +337,7 @@ export const getVendorQuestionnaire = {
 };
 
 export const saveVendorAnswers = {
+  operationId: 'saveVendorAnswers',
   tags: vendorTags,
   summary: 'Save answers (only the given questions change; null clears) and, with submit, submit',
   security: [],

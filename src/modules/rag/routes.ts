@@ -45,15 +45,15 @@ const routes: FastifyPluginAsyncTypebox<{ service: RagService; heartbeatMs?: num
   }
 
   // The contract names both paths; they are one operation (same body, answer and log endpoint `rag`).
-  for (const [url, summary] of [
-    ['/rag', 'Ask a question over the indexed documents and DORA'],
-    ['/rag/query', 'Ask a question over the indexed documents and DORA (the same operation as POST /rag)'],
+  for (const [url, summary, operationId] of [
+    ['/rag', 'Ask a question over the indexed documents and DORA', 'ask'],
+    ['/rag/query', 'Ask a question over the indexed documents and DORA (the same operation as POST /rag)', 'askQuery'],
   ] as const) {
     app.post(
       url,
       {
         config: askConfig,
-        schema: { tags: ['rag'], summary, body: AskBody, response: answerResponses },
+        schema: { operationId, tags: ['rag'], summary, body: AskBody, response: answerResponses },
       },
       async (request, reply) => {
         const startedAt = performance.now();
@@ -68,6 +68,7 @@ const routes: FastifyPluginAsyncTypebox<{ service: RagService; heartbeatMs?: num
     {
       config,
       schema: {
+        operationId: 'askInConversation',
         tags: ['rag', 'conversations'],
         summary: 'Ask a question in a conversation',
         params: IdParams,
@@ -88,6 +89,7 @@ const routes: FastifyPluginAsyncTypebox<{ service: RagService; heartbeatMs?: num
     {
       config: streamConfig,
       schema: {
+        operationId: 'askStream',
         tags: ['rag'],
         summary: 'Ask a question; the answer arrives as server-sent events',
         description:

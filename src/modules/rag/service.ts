@@ -3,7 +3,11 @@ import type { Config } from '../../config.js';
 import type { AssistantMetadata, Validation } from '../../domain/answers.js';
 import type { Scope } from '../../domain/scope.js';
 import type { CitedSource, MessageSource, QueryLogSource, Source } from '../../domain/sources.js';
+import { ok } from '../../lib/envelope.js';
 import { AppError, badRequest } from '../../lib/errors.js';
+import { newId } from '../../lib/ids.js';
+import { idempotentEffectCommitted, presetIdempotentResponse } from '../../lib/idempotencyContext.js';
+import { isDatabaseUnavailable } from '../../db/errors.js';
 import { GenerationAborted, isAbort } from '../../rag/generators/index.js';
 import { contextualQuestion } from '../../rag/query.js';
 import type { Generator, GenerationResult, HistoryTurn, RetrievalFilters, Retriever } from '../../rag/types.js';
@@ -155,6 +159,7 @@ export function ragService(deps: {
     analytics.logQuery({
       workspaceId: p.scope.workspaceId,
       userId: p.scope.userId,
+      apiKeyId: p.scope.apiKeyId ?? null,
       conversationId: entry.conversationId ?? p.conversationId,
       endpoint: p.endpoint,
       question: p.question,
@@ -255,15 +260,42 @@ export function ragService(deps: {
           model: result.model,
           totalTime,
         };
-        const saved = await conversations.saveExchange(p.scope, {
-          conversationId: p.conversationId,
-          question: p.question,
-          askedAt: p.askedAt,
-          answer: text,
-          answeredAt: new Date(),
-          metadata,
-        });
-        hooks.saved?.({ conversationId: saved.conversationId, messageId: saved.assistantMessageId });
+        // The answer is known before it is stored: with an Idempotency-Key, it is kept in the
+        // exchange's own transaction, so a retry after a lost commit acknowledgement gets it.
+        const conversationId = p.conversationId ?? newId();
+        // (A stream's events are kept as they went out, when it ends: src/plugins/idempotency.ts.)
+        if (!opts.streamed)
+          presetIdempotentResponse(
+            200,
+            ok({
+              answer: text,
+              formattedAnswer: { text: formatAnswer(text, sources, citedSources), format: 'markdown' },
+              sources,
+              citedSources,
+              validation,
+              conversationId,
+              totalTime,
+            }),
+          );
+        let saved: { conversationId: string; assistantMessageId: string | null };
+        try {
+          saved = await conversations.saveExchange(p.scope, {
+            conversationId: p.conversationId,
+            newConversationId: conversationId,
+            question: p.question,
+            askedAt: p.askedAt,
+            answer: text,
+            answeredAt: new Date(),
+            metadata,
+          });
+        } catch (err) {
+          // The connection was lost around the commit: with an Idempotency-Key the answer
+          // committed with the exchange is known after the reconnection, and is what the
+          // client gets (and what is logged).
+          if (!isDatabaseUnavailable(err) || !(await idempotentEffectCommitted())) throw err;
+          saved = { conversationId, assistantMessageId: null };
+        }
+        if (saved.assistantMessageId) hooks.saved?.({ conversationId: saved.conversationId, messageId: saved.assistantMessageId });
         logQuery(p, {
           status: 'answered',
           conversationId: saved.conversationId,
@@ -286,7 +318,8 @@ export function ragService(deps: {
         const aborted = isAbort(err, signal) || signal?.aborted === true;
         logQuery(p, {
           status: aborted ? 'aborted' : 'failed',
-          errorCode: aborted ? 'CLIENT_CLOSED' : err instanceof AppError ? err.code : 'INTERNAL_ERROR',
+          // What the client is told: a lost database is 503 DATABASE_UNAVAILABLE (src/plugins/errors.ts).
+          errorCode: aborted ? 'CLIENT_CLOSED' : isDatabaseUnavailable(err) ? 'DATABASE_UNAVAILABLE' : err instanceof AppError ? err.code : 'INTERNAL_ERROR',
           sources,
           result,
           firstChunkMs,

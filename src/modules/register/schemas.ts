@@ -75,6 +75,7 @@ const Preflight = Type.Object({
 const tags = ['register'];
 
 export const exportRegister = {
+  operationId: 'exportRegisterOfInformation',
   tags: ['workspaces'],
   summary:
     'DORA Article 28(3) Register of Information: the XLSX workbook (default; summary sheets and the EBA templates) or the EBA xBRL-CSV report package (format=xbrl-csv)',
@@ -84,6 +85,7 @@ export const exportRegister = {
 };
 
 export const preflightRegister = {
+  operationId: 'checkRegisterOfInformation',
   tags: ['workspaces'],
   summary:
     "Pre-flight check of the xBRL-CSV register: the EBA's active validation rules, the taxonomy's keys and references (blocking) and the values the ITS asks for (warnings)",

@@ -24,6 +24,7 @@ const SyncStatus = Type.Object({
 });
 
 export const GetSyncStatus = {
+  operationId: 'getSyncStatus',
   tags: ['sync'],
   summary: 'Sync state of the workspace: every data source and MCP source with status, last and next sync, running job and progress, last error',
   querystring: Type.Object(

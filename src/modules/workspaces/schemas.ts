@@ -77,6 +77,7 @@ const IdParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 100 })
 const MemberParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 100 }), userId: Type.String({ minLength: 1, maxLength: 100 }) });
 
 export const listWorkspaces = {
+  operationId: 'listWorkspaces',
   tags: ['workspaces'],
   summary: 'The vendor workspaces the caller can access, with role, permissions and member count, paged',
   querystring: Type.Object({ ...pageQuery(), sort: sortQuery(WORKSPACE_SORTS, 'createdAt') }, { additionalProperties: false }),
@@ -84,6 +85,7 @@ export const listWorkspaces = {
 };
 
 export const createWorkspace = {
+  operationId: 'createWorkspace',
   tags: ['workspaces'],
   summary: "Create a vendor workspace in the caller's organization (the caller becomes its owner)",
   body: Type.Object(
@@ -99,6 +101,7 @@ export const createWorkspace = {
 };
 
 export const getWorkspace = {
+  operationId: 'getWorkspace',
   tags: ['workspaces'],
   summary: 'Workspace details: owner, members, stats, vendor profile',
   params: IdParams,
@@ -106,6 +109,7 @@ export const getWorkspace = {
 };
 
 export const updateWorkspace = {
+  operationId: 'updateWorkspace',
   tags: ['workspaces'],
   summary: 'Update name, sync schedule and vendor profile (owner only)',
   params: IdParams,
@@ -121,6 +125,7 @@ export const updateWorkspace = {
 };
 
 export const deleteWorkspace = {
+  operationId: 'deleteWorkspace',
   tags: ['workspaces'],
   summary: 'Delete the workspace and all its data (owner only)',
   params: IdParams,
@@ -128,6 +133,7 @@ export const deleteWorkspace = {
 };
 
 export const addMember = {
+  operationId: 'addWorkspaceMember',
   tags: ['workspaces'],
   summary: 'Add a member of the organization to the workspace with a role (default member) and optional permission flags',
   params: IdParams,
@@ -143,6 +149,7 @@ export const addMember = {
 };
 
 export const updateMember = {
+  operationId: 'updateWorkspaceMember',
   tags: ['workspaces'],
   summary: "Change a member's role and/or permission flags",
   params: MemberParams,
@@ -151,6 +158,7 @@ export const updateMember = {
 };
 
 export const removeMember = {
+  operationId: 'removeWorkspaceMember',
   tags: ['workspaces'],
   summary: 'Remove a member from the workspace',
   params: MemberParams,
@@ -158,6 +166,7 @@ export const removeMember = {
 };
 
 export const leaveWorkspace = {
+  operationId: 'leaveWorkspace',
   tags: ['workspaces'],
   summary: 'Leave the workspace (not for the owner)',
   params: IdParams,
@@ -165,6 +174,7 @@ export const leaveWorkspace = {
 };
 
 export const transferOwnership = {
+  operationId: 'transferWorkspace',
   tags: ['workspaces'],
   summary: 'Transfer ownership to another member (owner only); the previous owner becomes admin',
   params: IdParams,

@@ -11,6 +11,7 @@ import { Field } from '../ui/Field';
 import { formatDateTime } from '../ui/format';
 import { Loading } from '../ui/Spinner';
 import { useToast } from '../ui/Toasts';
+import ApiKeysSection from './ApiKeysSection';
 
 interface OrgMember {
   user: { id: string; name: string; email: string };
@@ -185,6 +186,7 @@ export default function OrganizationPage() {
           {revoke.isError && <ErrorMessage error={revoke.error} />}
         </section>
       )}
+      {isAdmin && <ApiKeysSection orgId={org.id} />}
       <section className="card" aria-labelledby="members-title">
         <h2 id="members-title">Members</h2>
         {members.isPending ? (

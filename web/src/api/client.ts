@@ -8,11 +8,24 @@
  * - A 401 triggers one `POST /auth/refresh` (shared by concurrent requests) and one retry;
  *   when the refresh fails the session is over and listeners of `onSessionExpired` hear it.
  * - Every error becomes an `ApiError` carrying the envelope's message, code and details.
+ * - Every POST (a submit) carries a new `Idempotency-Key`, the same on its retries: after a
+ *   401 refresh, and once after a 503 (the database away for a moment), so a retried submit
+ *   is never carried out twice (docs/api-conventions.md, "Retries").
  */
 
 export const API = '/api/v1';
 export const CSRF_HEADER = 'X-Requested-With';
 export const CSRF_VALUE = 'dora-dashboard';
+export const IDEMPOTENCY_HEADER = 'Idempotency-Key';
+
+/** A key for one submit (the service keeps its first response for 24 hours). */
+export function newIdempotencyKey(): string {
+  if (typeof crypto !== 'undefined' && typeof crypto.randomUUID === 'function') return crypto.randomUUID();
+  return `${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}${Math.random().toString(36).slice(2)}`;
+}
+
+/** How long a submit waits before its one retry after a 503 (at most; the service says 2 s). */
+const RETRY_503_MAX_MS = 3000;
 
 export class ApiError extends Error {
   readonly status: number;
@@ -112,6 +125,7 @@ export async function apiFetch(method: string, path: string, opts: RequestOption
     body = JSON.stringify(opts.body);
   }
   if (!headers.Accept) headers.Accept = 'application/json';
+  if (method === 'POST' && !headers[IDEMPOTENCY_HEADER]) headers[IDEMPOTENCY_HEADER] = newIdempotencyKey();
   const send = () => fetch(url(path, opts.query), { method, headers, body, credentials: 'same-origin', signal: opts.signal });
   let res: Response;
   try {
@@ -121,6 +135,12 @@ export async function apiFetch(method: string, path: string, opts: RequestOption
         res = await send();
       }
       if (res.status === 401) expiredListeners.forEach((fn) => fn());
+    }
+    if (res.status === 503 && method === 'POST') {
+      // The database was away for a moment: the same submit once more, with the same key.
+      const wait = Math.min(RETRY_503_MAX_MS, 1000 * (Number(res.headers.get('retry-after')) || 2));
+      await new Promise((r) => setTimeout(r, wait));
+      if (!opts.signal?.aborted) res = await send();
     }
   } catch (err) {
     if ((err as Error).name === 'AbortError') throw err;

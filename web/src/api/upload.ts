@@ -1,4 +1,4 @@
-import { ApiError, CSRF_HEADER, CSRF_VALUE, NETWORK_ERROR_MESSAGE, refreshSession, url } from './client';
+import { ApiError, CSRF_HEADER, CSRF_VALUE, IDEMPOTENCY_HEADER, NETWORK_ERROR_MESSAGE, newIdempotencyKey, refreshSession, url } from './client';
 
 /**
  * A multipart upload with progress (fetch reports none): XMLHttpRequest's upload events.
@@ -12,6 +12,8 @@ export function uploadWithProgress<T>(opts: {
   onProgress: (fraction: number) => void;
   signal?: AbortSignal;
 }): Promise<T> {
+  // One key for this submit, the same on its retry (docs/api-conventions.md, "Retries").
+  const key = newIdempotencyKey();
   const once = () =>
     new Promise<{ status: number; body: unknown; requestId: string | null }>((resolve, reject) => {
       const xhr = new XMLHttpRequest();
@@ -19,6 +21,7 @@ export function uploadWithProgress<T>(opts: {
       xhr.setRequestHeader(CSRF_HEADER, CSRF_VALUE);
       xhr.setRequestHeader('X-Workspace-Id', opts.workspace);
       xhr.setRequestHeader('Accept', 'application/json');
+      xhr.setRequestHeader(IDEMPOTENCY_HEADER, key);
       xhr.responseType = 'text';
       xhr.upload.onprogress = (e) => {
         if (e.lengthComputable) opts.onProgress(e.loaded / e.total);

@@ -1,0 +1,164 @@
+import { isDatabaseUnavailable } from '../../db/errors.js';
+import { AppError } from '../../lib/errors.js';
+import { newId, sha256 } from '../../lib/ids.js';
+import type { IdempotencyRepository, IdempotencyRow } from './repository.js';
+
+/** How long a response is kept for replay. */
+export const IDEMPOTENCY_TTL_MS = 24 * 3600 * 1000;
+/** How long a running request holds its claim; a claim past it belongs to a request that died with its process. */
+export const IDEMPOTENCY_LEASE_MS = 5 * 60 * 1000;
+/** How long the bookkeeping around an effect retries across a lost connection before it gives up. */
+export const IDEMPOTENCY_RETRY_MS = 10_000;
+
+const KEY_RE = /^[\x21-\x7e]{1,255}$/;
+
+export interface StoredResponse {
+  statusCode: number;
+  contentType: string;
+  body: string;
+}
+
+export type Begin =
+  | { kind: 'proceed'; claimId: string }
+  | { kind: 'replay'; response: StoredResponse }
+  | { kind: 'refused'; error: AppError; retryAfter?: number };
+
+/** Canonical JSON (sorted keys): the same document sent with its keys in another order is the same request. */
+export function canonical(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
+  if (value && typeof value === 'object') {
+    const o = value as Record<string, unknown>;
+    return `{${Object.keys(o)
+      .sort()
+      .filter((k) => o[k] !== undefined)
+      .map((k) => `${JSON.stringify(k)}:${canonical(o[k])}`)
+      .join(',')}}`;
+  }
+  return JSON.stringify(value) ?? 'null';
+}
+
+export function requestHash(parts: { method: string; route: string; params: unknown; workspace: unknown; body: unknown }): string {
+  return sha256(canonical(parts));
+}
+
+export function checkKey(key: string): void {
+  if (!KEY_RE.test(key)) {
+    const detail = 'Idempotency-Key: must be 1-255 printable ASCII characters';
+    throw new AppError(400, 'VALIDATION_ERROR', `Validation failed: ${detail}`, [detail]);
+  }
+}
+
+const reused = () =>
+  new AppError(
+    422,
+    'IDEMPOTENCY_KEY_REUSED',
+    'This Idempotency-Key was used for another request (a different method, path, workspace or body); use a new key for a new request',
+  );
+const inFlight = () => new AppError(409, 'IDEMPOTENCY_KEY_IN_USE', 'A request with this Idempotency-Key is still being processed; retry after it finishes');
+const lost = () =>
+  new AppError(
+    409,
+    'IDEMPOTENCY_RESPONSE_LOST',
+    'The request with this Idempotency-Key was carried out, but its response could not be kept; do not repeat it with a new key: look its result up instead',
+  );
+
+/** Retries `fn` while the database is unreachable, up to `ms`; other errors are thrown at once. */
+export async function retryingWhileUnavailable<T>(fn: () => Promise<T>, ms = IDEMPOTENCY_RETRY_MS): Promise<T> {
+  const deadline = Date.now() + ms;
+  for (let wait = 50; ; wait = Math.min(wait * 2, 1000)) {
+    try {
+      return await fn();
+    } catch (err) {
+      if (!isDatabaseUnavailable(err) || Date.now() + wait > deadline) throw err;
+      await new Promise((r) => setTimeout(r, wait));
+    }
+  }
+}
+
+/** `Idempotency-Key`: claim, replay, refuse (docs/api-conventions.md, "Retries"). */
+export function idempotencyService(repo: IdempotencyRepository) {
+  const stored = (row: IdempotencyRow): StoredResponse => ({
+    statusCode: row.statusCode ?? 200,
+    contentType: row.contentType ?? 'application/json; charset=utf-8',
+    body: row.responseBody ?? '',
+  });
+  let lastPurge = 0;
+
+  /**
+   * Inserts a claim. When the connection is lost on the way, whether the row went in is
+   * unknown: it is deleted after the reconnection (by its own id), so that a claim nobody
+   * holds does not answer 409 to every retry until its lease runs out.
+   */
+  async function claimOrForget(id: string, values: Omit<Parameters<IdempotencyRepository['claim']>[0], 'id'>) {
+    try {
+      return await repo.claim({ id, ...values });
+    } catch (err) {
+      if (isDatabaseUnavailable(err)) await retryingWhileUnavailable(() => repo.deleteRow(id)).catch(() => {});
+      throw err;
+    }
+  }
+
+  return {
+    async begin(input: { owner: string; key: string; hash: string; method: string; path: string }): Promise<Begin> {
+      const now = Date.now();
+      for (let attempt = 0; attempt < 3; attempt++) {
+        const id = newId();
+        const claimed = await claimOrForget(id, {
+          owner: input.owner,
+          key: input.key,
+          requestHash: input.hash,
+          method: input.method,
+          path: input.path,
+          leaseUntil: new Date(now + IDEMPOTENCY_LEASE_MS),
+          expiresAt: new Date(now + IDEMPOTENCY_TTL_MS),
+        });
+        if (claimed) return { kind: 'proceed', claimId: claimed.id };
+        const row = await repo.find(input.owner, input.key);
+        if (!row) continue; // released meanwhile
+        if (row.expiresAt.getTime() <= now) {
+          await repo.deleteRow(row.id);
+          continue;
+        }
+        if (row.requestHash !== input.hash) return { kind: 'refused', error: reused() };
+        if (row.state === 'completed') return { kind: 'replay', response: stored(row) };
+        if (row.leaseUntil.getTime() > now) return { kind: 'refused', error: inFlight(), retryAfter: 1 };
+        if (row.committedAt) return { kind: 'refused', error: lost() };
+        if (await repo.takeOver(row.id, new Date(now + IDEMPOTENCY_LEASE_MS))) return { kind: 'proceed', claimId: row.id };
+        return { kind: 'refused', error: inFlight(), retryAfter: 1 };
+      }
+      return { kind: 'refused', error: inFlight(), retryAfter: 1 };
+    },
+
+    /** The request succeeded: keep its response (unless its transaction already did). */
+    async complete(claimId: string, response: StoredResponse): Promise<void> {
+      await retryingWhileUnavailable(() => repo.complete(claimId, response));
+    },
+
+    /**
+     * The request failed. When its effect committed together with a preset response (a
+     * lost commit acknowledgement), that response is returned to be sent instead of the
+     * error; otherwise the claim is given up (a retry runs the request anew, or learns that
+     * its response was lost when the effect committed without one).
+     */
+    async fail(claimId: string): Promise<StoredResponse | null> {
+      const row = await retryingWhileUnavailable(() => repo.byId(claimId));
+      if (row?.state === 'completed') return stored(row);
+      await retryingWhileUnavailable(() => repo.release(claimId));
+      return null;
+    },
+
+    /** Whether the claim's effect committed together with a preset response (retried across a reconnection). */
+    async committedWithResponse(claimId: string): Promise<boolean> {
+      const row = await retryingWhileUnavailable(() => repo.byId(claimId));
+      return row?.state === 'completed' && row.committedAt !== null;
+    },
+
+    /** Removes expired records, at most once a minute per process (called after claims). */
+    async purge(): Promise<void> {
+      if (Date.now() - lastPurge < 60_000) return;
+      lastPurge = Date.now();
+      await repo.purgeExpired();
+    },
+  };
+}
+export type IdempotencyService = ReturnType<typeof idempotencyService>;
