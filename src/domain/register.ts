@@ -66,7 +66,7 @@ export const FxRateInputSchema = Type.Object(
   {
     currency: CurrencySchema,
     date: DateSchema,
-    rate: Type.Number({ exclusiveMinimum: 0, maximum: 1e9 }),
+    rate: Type.Number({ minimum: 1e-9, maximum: 1e9, description: 'Units of the currency per unit of the base currency (more than 0)' }),
   },
   { additionalProperties: false },
 );

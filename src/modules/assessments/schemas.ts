@@ -228,6 +228,7 @@ const Text = (description: string) => Type.String({ minLength: 1, maxLength: 200
 const ReviewOutcome = Envelope(Type.Object({ result: GapResultOut, assessment: AssessmentListItem, review: ReviewOut }));
 
 export const setVerdict = {
+  operationId: 'setAssessmentVerdict',
   tags: ['assessments'],
   summary: "Set the analyst's verdict of one result (replaces the engine's status in the score, rating, report and register)",
   params: ResultParams,
@@ -236,6 +237,7 @@ export const setVerdict = {
 };
 
 export const clearVerdict = {
+  operationId: 'clearAssessmentVerdict',
   tags: ['assessments'],
   summary: "Withdraw the analyst's verdict of one result (the engine's status applies again)",
   params: ResultParams,
@@ -244,6 +246,7 @@ export const clearVerdict = {
 };
 
 export const commentResult = {
+  operationId: 'commentAssessmentResult',
   tags: ['assessments'],
   summary: 'Comment on one result of the assessment (the status stays)',
   params: ResultParams,
@@ -252,6 +255,7 @@ export const commentResult = {
 };
 
 export const signOffAssessment = {
+  operationId: 'signOffAssessment',
   tags: ['assessments'],
   summary: 'Sign the assessment off (who, when, a note); it is read-only from then on',
   params: IdParams,
@@ -260,6 +264,7 @@ export const signOffAssessment = {
 };
 
 export const listReviews = {
+  operationId: 'listAssessmentReviews',
   tags: ['assessments'],
   summary: 'The review trail of the assessment, oldest first',
   params: IdParams,

@@ -25,6 +25,7 @@ const Result = Envelope(
 const tags = ['register'];
 
 export const listContracts = {
+  operationId: 'listContracts',
   tags,
   summary: "The vendor's contractual arrangements",
   params: IdParams,
@@ -32,6 +33,7 @@ export const listContracts = {
 };
 
 export const createContract = {
+  operationId: 'createContract',
   tags,
   summary: 'Adds a contractual arrangement; its reference must be unused in the organization (409 CONTRACT_REFERENCE_TAKEN)',
   params: IdParams,
@@ -40,6 +42,7 @@ export const createContract = {
 };
 
 export const updateContract = {
+  operationId: 'updateContract',
   tags,
   summary: "Changes a contract's fields; null clears an optional field",
   params: ContractParams,
@@ -48,6 +51,7 @@ export const updateContract = {
 };
 
 export const endContract = {
+  operationId: 'endContract',
   tags,
   summary: 'Ends a contract: the date it ended (or ends) and why (B_02.02 c0080, c0090)',
   params: ContractParams,
@@ -62,6 +66,7 @@ export const endContract = {
 };
 
 export const deleteContract = {
+  operationId: 'deleteContract',
   tags,
   summary: 'Deletes a contract recorded by mistake (end a real one instead: it stays in the register)',
   params: ContractParams,

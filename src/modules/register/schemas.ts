@@ -93,12 +93,14 @@ export const preflightRegister = {
 };
 
 export const getEntity = {
+  operationId: 'getRegisterEntity',
   tags,
   summary: "The entity settings of the caller's organization in force, and where each value comes from",
   response: { 200: Envelope(Type.Object({ entity: EntityView })), ...errorResponses },
 };
 
 export const putEntity = {
+  operationId: 'updateRegisterEntity',
   tags,
   summary: 'Stores entity settings (org_admin); a null value clears the stored one (the default applies again). Changes are audited.',
   body: Type.Partial(EntitySettingsSchema, { additionalProperties: false, minProperties: 1 }),
@@ -115,18 +117,21 @@ const FunctionView = Type.Object({
 const FunctionParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 100 }) });
 
 export const listFunctions = {
+  operationId: 'listBusinessFunctions',
   tags,
   summary: "The organization's business functions (B_06.01) in creation order, each with the contracts that support it",
   querystring: Type.Object(pageQuery({ defaultLimit: 50 }), { additionalProperties: false }),
   response: { 200: Envelope(Type.Object({ functions: Type.Array(FunctionView), pagination: PaginationSchema })), ...errorResponses },
 };
 export const createFunction = {
+  operationId: 'createBusinessFunction',
   tags,
   summary: 'Adds a business function (org_admin, analyst); its identifier (F1, F2, …) is assigned',
   body: FunctionInputSchema,
   response: { 201: Envelope(Type.Object({ function: FunctionSchema })), ...errorResponses },
 };
 export const updateFunction = {
+  operationId: 'updateBusinessFunction',
   tags,
   summary: 'Changes a business function (org_admin, analyst); audited',
   params: FunctionParams,
@@ -134,6 +139,7 @@ export const updateFunction = {
   response: { 200: Envelope(Type.Object({ function: FunctionSchema })), ...errorResponses },
 };
 export const deleteFunction = {
+  operationId: 'deleteBusinessFunction',
   tags,
   summary: 'Deletes a business function no contract supports (409 FUNCTION_IN_USE otherwise)',
   params: FunctionParams,
@@ -141,18 +147,21 @@ export const deleteFunction = {
 };
 
 export const listRates = {
+  operationId: 'listExchangeRates',
   tags,
   summary: 'The exchange rates recorded into the reporting currency, by currency, newest date first',
   querystring: Type.Object(pageQuery({ defaultLimit: 50 }), { additionalProperties: false }),
   response: { 200: Envelope(Type.Object({ baseCurrency: Type.String(), rates: Type.Array(FxRateSchema), pagination: PaginationSchema })), ...errorResponses },
 };
 export const putRate = {
+  operationId: 'setExchangeRate',
   tags,
   summary: 'Records the rate of a currency into the reporting currency as at a date (org_admin, analyst); replaces the one of that date; audited',
   body: FxRateInputSchema,
   response: { 200: Envelope(Type.Object({ rate: FxRateSchema })), ...errorResponses },
 };
 export const deleteRate = {
+  operationId: 'deleteExchangeRate',
   tags,
   summary: 'Deletes a recorded rate',
   params: Type.Object({
@@ -163,6 +172,7 @@ export const deleteRate = {
 };
 
 export const listAudit = {
+  operationId: 'listRegisterAudit',
   tags,
   summary: 'Changes of the entity settings, functions and exchange rates: who, when, old and new value; newest first',
   querystring: Type.Object({ ...pageQuery(), kind: Type.Optional(Type.Enum(['entity', 'function', 'fx_rate'])) }, { additionalProperties: false }),
@@ -171,6 +181,7 @@ export const listAudit = {
 
 const Options = Type.Array(Type.Object({ value: Type.String(), label: Type.String() }));
 export const codeLists = {
+  operationId: 'getRegisterCodeLists',
   tags,
   summary: 'The EBA closed lists the register forms choose from (types of entity, licensed activities, reasons of termination)',
   response: {
