@@ -3,7 +3,20 @@ import type { FastifyReply } from 'fastify';
 import { badRequest } from '../../lib/errors.js';
 import { ok, okMessage } from '../../lib/envelope.js';
 import { publicUser, type AuthService, type IssuedSession } from './service.js';
-import { register, login, logout, refresh, me, updateMe, changePassword, forgotPassword, resetPassword, verifyEmail, resendVerification } from './schemas.js';
+import {
+  register,
+  login,
+  logout,
+  refresh,
+  me,
+  session,
+  updateMe,
+  changePassword,
+  forgotPassword,
+  resetPassword,
+  verifyEmail,
+  resendVerification,
+} from './schemas.js';
 
 export interface AuthRouteOptions {
   service: AuthService;
@@ -100,6 +113,21 @@ const routes: FastifyPluginAsyncTypebox<AuthRouteOptions> = async (app, opts) =>
     async (request) => {
       const user = await service.getUser(request.auth!.id);
       return ok({ user: publicUser(user) });
+    },
+  );
+
+  // A signed-out visitor is not an error: the dashboard asks this first, so no page logs a 401.
+  app.get(
+    '/auth/session',
+    {
+      config: { public: true },
+      schema: session,
+    },
+    async (request) => {
+      // A database error is a 503, as on every authenticated route (never a signed-out answer).
+      const user = request.tokenUserId ? await service.requestUser(request.tokenUserId) : null;
+      const active = user && user.status === 'active' ? publicUser(user) : null;
+      return ok({ user: active, refreshable: !active && typeof request.cookies.refreshToken === 'string' && request.cookies.refreshToken.length > 0 });
     },
   );
 
