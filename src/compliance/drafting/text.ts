@@ -89,7 +89,7 @@ function splitProse(content: string, start: number, end: number, push: (s: numbe
       if (!tag) break;
       j += tag[0].length;
     }
-    if (j < end && !/[A-Z0-9“"(\[*_]/.test(content[j]!)) continue;
+    if (j < end && !/[A-Z0-9“"([*_]/.test(content[j]!)) continue;
     if (ch === '.' && ABBREV.test(content.slice(Math.max(start, i - 8), i + 1))) continue;
     if (ch === '.' && /\b[A-Z]\.$/.test(content.slice(Math.max(start, i - 3), i + 1))) continue; // initials, U.S.
     push(s, i + 1);

@@ -1,22 +1,21 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { ArrowLeft, Check, FileDown, Trash2, X } from 'lucide-react';
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { useMemo } from 'react';
 import { Link, useNavigate, useOutletContext, useParams } from 'react-router';
 import { del } from '../api/client';
 import { downloadApiFile } from '../api/download';
 import { ErrorMessage } from '../ui/Alert';
 import { Button } from '../ui/Button';
-import { Dialog } from '../ui/Dialog';
 import { formatDateTime } from '../ui/format';
 import { ProgressBar } from '../ui/ProgressBar';
 import { Loading, Spinner } from '../ui/Spinner';
 import { useToast } from '../ui/Toasts';
 import type { VendorOutletContext } from '../vendors/VendorPage';
-import { assessmentsKey, useAssessment, useAssessmentDocument, type Evidence, type GapResult } from './api';
+import { reflowQuote } from '../ui/reflow';
+import { useDocumentViewer } from '../viewer/DocumentViewer';
+import { assessmentsKey, useAssessment, type GapResult } from './api';
 import { GapBadge, RiskBadge, StatusBadge } from './badges';
 import styles from './Assessments.module.css';
-
-const squash = (s: string) => s.replace(/\s+/g, ' ').trim().toLowerCase();
 
 /** One assessment: live state while it runs, then the score, rating and results by DORA article. */
 export default function AssessmentPage() {
@@ -27,7 +26,7 @@ export default function AssessmentPage() {
   const toast = useToast();
   const qc = useQueryClient();
   const navigate = useNavigate();
-  const [open, setOpen] = useState<Evidence | null>(null);
+  const viewer = useDocumentViewer();
   const report = useMutation({
     mutationFn: () => downloadApiFile(`/assessments/${encodeURIComponent(assessmentId)}/report`, { workspace: ws }, 'assessment.docx'),
     onSuccess: ({ filename }) => toast.show(`Downloaded ${filename}`, 'success'),
@@ -195,9 +194,23 @@ export default function AssessmentPage() {
                             <span className="muted small">{r.rationale}</span>
                           ) : (
                             r.evidence.map((e, i) => (
-                              <button key={i} type="button" className={styles.quote} onClick={() => setOpen(e)}>
+                              <button
+                                key={i}
+                                type="button"
+                                className={styles.quote}
+                                onClick={() =>
+                                  viewer.open({
+                                    ws,
+                                    source: { kind: 'assessment', assessmentId: a.id, documentId: e.documentId },
+                                    title: e.documentTitle ?? e.filename,
+                                    section: e.section,
+                                    page: e.page,
+                                    passage: e.quote,
+                                  })
+                                }
+                              >
                                 <span className="visually-hidden">Open the document at the passage: </span>“
-                                {e.quote.length > 220 ? `${e.quote.slice(0, 220)}…` : e.quote}”
+                                {reflowQuote(e.quote.length > 220 ? `${e.quote.slice(0, 220)}…` : e.quote)}”
                                 <span className={styles.quoteMeta}>
                                   {e.documentTitle ?? e.filename}
                                   {e.section ? ` · ${e.section}` : ''}
@@ -216,53 +229,6 @@ export default function AssessmentPage() {
           ))}
         </>
       )}
-      <DocumentDialog ws={ws} assessmentId={a.id} evidence={open} onClose={() => setOpen(null)} />
     </div>
-  );
-}
-
-/** A document of the assessment as text, scrolled to the quoted passage, which is highlighted. */
-function DocumentDialog({ ws, assessmentId, evidence, onClose }: { ws: string; assessmentId: string; evidence: Evidence | null; onClose: () => void }) {
-  const doc = useAssessmentDocument(ws, assessmentId, evidence?.documentId ?? null);
-  const hitRef = useRef<HTMLDivElement>(null);
-  const needle = evidence ? squash(evidence.quote).slice(0, 60) : '';
-  const hit = doc.data ? doc.data.blocks.findIndex((b) => squash(b.text).includes(needle)) : -1;
-  useEffect(() => {
-    if (hit >= 0) hitRef.current?.scrollIntoView({ block: 'center' });
-  }, [hit, doc.data]);
-  return (
-    <Dialog open={!!evidence} onClose={onClose} title={evidence ? (evidence.documentTitle ?? evidence.filename) : 'Document'} wide>
-      {doc.isPending ? (
-        <Loading label="Opening the document…" />
-      ) : doc.isError ? (
-        <ErrorMessage error={doc.error} />
-      ) : (
-        <>
-          <p className="muted small">
-            {doc.data.filename}
-            {evidence?.section ? ` · ${evidence.section}` : ''}
-            {evidence?.page ? ` · page ${evidence.page}` : ''}. The quoted passage is highlighted.
-          </p>
-          <div className={styles.docScroll} tabIndex={0} aria-label="Document text">
-            {doc.data.blocks.map((b, i) => {
-              const heading = b.headings.at(-1);
-              const prev = doc.data.blocks[i - 1]?.headings.at(-1);
-              return (
-                <div key={i}>
-                  {heading && heading !== prev && <p className={styles.docHeading}>{b.headings.join(' › ')}</p>}
-                  <div
-                    ref={i === hit ? hitRef : undefined}
-                    className={`${styles.docBlock}${i === hit ? ` ${styles.hit}` : ''}`}
-                    data-hit={i === hit || undefined}
-                  >
-                    {i === hit ? <mark>{b.text}</mark> : b.text}
-                  </div>
-                </div>
-              );
-            })}
-          </div>
-        </>
-      )}
-    </Dialog>
   );
 }
