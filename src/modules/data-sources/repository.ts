@@ -322,6 +322,18 @@ export function dataSourcesRepository(db: Db, opts: DataSourcesRepositoryOptions
         .then((rows) => rows.map((r) => r.file));
     },
 
+    /** The newest file of a live data source of the workspace with these bytes (SHA-256), if any. */
+    async liveFileBySha256(scope: InWorkspace, sha256: string): Promise<FileMeta | null> {
+      const [row] = await db
+        .select({ file: fileMetaColumns })
+        .from(dataSourceFiles)
+        .innerJoin(dataSources, eq(dataSources.id, dataSourceFiles.dataSourceId))
+        .where(and(eq(dataSourceFiles.workspaceId, scope.workspaceId), eq(dataSourceFiles.sha256, sha256), isNull(dataSources.deletedAt)))
+        .orderBy(desc(dataSourceFiles.createdAt))
+        .limit(1);
+      return row?.file ?? null;
+    },
+
     async fileMetas(dataSourceIds: string[]): Promise<FileMeta[]> {
       if (!dataSourceIds.length) return [];
       return db

@@ -89,6 +89,8 @@ export interface DataSourcesService {
   uploadLimits(): UploadLimits;
   /** The original bytes of one file of a live data source. */
   file(scope: InWorkspace, id: string, fileId: string): Promise<{ filename: string; mimeType: string; content: Buffer }>;
+  /** A live file of the workspace with these bytes (SHA-256), where to download it; null when there is none. */
+  fileBySha256(scope: InWorkspace, sha256: string): Promise<{ id: string; dataSourceId: string; filename: string; url: string } | null>;
   /** Original files of the workspace's live data sources, in the order of `fileIds` (404 FILE_NOT_FOUND naming the missing). */
   filesByIds(scope: InWorkspace, fileIds: string[]): Promise<{ id: string; filename: string; mimeType: string; content: Buffer }[]>;
   /** Re-sync: a new generation parsed again from the stored files; `requestedBy` null for the scheduler. */
@@ -247,6 +249,11 @@ export function dataSourcesService(deps: DataSourcesDeps): DataSourcesService {
       const f = (await repo.files(id)).find((x) => x.id === fileId);
       if (!f) throw notFound('File not found', 'FILE_NOT_FOUND');
       return { filename: f.filename, mimeType: f.mimeType, content: f.content };
+    },
+
+    async fileBySha256(scope, sha256) {
+      const f = await repo.liveFileBySha256(scope, sha256);
+      return f ? { id: f.id, dataSourceId: f.dataSourceId, filename: f.filename, url: `/api/v1/data-sources/${f.dataSourceId}/files/${f.id}` } : null;
     },
 
     async filesByIds(scope, fileIds) {

@@ -36,6 +36,7 @@ export function Layout() {
   const drawer = useRef<HTMLElement>(null);
   const location = useLocation();
   // A link followed in the drawer closes it.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the path is the trigger
   useEffect(() => setMenuOpen(false), [location.pathname]);
   useEffect(() => {
     if (!menuOpen) return;

@@ -64,7 +64,7 @@ export default function AssessmentPage() {
             {a.completedAt && <> · completed {formatDateTime(a.completedAt)}</>} · {a.documents.length} document{a.documents.length === 1 ? '' : 's'}
           </p>
         </div>
-        <div style={{ display: 'flex', gap: 8 }}>
+        <div style={{ display: 'flex', flexWrap: 'wrap', gap: 8 }}>
           {a.status === 'completed' && (
             <Button variant="primary" icon={<FileDown size={16} aria-hidden="true" />} busy={report.isPending} onClick={() => report.mutate()}>
               Download the Word report
@@ -150,7 +150,7 @@ export default function AssessmentPage() {
                 {article}
               </h3>
               <div className="table-wrap">
-                <table className="table">
+                <table className="table table-cards">
                   <caption className="visually-hidden">Results for {article}</caption>
                   <thead>
                     <tr>
@@ -183,13 +183,13 @@ export default function AssessmentPage() {
                             ))}
                           </ul>
                         </td>
-                        <td>
+                        <td data-label="Status">
                           <GapBadge status={r.status} />
                         </td>
-                        <td className={styles.coverage}>
+                        <td className={styles.coverage} data-label="Coverage">
                           <ProgressBar value={r.coverage * 100} label={`Coverage of ${r.ref}`} tone={r.status === 'covered' ? 'done' : undefined} />
                         </td>
-                        <td>
+                        <td data-label="Evidence">
                           {r.evidence.length === 0 ? (
                             <span className="muted small">{r.rationale}</span>
                           ) : (

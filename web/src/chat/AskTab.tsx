@@ -114,10 +114,12 @@ export default function AskTab() {
     if (near !== !away) setAway(!near);
   };
   // A conversation opens at its newest message.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: runs when another conversation opens
   useLayoutEffect(() => {
     follow.current = true;
     setAway(false);
   }, [conversationId]);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: what grows the thread (messages, streamed text, the window) is the trigger
   useLayoutEffect(() => {
     if (follow.current) toBottom();
   }, [messages.length, live?.text, live?.state, live?.validation, convo.data, toBottom, height]);
@@ -126,6 +128,7 @@ export default function AskTab() {
   const visible = useRef(new Map<string, number>());
   const [inView, setInView] = useState<string | null>(null);
   const observer = useRef<IntersectionObserver | null>(null);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the answers on screen change with these
   useEffect(() => {
     const root = thread.current;
     if (!root) return;
@@ -335,6 +338,7 @@ function ConversationMenu({
   children: ReactNode;
 }) {
   const [open, setOpen] = useState(false);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: a conversation picked closes the menu
   useEffect(() => setOpen(false), [activeId]);
   const count = list.data?.conversations.length;
   return (

@@ -8,7 +8,7 @@ import { ErrorMessage } from '../ui/Alert';
 import { Button } from '../ui/Button';
 import { useToast } from '../ui/Toasts';
 import { vendorKey } from '../vendors/api';
-import { countryFromText } from '../ui/CountryInput';
+import { countryFromText } from '../ui/countries';
 import { formatDate, formatDateTime } from '../ui/format';
 import { reflowQuote } from '../ui/reflow';
 import { OpenPassage } from '../viewer/DocumentViewer';

@@ -42,6 +42,7 @@ export default function VendorPage() {
   // On a narrow screen the tabs scroll sideways: the current one is scrolled into sight.
   const tabsRef = useRef<HTMLElement>(null);
   const { pathname } = useLocation();
+  // biome-ignore lint/correctness/useExhaustiveDependencies: another tab (or the vendor loaded) moves the active tab
   useEffect(() => {
     const nav = tabsRef.current;
     if (!nav) return;

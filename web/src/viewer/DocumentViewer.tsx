@@ -57,6 +57,8 @@ interface DocumentText {
 interface AssessmentDocument {
   filename: string;
   title: string | null;
+  /** The vendor's file with the same bytes, when there is one. */
+  original: { url: string; filename: string } | null;
   blocks: Block[];
 }
 
@@ -83,9 +85,9 @@ async function load(t: ViewerTarget): Promise<ViewerDocument> {
     title: d.title ?? d.filename,
     blocks: d.blocks,
     passage: null,
-    file: null,
+    file: d.original,
     link: null,
-    note: `The assessment keeps the text of ${d.filename}, not the file: the original is where it was uploaded from.`,
+    note: d.original ? null : `The assessment keeps the text of ${d.filename}, not the file, and the vendor's documents hold no copy of it.`,
   };
 }
 
