@@ -77,9 +77,8 @@ t.test('assessments from workspace documents; documents as text', async (t) => {
   const ds = (await app.inject({ method: 'GET', url: '/api/v1/data-sources', headers: gh.headers })).json().data.dataSources[0];
   t.same(d.original, { id: fileId, dataSourceId: ds.id, filename: 'security.md', url: `/api/v1/data-sources/${ds.id}/files/${fileId}` });
   const uploaded = mixed.json().data.assessment;
-  const sla = (
-    await app.inject({ method: 'GET', url: `/api/v1/assessments/${uploaded.id}/documents/${uploaded.documents[0].id}`, headers: gh.headers })
-  ).json().data.document;
+  const sla = (await app.inject({ method: 'GET', url: `/api/v1/assessments/${uploaded.id}/documents/${uploaded.documents[0].id}`, headers: gh.headers })).json()
+    .data.document;
   t.equal(sla.original, null, 'an upload kept only as text has no original');
   await app.inject({ method: 'DELETE', url: `/api/v1/data-sources/${ds.id}`, headers: gh.headers });
   const gone = (await app.inject({ method: 'GET', url: `/api/v1/assessments/${a.id}/documents/${docId}`, headers: gh.headers })).json().data.document;

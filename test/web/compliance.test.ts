@@ -199,6 +199,8 @@ else
         return !!m && !!box && m.top >= box.top && m.top < box.bottom;
       });
       t.pass('the document opens scrolled to it');
+      await dialog.getByRole('button', { name: /Open the original file/ }).waitFor();
+      t.pass('its original (the vendor document it was taken from) is one click away');
       await a11y('assessment with the document open');
       await page.keyboard.press('Escape');
       await shot('assessment', 0);

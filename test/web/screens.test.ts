@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import t from 'tap';
 import { cookiesOf, registerUser, testConfig } from '../helpers/app.js';
-import { atEachSize, browserSkipReason, launchBrowser, screenshot, startDashboardServer } from '../helpers/browser.js';
+import { atEachSize, browserSkipReason, launchBrowser, pageOverflow, screenshot, startDashboardServer } from '../helpers/browser.js';
 import { ingest, vendorDoc } from '../helpers/rag.js';
 import { createOrgAndWorkspace, createWorkspace } from '../helpers/workspaces.js';
 
@@ -232,8 +232,18 @@ else
       const newestTitles = titlesOf(stored.at(-1)!);
       const shown = async () => sources.locator('li').evaluateAll((lis) => lis.map((li) => li.querySelector('[class*="sourceTitle"]')?.textContent ?? ''));
       t.same(await shown(), newestTitles, 'the Sources panel beside it lists its sources');
-      await screenshot(page, 'chat');
       noOverflow(await atEachSize(page, 'ask-long'), 'Ask, a long conversation');
+      // The edges of the range, and the middle layout (conversations folded, sources beside).
+      for (const size of [
+        { width: 360, height: 740 },
+        { width: 1024, height: 768 },
+        { width: 1920, height: 1080 },
+      ]) {
+        await page.setViewportSize(size);
+        await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+        t.equal(await pageOverflow(page), 0, `Ask at ${size.width} px: nothing wider than the window`);
+        await screenshot(page, `sizes/ask-long-${size.width}`);
+      }
 
       // Scrolled up to the first answer: the panel follows the answer in view; the thread stays there.
       await page.setViewportSize({ width: 1366, height: 900 });
@@ -259,6 +269,8 @@ else
         .first();
       await cited.click();
       const card = sources.locator('li[aria-current="true"]');
+      await card.locator('blockquote').waitFor();
+      await screenshot(page, 'ask');
       await card.getByRole('button', { name: /Open at the passage/ }).click();
       const viewer = page.getByRole('dialog');
       const mark = viewer.locator('mark[data-hit]');
@@ -270,6 +282,7 @@ else
         return !!m && !!box && m.top >= box.top && m.top < box.bottom;
       });
       t.pass('the document opens scrolled to the highlighted passage');
+      await screenshot(page, 'viewer');
       t.notMatch(await text.innerText(), /^---$|\*\*|<br/m, 'rendered as text: no front matter, Markdown syntax or HTML');
       await viewer.getByRole('button', { name: /Open the original file/ }).waitFor();
       noOverflow(await atEachSize(page, 'viewer'), 'the document viewer');

@@ -16,7 +16,7 @@ import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, typ
 import { Link, useNavigate, useOutletContext, useParams } from 'react-router';
 import { del, messageOf, patch } from '../api/client';
 import type { Conversation, Message, Source } from '../api/types';
-import { useFillHeight, useMediaQuery } from '../lib/layout';
+import { useFillHeight, useMediaQuery, useWindowHeight } from '../lib/layout';
 import { useTitle } from '../lib/useTitle';
 import { Alert, ErrorMessage } from '../ui/Alert';
 import { Button } from '../ui/Button';
@@ -66,7 +66,12 @@ export default function AskTab() {
   // Passage texts seen in streamed answers, by source id (stored messages keep sources without text).
   const passages = useRef(new Map<string, string>());
   const layout = useRef<HTMLDivElement>(null);
-  const height = useFillHeight(layout, { min: stacked ? 440 : 420, bottom: stacked ? 12 : 20 });
+  const section = useRef<HTMLElement>(null);
+  // Side by side, the tab fills the window below the header; stacked (a phone), the thread is as
+  // high as the window under the top bar, and the page scrolls the header away.
+  const fill = useFillHeight(layout, { min: 420, bottom: 20, enabled: !stacked });
+  const windowHeight = useWindowHeight();
+  const height = stacked ? Math.max(400, windowHeight - 56 - 16) : fill;
 
   const onSaved = useCallback(
     (id: string, a: LiveAnswer) => {
@@ -229,7 +234,7 @@ export default function AskTab() {
         </ConversationMenu>
       )}
 
-      <section className={styles.thread} aria-label="Conversation">
+      <section ref={section} className={styles.thread} aria-label="Conversation">
         {conversationId && convo.isPending ? (
           <Loading label="Loading the conversation…" />
         ) : conversationId && convo.isError ? (
@@ -297,9 +302,10 @@ export default function AskTab() {
                 streaming={stream.streaming}
                 onAsk={(q, f) => {
                   setSelection(null);
-                  // Asking is wanting to read the answer: the thread follows it.
+                  // Asking is wanting to read the answer: the thread follows it (on a phone, the page too).
                   follow.current = true;
                   setAway(false);
+                  if (stacked) section.current?.scrollIntoView({ block: 'end' });
                   void stream.ask(q, conversationId, f);
                 }}
                 onStop={stream.stop}
@@ -717,6 +723,9 @@ function Composer({ streaming, onAsk, onStop }: { streaming: boolean; onAsk: (q:
       <label htmlFor="question" className="visually-hidden">
         Your question
       </label>
+      <span id="question-keys" className="visually-hidden">
+        Enter sends the question; Shift+Enter starts a new line.
+      </span>
       <textarea
         id="question"
         className={styles.input}
@@ -728,7 +737,9 @@ function Composer({ streaming, onAsk, onStop }: { streaming: boolean; onAsk: (q:
             submit();
           }
         }}
-        placeholder="Ask a question about this vendor… (Enter to send, Shift+Enter for a new line)"
+        placeholder="Ask a question about this vendor…"
+        title="Enter sends the question; Shift+Enter starts a new line"
+        aria-describedby="question-keys"
         rows={2}
         maxLength={5000}
       />

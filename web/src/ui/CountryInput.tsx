@@ -2,7 +2,6 @@ import { useEffect, useId, useMemo, useRef, useState } from 'react';
 import { countryLabel } from '../profile/codes';
 import { countryFromText, countryMatches } from './countries';
 
-
 /**
  * A country picked from the list with type-ahead by name (an ARIA combobox): typing "Ger" offers
  * Germany first; Enter or a click picks; arrows move; what is typed must be a country of the list.

@@ -61,8 +61,10 @@ export default function VendorPage() {
   if (vendor.isError) return <ErrorMessage error={vendor.error} title="This vendor could not be opened" onRetry={() => vendor.refetch()} />;
   const w = vendor.data;
   const tabs = VENDOR_TABS.filter((t) => !t.permission || w.permissions[t.permission]);
+  // Ask takes the window: a wider page and a shorter header leave the conversation the room.
+  const ask = /\/ask(\/|$)/.test(pathname);
   return (
-    <div className="page">
+    <div className={`page${ask ? ' page-ask' : ''}`}>
       <header className="page-header vendor-header">
         <div>
           <div className="breadcrumb">
