@@ -16,7 +16,7 @@ import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, typ
 import { Link, useNavigate, useOutletContext, useParams } from 'react-router';
 import { del, messageOf, patch } from '../api/client';
 import type { Conversation, Message, Source } from '../api/types';
-import { useFillHeight, useMediaQuery, useWindowHeight } from '../lib/layout';
+import { useFillHeight, useMediaQuery } from '../lib/layout';
 import { useTitle } from '../lib/useTitle';
 import { Alert, ErrorMessage } from '../ui/Alert';
 import { Button } from '../ui/Button';
@@ -67,11 +67,9 @@ export default function AskTab() {
   const passages = useRef(new Map<string, string>());
   const layout = useRef<HTMLDivElement>(null);
   const section = useRef<HTMLElement>(null);
-  // Side by side, the tab fills the window below the header; stacked (a phone), the thread is as
-  // high as the window under the top bar, and the page scrolls the header away.
-  const fill = useFillHeight(layout, { min: 420, bottom: 20, enabled: !stacked });
-  const windowHeight = useWindowHeight();
-  const height = stacked ? Math.max(400, windowHeight - 56 - 16) : fill;
+  // The tab fills the window below the vendor's header (stacked on a phone: the conversations' bar,
+  // then the thread with its composer, both in view; the sources follow below).
+  const height = useFillHeight(layout, { min: stacked ? 380 : 420, bottom: stacked ? 12 : 20 });
 
   const onSaved = useCallback(
     (id: string, a: LiveAnswer) => {

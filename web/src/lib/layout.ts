@@ -42,15 +42,3 @@ export function useFillHeight(ref: RefObject<HTMLElement | null>, { min = 360, b
   }, [ref, min, bottom, enabled]);
   return height;
 }
-
-/** The window's inner height, following resizes. */
-export function useWindowHeight(): number {
-  return useSyncExternalStore(
-    (notify) => {
-      window.addEventListener('resize', notify);
-      return () => window.removeEventListener('resize', notify);
-    },
-    () => window.innerHeight,
-    () => 800,
-  );
-}
