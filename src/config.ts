@@ -146,6 +146,8 @@ export const ConfigSchema = Type.Object({
     topK: Type.Integer({ minimum: 1, maximum: 20 }),
     historyMessages: Type.Integer({ minimum: 0, maximum: 50 }),
     extractiveMaxSentences: Type.Integer({ minimum: 1, maximum: 10 }),
+    /** POST /rag/stream with the extractive generator: pause between two sentences of the answer (ms). */
+    extractiveStreamIntervalMs: Type.Integer({ minimum: 0, maximum: 2000 }),
     /** A workspace with at most this many live chunks is searched by exact kNN; a larger one walks its own HNSW graph (docs/retrieval.md). */
     exactKnnMax: Type.Integer({ minimum: 0, maximum: 1_000_000 }),
     anthropic: Type.Object({
@@ -298,6 +300,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
       topK: int(env.RAG_TOP_K, 5),
       historyMessages: int(env.RAG_HISTORY_MESSAGES, 6),
       extractiveMaxSentences: int(env.RAG_EXTRACTIVE_MAX_SENTENCES, 3),
+      extractiveStreamIntervalMs: int(env.RAG_EXTRACTIVE_STREAM_INTERVAL_MS, 60),
       exactKnnMax: int(env.RAG_EXACT_KNN_MAX, EXACT_KNN_MAX_DEFAULT),
       anthropic: {
         apiKey: env.ANTHROPIC_API_KEY || undefined,

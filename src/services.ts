@@ -99,7 +99,7 @@ export function createServices(deps: { config: Config; database: Database; maile
   });
   workspaces.addStatsProvider((workspaceId) => dataSources.statsFor(workspaceId));
   workspaces.addSyncStateProvider((ids) => dataSources.syncCounts(ids));
-  const conversations = conversationsService(conversationsRepository(db));
+  const conversations = conversationsService(conversationsRepository(db), { publicUrl: config.publicUrl });
   const analytics = analyticsService(analyticsRepository(db), { usersByIds: (ids) => auth.usersByIds(ids), log: deps.log });
   // Answers (docs/rag.md): retrieval -> generator -> validation -> conversation + query log.
   const rag = ragService({ retrieval, generator: createGenerator(config), conversations, analytics, config: config.rag });

@@ -12,6 +12,7 @@ import type { LightMyRequestResponse } from 'fastify';
 import { TEMPLATE_IDS } from '../src/compliance/questionnaire-template.js';
 import { ROLE_PERMISSIONS } from '../src/modules/workspaces/permissions.js';
 import { buildTestApp, registerUser, type Session } from './helpers/app.js';
+import { waitForDataSource } from './helpers/dataSources.js';
 import { addOrgMember, createOrg, createWorkspace, sampleVendorProfile } from './helpers/workspaces.js';
 
 const ctx = await buildTestApp();
@@ -181,6 +182,17 @@ async function dataSource(ws: Ws): Promise<{ id: string; fileId: string }> {
   return { id: d.id, fileId: d.files[0]?.id ?? NO_SUCH_ID };
 }
 
+/** An indexed document of the victim workspace (a data source ingested, read back by the owner). */
+async function indexedDocument(ws: Ws): Promise<{ id: string; chunkId: string }> {
+  const d = await dataSource(ws);
+  const ready = await waitForDataSource(app, hdr('owner', ws), d.id, { timeoutMs: 60_000 });
+  const documentId = ready.files[0]?.document?.id;
+  if (!documentId) throw new Error(`fixture: document of ${d.id} (${ready.status})`);
+  const chunk = await app.inject({ method: 'POST', url: '/api/v1/rag', headers: hdr('owner', ws), payload: { question: 'How long are backups kept?' } });
+  const chunkId = (chunk.json().data?.sources as { id: string; documentId: string }[] | undefined)?.find((s) => s.documentId === documentId)?.id;
+  return { id: documentId, chunkId: chunkId ?? NO_SUCH_ID };
+}
+
 /** `mark`: the victim's resources carry MARKER; sample request bodies must not (their echo is no leak). */
 const assessmentUpload = (mark = MARKER) =>
   multipart({ name: `${mark} assessment` }, [
@@ -328,6 +340,12 @@ const SAMPLES: Record<string, Sample> = {
   // sync state of the workspace (data sources and MCP sources)
   'GET /api/v1/sync-status': { prepare: () => ({ url: '/api/v1/sync-status' }) },
   'GET /api/v1/data-sources/:id': { prepare: async (ws) => ({ url: `/api/v1/data-sources/${(await dataSource(ws)).id}` }) },
+  'GET /api/v1/documents/:id': {
+    prepare: async (ws) => {
+      const d = await indexedDocument(ws);
+      return { url: `/api/v1/documents/${d.id}?chunk=${d.chunkId}` };
+    },
+  },
   'GET /api/v1/data-sources/:id/files/:fileId': {
     prepare: async (ws) => {
       const d = await dataSource(ws);

@@ -22,3 +22,13 @@ export const AssistantMetadataSchema = Type.Object({
   totalTime: Type.Number({ description: 'milliseconds' }),
 });
 export type AssistantMetadata = Static<typeof AssistantMetadataSchema>;
+
+/** Confidence in words (the dashboard's and the exports' thresholds): High from 0.7, Medium from 0.4, else Low. */
+export function confidenceLabel(confidence: number): 'High' | 'Medium' | 'Low' {
+  return confidence >= 0.7 ? 'High' : confidence >= 0.4 ? 'Medium' : 'Low';
+}
+
+/** Confidence in words and per cent, e.g. `High (83%)`. */
+export function confidenceText(confidence: number): string {
+  return `${confidenceLabel(confidence)} (${Math.round(confidence * 100)}%)`;
+}

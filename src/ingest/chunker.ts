@@ -133,3 +133,57 @@ export function chunkBlocks(blocks: Block[], opts: ChunkOptions): ChunkDraft[] {
   }
   return out;
 }
+
+/** A stored chunk as `blocksFromChunks` reads it. */
+export interface StoredChunk {
+  chunkIndex: number;
+  section: string;
+  content: string;
+  page: number | null;
+}
+
+/**
+ * The text of a document back from its chunks (the reverse of `chunkBlocks`), for reading: the
+ * chunks in order, cut at the blank lines that join their units, each chunk's start that repeats
+ * the chunk before (the list's lead-in and the overlap) left out, headings from the section path.
+ * A block longer than a chunk comes back as the pieces it was cut into; pages are the chunk's
+ * first page. Used where the original is not kept or is costly to parse again (GET /documents/:id).
+ */
+export function blocksFromChunks(stored: StoredChunk[], opts: ChunkOptions): Block[] {
+  const size = Math.max(100, opts.size);
+  const overlap = Math.max(0, Math.min(opts.overlap, Math.floor(size / 2)));
+  // A repeated start is at most the lead-in (a third of a chunk) and the overlap, with their separators.
+  const maxRepeat = Math.floor(size / 3) + overlap + 8;
+  const out: Block[] = [];
+  let section: string | null = null;
+  let seen = new Set<string>();
+  let recent: string[] = [];
+  for (const c of [...stored].sort((a, b) => a.chunkIndex - b.chunkIndex)) {
+    if (c.section !== section) {
+      section = c.section;
+      seen = new Set();
+      recent = [];
+    }
+    const headings = c.section ? c.section.split(' > ') : [];
+    const parts = c.content.split('\n\n');
+    let i = 0;
+    let skipped = 0;
+    if (recent.length) {
+      while (i < parts.length - 1) {
+        const p = parts[i]!;
+        const repeat = seen.has(p) || recent.some((u) => u.endsWith(p));
+        if (!repeat || skipped + p.length > maxRepeat) break;
+        skipped += p.length + 2;
+        i++;
+      }
+    }
+    for (const text of parts.slice(i)) {
+      if (!text.trim()) continue;
+      out.push({ text, headings, ...(c.page !== null ? { page: c.page } : {}) });
+      seen.add(text);
+      recent.push(text);
+      if (recent.length > 12) recent.shift();
+    }
+  }
+  return out;
+}

@@ -19,7 +19,8 @@ export const FORMAT_MIME: Record<DocumentFormat, string> = {
   json: 'application/json',
 };
 
-const EXTENSIONS: Record<string, DocumentFormat> = {
+/** File name extensions of each format (a client's pre-check; the content decides, see `sniff`). */
+export const EXTENSIONS: Record<string, DocumentFormat> = {
   '.pdf': 'pdf',
   '.docx': 'docx',
   '.xlsx': 'xlsx',

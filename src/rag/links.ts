@@ -12,3 +12,19 @@ export function internalSourceLink(s: { id: string; documentId: string; dataSour
   if (article) return `/api/v1/compliance/articles/Article-${Number(article[1])}`;
   return s.url;
 }
+
+/**
+ * The absolute link of a passage in the dashboard (docs/conversations.md, "Export"): the
+ * document opened at the passage, `PUBLIC_URL/vendors/<workspace>/documents/<document>?chunk=<chunk>`.
+ * It works for a reader who signs in (the API links need the workspace header).
+ */
+export function dashboardSourceLink(publicUrl: string, workspaceSlug: string, s: { id: string; documentId: string }): string {
+  const base = publicUrl.replace(/\/+$/, '');
+  return `${base}/vendors/${encodeURIComponent(workspaceSlug)}/documents/${encodeURIComponent(s.documentId)}?chunk=${encodeURIComponent(s.id)}`;
+}
+
+/** An internal source link made absolute with PUBLIC_URL. */
+export function absoluteSourceLink(publicUrl: string, s: Parameters<typeof internalSourceLink>[0]): string {
+  const link = internalSourceLink(s);
+  return link.startsWith('/') ? `${publicUrl.replace(/\/+$/, '')}${link}` : link;
+}

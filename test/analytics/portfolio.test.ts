@@ -123,6 +123,14 @@ t.test('vendor portfolio and unanswered questions', async (t) => {
     ['irrelevant sources', 'the model failed', 'answered without a citation'].sort(),
   );
   t.equal(un.json().data.pagination.total, 3);
+  // The usage counts the same questions as unanswered (the dashboard shows both side by side).
+  const usage = (await get('/analytics/usage', gh.headers)).json().data;
+  t.match(usage.totals, { queries: 4, answered: 3, unanswered: 3 }, 'answered (an answer was produced) and unanswered (not from the sources)');
+  t.same(
+    usage.daily.map((d: { queries: number; unanswered: number }) => [d.queries, d.unanswered]),
+    [[4, 3]],
+    'per day too',
+  );
   t.equal((await get('/analytics/queries?unanswered=maybe', gh.headers)).statusCode, 400);
   t.equal((await get('/analytics/queries?unanswered=true', wsHeaders(viewer, gh.workspaceId))).json().data.pagination.total, 0, 'a viewer sees only their own');
 });

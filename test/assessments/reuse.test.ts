@@ -73,6 +73,17 @@ t.test('assessments from workspace documents; documents as text', async (t) => {
   t.ok(block, 'the passage is a block');
   t.same(block.headings, ['Security policy', 'Incidents']);
   t.equal(block.page, null);
+  // Its original: the vendor's file it was taken from (same bytes); an upload found nowhere else has none.
+  const ds = (await app.inject({ method: 'GET', url: '/api/v1/data-sources', headers: gh.headers })).json().data.dataSources[0];
+  t.same(d.original, { id: fileId, dataSourceId: ds.id, filename: 'security.md', url: `/api/v1/data-sources/${ds.id}/files/${fileId}` });
+  const uploaded = mixed.json().data.assessment;
+  const sla = (await app.inject({ method: 'GET', url: `/api/v1/assessments/${uploaded.id}/documents/${uploaded.documents[0].id}`, headers: gh.headers })).json()
+    .data.document;
+  t.equal(sla.original, null, 'an upload kept only as text has no original');
+  await app.inject({ method: 'DELETE', url: `/api/v1/data-sources/${ds.id}`, headers: gh.headers });
+  const gone = (await app.inject({ method: 'GET', url: `/api/v1/assessments/${a.id}/documents/${docId}`, headers: gh.headers })).json().data.document;
+  t.equal(gone.original, null, 'once the vendor file is deleted, no original');
+  t.equal(gone.blocks.length, d.blocks.length, 'the assessment keeps its text');
   const unknown = await app.inject({ method: 'GET', url: `/api/v1/assessments/${a.id}/documents/nope`, headers: gh.headers });
   t.equal(unknown.statusCode, 404);
   t.equal(unknown.json().error.code, 'DOCUMENT_NOT_FOUND');

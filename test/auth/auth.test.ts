@@ -114,6 +114,25 @@ t.test('authentication', async (t) => {
     t.equal((await app.inject({ method: 'GET', url: '/api/v1/auth/me', headers: { authorization: `Bearer ${expired}` } })).statusCode, 401, 'expired token');
   });
 
+  t.test('GET /auth/session: the user or null, never a 401', async (t) => {
+    const s = await registerUser(app, { name: 'Sam Session' });
+    const session = (cookies: Record<string, string> = {}, headers: Record<string, string> = {}) =>
+      app.inject({ method: 'GET', url: '/api/v1/auth/session', cookies, headers });
+    const signedIn = await session({ accessToken: s.accessToken });
+    t.equal(signedIn.statusCode, 200);
+    const me = (await app.inject({ method: 'GET', url: '/api/v1/auth/me', headers: s.headers })).json().data.user;
+    t.same(signedIn.json().data, { user: me, refreshable: false }, 'the same user as GET /auth/me');
+    const none = await session();
+    t.equal(none.statusCode, 200, 'a signed-out visitor is not an error');
+    t.same(none.json().data, { user: null, refreshable: false });
+    // The access token expired but the refresh cookie is there: the client may refresh.
+    const expired = app.jwt.sign({ sub: s.id, typ: 'access' }, { expiresIn: -10 } as never);
+    const stale = await session({ accessToken: expired, refreshToken: 'some-refresh-token' });
+    t.equal(stale.statusCode, 200);
+    t.same(stale.json().data, { user: null, refreshable: true });
+    t.same((await session({}, { authorization: `Bearer ${expired}x` })).json().data, { user: null, refreshable: false }, 'a forged token is no session');
+  });
+
   t.test('PATCH /auth/me', async (t) => {
     const s = await registerUser(app);
     const res = await app.inject({ method: 'PATCH', url: '/api/v1/auth/me', headers: s.headers, payload: { name: 'New Name', email: 'renamed@example.com' } });

@@ -1,6 +1,10 @@
 import { createHash } from 'node:crypto';
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
 import t from 'tap';
-import { chunkBlocks } from '../../src/ingest/chunker.js';
+import { blocksFromChunks, chunkBlocks } from '../../src/ingest/chunker.js';
+import { parseFile } from '../../src/ingest/parse.js';
+import { VENDOR_DOCS } from '../helpers/assessments.js';
 import { indexFingerprint } from '../../src/ingest/pipeline.js';
 
 const block = (text: string) => ({ text, headings: ['Article 28: General principles'] });
@@ -53,4 +57,46 @@ t.test("the chunking is part of a document's index fingerprint", async (t) => {
   const before = createHash('sha256').update('text').update('|1200|200|local-hash-384').digest('hex');
   t.not(indexFingerprint('text', { size: 1200, overlap: 200 }, 'local-hash-384'), before);
   t.equal(indexFingerprint('text', { size: 1200, overlap: 200 }, 'local-hash-384'), indexFingerprint('text', { size: 1200, overlap: 200 }, 'local-hash-384'));
+});
+
+t.test('the text of a document comes back from its chunks: every block once, in order', async (t) => {
+  const squash = (xs: { text: string }[]) =>
+    xs
+      .map((b) => b.text)
+      .join(' ')
+      .replace(/\s+/g, ' ')
+      .trim();
+  const opts = { size: 1200, overlap: 200 };
+  const limits = { maxTextChars: 5_000_000, maxDecompressedBytes: 100 * 1024 * 1024 };
+  let multi = 0;
+  for (const vendor of ['github', 'basecamp']) {
+    for (const name of readdirSync(path.join(VENDOR_DOCS, vendor))) {
+      const parsed = await parseFile(readFileSync(path.join(VENDOR_DOCS, vendor, name)), name, null, limits);
+      const chunks = chunkBlocks(parsed.doc.blocks, opts);
+      const back = blocksFromChunks(
+        chunks.map((c) => ({ chunkIndex: c.index, section: c.section, content: c.content, page: c.page })),
+        opts,
+      );
+      if (chunks.length > 1) multi++;
+      t.equal(squash(back), squash(parsed.doc.blocks), `${vendor}/${name}: ${chunks.length} chunks give back the text`);
+      t.same(
+        [...new Set(back.map((b) => b.headings.join(' > ')))],
+        [...new Set(parsed.doc.blocks.map((b) => b.headings.join(' > ')))],
+        `${vendor}/${name}: the same sections, in order`,
+      );
+    }
+  }
+  t.ok(multi >= 10, `${multi} documents of several chunks`);
+  // Lists over several chunks: the lead-in each chunk repeats is read once.
+  const blocks = [block(LEAD), ...['a', 'b', 'c', 'd', 'e', 'f'].map((l) => item(l, 30)), block('8. The next paragraph ends the list.')];
+  const small = { size: 600, overlap: 100 };
+  const chunks = chunkBlocks(blocks, small);
+  const back = blocksFromChunks(
+    chunks.map((c) => ({ chunkIndex: c.index, section: c.section, content: c.content, page: c.page })),
+    small,
+  );
+  t.same(
+    back.map((b) => b.text),
+    blocks.map((b) => b.text),
+  );
 });

@@ -32,6 +32,8 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     ANTHROPIC_API_KEY: '',
     ANTHROPIC_BASE_URL: '',
     RAG_GENERATOR: '',
+    // Streams send the extractive answer's sentences without a pause (a test that checks the pace sets one).
+    RAG_EXTRACTIVE_STREAM_INTERVAL_MS: '0',
     JWT_SECRET: TEST_JWT_SECRET,
     SHUTDOWN_GRACE_MS: '0',
   });

@@ -60,12 +60,13 @@ export interface BrowserSession {
 }
 
 /** Headless Chromium with a fresh profile; every request to a host other than 127.0.0.1 is aborted. */
-export async function launchBrowser(opts: { viewport?: { width: number; height: number } } = {}): Promise<BrowserSession> {
+export async function launchBrowser(opts: { viewport?: { width: number; height: number }; locale?: string } = {}): Promise<BrowserSession> {
   const profile = mkdtempSync(path.join(tmpdir(), 'dora-chromium-'));
   const context = await chromium.launchPersistentContext(profile, {
     executablePath: CHROMIUM,
     headless: true,
     viewport: opts.viewport ?? { width: 1360, height: 860 },
+    ...(opts.locale ? { locale: opts.locale } : {}),
     args: [
       '--no-sandbox',
       '--disable-gpu',
@@ -119,10 +120,73 @@ export async function a11yViolations(page: Page): Promise<string[]> {
 
 /** Writes a full-page screenshot to SCREENSHOT_DIR/<name>.png. */
 export async function screenshot(page: Page, name: string): Promise<string> {
-  mkdirSync(SCREENSHOT_DIR, { recursive: true });
   const file = path.join(SCREENSHOT_DIR, `${name}.png`);
+  mkdirSync(path.dirname(file), { recursive: true });
   await page.screenshot({ path: file, fullPage: false });
   return file;
+}
+
+/** The two sizes every screen is checked at (docs/dashboard.md, "Every size"): a phone and a laptop. */
+export const SIZES = [
+  { name: 'phone', width: 390, height: 844 },
+  { name: 'laptop', width: 1366, height: 900 },
+] as const;
+export type Size = (typeof SIZES)[number];
+
+/** How far the page is wider than the window (0 when nothing scrolls sideways at page level). */
+export function pageOverflow(page: Page): Promise<number> {
+  return page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+}
+
+/** The elements that reach past the window's right edge (innermost first), to say what overflows. */
+export function overflowCulprits(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const w = document.documentElement.clientWidth;
+    const out: string[] = [];
+    for (const el of document.body.querySelectorAll<HTMLElement>('*')) {
+      const r = el.getBoundingClientRect();
+      if (r.right <= w + 0.5 || r.width === 0) continue;
+      // Inside something that scrolls or clips sideways: not the page's overflow (an absolutely
+      // positioned element escapes the clipping of ancestors that are not its containing block).
+      let p = el.parentElement;
+      let clipped = false;
+      const escapes = getComputedStyle(el).position === 'absolute' || getComputedStyle(el).position === 'fixed';
+      while (!escapes && p && p !== document.body) {
+        const o = getComputedStyle(p).overflowX;
+        if (o !== 'visible' && p.getBoundingClientRect().right <= w + 0.5) {
+          clipped = true;
+          break;
+        }
+        p = p.parentElement;
+      }
+      if (clipped) continue;
+      if ([...el.children].some((c) => c.getBoundingClientRect().right > w + 0.5)) continue;
+      out.push(
+        `${el.tagName.toLowerCase()}${el.className && typeof el.className === 'string' ? `.${el.className.split(' ').join('.')}` : ''} right=${Math.round(r.right)} "${(el.textContent ?? '').trim().slice(0, 40)}"`,
+      );
+      if (out.length >= 5) break;
+    }
+    return out;
+  });
+}
+
+/**
+ * The screen at each size: the window resized, `ready` awaited (what must be on screen), the
+ * page-level overflow measured and a screenshot written to SCREENSHOT_DIR/sizes/<name>-<width>.png
+ * (not committed). Returns the overflow at each size, e.g. `{ phone: 0, laptop: 0 }`.
+ */
+export async function atEachSize(page: Page, name: string, ready?: (size: Size) => Promise<unknown>): Promise<Record<Size['name'], number>> {
+  const out = {} as Record<Size['name'], number>;
+  for (const size of SIZES) {
+    await page.setViewportSize({ width: size.width, height: size.height });
+    if (ready) await ready(size);
+    // Layout settles on the next frame after a resize (media queries, measured heights).
+    await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+    out[size.name] = await pageOverflow(page);
+    if (out[size.name] > 0) console.error(`# ${name} at ${size.width} px overflows by ${out[size.name]} px: ${(await overflowCulprits(page)).join(' | ')}`);
+    await screenshot(page, `sizes/${name}-${size.width}`);
+  }
+  return out;
 }
 
 /** The newest recorded e-mail to `to` (the recording mail transport) and the first dashboard link in it. */

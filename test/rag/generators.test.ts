@@ -1,7 +1,7 @@
 import t from 'tap';
 import { loadConfig } from '../../src/config.js';
 import { anthropicGenerator, GenerationAborted } from '../../src/rag/generators/anthropic.js';
-import { composeExtractiveAnswer, extractiveGenerator } from '../../src/rag/generators/extractive.js';
+import { composeExtractiveAnswer, extractiveGenerator, sentencePieces } from '../../src/rag/generators/extractive.js';
 import { createGenerator } from '../../src/rag/generators/index.js';
 import { buildPrompt, NO_ANSWER } from '../../src/rag/prompt.js';
 import { contextualQuestion } from '../../src/rag/query.js';
@@ -153,6 +153,10 @@ t.test('extractive: streamed pieces add up to the answer; follow-ups use the his
   t.ok(chunks.length > 1, `${chunks.length} chunks`);
   t.equal(chunks.join(''), whole.text);
   t.equal((result as { text: string }).text, whole.text);
+  t.ok(
+    chunks.every((c) => /\[Source \d+\][.!?:]?\s*$/.test(c)),
+    `each piece is one quoted sentence with its marker: ${JSON.stringify(chunks)}`,
+  );
 
   const followUp = await g.generate({
     question: 'How are they delivered?',
@@ -178,6 +182,49 @@ t.test('extractive: streamed pieces add up to the answer; follow-ups use the his
   const ac = new AbortController();
   ac.abort();
   await t.rejects(g.generate({ ...input, signal: ac.signal }));
+});
+
+t.test('extractive: the stream sends the answer one sentence at a time, paced', async (t) => {
+  const text =
+    'GitHub notifies without undue delay [Source 1]. Notices go to the administrators [Source 1].\n\nThe SLA says:\n- Uptime of 99.9% [Source 2].\n- Service credits [Source 2].';
+  const pieces = sentencePieces(text);
+  t.same(
+    pieces,
+    [
+      'GitHub notifies without undue delay [Source 1]. ',
+      'Notices go to the administrators [Source 1].\n\n',
+      'The SLA says:\n',
+      '- Uptime of 99.9% [Source 2].\n',
+      '- Service credits [Source 2].',
+    ],
+    'sentences and points of a list, each with the space or break after it',
+  );
+  t.equal(pieces.join(''), text, 'nothing lost or added');
+
+  const input = { question: 'How does GitHub notify customers of a security incident?', sources, history: [] };
+  const paced = extractiveGenerator({ streamIntervalMs: 40 });
+  const whole = await paced.generate(input);
+  const it = paced.stream(input);
+  const started = performance.now();
+  const arrivals: number[] = [];
+  const chunks: string[] = [];
+  for (let step = await it.next(); !step.done; step = await it.next()) {
+    arrivals.push(performance.now() - started);
+    chunks.push(step.value);
+  }
+  t.equal(chunks.join(''), whole.text);
+  t.ok(chunks.length >= 2, `${chunks.length} sentences`);
+  t.ok(arrivals[0]! < 20, `the first sentence at once (${arrivals[0]!.toFixed(1)} ms)`);
+  for (let i = 1; i < arrivals.length; i++) {
+    t.ok(arrivals[i]! - arrivals[i - 1]! >= 38, `sentence ${i + 1} ${(arrivals[i]! - arrivals[i - 1]!).toFixed(1)} ms after the one before`);
+  }
+
+  // Stopping between two sentences stops the stream (the pause listens to the signal).
+  const ac = new AbortController();
+  const stopped = paced.stream({ ...input, signal: ac.signal });
+  await stopped.next();
+  setTimeout(() => ac.abort(), 5);
+  await t.rejects(stopped.next(), { name: 'AbortError' }, 'an abort during the pause ends the stream');
 });
 
 t.test('prompt: sources are fenced as data and a document cannot close its fence', async (t) => {

@@ -1,5 +1,7 @@
 import t from 'tap';
 import { queryRows, sql } from '../../src/db/client.js';
+import { confidenceText } from '../../src/domain/answers.js';
+import { reflowQuote } from '../../src/lib/reflow.js';
 import { NO_ANSWER } from '../../src/rag/prompt.js';
 import { buildTestApp, registerUser, testConfig } from '../helpers/app.js';
 import { ingest, streamInject, vendorDoc } from '../helpers/rag.js';
@@ -33,7 +35,14 @@ function parseMarkdownExport(md: string) {
   const lines = md.split('\n');
   const title = lines[0].replace(/^# /, '');
   const created = /^Created: (.+)$/.exec(lines[2])?.[1];
-  const messages: { role: string; timestamp: string; content: string; links: string[] }[] = [];
+  const messages: {
+    role: string;
+    timestamp: string;
+    content: string;
+    links: string[];
+    quotes: { n: number; detail: string; quote: string }[];
+    confidence: string | null;
+  }[] = [];
   let cur: { role: string; lines: string[] } | null = null;
   const flush = () => {
     if (!cur) return;
@@ -41,8 +50,20 @@ function parseMarkdownExport(md: string) {
     const ts = /^_(.+)_$/m.exec(body)?.[1] ?? '';
     let content = body.replace(/^_.+_\n\n/, '');
     const links = [...content.matchAll(/^- \[Source (\d+): (.+)\]\((.+)\)$/gm)].map((m) => `${m[1]}|${m[2]}|${m[3]}`);
-    content = content.replace(/\n\nConfidence: [\d.]+\n\nSources:\n\n(- .+\n?)+$/, '');
-    messages.push({ role: cur.role, timestamp: ts, content: content.replace(/^\\(## (User|Assistant))$/gm, '$1'), links });
+    // Each source: its link, a line saying whether it is cited (and where), the cited passage quoted.
+    const quotes = [...content.matchAll(/^- \[Source (\d+): .+\n {2}(.+)(?:\n|$)((?:\n|(?: {2}>.*(?:\n|$)))*)/gm)].map((m) => ({
+      n: Number(m[1]),
+      detail: m[2]!,
+      quote: m[3]!
+        .split('\n')
+        .filter((l) => l.startsWith('  >'))
+        .map((l) => l.replace(/^ {2}> ?/, ''))
+        .join('\n'),
+    }));
+    const confidence = /^Confidence: (.+)$/m.exec(content)?.[1] ?? null;
+    const cut = content.lastIndexOf('\n\nConfidence: ');
+    if (links.length && cut >= 0) content = content.slice(0, cut);
+    messages.push({ role: cur.role, timestamp: ts, content: content.replace(/^\\(## (User|Assistant))$/gm, '$1'), links, quotes, confidence });
   };
   for (const line of lines.slice(3)) {
     const h = /^## (User|Assistant)$/.exec(line);
@@ -350,7 +371,31 @@ t.test('answers over the demo vendors and DORA (extractive generator)', async (t
     const data = json.json().data;
     t.ok(!Number.isNaN(Date.parse(data.exportedAt)));
     const listed = await app.inject({ method: 'GET', url: `${API}/conversations/${conversationId}/messages?limit=100`, headers: gh.headers });
-    t.same(data.messages, listed.json().data.messages, 'the JSON export holds every message as the API serves it');
+    t.same(
+      data.messages.map(({ evidence, ...m }: { evidence?: unknown }) => m),
+      listed.json().data.messages,
+      'the JSON export holds every message as the API serves it',
+    );
+    // Each answer with its evidence: confidence in words and per cent, absolute links, the passages.
+    const base = ctx.config.publicUrl.replace(/\/+$/, '');
+    let quoted = 0;
+    for (const m of data.messages) {
+      if (m.role !== 'assistant') {
+        t.equal(m.evidence, undefined);
+        continue;
+      }
+      t.equal(m.evidence.confidence, confidenceText(m.metadata.confidence));
+      t.match(m.evidence.confidence, /^(High|Medium|Low) \(\d{1,3}%\)$/);
+      const cited = new Set(m.metadata.citedSources.map((c: { sourceNumber: number }) => c.sourceNumber));
+      m.evidence.sources.forEach((s: Record<string, unknown>, k: number) => {
+        const src = m.metadata.sources[k];
+        t.match(s, { sourceNumber: src.sourceNumber, title: src.title, section: src.section, cited: cited.has(src.sourceNumber), passage: src.content });
+        t.equal(s.link, `${base}/vendors/${gh.workspaceSlug}/documents/${src.documentId}?chunk=${src.id}`, 'the document at the passage, in the dashboard');
+        t.match(s.apiLink, new RegExp(`^${base}/api/v1/`));
+        if (s.cited) quoted++;
+      });
+    }
+    t.ok(quoted > 0, `${quoted} cited passages`);
     t.same(data.conversation, (await messagesOf(conversationId)).conversation);
 
     const md = await app.inject({ method: 'GET', url: `${API}/conversations/${conversationId}/export?format=markdown`, headers: gh.headers });
@@ -363,18 +408,32 @@ t.test('answers over the demo vendors and DORA (extractive generator)', async (t
     t.equal(parsed.created, data.conversation.createdAt);
     t.equal(parsed.messages.length, data.messages.length);
     data.messages.forEach(
-      (m: { role: string; content: string; timestamp: string; metadata?: { sources: { sourceNumber: number; title: string }[] } }, i: number) => {
+      (
+        m: {
+          role: string;
+          content: string;
+          timestamp: string;
+          metadata?: { confidence: number; sources: { sourceNumber: number; title: string }[]; citedSources: { sourceNumber: number }[] };
+        },
+        i: number,
+      ) => {
         const p = parsed.messages[i];
         t.equal(p.role, m.role);
         t.equal(p.timestamp, m.timestamp);
         t.equal(p.content, m.content, `message ${i + 1} content round-trips`);
         if (m.role === 'assistant') {
           t.equal(p.links.length, m.metadata!.sources.length);
+          t.equal(p.confidence, confidenceText(m.metadata!.confidence), 'confidence in words and per cent');
           for (const [k, link] of p.links.entries()) {
             const [n, title, href] = link.split('|');
-            t.equal(Number(n), m.metadata!.sources[k].sourceNumber);
-            t.equal(title.replace(/\\([[\]])/g, '$1'), m.metadata!.sources[k].title);
-            t.match(href, /^\/api\/v1\/(data-sources\/[^#/]+(#document=.+&chunk=.+|\/files\/[^/]+)|compliance\/articles\/Article-\d+)$/);
+            const src = m.metadata!.sources[k] as { sourceNumber: number; title: string; id: string; documentId: string; content?: string };
+            t.equal(Number(n), src.sourceNumber);
+            t.equal(title.replace(/\\([[\]])/g, '$1'), src.title);
+            t.equal(href, `${base}/vendors/${gh.workspaceSlug}/documents/${src.documentId}?chunk=${src.id}`, 'an absolute link to the passage');
+            const q = p.quotes.find((x) => x.n === src.sourceNumber)!;
+            const isCited = m.metadata!.citedSources.some((c: { sourceNumber: number }) => c.sourceNumber === src.sourceNumber);
+            t.match(q.detail, isCited ? /^Cited in the answer/ : /^Retrieved, not cited/);
+            t.equal(q.quote, isCited ? reflowQuote(src.content!) : '', isCited ? 'the cited passage is quoted' : 'only cited passages are quoted');
           }
         }
       },

@@ -3,7 +3,7 @@ import path from 'node:path';
 import t from 'tap';
 import { cookiesOf, registerUser, testConfig } from '../helpers/app.js';
 import { VENDOR_DOCS } from '../helpers/assessments.js';
-import { a11yViolations, browserSkipReason, lastMailLink, launchBrowser, screenshot, startDashboardServer } from '../helpers/browser.js';
+import { a11yViolations, atEachSize, browserSkipReason, lastMailLink, launchBrowser, screenshot, startDashboardServer } from '../helpers/browser.js';
 import { waitForDataSource } from '../helpers/dataSources.js';
 import { createOrgAndWorkspace, makeLei } from '../helpers/workspaces.js';
 
@@ -182,8 +182,16 @@ else
       const quote = page.locator('tr[data-obligation="A28.6"] button').first();
       await quote.click();
       const dialog = page.getByRole('dialog');
-      await dialog.locator('mark').first().waitFor();
-      t.match(await dialog.locator('mark').first().textContent(), /audit/i, 'the quoted passage is highlighted in the document');
+      await dialog.locator('mark[data-hit]').waitFor();
+      t.match((await dialog.locator('mark').allTextContents()).join(' '), /audit/i, 'the quoted passage is highlighted in the document');
+      await page.waitForFunction(() => {
+        const m = document.querySelector('dialog mark[data-hit]')?.getBoundingClientRect();
+        const box = document.querySelector('dialog [role="document"]')?.getBoundingClientRect();
+        return !!m && !!box && m.top >= box.top && m.top < box.bottom;
+      });
+      t.pass('the document opens scrolled to it');
+      await dialog.getByRole('button', { name: /Open the original file/ }).waitFor();
+      t.pass('its original (the vendor document it was taken from) is one click away');
       await a11y('assessment with the document open');
       await page.keyboard.press('Escape');
       await shot('assessment', 0);
@@ -253,6 +261,11 @@ else
         'the pre-fill names its source document',
       );
       await a11y('questionnaire (analyst)');
+      // A pre-filled answer's source opens its document at the passage.
+      await page.getByRole('list', { name: 'Sources of the proposed answer' }).first().getByRole('button').first().click();
+      await page.getByRole('dialog').locator('mark[data-hit]').waitFor();
+      t.pass('a pre-fill source opens its document at the passage, highlighted');
+      await page.keyboard.press('Escape');
       await page.getByRole('button', { name: 'Send to the vendor' }).click();
       await toast(`Link sent to ${email}`);
 
@@ -291,6 +304,12 @@ else
       await page.reload();
       await page.getByText('Submitted: to review').first().waitFor();
       await page.getByRole('button', { name: 'Accept and complete' }).click();
+      // It asks first: the score is frozen.
+      const confirm = page.getByRole('dialog', { name: 'Accept the answers and complete?' });
+      await confirm.getByRole('button', { name: 'Cancel' }).click();
+      t.equal(await page.getByText('Final score').count(), 0, 'cancelled: nothing changed');
+      await page.getByRole('button', { name: 'Accept and complete' }).click();
+      await confirm.getByRole('button', { name: 'Complete' }).click();
       await page.getByText('Final score').waitFor();
       const q1Answer = await page.locator('[data-question="Q-1"]').getByText('Same as the pre-filled answer.').count();
       t.equal(q1Answer, 1, 'the answer taken from the pre-fill is marked as such');
@@ -352,5 +371,39 @@ else
         [],
         'no script error in the page',
       );
+    });
+
+    t.test('the compliance screens at 390 and 1366 px: nothing wider than the window', async (t) => {
+      const get = async (url: string) => (await app.inject({ method: 'GET', url: `/api/v1${url}`, headers: ws.headers })).json().data;
+      const assessment = (await get('/assessments')).assessments[0].id as string;
+      const questionnaire = (await get('/questionnaires')).questionnaires[0].id as string;
+      for (const [path, ready] of [
+        ['/vendors/github/profile', () => page.getByRole('heading', { name: 'Vendor profile' }).waitFor()],
+        ['/vendors/github/assessments', () => page.getByRole('table', { name: /^Assessments of/ }).waitFor()],
+        [`/vendors/github/assessments/${assessment}`, () => page.getByTestId('assessment-score').waitFor()],
+        ['/vendors/github/questionnaires', () => page.getByRole('link', { name: 'Quick DORA check' }).waitFor()],
+        [`/vendors/github/questionnaires/${questionnaire}`, () => page.getByTestId('questionnaire-score').waitFor()],
+        ['/register-of-information', () => page.getByText('Ready to file: no blocking issue').waitFor()],
+        ['/analytics', () => page.locator('canvas').nth(4).waitFor()],
+        ['/organization', () => page.getByRole('heading', { name: 'Organization', level: 1 }).waitFor()],
+        ['/vendors/github/settings', () => page.getByRole('heading', { name: 'Members and permissions' }).waitFor()],
+      ] as const) {
+        await page.goto(`${base}${path}`);
+        await ready();
+        const name = `compliance${path.replace(assessment, 'assessment').replace(questionnaire, 'questionnaire').replace(/\//g, '-')}`;
+        t.same(await atEachSize(page, name), { phone: 0, laptop: 0 }, `${path}: nothing wider than the window`);
+      }
+      // The evidence viewer on a phone takes the screen.
+      await page.goto(`${base}/vendors/github/assessments/${assessment}`);
+      await page.locator('tr[data-obligation="A28.6"] button').first().click();
+      await page.getByRole('dialog').locator('mark[data-hit]').waitFor();
+      t.same(await atEachSize(page, 'compliance-evidence-viewer'), { phone: 0, laptop: 0 }, 'the evidence viewer');
+      await page.keyboard.press('Escape');
+      // The vendor's page (no account), at the laptop size too.
+      const vp = await browser.context.newPage();
+      await vp.goto(`${base}${lastMailLink(server.ctx, 'security@github.example', '/vendor-questionnaire?token=')}`);
+      await vp.getByRole('heading', { name: 'Quick DORA check' }).waitFor();
+      t.same(await atEachSize(vp, 'compliance-vendor-questionnaire'), { phone: 0, laptop: 0 }, 'the vendor questionnaire page');
+      await vp.close();
     });
   });

@@ -61,7 +61,12 @@ else
     const law = page.getByRole('listitem', { name: 'Governing law (country)' });
     t.match(await law.textContent(), /Ireland/);
     t.match(await law.locator('blockquote').textContent(), /governed by and construed in accordance with the laws of Ireland/, 'the passage is quoted');
-    t.equal(await law.getByRole('link', { name: 'Acme Cloud Customer Terms' }).count(), 1, 'with a link to the document');
+    // The passage opens in its document, highlighted.
+    await law.getByRole('button', { name: 'Acme Cloud Customer Terms' }).first().click();
+    const viewer = page.getByRole('dialog', { name: 'Acme Cloud Customer Terms' });
+    await viewer.locator('mark[data-hit]').waitFor();
+    t.match((await viewer.locator('mark').allInnerTexts()).join(' '), /laws of Ireland/, 'the evidence opens its document at the passage, highlighted');
+    await page.keyboard.press('Escape');
     t.match(await page.getByText(/^Not found in the documents:/).textContent(), /Contract start date/, 'fields not found are listed');
     t.same(await a11yViolations(page), [], 'no serious accessibility violation');
     await screenshot(page, 'register-draft');

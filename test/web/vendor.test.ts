@@ -120,20 +120,28 @@ else
       'the status is written out, not only coloured',
     );
 
-    // A file the service refuses shows the service's message in its row.
+    // A file of a type the service does not read is refused before it is sent; one the service
+    // refuses after reading it (a ".pdf" holding text) shows the service's message in its row.
     await page
       .getByLabel('Files to upload')
       .setInputFiles({ name: 'scan.png', mimeType: 'image/png', buffer: Buffer.from('89504e470d0a1a0a0000000d4948445200000001000000010806000000', 'hex') });
-    await page
-      .getByRole('alert')
-      .filter({ hasText: /scan\.png/ })
-      .waitFor();
     t.match(
       await page
         .getByRole('alert')
         .filter({ hasText: /scan\.png/ })
         .innerText(),
-      /not supported|unsupported/i,
+      /scan\.png: this type of file is not supported\. Upload PDF, Word/,
+      'an image is refused before it is sent',
+    );
+    await page
+      .getByLabel('Files to upload')
+      .setInputFiles({ name: 'notes.pdf', mimeType: 'application/pdf', buffer: Buffer.from('just some text, not a PDF') });
+    t.match(
+      await page
+        .getByRole('alert')
+        .filter({ hasText: /notes\.pdf/ })
+        .innerText(),
+      /not a valid PDF/i,
       'the 415 message of the API is shown',
     );
     t.same(await a11yViolations(page), [], 'documents page: no serious accessibility violation');
@@ -242,13 +250,19 @@ else
     await card.getByText('cited in the answer').waitFor();
     t.same(await a11yViolations(page), [], 'chat: no serious accessibility violation');
     await screenshot(page, 'chat');
-    const [doc] = await Promise.all([browser.context.waitForEvent('page'), card.getByRole('button', { name: /Open document/ }).click()]);
+    // The cited source opens its document as text, at the passage, highlighted; the original is one click away.
+    await card.getByRole('button', { name: /Open at the passage/ }).click();
+    const viewer = page.getByRole('dialog', { name: 'GitHub Enterprise Service Level Agreement' });
+    await viewer.locator('mark[data-hit]').waitFor();
+    t.match((await viewer.locator('mark').allInnerTexts()).join(' '), /99\.9%/, 'the cited source opens at its passage, highlighted');
+    const [doc] = await Promise.all([browser.context.waitForEvent('page'), viewer.getByRole('button', { name: /Open the original file/ }).click()]);
     await doc!
       .getByText(/99\.9% quarterly uptime commitment/)
       .first()
       .waitFor();
-    t.pass('the cited source opens its original document');
+    t.pass('and its original file is one click away');
     await doc!.close();
+    await page.keyboard.press('Escape');
 
     // Rename, then export as Markdown and JSON.
     await page.getByRole('button', { name: 'Rename' }).click();

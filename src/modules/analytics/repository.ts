@@ -1,4 +1,4 @@
-import { and, count, desc, eq, gte, lt, ne, or, sql, type SQL } from 'drizzle-orm';
+import { and, count, desc, eq, gte, lt, sql, type SQL } from 'drizzle-orm';
 import { queryRows, type Db } from '../../db/client.js';
 import { queryLog } from '../../db/schema/index.js';
 import type { Scope } from '../../domain/scope.js';
@@ -26,7 +26,10 @@ export interface LogFilter extends Range {
 /** Counts and figures of the queries in a filter. */
 export interface UsageTotals {
   queries: number;
+  /** Status `answered`: an answer was produced (a refusal, or one citing nothing, too). */
   answered: number;
+  /** Not answered from the sources (UNANSWERED): what the unanswered list counts. */
+  unanswered: number;
   failed: number;
   aborted: number;
   users: number;
@@ -48,6 +51,7 @@ export interface DailyUsage {
   date: string;
   queries: number;
   answered: number;
+  unanswered: number;
   users: number;
   avgLatencyMs: number | null;
   avgConfidence: number | null;
@@ -88,6 +92,14 @@ const rawWhere = (scope: Scope, f: LogFilter) =>
     and q.created_at >= ${f.from.toISOString()}::timestamptz
     ${f.openEnd ? sql`` : sql`and q.created_at < ${f.to.toISOString()}::timestamptz`}`;
 
+/**
+ * A question the service did not answer from the sources: failed or stopped, or answered without
+ * citing any source or with sources judged irrelevant (a refusal). One definition for the list
+ * (`unanswered=true`) and the counts of the usage, so the dashboard's figures agree.
+ */
+const unanswered = (table: 'q' | 'query_log') => sql.raw(`(${table}.status <> 'answered' or ${table}.cited_count = 0 or ${table}.is_relevant = false)`);
+const UNANSWERED = unanswered('q');
+
 const num = (v: unknown): number => (v === null || v === undefined ? 0 : Number(v));
 const numOrNull = (v: unknown): number | null => (v === null || v === undefined ? null : Number(v));
 
@@ -100,9 +112,7 @@ export function analyticsRepository(db: Db) {
     },
 
     async list(scope: Scope, f: LogFilter, q: { limit: number; offset: number; status?: string; unanswered?: boolean }) {
-      // Unanswered: failed or aborted, or answered without citing any source or with sources judged irrelevant.
-      const unanswered = q.unanswered ? or(ne(queryLog.status, 'answered'), eq(queryLog.citedCount, 0), eq(queryLog.isRelevant, false)) : undefined;
-      const w = and(where(scope, f), q.status ? eq(queryLog.status, q.status) : undefined, unanswered);
+      const w = and(where(scope, f), q.status ? eq(queryLog.status, q.status) : undefined, q.unanswered ? unanswered('query_log') : undefined);
       const rows = await db.select().from(queryLog).where(w).orderBy(desc(queryLog.createdAt), desc(queryLog.id)).limit(q.limit).offset(q.offset);
       const [{ n }] = await db.select({ n: count() }).from(queryLog).where(w);
       return { rows, total: Number(n) };
@@ -114,6 +124,7 @@ export function analyticsRepository(db: Db) {
         sql`
         select count(*) as queries,
           count(*) filter (where q.status = 'answered') as answered,
+          count(*) filter (where ${UNANSWERED}) as unanswered,
           count(*) filter (where q.status = 'failed') as failed,
           count(*) filter (where q.status = 'aborted') as aborted,
           count(distinct q.user_id) as users,
@@ -133,6 +144,7 @@ export function analyticsRepository(db: Db) {
       return {
         queries: num(r.queries),
         answered: num(r.answered),
+        unanswered: num(r.unanswered),
         failed: num(r.failed),
         aborted: num(r.aborted),
         users: num(r.users),
@@ -157,6 +169,7 @@ export function analyticsRepository(db: Db) {
         select to_char(date_trunc('day', q.created_at at time zone 'UTC'), 'YYYY-MM-DD') as day,
           count(*) as queries,
           count(*) filter (where q.status = 'answered') as answered,
+          count(*) filter (where ${UNANSWERED}) as unanswered,
           count(distinct q.user_id) as users,
           avg(q.latency_ms) as avg_latency,
           avg(q.confidence) filter (where q.status = 'answered') as avg_confidence
@@ -167,6 +180,7 @@ export function analyticsRepository(db: Db) {
         date: String(r.day),
         queries: num(r.queries),
         answered: num(r.answered),
+        unanswered: num(r.unanswered),
         users: num(r.users),
         avgLatencyMs: numOrNull(r.avg_latency),
         avgConfidence: numOrNull(r.avg_confidence),

@@ -48,7 +48,8 @@ const QueryRecord = Type.Object({
 
 const Totals = Type.Object({
   queries: Type.Number(),
-  answered: Type.Number(),
+  answered: Type.Number({ description: 'an answer was produced (status `answered`), a refusal included' }),
+  unanswered: Type.Number({ description: 'not answered from the sources: what GET /analytics/queries?unanswered=true lists' }),
   failed: Type.Number(),
   aborted: Type.Number(),
   users: Type.Number(),
@@ -126,6 +127,7 @@ export const UsageResponse = Envelope(
         date: Type.String(),
         queries: Type.Number(),
         answered: Type.Number(),
+        unanswered: Type.Number(),
         users: Type.Number(),
         avgLatencyMs: NumOrNull,
         avgConfidence: NumOrNull,

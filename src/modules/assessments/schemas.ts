@@ -198,6 +198,9 @@ export const getAssessmentDocument = {
       Type.Object({
         document: Type.Object({
           ...DocumentOut.properties,
+          original: Type.Union([Type.Object({ id: Type.String(), dataSourceId: Type.String(), filename: Type.String(), url: Type.String() }), Type.Null()], {
+            description: "a live file of the vendor's documents with the same bytes (SHA-256): its download link; null when there is none",
+          }),
           blocks: Type.Array(Type.Object({ text: Type.String(), headings: Type.Array(Type.String()), page: Nullable(Type.Integer()) })),
         }),
       }),

@@ -41,7 +41,7 @@ type Deps = {
   compliance: Pick<ComplianceService, 'isLoaded' | 'articles'>;
   workspaces: Pick<WorkspacesService, 'get'>;
   /** The workspace's uploaded documents, which an assessment can reuse instead of a new upload. */
-  dataSources?: Pick<DataSourcesService, 'filesByIds'>;
+  dataSources?: Pick<DataSourcesService, 'filesByIds' | 'fileBySha256'>;
   embedder?: Embedder;
   /** The model path of the verdicts (src/compliance/verdictModel.ts), with ANTHROPIC_API_KEY; absent: offline reading. */
   judge?: VerdictJudge;
@@ -86,7 +86,13 @@ export interface AssessmentsService extends AssessmentReviewService {
     scope: Scope,
     id: string,
     documentId: string,
-  ): Promise<AssessmentDocumentView & { blocks: { text: string; headings: string[]; page: number | null }[] }>;
+  ): Promise<
+    AssessmentDocumentView & {
+      /** The same bytes among the vendor's documents (a live data source file), else null. */
+      original: { id: string; dataSourceId: string; filename: string; url: string } | null;
+      blocks: { text: string; headings: string[]; page: number | null }[];
+    }
+  >;
   /** Deletes the assessment and its documents. */
   remove(scope: Scope, id: string): Promise<void>;
   /** The Word report of a completed assessment. */
@@ -268,7 +274,9 @@ export function assessmentsService(deps: Deps): AssessmentsService {
       if (!row) throw assessmentNotFound();
       const doc = await repo.document(id, documentId);
       if (!doc) throw notFound('Document not found', 'DOCUMENT_NOT_FOUND');
-      return { ...shapeDocument(doc), blocks: doc.blocks.map((b) => ({ text: b.text, headings: b.headings, page: b.page ?? null })) };
+      // The original, when the vendor's documents hold the same bytes (an assessment keeps text, not files).
+      const original = (await deps.dataSources?.fileBySha256(scope, doc.sha256)) ?? null;
+      return { ...shapeDocument(doc), original, blocks: doc.blocks.map((b) => ({ text: b.text, headings: b.headings, page: b.page ?? null })) };
     },
 
     async remove(scope, id) {

@@ -10,6 +10,7 @@ import {
   logoutAll,
   refresh,
   me,
+  session,
   updateMe,
   changePassword,
   forgotPassword,
@@ -128,6 +129,21 @@ const routes: FastifyPluginAsyncTypebox<AuthRouteOptions> = async (app, opts) =>
     async (request) => {
       const user = await service.getUser(request.auth!.id);
       return ok({ user: publicUser(user) });
+    },
+  );
+
+  // A signed-out visitor is not an error: the dashboard asks this first, so no page logs a 401.
+  app.get(
+    '/auth/session',
+    {
+      config: { public: true },
+      schema: session,
+    },
+    async (request) => {
+      // A database error is a 503, as on every authenticated route (never a signed-out answer).
+      const user = request.tokenUserId ? await service.requestUser(request.tokenUserId) : null;
+      const active = user && user.status === 'active' ? publicUser(user) : null;
+      return ok({ user: active, refreshable: !active && typeof request.cookies.refreshToken === 'string' && request.cookies.refreshToken.length > 0 });
     },
   );
 

@@ -78,6 +78,19 @@ export const me = {
   response: { 200: Envelope(Type.Object({ user: UserFull })), ...errorResponses },
 };
 
+export const session = {
+  tags: ['auth'],
+  operationId: 'getSession',
+  summary: 'Whether there is a session: the signed-in user or null (never 401)',
+  description:
+    'For a client deciding what to show at start: `user` when the access token is valid; else null, with `refreshable` true when a ' +
+    'refresh token cookie was sent (POST /auth/refresh may then renew the session). A signed-out visitor gets 200, not 401.',
+  response: {
+    200: Envelope(Type.Object({ user: Type.Union([UserFull, Type.Null()]), refreshable: Type.Boolean() })),
+    ...errorResponses,
+  },
+};
+
 export const updateMe = {
   operationId: 'updateMe',
   tags: ['auth'],

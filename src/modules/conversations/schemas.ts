@@ -80,11 +80,30 @@ export const ClearResponse = Envelope(Type.Object({ deletedCount: Type.Number() 
 
 /** GET /conversations/:id/export */
 export const ExportQuery = Type.Object({ format: Type.Enum(['json', 'markdown'], { default: 'json' }) }, { additionalProperties: false });
+const ExportedSource = Type.Object({
+  sourceNumber: Type.Number(),
+  title: Type.String(),
+  section: Type.String(),
+  page: Type.Union([Type.String(), Type.Null()]),
+  cited: Type.Boolean(),
+  link: Type.String({ description: 'absolute (PUBLIC_URL): the document opened at the passage in the dashboard' }),
+  apiLink: Type.String({ description: 'the internal source link (docs/rag.md), absolute' }),
+  passage: Type.Union([Type.String(), Type.Null()], { description: 'the passage as retrieved for the answer' }),
+});
+const ExportedMessage = Type.Object({
+  ...Message.properties,
+  evidence: Type.Optional(
+    Type.Object(
+      { confidence: Type.String({ description: 'in words and per cent, e.g. `High (83%)`' }), sources: Type.Array(ExportedSource) },
+      { description: 'answers only' },
+    ),
+  ),
+});
 export const ExportResponse = {
-  description: 'JSON: the envelope with conversation, messages and exportedAt. Markdown: the document.',
+  description: 'JSON: the envelope with conversation, messages (answers with their evidence) and exportedAt. Markdown: the document.',
   content: {
     'application/json': {
-      schema: Envelope(Type.Object({ conversation: Conversation, messages: Type.Array(Message), exportedAt: Type.String({ format: 'date-time' }) })),
+      schema: Envelope(Type.Object({ conversation: Conversation, messages: Type.Array(ExportedMessage), exportedAt: Type.String({ format: 'date-time' }) })),
     },
     'text/markdown': { schema: Type.String() },
   },

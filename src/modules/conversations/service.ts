@@ -1,7 +1,8 @@
 import { AppError, badRequest, notFound } from '../../lib/errors.js';
 import type { ConversationStatus } from '../../db/schema/index.js';
-import type { AssistantMetadata } from '../../domain/answers.js';
-import { internalSourceLink } from '../../rag/links.js';
+import { confidenceText, type AssistantMetadata } from '../../domain/answers.js';
+import { reflowQuote } from '../../lib/reflow.js';
+import { absoluteSourceLink, dashboardSourceLink } from '../../rag/links.js';
 import type { HistoryTurn } from '../../rag/types.js';
 import type { Scope } from '../../domain/scope.js';
 import type { ConversationRow, ConversationsRepository, MessageRow, NewMessage, SortField } from './repository.js';
@@ -46,8 +47,47 @@ export function titleFromQuestion(question: string, max = 80): string {
 
 const HEADING = /^## (User|Assistant)$/;
 
+/** Where export links point: the service's public address and the conversation's workspace. */
+export interface ExportContext {
+  publicUrl: string;
+  workspaceSlug: string;
+}
+
+/** A source of an exported answer: what it is, whether the answer cites it, where to read it, the passage quoted. */
+export interface ExportedSource {
+  sourceNumber: number;
+  title: string;
+  section: string;
+  page: string | null;
+  cited: boolean;
+  /** The document opened at the passage in the dashboard (absolute, from PUBLIC_URL). */
+  link: string;
+  /** The internal source link (docs/rag.md), absolute. */
+  apiLink: string;
+  /** The passage as retrieved for this answer; null for answers stored before passages were kept. */
+  passage: string | null;
+}
+
+/** What an export adds to an answer: its confidence in words and its sources with their passages. */
+export function answerEvidence(meta: AssistantMetadata, ctx: ExportContext): { confidence: string; sources: ExportedSource[] } {
+  const cited = new Set(meta.citedSources.map((c) => c.sourceNumber));
+  return {
+    confidence: confidenceText(meta.confidence),
+    sources: meta.sources.map((s) => ({
+      sourceNumber: s.sourceNumber,
+      title: s.title,
+      section: s.section,
+      page: s.page,
+      cited: cited.has(s.sourceNumber),
+      link: dashboardSourceLink(ctx.publicUrl, ctx.workspaceSlug, s),
+      apiLink: absoluteSourceLink(ctx.publicUrl, s),
+      passage: s.content ?? null,
+    })),
+  };
+}
+
 /** The Markdown export (docs/conversations.md, "Markdown export"). */
-export function toMarkdown(c: ConversationRow, msgs: MessageRow[]): string {
+export function toMarkdown(c: ConversationRow, msgs: MessageRow[], ctx: ExportContext): string {
   const out: string[] = [`# ${c.title.replace(/\s+/g, ' ')}`, '', `Created: ${c.createdAt.toISOString()}`, ''];
   for (const m of msgs) {
     out.push(`## ${m.role === 'user' ? 'User' : 'Assistant'}`, '', `_${m.createdAt.toISOString()}_`, '');
@@ -61,21 +101,33 @@ export function toMarkdown(c: ConversationRow, msgs: MessageRow[]): string {
     );
     const meta = m.role === 'assistant' ? m.metadata : null;
     if (meta && meta.sources?.length) {
-      out.push(`Confidence: ${meta.confidence}`, '', 'Sources:', '');
-      for (const s of meta.sources) {
+      const evidence = answerEvidence(meta, ctx);
+      out.push(`Confidence: ${evidence.confidence}`, '', 'Sources:', '');
+      evidence.sources.forEach((s, i) => {
         const title = s.title.replace(/[[\]]/g, (ch) => `\\${ch}`);
-        out.push(`- [Source ${s.sourceNumber}: ${title}](${internalSourceLink(s)})`);
-      }
+        if (i > 0) out.push('');
+        out.push(`- [Source ${s.sourceNumber}: ${title}](${s.link})`);
+        const where = [s.section ? `Section: ${s.section.replace(/\s+/g, ' ')}` : '', s.page ? `Page ${s.page}` : ''].filter(Boolean);
+        out.push(`  ${[s.cited ? 'Cited in the answer' : 'Retrieved, not cited', ...where].join(' · ')}`);
+        // The passages the answer cites, quoted as retrieved (hard line breaks of the source reflowed).
+        if (s.cited && s.passage) {
+          out.push('');
+          for (const line of reflowQuote(s.passage).split('\n')) out.push(line ? `  > ${line}` : '  >');
+        }
+      });
       out.push('');
     }
   }
   return `${out.join('\n').trimEnd()}\n`;
 }
 
+/** A message as the JSON export holds it: the message as the API serves it, an answer with its evidence. */
+export type ExportedMessage = MessageView & { evidence?: { confidence: string; sources: ExportedSource[] } };
+
 /** A conversation exported as JSON: the conversation, all its messages, when it was exported. */
 export interface ConversationExport {
   conversation: ConversationView;
-  messages: MessageView[];
+  messages: ExportedMessage[];
   exportedAt: string;
 }
 
@@ -128,7 +180,7 @@ export interface ConversationsService {
   ): Promise<{ conversationId: string; userMessageId: string; assistantMessageId: string }>;
 }
 
-export function conversationsService(repo: ConversationsRepository): ConversationsService {
+export function conversationsService(repo: ConversationsRepository, opts: { publicUrl: string }): ConversationsService {
   async function owned(scope: Scope, id: string): Promise<ConversationRow> {
     const c = await repo.find(scope, id);
     if (!c) throw conversationNotFound();
@@ -196,11 +248,13 @@ export function conversationsService(repo: ConversationsRepository): Conversatio
     async export(scope, id, format) {
       const c = await owned(scope, id);
       const msgs = await repo.allMessages(scope, c.id);
-      if (format === 'markdown') return { format, markdown: toMarkdown(c, msgs), conversation: c };
-      return {
-        format,
-        data: { conversation: conversationView(c), messages: msgs.map(messageView), exportedAt: new Date().toISOString() },
-      };
+      const ctx = { publicUrl: opts.publicUrl, workspaceSlug: scope.slug };
+      if (format === 'markdown') return { format, markdown: toMarkdown(c, msgs, ctx), conversation: c };
+      const messages = msgs.map((m): ExportedMessage => {
+        const view = messageView(m);
+        return m.role === 'assistant' && m.metadata ? { ...view, evidence: answerEvidence(m.metadata, ctx) } : view;
+      });
+      return { format, data: { conversation: conversationView(c), messages, exportedAt: new Date().toISOString() } };
     },
 
     // ---- for the answer service ----

@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, inArray, isNull, lt, sql, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, inArray, isNotNull, isNull, lt, or, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import type { Scope } from '../../domain/scope.js';
 import { chunks, dataSourceFiles, dataSources, documents, type DataSourceStatus, type DocumentFormat } from '../../db/schema/documents.js';
@@ -322,6 +322,18 @@ export function dataSourcesRepository(db: Db, opts: DataSourcesRepositoryOptions
         .then((rows) => rows.map((r) => r.file));
     },
 
+    /** The newest file of a live data source of the workspace with these bytes (SHA-256), if any. */
+    async liveFileBySha256(scope: InWorkspace, sha256: string): Promise<FileMeta | null> {
+      const [row] = await db
+        .select({ file: fileMetaColumns })
+        .from(dataSourceFiles)
+        .innerJoin(dataSources, eq(dataSources.id, dataSourceFiles.dataSourceId))
+        .where(and(eq(dataSourceFiles.workspaceId, scope.workspaceId), eq(dataSourceFiles.sha256, sha256), isNull(dataSources.deletedAt)))
+        .orderBy(desc(dataSourceFiles.createdAt))
+        .limit(1);
+      return row?.file ?? null;
+    },
+
     async fileMetas(dataSourceIds: string[]): Promise<FileMeta[]> {
       if (!dataSourceIds.length) return [];
       return db
@@ -566,6 +578,41 @@ export function dataSourcesRepository(db: Db, opts: DataSourcesRepositoryOptions
         }
         return docs.length;
       });
+    },
+
+    /**
+     * A live document the workspace can read (GET /documents/:id): one of its own (an uploaded
+     * file or an MCP resource) or one of the shared corpus, with its file's name when it has one.
+     */
+    async readableDocument(scope: InWorkspace, id: string) {
+      const [row] = await db
+        .select({ doc: documents, file: { filename: dataSourceFiles.filename, mimeType: dataSourceFiles.mimeType, sizeBytes: dataSourceFiles.sizeBytes } })
+        .from(documents)
+        .leftJoin(dataSourceFiles, eq(dataSourceFiles.id, documents.fileId))
+        .where(
+          and(
+            eq(documents.id, id),
+            isNull(documents.deletedAt),
+            or(eq(documents.workspaceId, scope.workspaceId), and(isNull(documents.workspaceId), isNotNull(documents.corpus))),
+          ),
+        );
+      return row ? { ...row.doc, file: row.file?.filename ? row.file : null } : null;
+    },
+
+    /** The live chunks of a document, in order (its text as indexed). */
+    async documentChunks(doc: { id: string; workspaceId: string | null }) {
+      return db
+        .select({ id: chunks.id, chunkIndex: chunks.chunkIndex, section: chunks.section, content: chunks.content, page: chunks.page })
+        .from(chunks)
+        .where(
+          and(
+            // The partition key first: one partition is read.
+            doc.workspaceId === null ? isNull(chunks.workspaceId) : eq(chunks.workspaceId, doc.workspaceId),
+            eq(chunks.documentId, doc.id),
+            isNull(chunks.deletedAt),
+          ),
+        )
+        .orderBy(asc(chunks.chunkIndex));
     },
 
     /** Chunks of a corpus (count), for status checks. */

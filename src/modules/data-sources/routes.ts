@@ -7,7 +7,17 @@ import { ok } from '../../lib/envelope.js';
 import { badRequest } from '../../lib/errors.js';
 import { readMultipart } from '../../plugins/multipart.js';
 import { requestScope } from '../../plugins/workspace.js';
-import { CreateDataSource, DeleteDataSource, GetDataSource, GetDataSourceFile, ListDataSources, SyncDataSource, type CreateJson } from './schemas.js';
+import {
+  CreateDataSource,
+  DeleteDataSource,
+  GetDataSource,
+  GetDataSourceFile,
+  GetDocumentText,
+  GetUploadLimits,
+  ListDataSources,
+  SyncDataSource,
+  type CreateJson,
+} from './schemas.js';
 import type { DataSourcesService, IncomingFile } from './service.js';
 
 const EXTENSION: Record<DocumentFormat, string> = { pdf: 'pdf', docx: 'docx', xlsx: 'xlsx', html: 'html', markdown: 'md', text: 'txt', json: 'json' };
@@ -71,6 +81,13 @@ const routes: FastifyPluginAsyncTypebox<{ service: DataSourcesService; ingest: C
 
   app.get('/data-sources', { config: { permission: 'canViewSources' }, schema: ListDataSources }, async (request) =>
     ok(await service.list(requestScope(request), request.query)),
+  );
+
+  // Not workspace-scoped: the limits are the service's (the dashboard checks a file before sending it).
+  app.get('/data-sources/limits', { schema: GetUploadLimits }, async () => ok({ limits: service.uploadLimits() }));
+
+  app.get('/documents/:id', { config: { permission: 'canViewSources' }, schema: GetDocumentText }, async (request) =>
+    ok({ document: await service.documentText(requestScope(request), request.params.id, request.query.chunk) }),
   );
 
   app.get('/data-sources/:id', { config: { permission: 'canViewSources' }, schema: GetDataSource }, async (request) =>

@@ -149,3 +149,69 @@ export const DeleteDataSource = {
   params: IdParams,
   response: { 200: Envelope(Type.Object({ id: Type.String(), deletedDocuments: Type.Number(), deletedChunks: Type.Number() })), ...errorResponses },
 };
+
+const BlockSchema = Type.Object({
+  text: Type.String(),
+  headings: Type.Array(Type.String(), { description: 'headings above the block, outermost first' }),
+  page: Type.Union([Type.Number(), Type.Null()]),
+});
+export const DocumentTextSchema = Type.Object({
+  id: Type.String(),
+  title: Type.String(),
+  format: Type.String(),
+  kind: Type.Enum(['file', 'mcp', 'corpus'], { description: '`file` of a data source, `mcp` resource, `corpus` (the shared DORA articles)' }),
+  dataSourceId: Type.Union([Type.String(), Type.Null()]),
+  mcpSourceId: Type.Union([Type.String(), Type.Null()]),
+  pageCount: Type.Number(),
+  date: Type.Union([Type.String(), Type.Null()]),
+  file: Type.Union([
+    Type.Object(
+      {
+        id: Type.String(),
+        filename: Type.String(),
+        mimeType: Type.String(),
+        sizeBytes: Type.Number(),
+        url: Type.String({ description: 'GET it (with X-Workspace-Id) for the original bytes' }),
+      },
+      { description: 'the original file, for a document of a data source' },
+    ),
+    Type.Null(),
+  ]),
+  link: Type.Union([Type.String(), Type.Null()], { description: 'the http(s) address the document was indexed with (EUR-Lex for DORA), if any' }),
+  blocks: Type.Array(BlockSchema, { description: 'the text as indexed, in order: rebuilt from the chunks' }),
+  passage: Type.Union([
+    Type.Object({ chunkId: Type.String(), content: Type.String(), section: Type.String(), page: Type.Union([Type.Number(), Type.Null()]) }),
+    Type.Null(),
+  ]),
+});
+
+export const GetDocumentText = {
+  tags,
+  summary: 'A document of the workspace (or of the DORA corpus) as text, with one of its passages',
+  description:
+    'The blocks of the text as indexed (front matter, markup and templates already removed by the parsers), where the original is, ' +
+    'and, with `chunk` (a source id of an answer), that passage, so a client can open the document at it. An unknown `chunk` gives `passage: null`.',
+  params: IdParams,
+  querystring: Type.Object({ chunk: Type.Optional(Id) }, { additionalProperties: false }),
+  response: { 200: Envelope(Type.Object({ document: DocumentTextSchema })), ...errorResponses },
+};
+
+export const GetUploadLimits = {
+  tags,
+  summary: 'What an upload may be: the file size and count limits and the formats (also for POST /assessments)',
+  response: {
+    200: Envelope(
+      Type.Object({
+        limits: Type.Object({
+          maxFileBytes: Type.Number(),
+          maxFiles: Type.Number(),
+          formats: Type.Array(Type.Object({ format: Type.String(), extensions: Type.Array(Type.String()), mimeType: Type.String() })),
+          textByContent: Type.Boolean({
+            description: 'a file of another extension is accepted when its content is text (UTF-8, or UTF-16 with a BOM, no NUL)',
+          }),
+        }),
+      }),
+    ),
+    ...errorResponses,
+  },
+};

@@ -6,7 +6,9 @@ import type { Log } from '../../domain/log.js';
 import { pagination, type Pagination } from '../../domain/paging.js';
 import type { Scope } from '../../domain/scope.js';
 import type { SourceSyncState } from '../../domain/syncState.js';
+import { blocksFromChunks } from '../../ingest/chunker.js';
 import { chunkAndEmbed, indexFingerprint } from '../../ingest/pipeline.js';
+import { EXTENSIONS, FORMAT_MIME } from '../../ingest/sniff.js';
 import { fileTooLarge } from '../../ingest/errors.js';
 import type { ParsePool } from '../../ingest/parsePool.js';
 import type { JobContext, JobQueue } from '../../jobs/queue.js';
@@ -15,10 +17,10 @@ import type { Embedder } from '../../rag/embedders/index.js';
 import { doraCorpusDocuments, DORA_CORPUS, type CorpusArticleSource } from './corpus.js';
 import { dataSourceIngestion, type DataSourceNotifier, type IngestJob } from './ingestion.js';
 import type { DataSourceRow, DataSourcesRepository, DocumentInsert, NewFile, SortField } from './repository.js';
-import { dataSourceView, syncStateOf, type DataSourceView } from './views.js';
+import { dataSourceView, documentTextView, syncStateOf, type DataSourceView, type DocumentTextView } from './views.js';
 
 export { INGEST_QUEUE } from './ingestion.js';
-export { dataSourceView, type DataSourceView } from './views.js';
+export { dataSourceView, type DataSourceView, type DocumentTextView } from './views.js';
 export type { Log } from '../../domain/log.js';
 
 /**
@@ -77,8 +79,18 @@ export interface DataSourcesService {
   ): Promise<{ dataSources: DataSourceView[]; pagination: Pagination }>;
   /** One live data source with its files and documents (404 DATA_SOURCE_NOT_FOUND). */
   get(scope: InWorkspace, id: string): Promise<DataSourceView>;
+  /**
+   * A live document of the workspace (or of the shared corpus) as text: its blocks rebuilt from its
+   * chunks, where its original is, and, when `chunkId` names one of its passages, that passage
+   * (404 DOCUMENT_NOT_FOUND; an unknown chunk gives `passage: null`).
+   */
+  documentText(scope: InWorkspace, id: string, chunkId?: string): Promise<DocumentTextView>;
+  /** What an upload may be: size and count limits, the formats by extension (GET /data-sources/limits). */
+  uploadLimits(): UploadLimits;
   /** The original bytes of one file of a live data source. */
   file(scope: InWorkspace, id: string, fileId: string): Promise<{ filename: string; mimeType: string; content: Buffer }>;
+  /** A live file of the workspace with these bytes (SHA-256), where to download it; null when there is none. */
+  fileBySha256(scope: InWorkspace, sha256: string): Promise<{ id: string; dataSourceId: string; filename: string; url: string } | null>;
   /** Original files of the workspace's live data sources, in the order of `fileIds` (404 FILE_NOT_FOUND naming the missing). */
   filesByIds(scope: InWorkspace, fileIds: string[]): Promise<{ id: string; filename: string; mimeType: string; content: Buffer }[]>;
   /** Re-sync: a new generation parsed again from the stored files; `requestedBy` null for the scheduler. */
@@ -107,6 +119,14 @@ export interface DataSourcesService {
   indexCorpus(opts?: { force?: boolean; articles?: number[] }): Promise<{ documents: number; indexed: number; chunks: number }>;
   /** Whether the corpus is indexed with the current embedder (all 45 articles). */
   corpusStatus(): Promise<{ documents: number; chunks: number; current: boolean }>;
+}
+
+export interface UploadLimits {
+  maxFileBytes: number;
+  maxFiles: number;
+  formats: { format: string; extensions: string[]; mimeType: string }[];
+  /** Any other file is accepted when it is UTF-8 (or UTF-16 with a BOM) text without NUL bytes. */
+  textByContent: true;
 }
 
 export const dataSourceNotFound = () => notFound('Data source not found', 'DATA_SOURCE_NOT_FOUND');
@@ -206,11 +226,35 @@ export function dataSourcesService(deps: DataSourcesDeps): DataSourcesService {
       return detail(await live(scope, id));
     },
 
+    async documentText(scope, id, chunkId) {
+      const doc = await repo.readableDocument(scope, id);
+      if (!doc) throw notFound('Document not found', 'DOCUMENT_NOT_FOUND');
+      const rows = await repo.documentChunks(doc);
+      const passage = chunkId ? (rows.find((r) => r.id === chunkId) ?? null) : null;
+      return documentTextView(doc, blocksFromChunks(rows, chunking), passage);
+    },
+
+    uploadLimits() {
+      const byFormat = new Map<string, string[]>();
+      for (const [ext, format] of Object.entries(EXTENSIONS)) byFormat.set(format, [...(byFormat.get(format) ?? []), ext]);
+      return {
+        maxFileBytes: config.ingest.maxFileBytes,
+        maxFiles: config.ingest.maxFiles,
+        formats: Object.entries(FORMAT_MIME).map(([format, mimeType]) => ({ format, extensions: byFormat.get(format) ?? [], mimeType })),
+        textByContent: true as const,
+      };
+    },
+
     async file(scope, id, fileId) {
       await live(scope, id);
       const f = (await repo.files(id)).find((x) => x.id === fileId);
       if (!f) throw notFound('File not found', 'FILE_NOT_FOUND');
       return { filename: f.filename, mimeType: f.mimeType, content: f.content };
+    },
+
+    async fileBySha256(scope, sha256) {
+      const f = await repo.liveFileBySha256(scope, sha256);
+      return f ? { id: f.id, dataSourceId: f.dataSourceId, filename: f.filename, url: `/api/v1/data-sources/${f.dataSourceId}/files/${f.id}` } : null;
     },
 
     async filesByIds(scope, fileIds) {

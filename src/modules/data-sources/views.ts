@@ -105,3 +105,36 @@ export function syncStateOf(r: SyncRow): SourceSyncState {
     lastError: r.errorMessage ? { code: r.errorCode, message: r.errorMessage, at: r.updatedAt.toISOString() } : null,
   };
 }
+
+/** A document as text (GET /documents/:id): what it is, where its original is, its blocks, the asked passage. */
+export function documentTextView(
+  doc: NonNullable<Awaited<ReturnType<DataSourcesRepository['readableDocument']>>>,
+  blocks: { text: string; headings: string[]; page?: number }[],
+  passage: { id: string; content: string; section: string; page: number | null } | null,
+) {
+  const link = /^https?:\/\//i.test(doc.url) ? doc.url : null;
+  return {
+    id: doc.id,
+    title: doc.title,
+    format: doc.format,
+    kind: doc.corpus ? ('corpus' as const) : doc.mcpSourceId ? ('mcp' as const) : ('file' as const),
+    dataSourceId: doc.dataSourceId,
+    mcpSourceId: doc.mcpSourceId,
+    pageCount: doc.pageCount,
+    date: iso(doc.docDate),
+    file:
+      doc.fileId && doc.dataSourceId && doc.file
+        ? {
+            id: doc.fileId,
+            filename: doc.file.filename,
+            mimeType: doc.file.mimeType,
+            sizeBytes: doc.file.sizeBytes,
+            url: `/api/v1/data-sources/${doc.dataSourceId}/files/${doc.fileId}`,
+          }
+        : null,
+    link,
+    blocks: blocks.map((b) => ({ text: b.text, headings: b.headings, page: b.page ?? null })),
+    passage: passage ? { chunkId: passage.id, content: passage.content, section: passage.section, page: passage.page } : null,
+  };
+}
+export type DocumentTextView = ReturnType<typeof documentTextView>;

@@ -4,6 +4,7 @@ import { NO_ANSWER } from '../prompt.js';
 import { contextualQuestion } from '../query.js';
 import type { Source } from '../../domain/sources.js';
 import type { GenerateInput, GenerationResult, Generator } from '../types.js';
+import { setImmediate as nextTurn, setTimeout as sleep } from 'node:timers/promises';
 
 /**
  * The offline default generator: composes the answer from the sentences of the
@@ -17,6 +18,12 @@ export interface ExtractiveOptions {
   maxSentences?: number;
   /** Minimum weighted share of the question's concepts a sentence must hold to answer it. */
   minCoverage?: number;
+  /**
+   * Streaming only: the pause between two sentences of the answer (ms). The answer is composed
+   * at once; it is sent sentence by sentence so that a reader sees it arrive (docs/rag.md). 0 still
+   * sends each sentence in its own write (one turn of the event loop between them).
+   */
+  streamIntervalMs?: number;
 }
 
 /** At most this many points of a list are quoted. */
@@ -223,18 +230,20 @@ export function composeExtractiveAnswer(question: string, sources: Source[], opt
   return refusal(ev, sources, 'The retrieved passages do not state it: they mention its terms only separately');
 }
 
-/** Splits text into stream pieces of a few words, in order (concatenation gives the text back). */
-export function pieces(text: string, size = 32): string[] {
+const sentenceSegmenter = new Intl.Segmenter('en', { granularity: 'sentence' });
+
+/**
+ * Splits an answer into its sentences, in order, for streaming: each piece is one sentence with
+ * the space or line break after it (a point of a list is a sentence of its own); concatenation
+ * gives the text back exactly.
+ */
+export function sentencePieces(text: string): string[] {
   const out: string[] = [];
-  let buf = '';
-  for (const part of text.split(/(?<=\s)/)) {
-    buf += part;
-    if (buf.length >= size) {
-      out.push(buf);
-      buf = '';
-    }
+  for (const { segment } of sentenceSegmenter.segment(text)) {
+    // "… [Source 1]. " ends a sentence; a segment that is only the space or marker after one joins it.
+    if (out.length && !/[\p{L}\p{N}]/u.test(segment.replace(/\[Source \d+\]/g, ''))) out[out.length - 1] += segment;
+    else out.push(segment);
   }
-  if (buf) out.push(buf);
   return out;
 }
 
@@ -254,7 +263,13 @@ export function extractiveGenerator(opts: ExtractiveOptions = {}): Generator {
     async *stream(input) {
       input.signal?.throwIfAborted();
       const r = result(input);
-      for (const p of pieces(r.text)) {
+      const interval = opts.streamIntervalMs ?? 0;
+      const signal = input.signal ?? undefined;
+      let first = true;
+      for (const p of sentencePieces(r.text)) {
+        // Each sentence goes out in its own write: the previous one is on the wire before the next is yielded.
+        if (!first) await (interval > 0 ? sleep(interval, undefined, { signal }) : nextTurn(undefined, { signal }));
+        first = false;
         input.signal?.throwIfAborted();
         yield p;
       }

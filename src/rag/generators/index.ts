@@ -23,5 +23,5 @@ export function createGenerator(config: Config): Generator {
       maxRetries: g.anthropic.maxRetries,
     });
   }
-  return extractiveGenerator({ maxSentences: g.extractiveMaxSentences });
+  return extractiveGenerator({ maxSentences: g.extractiveMaxSentences, streamIntervalMs: g.extractiveStreamIntervalMs });
 }

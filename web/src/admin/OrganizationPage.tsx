@@ -107,7 +107,7 @@ export default function OrganizationPage() {
               invite.mutate({ email: email.trim(), role });
             }}
           >
-            <div style={{ display: 'grid', gridTemplateColumns: 'minmax(220px, 2fr) minmax(180px, 1fr) auto', gap: 12, alignItems: 'end' }}>
+            <div className="form-row">
               <Field label="E-mail address" type="email" required value={email} onChange={(e) => setEmail(e.target.value)} />
               <div className="field">
                 <label htmlFor="invite-role">Role</label>

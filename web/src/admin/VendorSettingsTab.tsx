@@ -191,7 +191,7 @@ export default function VendorSettingsTab() {
               setEmail('');
             }}
           >
-            <div style={{ display: 'grid', gridTemplateColumns: 'minmax(220px, 2fr) minmax(140px, 1fr) auto', gap: 12, alignItems: 'end' }}>
+            <div className="form-row">
               <Field label="Add a member of the organization (e-mail)" type="email" required value={email} onChange={(e) => setEmail(e.target.value)} />
               <div className="field">
                 <label htmlFor="ws-add-role">Role</label>

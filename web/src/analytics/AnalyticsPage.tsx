@@ -4,7 +4,7 @@ import { Link } from 'react-router';
 import { useTitle } from '../lib/useTitle';
 import { ErrorMessage } from '../ui/Alert';
 import { EmptyState } from '../ui/EmptyState';
-import { formatDateTime } from '../ui/format';
+import { formatDate, formatDateTime, formatDay } from '../ui/format';
 import { Loading } from '../ui/Spinner';
 import { usePortfolio, useSourceStats, useUnanswered, useUsage, type Portfolio } from './api';
 import { Chart, COLORS } from './Chart';
@@ -119,7 +119,7 @@ function PortfolioSection() {
             <Chart
               config={config.scores}
               label={`Assessment scores: ${p.data.vendors.map((v) => `${v.name} ${v.assessment?.score ?? 'not assessed'}`).join(', ')}`}
-              height={Math.max(220, p.data.vendors.length * 34)}
+              height={Math.max(220, p.data.vendors.length * 44)}
               table={<PortfolioTable data={p.data} />}
             />
           </div>
@@ -177,7 +177,11 @@ function portfolioCharts(p: Portfolio): { risk: ChartConfiguration; scores: Char
     scores: {
       type: 'bar',
       data: {
-        labels: rated.map((v) => `${v.name} (${v.assessment?.riskRating ? RISK_LABEL[v.assessment.riskRating] : 'not assessed'})`),
+        // The name, and the rating under it: two short lines that a phone's axis does not cut.
+        labels: rated.map((v) => [
+          ...[wrapLabel(v.name, 22, 1)].flat(),
+          `(${v.assessment?.riskRating ? RISK_LABEL[v.assessment.riskRating] : 'not assessed'})`,
+        ]),
         datasets: [
           {
             label: 'Assessment score',
@@ -206,12 +210,18 @@ function Usage({ ws, from }: { ws: string; from: string }) {
     const perDay: ChartConfiguration = {
       type: 'bar',
       data: {
-        labels: d.map((x) => x.date),
+        labels: d.map((x) => formatDay(x.date)),
         datasets: [
-          { label: 'Answered', data: d.map((x) => x.answered), backgroundColor: COLORS.accent, stack: 'q', maxBarThickness: 36 },
           {
-            label: 'Not answered (failed or stopped)',
-            data: d.map((x) => x.queries - x.answered),
+            label: 'Answered from the documents',
+            data: d.map((x) => x.queries - x.unanswered),
+            backgroundColor: COLORS.accent,
+            stack: 'q',
+            maxBarThickness: 36,
+          },
+          {
+            label: 'Unanswered',
+            data: d.map((x) => x.unanswered),
             backgroundColor: COLORS.warn,
             stack: 'q',
             maxBarThickness: 36,
@@ -225,7 +235,7 @@ function Usage({ ws, from }: { ws: string; from: string }) {
     const latency: ChartConfiguration = {
       type: 'line',
       data: {
-        labels: d.map((x) => x.date),
+        labels: d.map((x) => formatDay(x.date)),
         datasets: [
           {
             label: 'Average answer time (ms)',
@@ -243,7 +253,8 @@ function Usage({ ws, from }: { ws: string; from: string }) {
   const sourceChart = useMemo<ChartConfiguration | null>(() => {
     const s = sources.data?.sources;
     if (!s?.length) return null;
-    const label = (t: string) => (t.length > 42 ? `${t.slice(0, 40)}…` : t);
+    // A long title on two lines of up to 26 characters (Chart.js draws an array as lines), never cut by the canvas.
+    const label = (t: string) => wrapLabel(t, 26, 2);
     return {
       type: 'bar',
       data: {
@@ -253,7 +264,11 @@ function Usage({ ws, from }: { ws: string; from: string }) {
           { label: 'Retrieved passages', data: s.map((x) => x.retrievedCount), backgroundColor: COLORS.accentSoft, maxBarThickness: 16 },
         ],
       },
-      options: { indexAxis: 'y', scales: { x: { beginAtZero: true, ticks: { precision: 0 } } } },
+      options: {
+        indexAxis: 'y',
+        scales: { x: { beginAtZero: true, ticks: { precision: 0 } }, y: { ticks: { autoSkip: false } } },
+        plugins: { tooltip: { callbacks: { title: (items) => s[items[0]!.dataIndex]?.title ?? '' } } },
+      },
     };
   }, [sources.data]);
 
@@ -269,8 +284,12 @@ function Usage({ ws, from }: { ws: string; from: string }) {
           <dd data-testid="kpi-questions">{t.queries}</dd>
         </div>
         <div>
-          <dt>Answered</dt>
-          <dd>{t.answered}</dd>
+          <dt>Answered from the documents</dt>
+          <dd data-testid="kpi-answered">{t.queries - t.unanswered}</dd>
+        </div>
+        <div>
+          <dt>Unanswered</dt>
+          <dd data-testid="kpi-unanswered">{t.unanswered}</dd>
         </div>
         <div>
           <dt>Median answer time</dt>
@@ -294,7 +313,7 @@ function Usage({ ws, from }: { ws: string; from: string }) {
               <h3 className={styles.chartTitle}>Questions per day</h3>
               <Chart
                 config={charts.perDay}
-                label={`Questions per day: ${usage.data.daily.map((x) => `${x.date} ${x.queries}`).join(', ')}`}
+                label={`Questions per day: ${usage.data.daily.map((x) => `${formatDate(x.date)} ${x.queries}`).join(', ')}`}
                 table={<DailyTable daily={usage.data.daily} />}
               />
             </div>
@@ -302,7 +321,7 @@ function Usage({ ws, from }: { ws: string; from: string }) {
               <h3 className={styles.chartTitle}>Answer time</h3>
               <Chart
                 config={charts.latency}
-                label={`Average answer time per day: ${usage.data.daily.map((x) => `${x.date} ${ms(x.avgLatencyMs)}`).join(', ')}`}
+                label={`Average answer time per day: ${usage.data.daily.map((x) => `${formatDate(x.date)} ${ms(x.avgLatencyMs)}`).join(', ')}`}
                 table={<DailyTable daily={usage.data.daily} />}
               />
             </div>
@@ -322,7 +341,7 @@ function Usage({ ws, from }: { ws: string; from: string }) {
             <Chart
               config={sourceChart}
               label={`Most-used documents: ${sources.data.sources.map((s) => `${s.title} cited ${s.citedCount} times`).join(', ')}`}
-              height={Math.max(200, sources.data.sources.length * 38)}
+              height={Math.max(200, sources.data.sources.length * 46)}
               table={
                 <table className="table">
                   <thead>
@@ -390,7 +409,26 @@ function Usage({ ws, from }: { ws: string; from: string }) {
   );
 }
 
-function DailyTable({ daily }: { daily: { date: string; queries: number; answered: number; avgLatencyMs: number | null }[] }) {
+/** A title in at most `lines` lines of about `width` characters, cut at words (the last line ends with … when more is left). */
+function wrapLabel(t: string, width: number, lines: number): string | string[] {
+  if (t.length <= width) return t;
+  const out: string[] = [];
+  let line = '';
+  for (const w of t.split(/\s+/)) {
+    if (line && (line + ' ' + w).length > width) {
+      out.push(line);
+      line = w;
+    } else line = line ? `${line} ${w}` : w;
+  }
+  if (line) out.push(line);
+  if (out.length <= lines) return out.map((l) => (l.length > width ? `${l.slice(0, width - 1)}…` : l));
+  const kept = out.slice(0, lines);
+  const last = kept[lines - 1]!;
+  kept[lines - 1] = `${last.length > width - 1 ? last.slice(0, width - 1) : last}…`;
+  return kept.map((l, i) => (i < lines - 1 && l.length > width ? `${l.slice(0, width - 1)}…` : l));
+}
+
+function DailyTable({ daily }: { daily: { date: string; queries: number; answered: number; unanswered: number; avgLatencyMs: number | null }[] }) {
   return (
     <table className="table">
       <thead>
@@ -400,7 +438,7 @@ function DailyTable({ daily }: { daily: { date: string; queries: number; answere
             Questions
           </th>
           <th scope="col" className="num">
-            Answered
+            Answered from the documents
           </th>
           <th scope="col" className="num">
             Average answer time
@@ -410,9 +448,9 @@ function DailyTable({ daily }: { daily: { date: string; queries: number; answere
       <tbody>
         {daily.map((x) => (
           <tr key={x.date}>
-            <td>{x.date}</td>
+            <td>{formatDate(x.date)}</td>
             <td className="num">{x.queries}</td>
-            <td className="num">{x.answered}</td>
+            <td className="num">{x.queries - x.unanswered}</td>
             <td className="num">{ms(x.avgLatencyMs)}</td>
           </tr>
         ))}

@@ -8,6 +8,7 @@ export interface Usage {
   totals: {
     queries: number;
     answered: number;
+    unanswered: number;
     failed: number;
     aborted: number;
     users: number;
@@ -17,7 +18,7 @@ export interface Usage {
     avgConfidence: number | null;
     groundedRate: number | null;
   };
-  daily: { date: string; queries: number; answered: number; users: number; avgLatencyMs: number | null; avgConfidence: number | null }[];
+  daily: { date: string; queries: number; answered: number; unanswered: number; users: number; avgLatencyMs: number | null; avgConfidence: number | null }[];
 }
 export interface SourceStat {
   documentId: string;

@@ -102,7 +102,8 @@ export interface Source {
   score: number;
   documentId?: string | null;
   dataSourceId?: string | null;
-  page?: number | null;
+  /** First page of the passage (a string in the API: PDF page, worksheet). */
+  page?: string | number | null;
 }
 export interface CitedSource {
   sourceNumber: number;

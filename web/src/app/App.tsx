@@ -54,6 +54,7 @@ export function App() {
             <Route path="/vendors/:slug" element={<VendorPage />}>
               <Route index element={<Navigate to="documents" replace />} />
               <Route path="documents" element={<DocumentsTab />} />
+              <Route path="documents/:documentId" element={<DocumentsTab />} />
               <Route path="ask/:conversationId?" element={<AskTab />} />
               <Route path="profile" element={<ProfileTab />} />
               <Route path="assessments" element={<AssessmentsTab />} />

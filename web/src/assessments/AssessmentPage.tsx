@@ -1,23 +1,23 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { ArrowLeft, Check, CircleSlash, FileDown, Trash2, X } from 'lucide-react';
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { useMemo } from 'react';
 import { Link, useNavigate, useOutletContext, useParams } from 'react-router';
 import { del } from '../api/client';
 import { downloadApiFile } from '../api/download';
 import { ErrorMessage } from '../ui/Alert';
 import { Button } from '../ui/Button';
-import { Dialog } from '../ui/Dialog';
 import { formatDateTime } from '../ui/format';
 import { ProgressBar } from '../ui/ProgressBar';
 import { Loading, Spinner } from '../ui/Spinner';
 import { useToast } from '../ui/Toasts';
 import type { VendorOutletContext } from '../vendors/VendorPage';
-import { assessmentsKey, useAssessment, useAssessmentDocument, type Evidence, type GapResult } from './api';
+import { reflowQuote } from '../ui/reflow';
+import { useDocumentViewer } from '../viewer/DocumentViewer';
+import { assessmentsKey, useAssessment, type GapResult } from './api';
 import { GapBadge, RiskBadge, StatusBadge } from './badges';
 import { ResultReview, SignOff } from './Review';
 import styles from './Assessments.module.css';
 
-const squash = (s: string) => s.replace(/\s+/g, ' ').trim().toLowerCase();
 const ROLE_WORDS = { limitation: 'Limitation', contrary: 'Contrary clause', partial: 'Partly' } as const;
 
 /** One assessment: live state while it runs, then the score, rating and results by DORA article. */
@@ -29,7 +29,7 @@ export default function AssessmentPage() {
   const toast = useToast();
   const qc = useQueryClient();
   const navigate = useNavigate();
-  const [open, setOpen] = useState<Evidence | null>(null);
+  const viewer = useDocumentViewer();
   const report = useMutation({
     mutationFn: () => downloadApiFile(`/assessments/${encodeURIComponent(assessmentId)}/report`, { workspace: ws }, 'assessment.docx'),
     onSuccess: ({ filename }) => toast.show(`Downloaded ${filename}`, 'success'),
@@ -67,7 +67,7 @@ export default function AssessmentPage() {
             {a.completedAt && <> · completed {formatDateTime(a.completedAt)}</>} · {a.documents.length} document{a.documents.length === 1 ? '' : 's'}
           </p>
         </div>
-        <div style={{ display: 'flex', gap: 8 }}>
+        <div style={{ display: 'flex', flexWrap: 'wrap', gap: 8 }}>
           {a.status === 'completed' && (
             <Button variant="primary" icon={<FileDown size={16} aria-hidden="true" />} busy={report.isPending} onClick={() => report.mutate()}>
               Download the Word report
@@ -162,7 +162,7 @@ export default function AssessmentPage() {
                 {article}
               </h3>
               <div className="table-wrap">
-                <table className="table">
+                <table className="table table-cards">
                   <caption className="visually-hidden">Results for {article}</caption>
                   <thead>
                     <tr>
@@ -198,14 +198,14 @@ export default function AssessmentPage() {
                             ))}
                           </ul>
                         </td>
-                        <td>
+                        <td data-label="Status">
                           <GapBadge status={r.status} />
                           {r.analyst && <span className="muted small"> (analyst)</span>}
                         </td>
-                        <td className={styles.coverage}>
+                        <td className={styles.coverage} data-label="Coverage">
                           <ProgressBar value={r.coverage * 100} label={`Coverage of ${r.ref}`} tone={r.status === 'covered' ? 'done' : undefined} />
                         </td>
-                        <td>
+                        <td data-label="Evidence">
                           <p className={styles.rationale} data-testid="rationale">
                             {r.analyst ? r.analyst.reason : r.rationale}
                           </p>
@@ -216,11 +216,20 @@ export default function AssessmentPage() {
                                 key={i}
                                 type="button"
                                 className={`${styles.quote}${e.role === 'limitation' || e.role === 'contrary' ? ` ${styles.limitQuote}` : ''}`}
-                                onClick={() => setOpen(e)}
+                                onClick={() =>
+                                  viewer.open({
+                                    ws,
+                                    source: { kind: 'assessment', assessmentId: a.id, documentId: e.documentId },
+                                    title: e.documentTitle ?? e.filename,
+                                    section: e.section,
+                                    page: e.page,
+                                    passage: e.quote,
+                                  })
+                                }
                               >
                                 <span className="visually-hidden">Open the document at the passage: </span>
                                 {e.role && e.role !== 'evidence' && <strong className={styles.role}>{ROLE_WORDS[e.role]}: </strong>}“
-                                {e.quote.length > 220 ? `${e.quote.slice(0, 220)}…` : e.quote}”
+                                {reflowQuote(e.quote.length > 220 ? `${e.quote.slice(0, 220)}…` : e.quote)}”
                                 <span className={styles.quoteMeta}>
                                   {e.documentTitle ?? e.filename}
                                   {e.section ? ` · ${e.section}` : ''}
@@ -239,53 +248,6 @@ export default function AssessmentPage() {
           ))}
         </>
       )}
-      <DocumentDialog ws={ws} assessmentId={a.id} evidence={open} onClose={() => setOpen(null)} />
     </div>
-  );
-}
-
-/** A document of the assessment as text, scrolled to the quoted passage, which is highlighted. */
-function DocumentDialog({ ws, assessmentId, evidence, onClose }: { ws: string; assessmentId: string; evidence: Evidence | null; onClose: () => void }) {
-  const doc = useAssessmentDocument(ws, assessmentId, evidence?.documentId ?? null);
-  const hitRef = useRef<HTMLDivElement>(null);
-  const needle = evidence ? squash(evidence.quote).slice(0, 60) : '';
-  const hit = doc.data ? doc.data.blocks.findIndex((b) => squash(b.text).includes(needle)) : -1;
-  useEffect(() => {
-    if (hit >= 0) hitRef.current?.scrollIntoView({ block: 'center' });
-  }, [hit, doc.data]);
-  return (
-    <Dialog open={!!evidence} onClose={onClose} title={evidence ? (evidence.documentTitle ?? evidence.filename) : 'Document'} wide>
-      {doc.isPending ? (
-        <Loading label="Opening the document…" />
-      ) : doc.isError ? (
-        <ErrorMessage error={doc.error} />
-      ) : (
-        <>
-          <p className="muted small">
-            {doc.data.filename}
-            {evidence?.section ? ` · ${evidence.section}` : ''}
-            {evidence?.page ? ` · page ${evidence.page}` : ''}. The quoted passage is highlighted.
-          </p>
-          <div className={styles.docScroll} tabIndex={0} aria-label="Document text">
-            {doc.data.blocks.map((b, i) => {
-              const heading = b.headings.at(-1);
-              const prev = doc.data.blocks[i - 1]?.headings.at(-1);
-              return (
-                <div key={i}>
-                  {heading && heading !== prev && <p className={styles.docHeading}>{b.headings.join(' › ')}</p>}
-                  <div
-                    ref={i === hit ? hitRef : undefined}
-                    className={`${styles.docBlock}${i === hit ? ` ${styles.hit}` : ''}`}
-                    data-hit={i === hit || undefined}
-                  >
-                    {i === hit ? <mark>{b.text}</mark> : b.text}
-                  </div>
-                </div>
-              );
-            })}
-          </div>
-        </>
-      )}
-    </Dialog>
   );
 }

@@ -5,6 +5,7 @@ import { Link, useNavigate, useOutletContext } from 'react-router';
 import { get } from '../api/client';
 import type { DataSource, PageInfo } from '../api/types';
 import { uploadWithProgress } from '../api/upload';
+import { acceptOf, FORMATS_IN_WORDS, uploadProblem, useUploadLimits } from '../api/uploadCheck';
 import { ErrorMessage } from '../ui/Alert';
 import { Button } from '../ui/Button';
 import { Dialog } from '../ui/Dialog';
@@ -109,6 +110,8 @@ function NewAssessmentDialog({ open, onClose, ws, vendorName }: { open: boolean;
   const [files, setFiles] = useState<File[]>([]);
   const [chosen, setChosen] = useState<Set<string>>(new Set());
   const [progress, setProgress] = useState(0);
+  const limits = useUploadLimits();
+  const [refused, setRefused] = useState<string[]>([]);
   const sources = useQuery({
     queryKey: ['data-sources', ws, 'for-assessment'],
     enabled: open,
@@ -201,10 +204,24 @@ function NewAssessmentDialog({ open, onClose, ws, vendorName }: { open: boolean;
             id="assessment-files"
             type="file"
             multiple
-            accept=".pdf,.docx,.xlsx,.html,.htm,.md,.txt,.json"
-            onChange={(e) => setFiles([...(e.target.files ?? [])])}
+            accept={acceptOf(limits.data)}
+            onChange={async (e) => {
+              // Size and type are checked before anything is sent; a refused file is named and left out.
+              const picked = [...(e.target.files ?? [])];
+              const problems = await Promise.all(picked.map((f) => uploadProblem(f, limits.data)));
+              setFiles(picked.filter((_, i) => !problems[i]));
+              setRefused(problems.filter((p): p is string => !!p));
+            }}
           />
-          <p className="field-hint">PDF, Word, Excel, HTML, Markdown, text or JSON; up to 10 files in all.</p>
+          <p className="field-hint">
+            {FORMATS_IN_WORDS}
+            {limits.data ? `, up to ${formatBytes(limits.data.maxFileBytes)} each and ${limits.data.maxFiles} files in all.` : '.'}
+          </p>
+          {refused.map((r) => (
+            <p key={r} className="field-error" role="alert">
+              {r}
+            </p>
+          ))}
         </div>
         {create.isPending && <ProgressBar value={progress * 100} label="Uploading the documents" />}
         {create.isError && <ErrorMessage error={create.error} title="The assessment was not started" />}

@@ -140,18 +140,3 @@ function useAssessmentEvents(ws: string) {
   useStreamEvent('assessment:status', refresh);
   useStreamEvent('stream:reconnecting', refresh);
 }
-
-export function useAssessmentDocument(ws: string, id: string, documentId: string | null) {
-  return useQuery({
-    queryKey: [...assessmentsKey(ws), id, 'document', documentId],
-    enabled: !!documentId,
-    staleTime: Infinity,
-    queryFn: async () =>
-      (
-        await get<{ document: AssessmentDocument & { blocks: { text: string; headings: string[]; page: number | null }[] } }>(
-          `/assessments/${encodeURIComponent(id)}/documents/${encodeURIComponent(documentId!)}`,
-          { workspace: ws },
-        )
-      ).document,
-  });
-}

@@ -5,6 +5,7 @@ import { post } from '../api/client';
 import { useTitle } from '../lib/useTitle';
 import { ErrorMessage } from '../ui/Alert';
 import { Button } from '../ui/Button';
+import { CountryInput } from '../ui/CountryInput';
 import { Field } from '../ui/Field';
 import { AuthFrame } from './AuthFrame';
 import { orgKey, resetSession, useMe } from './session';
@@ -17,12 +18,13 @@ export function OnboardingPage() {
   const navigate = useNavigate();
   const [name, setName] = useState('');
   const [country, setCountry] = useState('');
+  const [countryValid, setCountryValid] = useState(true);
   const [token, setToken] = useState('');
   const done = async () => {
     await qc.invalidateQueries({ queryKey: orgKey });
     navigate('/vendors', { replace: true });
   };
-  const create = useMutation({ mutationFn: () => post('/organizations', { name, ...(country ? { country: country.toUpperCase() } : {}) }), onSuccess: done });
+  const create = useMutation({ mutationFn: () => post('/organizations', { name, ...(country ? { country } : {}) }), onSuccess: done });
   const join = useMutation({ mutationFn: () => post('/organizations/invitations/accept', { token: token.trim() }), onSuccess: done });
   const logout = useMutation({
     mutationFn: () => post('/auth/logout', undefined, { noRefresh: true }),
@@ -52,7 +54,8 @@ export function OnboardingPage() {
           className="form"
           onSubmit={(e: FormEvent) => {
             e.preventDefault();
-            create.mutate();
+            // A country typed but not recognised is not sent as something else (its field says why).
+            if (countryValid) create.mutate();
           }}
         >
           <Field
@@ -64,14 +67,7 @@ export function OnboardingPage() {
             onChange={(e) => setName(e.target.value)}
             placeholder="e.g. Example Bank AG"
           />
-          <Field
-            label="Country (optional)"
-            value={country}
-            onChange={(e) => setCountry(e.target.value)}
-            maxLength={2}
-            hint="ISO code, e.g. DE"
-            className="field-short"
-          />
+          <CountryInput label="Country (optional)" value={country} onChange={setCountry} onValidity={setCountryValid} hint="Type its name, e.g. Germany" />
           {create.isError && <ErrorMessage error={create.error} />}
           <Button type="submit" variant="primary" busy={create.isPending} className="btn-block">
             Create organization

@@ -1,18 +1,25 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
-import { ApiError, get, onSessionExpired } from '../api/client';
+import { ApiError, get, onSessionExpired, refreshSession } from '../api/client';
 import type { Organization, User } from '../api/types';
 
 export const meKey = ['me'] as const;
 export const orgKey = ['organization'] as const;
 
-/** The signed-in user, or null when there is no session (after one refresh attempt). */
+/**
+ * The signed-in user, or null when there is no session. `GET /auth/session` answers 200 either
+ * way (docs/auth.md), so a signed-out page logs no 401; the session is renewed (`POST
+ * /auth/refresh`) only when a refresh cookie was sent, then read again.
+ */
 export function useMe() {
   return useQuery({
     queryKey: meKey,
-    queryFn: async () => {
+    queryFn: async (): Promise<User | null> => {
       try {
-        return (await get<{ user: User }>('/auth/me')).user;
+        const first = await get<{ user: User | null; refreshable: boolean }>('/auth/session', { noRefresh: true });
+        if (first.user || !first.refreshable) return first.user;
+        if (!(await refreshSession())) return null;
+        return (await get<{ user: User | null }>('/auth/session', { noRefresh: true })).user;
       } catch (err) {
         if (err instanceof ApiError && err.status === 401) return null;
         throw err;

@@ -1,9 +1,22 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { Archive, ArchiveRestore, Download, MessageSquarePlus, Pencil, SlidersHorizontal, Square, Trash2 } from 'lucide-react';
-import { useCallback, useEffect, useMemo, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
+import {
+  Archive,
+  ArchiveRestore,
+  ArrowDown,
+  ChevronDown,
+  FileJson,
+  FileText,
+  MessageSquarePlus,
+  Pencil,
+  SlidersHorizontal,
+  Square,
+  Trash2,
+} from 'lucide-react';
+import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type FormEvent, type KeyboardEvent, type ReactNode } from 'react';
 import { Link, useNavigate, useOutletContext, useParams } from 'react-router';
 import { del, messageOf, patch } from '../api/client';
 import type { Conversation, Message, Source } from '../api/types';
+import { useFillHeight, useMediaQuery } from '../lib/layout';
 import { useTitle } from '../lib/useTitle';
 import { Alert, ErrorMessage } from '../ui/Alert';
 import { Button } from '../ui/Button';
@@ -27,7 +40,16 @@ interface Selection {
   n: number | null;
 }
 
-/** Questions over the vendor's documents and DORA, with conversations, streaming and cited sources. */
+/** Closer than this to the bottom, the thread follows new text. */
+const FOLLOW_PX = 64;
+
+/**
+ * Questions over the vendor's documents and DORA, with conversations, streaming and cited sources
+ * (docs/dashboard.md, "Ask"). The thread fills the window below the vendor's header and follows
+ * the newest answer unless the reader scrolled up; the Sources panel shows the sources of the
+ * answer in view, or of the one selected. Below 1200 px the conversations fold into a menu; below
+ * 900 px thread and sources stack.
+ */
 export default function AskTab() {
   const { vendor } = useOutletContext<VendorOutletContext>();
   const { conversationId } = useParams();
@@ -35,12 +57,19 @@ export default function AskTab() {
   const ws = vendor.workspaceId;
   const navigate = useNavigate();
   const qc = useQueryClient();
+  const wide = useMediaQuery('(min-width: 1200px)');
+  const stacked = !useMediaQuery('(min-width: 900px)');
   const [listStatus, setListStatus] = useState<'active' | 'archived'>('active');
   const list = useConversations(ws, listStatus);
   const convo = useConversation(ws, conversationId);
   const [selection, setSelection] = useState<Selection | null>(null);
   // Passage texts seen in streamed answers, by source id (stored messages keep sources without text).
   const passages = useRef(new Map<string, string>());
+  const layout = useRef<HTMLDivElement>(null);
+  const section = useRef<HTMLElement>(null);
+  // The tab fills the window below the vendor's header (stacked on a phone: the conversations' bar,
+  // then the thread with its composer, both in view; the sources follow below).
+  const height = useFillHeight(layout, { min: stacked ? 380 : 420, bottom: stacked ? 12 : 20 });
 
   const onSaved = useCallback(
     (id: string, a: LiveAnswer) => {
@@ -69,11 +98,81 @@ export default function AskTab() {
   const stored = live?.messageId && messages.some((m) => m.id === live.messageId);
   const showLive = live && !stored;
   const archived = convo.data?.conversation.status === 'archived';
-
-  // The panel shows the selected answer's sources, by default the latest answer's.
   const answers = useMemo(() => messages.filter((m) => m.role === 'assistant'), [messages]);
+  const newestKey = showLive ? 'live' : (answers.at(-1)?.id ?? null);
+
+  // ---- The thread follows the newest answer, unless the reader scrolled up. ----
+  const thread = useRef<HTMLDivElement>(null);
+  const follow = useRef(true);
+  const [away, setAway] = useState(false);
+  const toBottom = useCallback(() => {
+    const el = thread.current;
+    if (el) el.scrollTop = el.scrollHeight;
+  }, []);
+  const onScroll = () => {
+    const el = thread.current;
+    if (!el) return;
+    const near = el.scrollHeight - el.scrollTop - el.clientHeight < FOLLOW_PX;
+    follow.current = near;
+    if (near !== !away) setAway(!near);
+  };
+  // A conversation opens at its newest message.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: runs when another conversation opens
+  useLayoutEffect(() => {
+    follow.current = true;
+    setAway(false);
+  }, [conversationId]);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: what grows the thread (messages, streamed text, the window) is the trigger
+  useLayoutEffect(() => {
+    if (follow.current) toBottom();
+  }, [messages.length, live?.text, live?.state, live?.validation, convo.data, toBottom, height]);
+
+  // ---- The answer in view: its sources are the panel's. ----
+  const visible = useRef(new Map<string, number>());
+  const [inView, setInView] = useState<string | null>(null);
+  const observer = useRef<IntersectionObserver | null>(null);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the answers on screen change with these
+  useEffect(() => {
+    const root = thread.current;
+    if (!root) return;
+    const io = new IntersectionObserver(
+      (entries) => {
+        for (const e of entries) {
+          const key = (e.target as HTMLElement).dataset.answer!;
+          if (e.intersectionRatio > 0) visible.current.set(key, e.intersectionRect.height);
+          else visible.current.delete(key);
+        }
+        // The answer that takes most of the thread's height; on a tie, the later one.
+        let best: string | null = null;
+        let bestH = -1;
+        for (const el of root.querySelectorAll<HTMLElement>('[data-answer]')) {
+          const h = visible.current.get(el.dataset.answer!) ?? -1;
+          if (h >= 0 && h >= bestH) {
+            best = el.dataset.answer!;
+            bestH = h;
+          }
+        }
+        setInView(best);
+      },
+      { root, threshold: [0, 0.1, 0.25, 0.5, 0.75, 1] },
+    );
+    observer.current = io;
+    for (const el of root.querySelectorAll('[data-answer]')) io.observe(el);
+    return () => {
+      io.disconnect();
+      observer.current = null;
+      visible.current.clear();
+    };
+  }, [convo.data, showLive, conversationId]);
+  const observe = useCallback((el: HTMLElement | null) => {
+    if (el) observer.current?.observe(el);
+  }, []);
+
+  // The panel: the selected answer while it is in view, else the answer in view, else the newest.
+  const selectedVisible = selection && (visible.current.has(selection.key) || selection.key === inView);
+  const panelKey = (selectedVisible ? selection.key : null) ?? inView ?? newestKey;
   const panel = useMemo((): { key: string; sources: PanelSource[]; cited: number[] } | null => {
-    const key = selection?.key ?? (showLive ? 'live' : answers.at(-1)?.id);
+    const key = panelKey;
     if (!key) return null;
     if (key === 'live' && live)
       return {
@@ -88,7 +187,7 @@ export default function AskTab() {
       sources: (m.metadata?.sources ?? []).map((s: Source & { content?: string }) => ({ ...s, content: s.content ?? passages.current.get(s.id) })),
       cited: (m.metadata?.citedSources ?? []).map((c) => c.sourceNumber),
     };
-  }, [selection, showLive, answers, live, messages]);
+  }, [panelKey, live, messages]);
 
   const cite = (key: string) => (c: CiteProps, k: string) =>
     c.valid ? (
@@ -110,22 +209,30 @@ export default function AskTab() {
       </span>
     );
 
-  return (
-    <div className={styles.layout}>
-      <ConversationList
-        ws={ws}
-        status={listStatus}
-        onStatus={setListStatus}
-        list={list}
-        activeId={conversationId}
-        onNew={() => {
-          stream.clear();
-          setSelection(null);
-          navigate(`/vendors/${encodeURIComponent(ws)}/ask`);
-        }}
-      />
+  const newConversation = () => {
+    stream.clear();
+    setSelection(null);
+    navigate(`/vendors/${encodeURIComponent(ws)}/ask`);
+  };
+  const conversations = (
+    <ConversationList ws={ws} status={listStatus} onStatus={setListStatus} list={list} activeId={conversationId} onNew={wide ? newConversation : undefined} />
+  );
 
-      <section className={styles.thread} aria-label="Conversation">
+  return (
+    <div
+      ref={layout}
+      className={`${styles.layout}${wide ? '' : ` ${styles.narrow}`}${stacked ? ` ${styles.stacked}` : ''}`}
+      style={{ ['--ask-h' as string]: height ? `${height}px` : undefined }}
+    >
+      {wide ? (
+        conversations
+      ) : (
+        <ConversationMenu list={list} activeId={conversationId} onNew={newConversation} title={convo.data?.conversation.title}>
+          {conversations}
+        </ConversationMenu>
+      )}
+
+      <section ref={section} className={styles.thread} aria-label="Conversation">
         {conversationId && convo.isPending ? (
           <Loading label="Loading the conversation…" />
         ) : conversationId && convo.isError ? (
@@ -133,19 +240,58 @@ export default function AskTab() {
         ) : (
           <>
             {convo.data && <ThreadHeader ws={ws} conversation={convo.data.conversation} />}
-            <div className={styles.messages} role="log" aria-label="Messages" aria-live="polite" aria-busy={stream.streaming} tabIndex={0}>
-              {!conversationId && !showLive && (
-                <EmptyState title={`Ask about ${vendor.workspaceName}`}>
-                  <p>
-                    Questions are answered from this vendor’s documents and the DORA text, with numbered sources. For example: “What uptime does the SLA commit
-                    to?” or “How are security incidents reported?”
-                  </p>
-                </EmptyState>
+            <div className={styles.messagesWrap}>
+              <div
+                ref={thread}
+                className={styles.messages}
+                role="log"
+                aria-label="Messages"
+                aria-live="polite"
+                aria-busy={stream.streaming}
+                tabIndex={0}
+                onScroll={onScroll}
+              >
+                {!conversationId && !showLive && (
+                  <EmptyState title={`Ask about ${vendor.workspaceName}`}>
+                    <p>
+                      Questions are answered from this vendor’s documents and the DORA text, with numbered sources. For example: “What uptime does the SLA
+                      commit to?” or “How are security incidents reported?”
+                    </p>
+                  </EmptyState>
+                )}
+                {messages.map((m) => (
+                  <MessageView
+                    key={m.id}
+                    m={m}
+                    observe={observe}
+                    selected={panel?.key === m.id}
+                    onSelect={() => setSelection({ key: m.id, n: null })}
+                    cite={cite(m.id)}
+                  />
+                ))}
+                {showLive && (
+                  <LiveView
+                    a={live}
+                    observe={observe}
+                    cite={cite('live')}
+                    selected={panel?.key === 'live'}
+                    onSelect={() => setSelection({ key: 'live', n: null })}
+                  />
+                )}
+              </div>
+              {away && (
+                <button
+                  type="button"
+                  className={`btn btn-secondary btn-sm ${styles.jump}`}
+                  onClick={() => {
+                    follow.current = true;
+                    setAway(false);
+                    toBottom();
+                  }}
+                >
+                  <ArrowDown size={14} aria-hidden="true" /> {stream.streaming ? 'Follow the answer' : 'Newest message'}
+                </button>
               )}
-              {messages.map((m) => (
-                <MessageView key={m.id} m={m} selected={panel?.key === m.id} onSelect={() => setSelection({ key: m.id, n: null })} cite={cite(m.id)} />
-              ))}
-              {showLive && <LiveView a={live} cite={cite('live')} selected={panel?.key === 'live'} onSelect={() => setSelection({ key: 'live', n: null })} />}
             </div>
             {archived ? (
               <ArchivedNotice ws={ws} conversation={convo.data!.conversation} />
@@ -154,6 +300,10 @@ export default function AskTab() {
                 streaming={stream.streaming}
                 onAsk={(q, f) => {
                   setSelection(null);
+                  // Asking is wanting to read the answer: the thread follows it (on a phone, the page too).
+                  follow.current = true;
+                  setAway(false);
+                  if (stacked) section.current?.scrollIntoView({ block: 'end' });
                   void stream.ask(q, conversationId, f);
                 }}
                 onStop={stream.stop}
@@ -171,7 +321,47 @@ export default function AskTab() {
         highlighted={panel && selection?.key === panel.key ? selection.n : null}
         ws={ws}
         panelKey={panel?.key ?? ''}
+        label={panel ? (panel.key === newestKey ? 'of the newest answer' : 'of the answer in view') : ''}
       />
+    </div>
+  );
+}
+
+/** Below 1200 px: the conversations behind one button above the thread (the list opens under it). */
+function ConversationMenu({
+  list,
+  activeId,
+  onNew,
+  title,
+  children,
+}: {
+  list: ReturnType<typeof useConversations>;
+  activeId?: string;
+  onNew: () => void;
+  title?: string;
+  children: ReactNode;
+}) {
+  const [open, setOpen] = useState(false);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: a conversation picked closes the menu
+  useEffect(() => setOpen(false), [activeId]);
+  const count = list.data?.conversations.length;
+  return (
+    <div className={styles.convMenu}>
+      <div className={styles.convBar}>
+        <button type="button" className="btn btn-secondary btn-sm" aria-expanded={open} aria-controls="ask-conversations" onClick={() => setOpen(!open)}>
+          Conversations{count !== undefined ? ` (${count})` : ''} <ChevronDown size={14} aria-hidden="true" />
+        </button>
+        <span className={`muted small ${styles.convCurrent}`}>{title ?? ''}</span>
+        <Button size="sm" variant="primary" icon={<MessageSquarePlus size={14} aria-hidden="true" />} onClick={onNew}>
+          New
+          <span className="visually-hidden"> conversation</span>
+        </Button>
+      </div>
+      {open && (
+        <div id="ask-conversations" className={styles.convDrop}>
+          {children}
+        </div>
+      )}
     </div>
   );
 }
@@ -189,13 +379,16 @@ function ConversationList({
   onStatus: (s: 'active' | 'archived') => void;
   list: ReturnType<typeof useConversations>;
   activeId?: string;
-  onNew: () => void;
+  /** The "New conversation" button (the narrow layout has its own, above the thread). */
+  onNew?: () => void;
 }) {
   return (
     <nav className={styles.side} aria-label="Conversations">
-      <Button variant="primary" icon={<MessageSquarePlus size={16} aria-hidden="true" />} onClick={onNew} className="btn-block">
-        New conversation
-      </Button>
+      {onNew && (
+        <Button variant="primary" icon={<MessageSquarePlus size={16} aria-hidden="true" />} onClick={onNew} className="btn-block">
+          New conversation
+        </Button>
+      )}
       <div className={styles.seg} role="group" aria-label="Show conversations">
         <button type="button" aria-pressed={status === 'active'} onClick={() => onStatus('active')}>
           Active
@@ -268,57 +461,41 @@ function ThreadHeader({ ws, conversation: c }: { ws: string; conversation: Conve
     },
   });
   const exp = (format: 'json' | 'markdown') => downloadExport(ws, c, format).catch((err) => toast.show(messageOf(err), 'error'));
+  // One line: the title (its start date on hover and for screen readers) and five icon actions, named.
+  const action = (label: string, icon: ReactNode, onClick: () => void, busy?: boolean) => (
+    <button
+      type="button"
+      className={`icon-btn ${styles.action}`}
+      aria-label={label}
+      title={label}
+      onClick={onClick}
+      disabled={busy}
+      aria-busy={busy || undefined}
+    >
+      {busy ? <Spinner size={14} /> : icon}
+    </button>
+  );
   return (
     <header className={styles.threadHeader}>
       <div className={styles.threadTitle}>
-        <h2>{c.title}</h2>
+        <h2 title={c.title}>{c.title}</h2>
         <span className="muted small">
-          Started {formatDateTime(c.createdAt)}
+          <span className={styles.started}>Started </span>
+          <time dateTime={c.createdAt}>{formatDateTime(c.createdAt)}</time>
           {c.status === 'archived' ? ' · archived' : ''}
         </span>
       </div>
-      <div className={styles.threadActions}>
-        <Button
-          size="sm"
-          variant="ghost"
-          icon={<Pencil size={14} aria-hidden="true" />}
-          onClick={() => {
-            setTitle(c.title);
-            setRenaming(true);
-          }}
-        >
-          Rename
-        </Button>
-        {c.status === 'archived' ? (
-          <Button
-            size="sm"
-            variant="ghost"
-            icon={<ArchiveRestore size={14} aria-hidden="true" />}
-            busy={setStatus.isPending}
-            onClick={() => setStatus.mutate('active')}
-          >
-            Restore
-          </Button>
-        ) : (
-          <Button
-            size="sm"
-            variant="ghost"
-            icon={<Archive size={14} aria-hidden="true" />}
-            busy={setStatus.isPending}
-            onClick={() => setStatus.mutate('archived')}
-          >
-            Archive
-          </Button>
-        )}
-        <Button size="sm" variant="ghost" icon={<Download size={14} aria-hidden="true" />} onClick={() => exp('markdown')} aria-label="Export as Markdown">
-          Markdown
-        </Button>
-        <Button size="sm" variant="ghost" icon={<Download size={14} aria-hidden="true" />} onClick={() => exp('json')} aria-label="Export as JSON">
-          JSON
-        </Button>
-        <Button size="sm" variant="ghost" icon={<Trash2 size={14} aria-hidden="true" />} onClick={() => setDeleting(true)}>
-          Delete
-        </Button>
+      <div className={styles.threadActions} role="group" aria-label="Conversation actions">
+        {action('Rename', <Pencil size={16} aria-hidden="true" />, () => {
+          setTitle(c.title);
+          setRenaming(true);
+        })}
+        {c.status === 'archived'
+          ? action('Restore', <ArchiveRestore size={16} aria-hidden="true" />, () => setStatus.mutate('active'), setStatus.isPending)
+          : action('Archive', <Archive size={16} aria-hidden="true" />, () => setStatus.mutate('archived'), setStatus.isPending)}
+        {action('Export as Markdown', <FileText size={16} aria-hidden="true" />, () => exp('markdown'))}
+        {action('Export as JSON', <FileJson size={16} aria-hidden="true" />, () => exp('json'))}
+        {action('Delete', <Trash2 size={16} aria-hidden="true" />, () => setDeleting(true))}
       </div>
       <Dialog
         open={renaming}
@@ -396,11 +573,13 @@ function ArchivedNotice({ ws, conversation: c }: { ws: string; conversation: Con
 
 function MessageView({
   m,
+  observe,
   selected,
   onSelect,
   cite,
 }: {
   m: Message;
+  observe: (el: HTMLElement | null) => void;
   selected: boolean;
   onSelect: () => void;
   cite: (c: CiteProps, k: string) => React.ReactNode;
@@ -415,7 +594,7 @@ function MessageView({
   }
   const meta = m.metadata ?? {};
   return (
-    <article className={`${styles.answer}${selected ? ` ${styles.answerSelected}` : ''}`} aria-label="Answer">
+    <article ref={observe} data-answer={m.id} className={`${styles.answer}${selected ? ` ${styles.answerSelected}` : ''}`} aria-label="Answer">
       <Markdown text={m.content} sourceCount={meta.sources?.length ?? 0} cite={cite} />
       {meta.validation && <ValidationSummary v={meta.validation} />}
       <footer className={styles.answerFoot}>
@@ -434,11 +613,13 @@ function MessageView({
 
 function LiveView({
   a,
+  observe,
   cite,
   selected,
   onSelect,
 }: {
   a: LiveAnswer;
+  observe: (el: HTMLElement | null) => void;
   cite: (c: CiteProps, k: string) => React.ReactNode;
   selected: boolean;
   onSelect: () => void;
@@ -449,7 +630,13 @@ function LiveView({
         <span className="visually-hidden">You asked:</span>
         {a.question}
       </div>
-      <article className={`${styles.answer}${selected ? ` ${styles.answerSelected}` : ''}`} aria-label="Answer" aria-busy={a.state === 'streaming'}>
+      <article
+        ref={observe}
+        data-answer="live"
+        className={`${styles.answer}${selected ? ` ${styles.answerSelected}` : ''}`}
+        aria-label="Answer"
+        aria-busy={a.state === 'streaming'}
+      >
         {a.text ? <Markdown text={a.text} sourceCount={a.sources.length} cite={cite} /> : null}
         {a.state === 'streaming' && (
           <p className={styles.progress} role="status">
@@ -534,6 +721,9 @@ function Composer({ streaming, onAsk, onStop }: { streaming: boolean; onAsk: (q:
       <label htmlFor="question" className="visually-hidden">
         Your question
       </label>
+      <span id="question-keys" className="visually-hidden">
+        Enter sends the question; Shift+Enter starts a new line.
+      </span>
       <textarea
         id="question"
         className={styles.input}
@@ -545,7 +735,9 @@ function Composer({ streaming, onAsk, onStop }: { streaming: boolean; onAsk: (q:
             submit();
           }
         }}
-        placeholder="Ask a question about this vendor… (Enter to send, Shift+Enter for a new line)"
+        placeholder="Ask a question about this vendor…"
+        title="Enter sends the question; Shift+Enter starts a new line"
+        aria-describedby="question-keys"
         rows={2}
         maxLength={5000}
       />

@@ -8,12 +8,17 @@ import { ErrorMessage } from '../ui/Alert';
 import { Button } from '../ui/Button';
 import { useToast } from '../ui/Toasts';
 import { vendorKey } from '../vendors/api';
+import { countryFromText } from '../ui/countries';
+import { formatDate, formatDateTime } from '../ui/format';
+import { reflowQuote } from '../ui/reflow';
+import { OpenPassage } from '../viewer/DocumentViewer';
 import { countryLabel, ICT_OPTIONS } from './codes';
 import styles from './Profile.module.css';
 
 /** A register draft as the API returns it (docs/register-drafting.md). */
 interface Evidence {
   documentId: string;
+  chunkId: string;
   title: string;
   section: string;
   page: string | null;
@@ -51,6 +56,7 @@ const draftsKey = (ws: string) => ['profile-drafts', ws] as const;
 export function formatValue(form: string, v: unknown): string {
   if (v === undefined) return '';
   if (form === 'dateOrIndefinite' && v === null) return 'Indefinite (until terminated)';
+  if ((form === 'date' || form === 'dateOrIndefinite') && typeof v === 'string') return formatDate(v);
   if (form === 'days') return `${String(v)} days`;
   if (form === 'boolean') return v ? 'Yes' : 'No';
   if (form === 'country') return countryLabel(String(v));
@@ -66,12 +72,15 @@ function parseEdit(form: string, text: string): unknown {
   if (form === 'days') return /^\d+$/.test(t) ? Number(t) : t;
   if (form === 'dateOrIndefinite') return /^indefinite$/i.test(t) || t === '' ? null : t;
   if (form === 'boolean') return /^(yes|true)$/i.test(t) ? true : /^(no|false)$/i.test(t) ? false : t;
-  if (form === 'country' || form === 'serviceType') return t.toUpperCase();
+  // A country by name or code ("Germany", "DE"); what is not one goes as typed, for the API to refuse.
+  if (form === 'country') return countryFromText(t) ?? t.toUpperCase();
+  if (form === 'serviceType') return t.toUpperCase();
   if (form === 'countries')
     return t
-      .split(/[\s,;]+/)
+      .split(/\s*[,;]\s*/)
+      .flatMap((c) => (/^[A-Za-z]{2}(\s+[A-Za-z]{2})+$/.test(c) ? c.split(/\s+/) : [c]))
       .filter(Boolean)
-      .map((c) => c.toUpperCase());
+      .map((c) => countryFromText(c) ?? c.toUpperCase());
   if (form === 'subcontractors') {
     try {
       return JSON.parse(t);
@@ -96,14 +105,23 @@ const editText = (form: string, v: unknown) =>
               : 'no'
             : String(v);
 
-function Passage({ e }: { e: Evidence }) {
+function Passage({ e, ws }: { e: Evidence; ws: string }) {
   return (
     <figure className={styles.passage}>
-      <blockquote>{e.quote}</blockquote>
+      <blockquote className="quote">{reflowQuote(e.quote)}</blockquote>
       <figcaption>
-        <a href={e.link} target="_blank" rel="noopener noreferrer">
+        <OpenPassage
+          target={{
+            ws,
+            source: { kind: 'document', documentId: e.documentId, chunkId: e.chunkId },
+            title: e.title,
+            section: e.section,
+            page: e.page,
+            passage: e.quote,
+          }}
+        >
           {e.title}
-        </a>
+        </OpenPassage>
         {e.section ? ` · ${e.section}` : ''}
         {e.page ? ` · page ${e.page}` : ''}
       </figcaption>
@@ -143,6 +161,7 @@ function NewContractFields({ f, vendorName, value: c, onChange }: { f: DraftFiel
 
 function FieldRow({
   f,
+  ws,
   canDecide,
   busy,
   onDecide,
@@ -152,6 +171,7 @@ function FieldRow({
   error,
 }: {
   f: DraftField;
+  ws: string;
   canDecide: boolean;
   busy: boolean;
   onDecide(d: Decision, contract?: NewContract): void;
@@ -190,13 +210,13 @@ function FieldRow({
           </span>
         )}
       </div>
-      {f.status === 'proposed' && f.evidence.slice(0, f.form === 'subcontractors' ? 1 : 2).map((e, i) => <Passage key={i} e={e} />)}
+      {f.status === 'proposed' && f.evidence.slice(0, f.form === 'subcontractors' ? 1 : 2).map((e, i) => <Passage key={i} e={e} ws={ws} />)}
       {f.status === 'conflict' &&
         f.candidates!.map((c, i) => (
           <div key={i} className={styles.candidate}>
             <span className={styles.draftValue}>{formatValue(f.form, c.value)}</span>
             {c.evidence.slice(0, 1).map((e, j) => (
-              <Passage key={j} e={e} />
+              <Passage key={j} e={e} ws={ws} />
             ))}
             {canDecide && !decided && (
               <Button
@@ -378,8 +398,8 @@ function DraftPanelBody({ vendor }: { vendor: Workspace }) {
       {draft?.status === 'completed' && draft.summary && (
         <>
           <p role="status" className={styles.draftSummary}>
-            Draft of {new Date(draft.createdAt).toLocaleString()}: {draft.summary.proposed} proposed, {draft.summary.conflicts} conflict(s),{' '}
-            {draft.summary.notFound} not found, {draft.summary.unchanged} unchanged.
+            Draft of {formatDateTime(draft.createdAt)}: {draft.summary.proposed} proposed, {draft.summary.conflicts} conflict(s), {draft.summary.notFound} not
+            found, {draft.summary.unchanged} unchanged.
           </p>
           {open.length > 0 && (
             <ul className={styles.draftList} aria-label="Proposed values">
@@ -387,6 +407,7 @@ function DraftPanelBody({ vendor }: { vendor: Workspace }) {
                 <FieldRow
                   key={`${draft.id}-${f.field}`}
                   f={f}
+                  ws={ws}
                   canDecide={canDecide}
                   busy={decide.isPending && decide.variables?.d.field === f.field}
                   onDecide={(d, contract) => decide.mutate({ d, contract })}

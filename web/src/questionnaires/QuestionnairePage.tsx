@@ -5,11 +5,14 @@ import { Link, useOutletContext, useParams } from 'react-router';
 import { patch, post } from '../api/client';
 import { ErrorMessage } from '../ui/Alert';
 import { Button } from '../ui/Button';
+import { Dialog } from '../ui/Dialog';
 import { Field } from '../ui/Field';
-import { formatDateTime } from '../ui/format';
+import { formatDate, formatDateTime } from '../ui/format';
 import { Loading } from '../ui/Spinner';
 import { useToast } from '../ui/Toasts';
+import { reflowQuote } from '../ui/reflow';
 import type { VendorOutletContext } from '../vendors/VendorPage';
+import { OpenPassage } from '../viewer/DocumentViewer';
 import { answerText, questionnairesKey, useQuestionnaire, type AnalystQuestion, type QuestionnaireDetail } from './api';
 import { QStatusBadge } from './QStatusBadge';
 import styles from './Questionnaires.module.css';
@@ -26,6 +29,7 @@ export default function QuestionnairePage() {
   const toast = useToast();
   const canWrite = vendor.permissions.canManageSync;
   const [email, setEmail] = useState('');
+  const [completing, setCompleting] = useState(false);
   const path = `/questionnaires/${encodeURIComponent(questionnaireId)}`;
   const act = useMutation({
     mutationFn: async (a: { kind: 'prefill' | 'send' | 'status' | 'contact' | 'accept'; status?: string; questionId?: string }) => {
@@ -71,7 +75,7 @@ export default function QuestionnairePage() {
           <p className="page-sub">
             <QStatusBadge status={d.status} /> {d.progress.answered} of {d.progress.questions} answered
             {d.vendorContact && <> · vendor contact {d.vendorContact.email}</>}
-            {d.dueDate && <> · due {d.dueDate}</>}
+            {d.dueDate && <> · due {formatDate(d.dueDate)}</>}
           </p>
         </div>
         <div className={styles.actions}>
@@ -101,7 +105,8 @@ export default function QuestionnairePage() {
                 variant="primary"
                 icon={<CheckCircle2 size={16} aria-hidden="true" />}
                 busy={act.isPending && act.variables?.kind === 'status'}
-                onClick={() => act.mutate({ kind: 'status', status: 'complete' })}
+                onClick={() => setCompleting(true)}
+                aria-haspopup="dialog"
               >
                 Accept and complete
               </Button>
@@ -111,6 +116,28 @@ export default function QuestionnairePage() {
         </div>
       </div>
       {act.isError && <ErrorMessage error={act.error} title="That did not work" />}
+      <Dialog
+        open={completing}
+        onClose={() => setCompleting(false)}
+        title="Accept the answers and complete?"
+        footer={
+          <>
+            <Button onClick={() => setCompleting(false)}>Cancel</Button>
+            <Button
+              variant="primary"
+              busy={act.isPending && act.variables?.kind === 'status'}
+              onClick={() => act.mutate({ kind: 'status', status: 'complete' }, { onSettled: () => setCompleting(false) })}
+            >
+              Complete
+            </Button>
+          </>
+        }
+      >
+        <p>
+          The vendor’s answers are accepted and the score is frozen
+          {d.scoring.total !== null ? ` at ${d.scoring.total}/100` : ''}: the portfolio and the Register of Information use it. You can reopen the review later.
+        </p>
+      </Dialog>
 
       {canWrite && sendable && !d.vendorContact && (
         <form
@@ -204,6 +231,7 @@ export default function QuestionnairePage() {
                 <QuestionReview
                   key={x.id}
                   q={x}
+                  ws={ws}
                   canAccept={canWrite && d.status === 'submitted'}
                   onAccept={() => act.mutate({ kind: 'accept', questionId: x.id })}
                 />
@@ -216,7 +244,7 @@ export default function QuestionnairePage() {
   );
 }
 
-function QuestionReview({ q, canAccept, onAccept }: { q: AnalystQuestion; canAccept: boolean; onAccept: () => void }) {
+function QuestionReview({ q, ws, canAccept, onAccept }: { q: AnalystQuestion; ws: string; canAccept: boolean; onAccept: () => void }) {
   const s = q.suggestion;
   const hasValue = s && s.value !== null && s.value !== undefined;
   const vendorValue = q.answer?.value ?? null;
@@ -254,10 +282,20 @@ function QuestionReview({ q, canAccept, onAccept }: { q: AnalystQuestion; canAcc
               {s.citations.map((c, i) => (
                 <li key={i}>
                   <span className={styles.citeTitle}>
-                    {c.title}
+                    <OpenPassage
+                      target={{
+                        ws,
+                        source: { kind: 'document', documentId: c.documentId, chunkId: c.sourceId },
+                        title: c.title,
+                        section: c.section,
+                        passage: c.passage,
+                      }}
+                    >
+                      {c.title}
+                    </OpenPassage>
                     {c.section ? ` · ${c.section}` : ''}
                   </span>
-                  <span className={styles.citePassage}>“{c.passage.length > 260 ? `${c.passage.slice(0, 260)}…` : c.passage}”</span>
+                  <span className={styles.citePassage}>“{reflowQuote(c.passage.length > 260 ? `${c.passage.slice(0, 260)}…` : c.passage)}”</span>
                 </li>
               ))}
             </ul>

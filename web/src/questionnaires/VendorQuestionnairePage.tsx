@@ -6,7 +6,7 @@ import { ApiError, apiWithMessage, get } from '../api/client';
 import { useTitle } from '../lib/useTitle';
 import { ErrorMessage } from '../ui/Alert';
 import { Button } from '../ui/Button';
-import { formatDateTime } from '../ui/format';
+import { formatDate, formatDateTime } from '../ui/format';
 import { ProgressBar } from '../ui/ProgressBar';
 import { Loading } from '../ui/Spinner';
 import { answerText, type AnswerValue, type VendorQuestionnaire } from './api';
@@ -115,7 +115,7 @@ export default function VendorQuestionnairePage() {
         <h1>{d.title}</h1>
         {d.description && <p>{d.description}</p>}
         <p className="muted small">
-          {d.dueDate && <>Please answer by {d.dueDate}. </>}
+          {d.dueDate && <>Please answer by {formatDate(d.dueDate)}. </>}
           This link works until {formatDateTime(d.expiresAt)}. Your answers are saved when you press “Save draft”; you can come back later.
         </p>
         <ProgressBar value={(answered / Math.max(1, d.questions.length)) * 100} label="Questions answered" />

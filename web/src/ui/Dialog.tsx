@@ -12,6 +12,7 @@ export function Dialog({
   children,
   footer,
   wide,
+  className,
 }: {
   open: boolean;
   onClose: () => void;
@@ -19,6 +20,8 @@ export function Dialog({
   children: ReactNode;
   footer?: ReactNode;
   wide?: boolean;
+  /** Extra class of the <dialog> (the document viewer's full-height layout). */
+  className?: string;
 }) {
   const ref = useRef<HTMLDialogElement>(null);
   const titleId = useId();
@@ -31,7 +34,7 @@ export function Dialog({
   return (
     <dialog
       ref={ref}
-      className={`dialog${wide ? ' dialog-wide' : ''}`}
+      className={`dialog${wide ? ' dialog-wide' : ''}${className ? ` ${className}` : ''}`}
       aria-labelledby={titleId}
       onClose={onClose}
       onCancel={(e) => {

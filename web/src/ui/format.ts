@@ -1,11 +1,32 @@
-/** Dates and sizes as an analyst reads them (the browser's locale, no library). */
-const dateTime = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
-const rel = new Intl.RelativeTimeFormat(undefined, { numeric: 'auto' });
+/**
+ * Dates and sizes as an analyst reads them: in the browser's languages (`navigator.languages`:
+ * "27 Nov 2026, 14:05" for en-GB, "27.11.2026, 14:05" for de-DE, day first for European users),
+ * no library. Exports keep ISO 8601 (docs/dashboard.md, "Dates").
+ */
+const locales = typeof navigator !== 'undefined' && navigator.languages?.length ? [...navigator.languages] : undefined;
+const dateTime = new Intl.DateTimeFormat(locales, { dateStyle: 'medium', timeStyle: 'short' });
+// A calendar date (YYYY-MM-DD) is the same day everywhere: formatted in UTC, where it was written.
+const dateOnly = new Intl.DateTimeFormat(locales, { dateStyle: 'medium', timeZone: 'UTC' });
+const dayShort = new Intl.DateTimeFormat(locales, { day: 'numeric', month: 'short', timeZone: 'UTC' });
+const rel = new Intl.RelativeTimeFormat(locales, { numeric: 'auto' });
 
 export function formatDateTime(iso: string | null | undefined): string {
   if (!iso) return '—';
   const d = new Date(iso);
   return Number.isNaN(d.getTime()) ? '—' : dateTime.format(d);
+}
+
+/** A calendar date (`2026-12-31`, or the date part of an ISO time) in the reader's locale. */
+export function formatDate(date: string | null | undefined): string {
+  if (!date) return '—';
+  const d = new Date(`${date.slice(0, 10)}T00:00:00Z`);
+  return Number.isNaN(d.getTime()) ? date : dateOnly.format(d);
+}
+
+/** A day of a chart's axis: "27 Nov" (en-GB), "Nov 27" (en-US). */
+export function formatDay(date: string): string {
+  const d = new Date(`${date.slice(0, 10)}T00:00:00Z`);
+  return Number.isNaN(d.getTime()) ? date : dayShort.format(d);
 }
 
 export function timeAgo(iso: string | null | undefined, now = Date.now()): string {

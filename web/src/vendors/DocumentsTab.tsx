@@ -1,11 +1,12 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { FileText, RefreshCw, Trash2, Upload, X } from 'lucide-react';
-import { useCallback, useRef, useState, type DragEvent } from 'react';
-import { useOutletContext } from 'react-router';
+import { useCallback, useEffect, useRef, useState, type DragEvent } from 'react';
+import { useNavigate, useOutletContext, useParams, useSearchParams } from 'react-router';
 import { del, messageOf, post } from '../api/client';
 import { openApiFile } from '../api/files';
 import type { DataSource } from '../api/types';
 import { uploadWithProgress } from '../api/upload';
+import { acceptOf, FORMATS_IN_WORDS, uploadProblem, useUploadLimits, type UploadLimits } from '../api/uploadCheck';
 import { useTitle } from '../lib/useTitle';
 import { ErrorMessage } from '../ui/Alert';
 import { Button } from '../ui/Button';
@@ -15,12 +16,12 @@ import { formatBytes, formatDateTime, plural, timeAgo } from '../ui/format';
 import { ProgressBar } from '../ui/ProgressBar';
 import { Loading } from '../ui/Spinner';
 import { useToast } from '../ui/Toasts';
+import { useDocumentViewer } from '../viewer/DocumentViewer';
 import { dataSourcesKey, useDataSources, useLiveDataSources } from './dataSources';
 import { SourceStatus } from './SourceStatus';
 import type { VendorOutletContext } from './VendorPage';
 import styles from './DocumentsTab.module.css';
 
-const ACCEPT = '.pdf,.docx,.xlsx,.html,.htm,.md,.markdown,.txt,.json,application/pdf,text/*';
 const PARALLEL_UPLOADS = 2;
 
 interface UploadItem {
@@ -40,7 +41,9 @@ export default function DocumentsTab() {
   const [page, setPage] = useState(1);
   const sources = useDataSources(slug, page);
   useLiveDataSources(vendor.id, slug);
-  const uploads = useUploads(slug);
+  const limits = useUploadLimits();
+  const uploads = useUploads(slug, limits.data);
+  useOpenFromLink(slug);
   const [dragging, setDragging] = useState(false);
   const input = useRef<HTMLInputElement>(null);
   const [deleting, setDeleting] = useState<DataSource | null>(null);
@@ -48,7 +51,7 @@ export default function DocumentsTab() {
   const onDrop = (e: DragEvent) => {
     e.preventDefault();
     setDragging(false);
-    if (e.dataTransfer.files.length) uploads.add([...e.dataTransfer.files]);
+    if (e.dataTransfer.files.length) void uploads.add([...e.dataTransfer.files]);
   };
 
   return (
@@ -71,7 +74,8 @@ export default function DocumentsTab() {
               Add documents
             </h2>
             <p className={styles.dropText}>
-              Drop contracts, policies, SLAs or reports here, or choose files. PDF, Word, Excel, HTML, Markdown, text or JSON, up to 20 MB each.
+              Drop contracts, policies, SLAs or reports here, or choose files. {FORMATS_IN_WORDS}
+              {limits.data ? `, up to ${formatBytes(limits.data.maxFileBytes)} each.` : '.'}
             </p>
           </div>
           <Button variant="primary" onClick={() => input.current?.click()}>
@@ -81,12 +85,12 @@ export default function DocumentsTab() {
             ref={input}
             type="file"
             multiple
-            accept={ACCEPT}
+            accept={acceptOf(limits.data)}
             className="visually-hidden"
             aria-label="Files to upload"
             tabIndex={-1}
             onChange={(e) => {
-              if (e.target.files?.length) uploads.add([...e.target.files]);
+              if (e.target.files?.length) void uploads.add([...e.target.files]);
               e.target.value = '';
             }}
           />
@@ -139,7 +143,7 @@ export default function DocumentsTab() {
       ) : (
         <>
           <div className="table-wrap">
-            <table className="table" aria-label="Documents">
+            <table className="table table-cards" aria-label="Documents">
               <thead>
                 <tr>
                   <th scope="col">Document</th>
@@ -207,13 +211,17 @@ function SourceRow({ source: d, slug, canManage, onDelete }: { source: DataSourc
           ))}
         </ul>
       </td>
-      <td>
+      <td data-label="Status">
         <SourceStatus status={d.status} />
         {d.error && <p className={d.status === 'failed' ? styles.error : styles.retry}>{d.error.message}</p>}
       </td>
-      <td className="num">{d.status === 'ready' ? d.pageCount : '—'}</td>
-      <td className="num">{d.status === 'ready' ? d.chunkCount : '—'}</td>
-      <td>
+      <td className="num" data-label="Pages">
+        {d.status === 'ready' ? d.pageCount : '—'}
+      </td>
+      <td className="num" data-label="Passages">
+        {d.status === 'ready' ? d.chunkCount : '—'}
+      </td>
+      <td data-label="Indexed">
         {d.lastSyncedAt ? (
           <time dateTime={d.lastSyncedAt} title={formatDateTime(d.lastSyncedAt)}>
             {timeAgo(d.lastSyncedAt)}
@@ -282,8 +290,29 @@ function DeleteDialog({ source, slug, onClose }: { source: DataSource | null; sl
   );
 }
 
-/** The upload queue: one request per file (each becomes its own data source), two at a time. */
-function useUploads(slug: string) {
+/**
+ * `/vendors/:slug/documents/:documentId?chunk=…` (the links of the conversation exports): the
+ * document opens in the viewer at that passage; closing it goes back to the list.
+ */
+function useOpenFromLink(slug: string) {
+  const { documentId } = useParams();
+  const [params] = useSearchParams();
+  const chunk = params.get('chunk');
+  const viewer = useDocumentViewer();
+  const navigate = useNavigate();
+  useEffect(() => {
+    if (!documentId) return;
+    viewer.open({ ws: slug, source: { kind: 'document', documentId, chunkId: chunk }, title: '' }, () =>
+      navigate(`/vendors/${encodeURIComponent(slug)}/documents`, { replace: true }),
+    );
+  }, [documentId, chunk, slug, viewer, navigate]);
+}
+
+/**
+ * The upload queue: one request per file (each becomes its own data source), two at a time. A
+ * file the service would refuse for its size or type is refused here, before a byte is sent.
+ */
+function useUploads(slug: string, limits: UploadLimits | undefined) {
   const [items, setItems] = useState<UploadItem[]>([]);
   const next = useRef(1);
   const running = useRef(0);
@@ -314,10 +343,13 @@ function useUploads(slug: string) {
 
   return {
     items,
-    add(files: File[]) {
-      const added = files.map((file) => ({ key: next.current++, file, progress: 0, state: 'waiting' as const }));
+    async add(files: File[]) {
+      const checked = await Promise.all(files.map(async (file) => ({ file, problem: await uploadProblem(file, limits) })));
+      const added: UploadItem[] = checked.map(({ file, problem }) =>
+        problem ? { key: next.current++, file, progress: 0, state: 'error', error: problem } : { key: next.current++, file, progress: 0, state: 'waiting' },
+      );
       setItems((list) => [...list, ...added]);
-      queue.current.push(...added);
+      queue.current.push(...added.filter((u) => u.state === 'waiting'));
       pump();
     },
     dismiss: (key: number) => setItems((list) => list.filter((u) => u.key !== key)),

@@ -1,6 +1,6 @@
 import { ClipboardCheck, FileText, IdCard, ListChecks, MessageSquareText, Settings, type LucideIcon } from 'lucide-react';
-import { Suspense } from 'react';
-import { NavLink, Outlet, useParams } from 'react-router';
+import { Suspense, useEffect, useRef } from 'react';
+import { NavLink, Outlet, useLocation, useParams } from 'react-router';
 import type { Workspace } from '../api/types';
 import { useTitle } from '../lib/useTitle';
 import { ErrorMessage } from '../ui/Alert';
@@ -39,12 +39,32 @@ export default function VendorPage() {
   const { slug = '' } = useParams();
   const vendor = useVendor(slug);
   useTitle(vendor.data?.workspaceName ?? 'Vendor');
+  // On a narrow screen the tabs scroll sideways: the current one is scrolled into sight.
+  const tabsRef = useRef<HTMLElement>(null);
+  const { pathname } = useLocation();
+  // biome-ignore lint/correctness/useExhaustiveDependencies: another tab (or the vendor loaded) moves the active tab
+  useEffect(() => {
+    const nav = tabsRef.current;
+    if (!nav) return;
+    const center = () => {
+      const active = nav.querySelector<HTMLElement>('.tab.active');
+      if (!active) return;
+      const left = active.getBoundingClientRect().left - nav.getBoundingClientRect().left + nav.scrollLeft;
+      nav.scrollLeft = Math.max(0, left - (nav.clientWidth - active.offsetWidth) / 2);
+    };
+    center();
+    const ro = new ResizeObserver(center);
+    ro.observe(nav);
+    return () => ro.disconnect();
+  }, [pathname, vendor.data]);
   if (vendor.isPending) return <Loading label="Loading the vendor…" />;
   if (vendor.isError) return <ErrorMessage error={vendor.error} title="This vendor could not be opened" onRetry={() => vendor.refetch()} />;
   const w = vendor.data;
   const tabs = VENDOR_TABS.filter((t) => !t.permission || w.permissions[t.permission]);
+  // Ask takes the window: a wider page and a shorter header leave the conversation the room.
+  const ask = /\/ask(\/|$)/.test(pathname);
   return (
-    <div className="page">
+    <div className={`page${ask ? ' page-ask' : ''}`}>
       <header className="page-header vendor-header">
         <div>
           <div className="breadcrumb">
@@ -57,7 +77,7 @@ export default function VendorPage() {
         </div>
         <SyncStatusBadge status={w.syncStatus} />
       </header>
-      <nav className="tabs" aria-label={`${w.workspaceName} sections`}>
+      <nav ref={tabsRef} className="tabs" aria-label={`${w.workspaceName} sections`}>
         {tabs.map((t) => (
           <NavLink key={t.to} to={t.to} className={({ isActive }) => `tab${isActive ? ' active' : ''}`}>
             <t.icon size={16} aria-hidden="true" />

@@ -58,7 +58,7 @@ export default function VendorsPage() {
         </EmptyState>
       ) : (
         <div className="table-wrap">
-          <table className="table">
+          <table className="table table-cards">
             <caption className="visually-hidden">Vendors</caption>
             <thead>
               <tr>
@@ -83,11 +83,13 @@ export default function VendorsPage() {
                     </Link>
                     <div className="muted small">{w.workspaceId}</div>
                   </td>
-                  <td>
+                  <td data-label="Sync status">
                     <SyncStatusBadge status={w.syncStatus} />
                   </td>
-                  <td className="num">{w.documentCount ?? '—'}</td>
-                  <td>
+                  <td className="num" data-label="Documents">
+                    {w.documentCount ?? '—'}
+                  </td>
+                  <td data-label="Last sync">
                     {w.lastSyncedAt ? (
                       <time dateTime={w.lastSyncedAt} title={formatDateTime(w.lastSyncedAt)}>
                         {timeAgo(w.lastSyncedAt)}
@@ -96,8 +98,12 @@ export default function VendorsPage() {
                       <span className="muted">never</span>
                     )}
                   </td>
-                  <td className="cap">{w.myRole}</td>
-                  <td className="num">{w.memberCount}</td>
+                  <td className="cap" data-label="Your role">
+                    {w.myRole}
+                  </td>
+                  <td className="num" data-label="People">
+                    {w.memberCount}
+                  </td>
                 </tr>
               ))}
             </tbody>
