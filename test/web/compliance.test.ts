@@ -383,7 +383,7 @@ else
         [`/vendors/github/assessments/${assessment}`, () => page.getByTestId('assessment-score').waitFor()],
         ['/vendors/github/questionnaires', () => page.getByRole('link', { name: 'Quick DORA check' }).waitFor()],
         [`/vendors/github/questionnaires/${questionnaire}`, () => page.getByTestId('questionnaire-score').waitFor()],
-        ['/register-of-information', () => page.getByText('Ready to file: no blocking issue').waitFor()],
+        ['/register-of-information', () => page.getByRole('heading', { name: 'Register of Information', level: 1 }).waitFor()],
         ['/analytics', () => page.locator('canvas').nth(4).waitFor()],
         ['/organization', () => page.getByRole('heading', { name: 'Organization', level: 1 }).waitFor()],
         ['/vendors/github/settings', () => page.getByRole('heading', { name: 'Members and permissions' }).waitFor()],

@@ -114,7 +114,7 @@ export default function ApiKeysSection({ orgId }: { orgId: string }) {
           create.mutate();
         }}
       >
-        <div style={{ display: 'grid', gridTemplateColumns: 'minmax(200px, 2fr) minmax(160px, 1fr)', gap: 12 }}>
+        <div style={{ display: 'grid', gridTemplateColumns: 'repeat(auto-fit, minmax(min(100%, 180px), 1fr))', gap: 12 }}>
           <Field label="Name" required maxLength={100} value={name} onChange={(e) => setName(e.target.value)} hint="What uses it, e.g. GRC nightly import" />
           <Field label="Expires on" type="date" required min={inDays(1)} max={inDays(365)} value={expires} onChange={(e) => setExpires(e.target.value)} />
         </div>
