@@ -33,6 +33,7 @@ const { values } = parseArgs({
     rendered: { type: 'boolean', default: false },
     verbose: { type: 'boolean', default: false },
     json: { type: 'string' },
+    'min-relevance': { type: 'string' },
   },
 });
 const want = (s: string) => values.set === 'all' || values.set === s;
@@ -104,7 +105,13 @@ for (const v of vendors) {
     const { doc } = await parseFile(f.content, f.filename, null, limits);
     documents.push({ id: `d${i}`, filename: f.filename, title: doc.title ?? null, blocks: doc.blocks });
   }
-  const { results } = await runGapAnalysis({ obligations: VENDOR_OBLIGATIONS, documents, embedder, vendorNames: v.names });
+  const { results } = await runGapAnalysis({
+    obligations: VENDOR_OBLIGATIONS,
+    documents,
+    embedder,
+    vendorNames: v.names,
+    ...(values['min-relevance'] ? { options: { minRelevance: Number(values['min-relevance']) } } : {}),
+  });
   for (const r of results as GapResult[]) {
     const g = v.gold[r.obligationId];
     if (!g) {

