@@ -31,6 +31,11 @@ export interface DatabaseOptions {
    * behind a pooler in transaction mode that cannot keep them (e.g. PgBouncer < 1.21).
    */
   prepare?: boolean;
+  /**
+   * PGlite only: start from this data directory (a tarball from `dumpDataDir`) instead of
+   * running initdb; the test suite starts each fresh database from one migrated copy.
+   */
+  pgliteLoadDataDir?: Blob;
 }
 
 /**
@@ -153,7 +158,10 @@ export async function createDatabase(opts: DatabaseOptions): Promise<Database> {
   ]);
   const dataDir = opts.pgliteDataDir ?? 'memory://';
   if (dataDir !== 'memory://') mkdirSync(dataDir, { recursive: true });
-  const pglite = await PGlite.create(dataDir === 'memory://' ? undefined : dataDir, { extensions: { vector, btree_gin } });
+  const pglite = await PGlite.create(dataDir === 'memory://' ? undefined : dataDir, {
+    extensions: { vector, btree_gin },
+    ...(opts.pgliteLoadDataDir ? { loadDataDir: opts.pgliteLoadDataDir } : {}),
+  });
   const db = markingIdempotentCommits(drizzle(pglite, { schema }) as unknown as Db);
   return { kind: 'pglite', db, pglite, close: () => pglite.close() };
 }
