@@ -1,4 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
+import { AppError } from './errors.js';
+import { sha256 } from './ids.js';
 
 /** A response decided before the effect's transaction commits: stored with the effect (docs/api-conventions.md, "Retries"). */
 export interface PresetResponse {
@@ -49,4 +51,52 @@ export async function idempotentEffectCommitted(): Promise<boolean> {
  */
 export function outsideIdempotency<T>(fn: () => T): T {
   return idempotencyStore.exit(fn);
+}
+
+const KEY_RE = /^[\x21-\x7e]{1,255}$/;
+
+export interface StoredResponse {
+  statusCode: number;
+  contentType: string;
+  body: string;
+}
+
+/** What `begin` decides for a request with an Idempotency-Key. */
+export type Begin =
+  | { kind: 'proceed'; claimId: string }
+  | { kind: 'replay'; response: StoredResponse }
+  | { kind: 'refused'; error: AppError; retryAfter?: number };
+
+/** Canonical JSON (sorted keys): the same document sent with its keys in another order is the same request. */
+export function canonical(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
+  if (value && typeof value === 'object') {
+    const o = value as Record<string, unknown>;
+    return `{${Object.keys(o)
+      .sort()
+      .filter((k) => o[k] !== undefined)
+      .map((k) => `${JSON.stringify(k)}:${canonical(o[k])}`)
+      .join(',')}}`;
+  }
+  return JSON.stringify(value) ?? 'null';
+}
+
+export function requestHash(parts: { method: string; route: string; params: unknown; workspace: unknown; body: unknown }): string {
+  return sha256(canonical(parts));
+}
+
+export function checkKey(key: string): void {
+  if (!KEY_RE.test(key)) {
+    const detail = 'Idempotency-Key: must be 1-255 printable ASCII characters';
+    throw new AppError(400, 'VALIDATION_ERROR', `Validation failed: ${detail}`, [detail]);
+  }
+}
+
+/** The store behind the idempotency plugin (src/modules/idempotency implements it). */
+export interface IdempotencyStore {
+  begin(input: { owner: string; key: string; hash: string; method: string; path: string }): Promise<Begin>;
+  complete(claimId: string, response: StoredResponse): Promise<void>;
+  fail(claimId: string): Promise<StoredResponse | null>;
+  committedWithResponse(claimId: string): Promise<boolean>;
+  purge(): Promise<void>;
 }

@@ -3,7 +3,7 @@ import jwt from '@fastify/jwt';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { unauthorized } from '../lib/errors.js';
-import { type ApiKeyIdentity, apiKeyNotAllowed, isApiKey } from '../modules/api-keys/service.js';
+import { type ApiKeyIdentity, apiKeyNotAllowed, isApiKey } from '../lib/requestAccess.js';
 
 export interface AuthUser {
   id: string;

@@ -2,7 +2,7 @@ import { PassThrough, type Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteHandlerMethod, RouteOptions } from 'fastify';
 import fp from 'fastify-plugin';
 import { type IdempotencyClaim, idempotencyStore } from '../lib/idempotencyContext.js';
-import { checkKey, type IdempotencyService, requestHash, type StoredResponse } from '../modules/idempotency/service.js';
+import { checkKey, type IdempotencyStore, requestHash, type StoredResponse } from '../lib/idempotencyContext.js';
 import { API_PREFIX } from './routeGuards.js';
 import { WORKSPACE_HEADER } from './workspace.js';
 
@@ -53,7 +53,7 @@ function replay(reply: FastifyReply, r: StoredResponse) {
  * gets the stored response with `Idempotent-Replayed: true`; another request with the key
  * 422; while the first still runs, 409.
  */
-export default fp<{ service: IdempotencyService }>(
+export default fp<{ service: IdempotencyStore }>(
   async function idempotencyPlugin(app: FastifyInstance, { service }) {
     app.decorateRequest('idempotencyClaim', null);
 

@@ -2,9 +2,8 @@ import type { FastifyInstance, FastifyRequest, RouteOptions } from 'fastify';
 import fp from 'fastify-plugin';
 import { type Scope, scopeOf } from '../domain/scope.js';
 import { AppError, forbidden } from '../lib/errors.js';
-import { PERMISSION_FLAGS, type PermissionFlag } from '../modules/workspaces/permissions.js';
-import { accessDenied, workspaceNotFound, type WorkspaceContext, type WorkspacesService } from '../modules/workspaces/service.js';
-import { apiKeyNotAllowed } from '../modules/api-keys/service.js';
+import { PERMISSION_FLAGS, type PermissionFlag } from '../db/schema/workspaces.js';
+import { accessDenied, apiKeyNotAllowed, type WorkspaceContext, type WorkspaceResolver, workspaceNotFound } from '../lib/requestAccess.js';
 
 export type { WorkspaceContext };
 
@@ -74,7 +73,7 @@ export function requestAccess(request: FastifyRequest): WorkspaceContext {
   return request.workspace;
 }
 
-export default fp<{ service: WorkspacesService }>(
+export default fp<{ service: WorkspaceResolver }>(
   async function workspacePlugin(app: FastifyInstance, { service }) {
     app.decorateRequest('workspace', null);
     app.decorateRequest('scope', null);

@@ -1,31 +1,22 @@
 import type { Log } from '../../domain/log.js';
 import { pagination, type PageRequest, offsetOf } from '../../domain/paging.js';
 import { afterResponse } from '../../lib/afterResponse.js';
-import { AppError, badRequest, forbidden, notFound } from '../../lib/errors.js';
+import { badRequest, forbidden, notFound } from '../../lib/errors.js';
 import { newSecret, sha256 } from '../../lib/ids.js';
 import type { OrganizationsService } from '../organizations/service.js';
 import { PERMISSION_FLAGS, type PermissionFlag, type Permissions } from '../workspaces/permissions.js';
 import type { WorkspacesService } from '../workspaces/service.js';
 import type { ApiKeyRow, ApiKeysRepository } from './repository.js';
+import { API_KEY_PREFIX, type ApiKeyIdentity, apiKeyNotAllowed, isApiKey } from '../../lib/requestAccess.js';
 
-/** Every key starts with this: recognisable in a log, a config file or a secret scanner. */
-export const API_KEY_PREFIX = 'dora_sk_';
+/** Every key starts with API_KEY_PREFIX: recognisable in a log, a config file or a secret scanner. */
+export { API_KEY_PREFIX, type ApiKeyIdentity, apiKeyNotAllowed, isApiKey };
+
 /** The flags a key may hold: reading, asking, and managing sources; never people, settings or deletion. */
 export const API_KEY_FLAGS = ['canQuery', 'canViewSources', 'canManageSync'] as const satisfies readonly PermissionFlag[];
 /** Longest life of a key. */
 export const API_KEY_MAX_DAYS = 366;
 const KEY_RE = /^dora_sk_[A-Za-z0-9_-]{43}$/;
-
-/** Who calls with an API key (set on the request by the auth plugin). */
-export interface ApiKeyIdentity {
-  id: string;
-  orgId: string;
-  name: string;
-  /** The org_admin who created it: the key acts with at most their access. */
-  userId: string;
-  workspaceIds: string[];
-  permissions: Permissions;
-}
 
 export interface ApiKeyView {
   id: string;
@@ -39,10 +30,6 @@ export interface ApiKeyView {
   expiresAt: string;
   revokedAt: string | null;
   lastUsedAt: string | null;
-}
-
-export function isApiKey(token: string): boolean {
-  return token.startsWith(API_KEY_PREFIX);
 }
 
 const keyNotFound = () => notFound('API key not found', 'API_KEY_NOT_FOUND');
@@ -170,5 +157,3 @@ export function apiKeysService(deps: {
 export type ApiKeysService = ReturnType<typeof apiKeysService>;
 
 /** 403 for a route an API key may not call (docs/api-keys.md). */
-export const apiKeyNotAllowed = () =>
-  new AppError(403, 'API_KEY_NOT_ALLOWED', 'This endpoint cannot be called with an API key; API keys call the workspace endpoints they were created for');

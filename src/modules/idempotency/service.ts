@@ -1,7 +1,8 @@
 import { isDatabaseUnavailable } from '../../db/errors.js';
 import { AppError } from '../../lib/errors.js';
-import { newId, sha256 } from '../../lib/ids.js';
+import { newId } from '../../lib/ids.js';
 import type { IdempotencyRepository, IdempotencyRow } from './repository.js';
+import { type Begin, canonical, checkKey, requestHash, type StoredResponse } from '../../lib/idempotencyContext.js';
 
 /** How long a response is kept for replay. */
 export const IDEMPOTENCY_TTL_MS = 24 * 3600 * 1000;
@@ -10,43 +11,7 @@ export const IDEMPOTENCY_LEASE_MS = 5 * 60 * 1000;
 /** How long the bookkeeping around an effect retries across a lost connection before it gives up. */
 export const IDEMPOTENCY_RETRY_MS = 10_000;
 
-const KEY_RE = /^[\x21-\x7e]{1,255}$/;
-
-export interface StoredResponse {
-  statusCode: number;
-  contentType: string;
-  body: string;
-}
-
-export type Begin =
-  | { kind: 'proceed'; claimId: string }
-  | { kind: 'replay'; response: StoredResponse }
-  | { kind: 'refused'; error: AppError; retryAfter?: number };
-
-/** Canonical JSON (sorted keys): the same document sent with its keys in another order is the same request. */
-export function canonical(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
-  if (value && typeof value === 'object') {
-    const o = value as Record<string, unknown>;
-    return `{${Object.keys(o)
-      .sort()
-      .filter((k) => o[k] !== undefined)
-      .map((k) => `${JSON.stringify(k)}:${canonical(o[k])}`)
-      .join(',')}}`;
-  }
-  return JSON.stringify(value) ?? 'null';
-}
-
-export function requestHash(parts: { method: string; route: string; params: unknown; workspace: unknown; body: unknown }): string {
-  return sha256(canonical(parts));
-}
-
-export function checkKey(key: string): void {
-  if (!KEY_RE.test(key)) {
-    const detail = 'Idempotency-Key: must be 1-255 printable ASCII characters';
-    throw new AppError(400, 'VALIDATION_ERROR', `Validation failed: ${detail}`, [detail]);
-  }
-}
+export { type Begin, canonical, checkKey, requestHash, type StoredResponse };
 
 const reused = () =>
   new AppError(

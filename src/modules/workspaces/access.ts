@@ -11,16 +11,9 @@ import {
   unionPermissions,
 } from './permissions.js';
 import type { WorkspaceMemberRow, WorkspaceRow } from './repository.js';
+import type { WorkspaceAccess } from '../../lib/requestAccess.js';
 
-/** The caller's access to a workspace, as the workspace plugin resolved it (`request.workspace`). */
-export interface WorkspaceAccess {
-  ownerId: string;
-  role: WorkspaceRole;
-  permissions: Permissions;
-  /** `explicit`: a workspace membership row; `organization`: implied by the organization role. */
-  membership: 'explicit' | 'organization';
-  orgRole: OrgRole;
-}
+export type { WorkspaceAccess };
 
 export interface Effective {
   role: WorkspaceRole;

@@ -7,8 +7,9 @@ import type { OrganizationsService } from '../organizations/service.js';
 import { checkGrant, checkTarget, effectiveAccess, type Effective, type WorkspaceAccess } from './access.js';
 import { defaultPermissions, permissionsFor, ROLE_RANK } from './permissions.js';
 import type { WorkspaceRow, WorkspacesRepository } from './repository.js';
+import { workspaceNotFound } from '../../lib/requestAccess.js';
 
-export const workspaceNotFound = () => notFound('Workspace not found', 'WORKSPACE_NOT_FOUND');
+export { workspaceNotFound };
 const memberNotFound = () => notFound('Member not found', 'MEMBER_NOT_FOUND');
 const orgAdminKeepsAccess = (what: string) =>
   conflict(`Organization admins keep ${what} every workspace of the organization; change their organization role first`, 'ORG_ADMIN_ACCESS');

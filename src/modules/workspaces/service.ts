@@ -6,6 +6,7 @@ import type { AuthService } from '../auth/service.js';
 import type { NotificationsService } from '../notifications/service.js';
 import { onboardingRequired, type OrganizationsService } from '../organizations/service.js';
 import { effectiveAccess, type WorkspaceAccess } from './access.js';
+import { accessDenied, type WorkspaceContext } from '../../lib/requestAccess.js';
 import { workspaceMembers, workspaceNotFound, type AccessEntry, type MemberView } from './members.js';
 import { defaultPermissions } from './permissions.js';
 import type { AccessibleWorkspace, WorkspaceRow, WorkspaceSortField, WorkspacesRepository } from './repository.js';
@@ -44,14 +45,7 @@ function keepUnchangedSources(profile: VendorProfile, sources: Record<string, Fi
  * What the workspace plugin puts on `request.workspace`: the caller's access plus the
  * workspace's keys under their API names (`workspaceId` is the slug here, as in responses).
  */
-export interface WorkspaceContext extends WorkspaceAccess {
-  /** Opaque id (`workspaces.id`); every workspace-scoped row references it. */
-  id: string;
-  /** The slug (the API's `workspaceId`). */
-  workspaceId: string;
-  name: string;
-  orgId: string;
-}
+export type { WorkspaceContext };
 export type { WorkspaceAccess };
 
 export interface WorkspaceStats {
@@ -80,7 +74,7 @@ export type WorkspaceSyncStatus = (typeof SYNC_STATUSES)[number];
 /** Called after a workspace was deleted (its rows are gone through ON DELETE CASCADE). */
 export type WorkspaceDeletedHook = (workspace: { id: string; orgId: string }) => Promise<void>;
 
-export const accessDenied = () => forbidden('Access denied to this workspace', 'WORKSPACE_ACCESS_DENIED');
+export { accessDenied };
 export { workspaceNotFound };
 const nameTaken = () => conflict('A workspace with this name already exists in the organization', 'WORKSPACE_NAME_TAKEN');
 /** A contract reference is the key of the arrangement in the organization's register (B_02.01 c0010). */
