@@ -37,6 +37,10 @@ export interface EvalQuestion {
   files: string[];
   /** Key facts, verbatim from the gold text. */
   facts: string[];
+  /** The kind of question, for its own row of figures; unset for the original questions. */
+  kind?: 'judgement' | 'multipart' | 'table' | 'nofigure' | 'summary' | 'definition';
+  /** Judgement questions: the analyst's verdict on the vendor's documents. */
+  verdict?: string;
 }
 
 export function loadQuestions(file = QUESTIONS_FILE): EvalQuestion[] {
@@ -298,6 +302,8 @@ export function figuresOf(results: QuestionResult[]): Figures {
 
 const f2 = (x: number | null) => (x === null ? '—' : x.toFixed(2));
 
+export const KINDS = ['judgement', 'multipart', 'table', 'nofigure', 'summary', 'definition'] as const;
+
 /** The figure table (Markdown), one row per kind of question and one for all. */
 export function figureTable(results: QuestionResult[]): string {
   const rows: [string, QuestionResult[]][] = [
@@ -305,6 +311,8 @@ export function figureTable(results: QuestionResult[]): string {
     ['vendor', results.filter((r) => r.q.expect === 'vendor')],
     ['both (comparisons)', results.filter((r) => r.q.expect === 'both')],
     ['no answer in the documents', results.filter((r) => r.q.expect === 'none')],
+    ...KINDS.map((k): [string, QuestionResult[]] => [`kind: ${k}`, results.filter((r) => r.q.kind === k)]),
+    ['original questions (no kind)', results.filter((r) => !r.q.kind)],
     ['all', results],
   ];
   const head =
