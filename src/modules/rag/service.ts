@@ -10,7 +10,8 @@ import { idempotentEffectCommitted, presetIdempotentResponse } from '../../lib/i
 import { isDatabaseUnavailable } from '../../db/errors.js';
 import { GenerationAborted, isAbort } from '../../rag/generators/index.js';
 import { contextualQuestion } from '../../rag/query.js';
-import type { Generator, GenerationResult, HistoryTurn, RetrievalFilters, Retriever } from '../../rag/types.js';
+import type { Generator, GenerationResult, HistoryTurn, Judgement, RetrievalFilters, Retriever } from '../../rag/types.js';
+import type { JudgementService } from './judgement.js';
 import { citedSourcesOf, validateAnswer } from '../../rag/validation.js';
 import { internalSourceLink } from '../../rag/links.js';
 import type { AnalyticsService } from '../analytics/service.js';
@@ -125,6 +126,8 @@ export function ragService(deps: {
   conversations: ConversationsService;
   analytics: AnalyticsService;
   config: Config['rag'];
+  /** Judgement questions answered through the obligation engine (docs/rag.md); absent: answered as any question. */
+  judgement?: JudgementService;
 }): RagService {
   const { retrieval, generator, conversations, analytics, config } = deps;
   const elapsed = (p: Prepared) => Math.round(performance.now() - p.startedAt);
@@ -215,12 +218,22 @@ export function ragService(deps: {
         const query = contextualQuestion(p.question, history);
         const found = await retrieval.search({ workspaceId: p.scope.workspaceId, query, filters: p.filters, limit: config.topK });
         sources = found.slice(0, config.topK).map((s, i) => ({ ...s, sourceNumber: i + 1 }));
+        // A judgement question ("does GitHub's contract meet Art. 30 termination rights?"): the
+        // obligation engine's reading, and the passages that decided it after the retrieved ones.
+        let judgement: Judgement | undefined;
+        if (deps.judgement) {
+          const j = await deps.judgement.judge(p.scope, p.question, sources);
+          if (j) {
+            judgement = j.judgement;
+            sources = [...sources, ...j.sources];
+          }
+        }
         if (signal?.aborted) throw new GenerationAborted();
         hooks.sources?.(sources);
         hooks.status?.(STATUS_GENERATING);
         await flush();
 
-        const input = { question: p.question, sources, history, signal };
+        const input = { question: p.question, sources, history, signal, judgement };
         if (opts.streamed) {
           const it = generator.stream(input);
           for (;;) {

@@ -1,0 +1,202 @@
+import { analyzeGaps, obligationQuery, type Vectors } from '../../compliance/gapAnalysis.js';
+import { obligationAsked, verdictOf } from '../../compliance/judgement.js';
+import { splitSentences, type Sentence } from '../../compliance/passages.js';
+import type { VendorObligation } from '../../compliance/obligations.js';
+import { queryRows, sql, type Db } from '../../db/client.js';
+import type { Source } from '../../domain/sources.js';
+import { blocksFromChunks, type ChunkOptions } from '../../ingest/chunker.js';
+import { readQuestion, weighEvidence } from '../../rag/evidence.js';
+import type { Judgement } from '../../rag/types.js';
+
+/**
+ * Judgement questions through the obligation engine (docs/rag.md, "Judgement questions"):
+ * the obligation a question asks about (src/compliance/judgement.ts) is read against the
+ * workspace's live documents by the engine the assessments use (`analyzeGaps`, with the
+ * same embedder for relevance), and the passages that decided (the requirement's article,
+ * the evidence, the limiting clauses) are added to the answer's sources. The documents'
+ * sentences and vectors are kept per workspace until its documents change.
+ */
+
+export interface JudgementService {
+  /** The judgement of a question in a workspace, with the sources it adds after `sources`; null when the question is not one. */
+  judge(
+    scope: { workspaceId: string; workspaceName?: string },
+    question: string,
+    sources: Source[],
+  ): Promise<{ judgement: Judgement; sources: Source[] } | null>;
+}
+
+interface ChunkRow {
+  id: string;
+  document_id: string;
+  data_source_id: string | null;
+  workspace_id: string | null;
+  chunk_index: number;
+  title: string;
+  section: string;
+  content: string;
+  url: string;
+  page: number | null;
+}
+
+interface WorkspaceReading {
+  key: string;
+  sentences: Sentence[];
+  chunks: ChunkRow[];
+  vectors: number[][] | null;
+  obligationVectors: Map<string, number[]>;
+}
+
+const CACHE_MAX = 32;
+const squash = (s: string) => s.replace(/\s+/g, ' ').trim();
+
+/** The vendor names the question uses: the workspace's name, or a proper name found in the vendor's documents only. */
+function namesVendor(question: string, workspaceName: string, sources: Source[]): boolean {
+  if (workspaceName && new RegExp(`\\b${workspaceName.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\b`, 'i').test(question)) return true;
+  if (/\b(they|their|them)\b/i.test(question)) return true;
+  const reading = readQuestion(question);
+  weighEvidence(reading, sources);
+  return reading.namesVendor;
+}
+
+export function judgementService(deps: {
+  db: Db;
+  embedder?: { id: string; embed(texts: string[], opts?: { kind?: 'query' | 'document' }): Promise<number[][]> };
+  chunking: ChunkOptions;
+  /** The obligation's text in DORA (the compliance reference data), as the assessments quote it. */
+  doraText: (o: VendorObligation) => Promise<string>;
+  /** Names the vendor goes by (workspace name, legal name). */
+  vendorNames: (workspaceId: string) => Promise<string[]>;
+}): JudgementService {
+  const cache = new Map<string, WorkspaceReading>();
+
+  async function readingOf(workspaceId: string): Promise<WorkspaceReading> {
+    const [stamp] = await queryRows<{ key: string | null }>(
+      deps.db,
+      sql`SELECT string_agg(d.id || ':' || d.updated_at::text, ',' ORDER BY d.id) AS key FROM documents d WHERE d.workspace_id = ${workspaceId} AND d.deleted_at IS NULL`,
+    );
+    const key = stamp?.key ?? '';
+    const hit = cache.get(workspaceId);
+    if (hit && hit.key === key) return hit;
+    const chunks = await queryRows<ChunkRow>(
+      deps.db,
+      sql`SELECT c.id, c.document_id, c.data_source_id, c.workspace_id, c.chunk_index, c.title, c.section, c.content, c.url, c.page
+          FROM chunks c JOIN documents d ON d.id = c.document_id
+          WHERE c.workspace_id = ${workspaceId} AND c.deleted_at IS NULL AND d.deleted_at IS NULL
+          ORDER BY c.document_id, c.chunk_index`,
+    );
+    const byDoc = new Map<string, ChunkRow[]>();
+    for (const c of chunks) byDoc.set(c.document_id, [...(byDoc.get(c.document_id) ?? []), c]);
+    // The documents' text as indexed, as GET /documents/:id shows it (blocks rebuilt from the chunks).
+    const docs = [...byDoc.entries()].map(([id, rows]) => ({
+      id,
+      filename: rows[0]!.title,
+      title: rows[0]!.title,
+      blocks: blocksFromChunks(
+        rows.map((r) => ({ chunkIndex: r.chunk_index, section: r.section, content: r.content, page: r.page })),
+        deps.chunking,
+      ),
+    }));
+    const sentences = splitSentences(docs);
+    let vectors: number[][] | null = null;
+    if (deps.embedder && sentences.length) {
+      vectors = await deps.embedder.embed(
+        sentences.map((s) => (s.section ? `${s.section}: ${s.text}` : s.text)),
+        { kind: 'document' },
+      );
+    }
+    const reading = { key, sentences, chunks, vectors, obligationVectors: new Map<string, number[]>() };
+    if (cache.size >= CACHE_MAX) cache.delete(cache.keys().next().value!);
+    cache.set(workspaceId, reading);
+    return reading;
+  }
+
+  /** The DORA article's passage holding the obligation's text (else the article's first passage). */
+  async function articleChunk(o: VendorObligation, doraText: string): Promise<ChunkRow | null> {
+    const rows = await queryRows<ChunkRow>(
+      deps.db,
+      sql`SELECT c.id, c.document_id, c.data_source_id, c.workspace_id, c.chunk_index, c.title, c.section, c.content, c.url, c.page
+          FROM chunks c WHERE c.workspace_id IS NULL AND c.deleted_at IS NULL AND c.title LIKE ${`DORA Article ${o.article}:%`}
+          ORDER BY c.chunk_index`,
+    );
+    const needle = squash(o.dora.match).toLowerCase();
+    const text = squash(doraText).toLowerCase().slice(0, 60);
+    return (
+      rows.find((r) => squash(r.content).toLowerCase().includes(needle)) ??
+      rows.find((r) => text && squash(r.content).toLowerCase().includes(text)) ??
+      rows[0] ??
+      null
+    );
+  }
+
+  return {
+    async judge(scope, question, sources) {
+      const asked = obligationAsked(question);
+      if (!asked) return null;
+      // A question about DORA alone ("does DORA require MFA?") is not a judgement of the vendor.
+      if (!sources.some((s) => s.workspaceId !== null) || !namesVendor(question, scope.workspaceName ?? '', sources)) return null;
+      const o = asked.obligation;
+      const reading = await readingOf(scope.workspaceId);
+      if (!reading.sentences.length) return null;
+      let vectors: Vectors | undefined;
+      if (deps.embedder && reading.vectors) {
+        let ov = reading.obligationVectors.get(o.id);
+        if (!ov) {
+          [ov] = await deps.embedder.embed([obligationQuery(o)], { kind: 'query' });
+          reading.obligationVectors.set(o.id, ov!);
+        }
+        vectors = { obligations: [ov!], sentences: reading.vectors };
+      }
+      const doraText = await deps.doraText(o);
+      const vendorNames = (await deps.vendorNames(scope.workspaceId)).filter(Boolean);
+      const [result] = analyzeGaps([o], reading.sentences, { vectors, doraText: () => doraText, vendorNames });
+      if (!result) return null;
+      // The passages that decided, as sources after the retrieved ones (a passage already retrieved keeps its number).
+      const extra: Source[] = [];
+      const all = () => [...sources, ...extra];
+      const numberOf = (row: ChunkRow): number => {
+        const found = all().find((s) => s.id === row.id);
+        if (found) return found.sourceNumber;
+        const n = sources.length + extra.length + 1;
+        extra.push({
+          id: row.id,
+          sourceNumber: n,
+          title: row.title,
+          content: row.content,
+          url: row.url,
+          section: row.section,
+          score: 0,
+          documentId: row.document_id,
+          dataSourceId: row.data_source_id,
+          page: row.page === null ? null : String(row.page),
+          workspaceId: row.workspace_id,
+        });
+        return n;
+      };
+      const article = await articleChunk(o, doraText);
+      const doraSource = article ? numberOf(article) : null;
+      const evidenceSources = result.evidence.map((e) => {
+        const head = squash(e.quote.replace(/^…/, '')).slice(0, 50).toLowerCase();
+        const row = reading.chunks.find((c) => c.document_id === e.documentId && squash(c.content).toLowerCase().includes(head));
+        return row ? numberOf(row) : null;
+      });
+      const judgement: Judgement = {
+        obligation: {
+          id: o.id,
+          ref: o.ref,
+          title: o.title,
+          requirement: o.requirement,
+          scope: o.scope,
+          elements: o.elements.map((e) => ({ id: e.id, label: e.label })),
+        },
+        doraText,
+        doraSource,
+        result,
+        verdict: verdictOf(result),
+        evidenceSources,
+        vendor: scope.workspaceName || vendorNames[0] || 'The vendor',
+      };
+      return { judgement, sources: extra };
+    },
+  };
+}
