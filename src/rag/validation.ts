@@ -137,7 +137,10 @@ export function validateAnswer(input: ValidationInput): Validation {
     .split(/\n\s*\n/)
     .filter((p) => !JUDGEMENT_PARAGRAPH.test(p))
     .join('\n\n');
-  for (const raw of sentences(checked.replace(/^\s{0,3}#{1,6}\s+/gm, '').replace(/^\s*(?:[-*+]|\d{1,3}[.)])\s+/gm, ''))) {
+  // Labels are not claims: a paragraph's bold lead (`**Requirement, DORA Article 30(2)(h):**`) and a
+  // list item's emphasised lead (`- *Audit rights*:`) name what the quote after them is about.
+  const unlabelled = checked.replace(/^\s*\*\*[^*\n]{1,160}:\*\*[ \t]*/gm, '').replace(/^(\s*[-+]\s+)\*[^*\n]{1,200}\*:[ \t]*/gm, '$1');
+  for (const raw of sentences(unlabelled.replace(/^\s{0,3}#{1,6}\s+/gm, '').replace(/^\s*(?:[-*+]|\d{1,3}[.)])\s+/gm, ''))) {
     const cited = [...raw.matchAll(CITATION)].map((m) => Number(m[1]));
     const text = raw.replace(CITATION, ' ').replace(/\s+/g, ' ').trim();
     // A question (the heading of a part of a multi-part answer) states nothing.

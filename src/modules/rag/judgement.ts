@@ -1,8 +1,9 @@
 import { analyzeGaps, obligationQuery, type Vectors } from '../../compliance/gapAnalysis.js';
 import { obligationAsked, verdictOf } from '../../compliance/judgement.js';
-import { splitSentences, type Sentence } from '../../compliance/passages.js';
-import type { VendorObligation } from '../../compliance/obligations.js';
+import { splitSentences } from '../../compliance/passages.js';
+import { VENDOR_OBLIGATIONS, type VendorObligation } from '../../compliance/obligations.js';
 import { queryRows, sql, type Db } from '../../db/client.js';
+import type { GapResult } from '../../domain/gap.js';
 import type { Source } from '../../domain/sources.js';
 import { blocksFromChunks, type ChunkOptions } from '../../ingest/chunker.js';
 import { readQuestion, weighEvidence } from '../../rag/evidence.js';
@@ -13,8 +14,9 @@ import type { Judgement } from '../../rag/types.js';
  * the obligation a question asks about (src/compliance/judgement.ts) is read against the
  * workspace's live documents by the engine the assessments use (`analyzeGaps`, with the
  * same embedder for relevance), and the passages that decided (the requirement's article,
- * the evidence, the limiting clauses) are added to the answer's sources. The documents'
- * sentences and vectors are kept per workspace until its documents change.
+ * the evidence, the limiting clauses) are added to the answer's sources. The engine runs
+ * once over every obligation when a workspace's first judgement question is asked, and its
+ * results are kept until the workspace's documents, the corpus or the vendor's names change.
  */
 
 export interface JudgementService {
@@ -41,10 +43,12 @@ interface ChunkRow {
 
 interface WorkspaceReading {
   key: string;
-  sentences: Sentence[];
   chunks: ChunkRow[];
-  vectors: number[][] | null;
-  obligationVectors: Map<string, number[]>;
+  /** The engine's result per obligation id. */
+  results: Map<string, GapResult>;
+  /** The DORA article's passage holding an obligation's text, by obligation id. */
+  articles: Map<string, ChunkRow | null>;
+  vendorNames: string[];
 }
 
 const CACHE_MAX = 32;
@@ -70,12 +74,19 @@ export function judgementService(deps: {
 }): JudgementService {
   const cache = new Map<string, WorkspaceReading>();
 
+  /**
+   * The workspace's documents read once per version of them (and of the DORA corpus, and of the
+   * vendor's names): their sentences, their vectors, and the engine's result for every
+   * obligation, computed as the assessments compute it (all obligations in one `analyzeGaps`).
+   */
   async function readingOf(workspaceId: string): Promise<WorkspaceReading> {
+    const vendorNames = (await deps.vendorNames(workspaceId)).filter(Boolean);
     const [stamp] = await queryRows<{ key: string | null }>(
       deps.db,
-      sql`SELECT string_agg(d.id || ':' || d.updated_at::text, ',' ORDER BY d.id) AS key FROM documents d WHERE d.workspace_id = ${workspaceId} AND d.deleted_at IS NULL`,
+      sql`SELECT string_agg(d.id || ':' || d.updated_at::text, ',' ORDER BY d.id) AS key FROM documents d
+          WHERE (d.workspace_id = ${workspaceId} OR d.workspace_id IS NULL) AND d.deleted_at IS NULL`,
     );
-    const key = stamp?.key ?? '';
+    const key = `${stamp?.key ?? ''}\u0000${vendorNames.join('\u0000')}`;
     const hit = cache.get(workspaceId);
     if (hit && hit.key === key) return hit;
     const chunks = await queryRows<ChunkRow>(
@@ -98,14 +109,24 @@ export function judgementService(deps: {
       ),
     }));
     const sentences = splitSentences(docs);
-    let vectors: number[][] | null = null;
+    let vectors: Vectors | undefined;
     if (deps.embedder && sentences.length) {
-      vectors = await deps.embedder.embed(
+      const obligations = await deps.embedder.embed(VENDOR_OBLIGATIONS.map(obligationQuery), { kind: 'query' });
+      const sentenceVectors = await deps.embedder.embed(
         sentences.map((s) => (s.section ? `${s.section}: ${s.text}` : s.text)),
         { kind: 'document' },
       );
+      vectors = { obligations, sentences: sentenceVectors };
     }
-    const reading = { key, sentences, chunks, vectors, obligationVectors: new Map<string, number[]>() };
+    const texts = new Map<string, string>();
+    for (const o of VENDOR_OBLIGATIONS) texts.set(o.id, await deps.doraText(o));
+    const results = new Map<string, GapResult>();
+    if (sentences.length) {
+      for (const r of analyzeGaps(VENDOR_OBLIGATIONS, sentences, { vectors, doraText: (o) => texts.get(o.id) ?? '', vendorNames })) {
+        results.set(r.obligationId, r);
+      }
+    }
+    const reading: WorkspaceReading = { key, chunks, results, articles: new Map(), vendorNames };
     if (cache.size >= CACHE_MAX) cache.delete(cache.keys().next().value!);
     cache.set(workspaceId, reading);
     return reading;
@@ -137,20 +158,9 @@ export function judgementService(deps: {
       if (!sources.some((s) => s.workspaceId !== null) || !namesVendor(question, scope.workspaceName ?? '', sources)) return null;
       const o = asked.obligation;
       const reading = await readingOf(scope.workspaceId);
-      if (!reading.sentences.length) return null;
-      let vectors: Vectors | undefined;
-      if (deps.embedder && reading.vectors) {
-        let ov = reading.obligationVectors.get(o.id);
-        if (!ov) {
-          [ov] = await deps.embedder.embed([obligationQuery(o)], { kind: 'query' });
-          reading.obligationVectors.set(o.id, ov!);
-        }
-        vectors = { obligations: [ov!], sentences: reading.vectors };
-      }
-      const doraText = await deps.doraText(o);
-      const vendorNames = (await deps.vendorNames(scope.workspaceId)).filter(Boolean);
-      const [result] = analyzeGaps([o], reading.sentences, { vectors, doraText: () => doraText, vendorNames });
+      const result = reading.results.get(o.id);
       if (!result) return null;
+      const doraText = result.doraText;
       // The passages that decided, as sources after the retrieved ones (a passage already retrieved keeps its number).
       const extra: Source[] = [];
       const all = () => [...sources, ...extra];
@@ -173,7 +183,8 @@ export function judgementService(deps: {
         });
         return n;
       };
-      const article = await articleChunk(o, doraText);
+      if (!reading.articles.has(o.id)) reading.articles.set(o.id, await articleChunk(o, doraText));
+      const article = reading.articles.get(o.id) ?? null;
       const doraSource = article ? numberOf(article) : null;
       const evidenceSources = result.evidence.map((e) => {
         const head = squash(e.quote.replace(/^…/, '')).slice(0, 50).toLowerCase();
@@ -194,7 +205,7 @@ export function judgementService(deps: {
         result,
         verdict: verdictOf(result),
         evidenceSources,
-        vendor: scope.workspaceName || vendorNames[0] || 'The vendor',
+        vendor: scope.workspaceName || reading.vendorNames[0] || 'The vendor',
       };
       return { judgement, sources: extra };
     },

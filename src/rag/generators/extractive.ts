@@ -48,7 +48,8 @@ const jaccard = (a: Set<string>, b: Set<string>) => {
 function cite(text: string, n: number, orphan = false): string {
   // Numbering of the source (`(36)`, `2.3.7`, `(a)`) is not part of the quote.
   const cleaned = text
-    .replace(/^(?:\(\d{1,3}\)|\d{1,2}(?:\.\d{1,2})+\.?|\([a-z]{1,4}\))\s+/, '')
+    .replace(/^(?:[-*•]\s+)?(?:\(\d{1,3}\)|\d{1,2}(?:\.\d{1,2})+\.?|\d{1,3}\.|\([a-z]{1,4}\))\s+/, '')
+    .replace(/^[-*•]\s+/, '')
     .replace(/[\s.;,:]+$/, '')
     .replace(/\s+(and|or)$/, '');
   const body = orphan && !cleaned.startsWith('…') ? `…${cleaned}` : cleaned;
@@ -464,7 +465,7 @@ export function composeJudgement(j: Judgement): string {
     r.evidence.flatMap((e, i) => {
       const n = j.evidenceSources[i];
       if (!role(e) || !n) return [];
-      return [`- ${labelOf(e.element)}: ${cite(e.quote, n, e.quote.startsWith('…'))}`];
+      return [`- *${labelOf(e.element)}*: ${cite(e.quote, n, e.quote.startsWith('…'))}`];
     });
   const commits = quoted((e) => !e.role || e.role === 'evidence' || e.role === 'partial');
   if (commits.length) out.push([`**What ${j.vendor}'s documents commit to:**`, ...commits].join('\n'));
