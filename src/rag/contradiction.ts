@@ -28,21 +28,39 @@ function denials(text: string): { stems: string[]; words: string }[] {
   for (const m of text.matchAll(DENIAL)) {
     // The phrase stops at a dash or a comma: `not encrypted at rest — the information…`.
     const phrase = m[1]!.split(/\s[-—–]\s|,/)[0]!.trim();
-    const stems = [...new Set(terms(phrase))];
+    const stems = [...new Set(terms(phrase))].slice(0, 3);
     if (stems.length >= 2) out.push({ stems, words: phrase });
   }
   return out;
 }
 
-/** The sentence states the stems (all of them, in one stretch of at most 8 words) without a negation before them. */
+/**
+ * The sentence states the stems: in their order, each within two words of the one before
+ * ("encrypted at rest", not "delete Customer's profile and the Content"), with no negation
+ * just before them.
+ */
 function states(text: string, stems: string[]): boolean {
   const words = [...text.matchAll(/[\p{L}\p{N}]+/gu)];
-  const ts = words.map((w) => terms(w[0])[0] ?? '');
+  const ts = words.map((w) => terms(w[0])[0] ?? null);
   for (let i = 0; i < ts.length; i++) {
     if (ts[i] !== stems[0]) continue;
-    const window = new Set(ts.slice(Math.max(0, i - 4), i + 8));
-    if (!stems.every((s) => window.has(s))) continue;
-    if (!NEGATED_BEFORE.test(text.slice(0, words[i]!.index))) return true;
+    let at = i;
+    let ok = true;
+    for (const s of stems.slice(1)) {
+      let found = -1;
+      for (let k = at + 1; k <= Math.min(ts.length - 1, at + 3); k++) {
+        if (ts[k] === s) {
+          found = k;
+          break;
+        }
+      }
+      if (found < 0) {
+        ok = false;
+        break;
+      }
+      at = found;
+    }
+    if (ok && !NEGATED_BEFORE.test(text.slice(0, words[i]!.index))) return true;
   }
   return false;
 }

@@ -6,7 +6,8 @@ import { queryRows, sql, type Db } from '../../db/client.js';
 import type { GapResult } from '../../domain/gap.js';
 import type { Source } from '../../domain/sources.js';
 import { blocksFromChunks, type ChunkOptions } from '../../ingest/chunker.js';
-import { readQuestion, weighEvidence } from '../../rag/evidence.js';
+import { indexPassage } from '../../rag/concepts.js';
+import { asksForDefinition, definitionAnswers, definitionFit, readQuestion, weighEvidence } from '../../rag/evidence.js';
 import type { Judgement } from '../../rag/types.js';
 
 /**
@@ -20,6 +21,11 @@ import type { Judgement } from '../../rag/types.js';
  */
 
 export interface JudgementService {
+  /**
+   * A "what is / define" question: the DORA Article 3 passage defining what it asks about, when
+   * retrieval did not return it (to be added after `sources`); null otherwise.
+   */
+  definition(question: string, sources: Source[]): Promise<Source | null>;
   /** The judgement of a question in a workspace, with the sources it adds after `sources`; null when the question is not one. */
   judge(
     scope: { workspaceId: string; workspaceName?: string },
@@ -150,7 +156,52 @@ export function judgementService(deps: {
     );
   }
 
+  /** Article 3's passages with the terms each defines, kept per version of the corpus. */
+  let definitions: { key: string; rows: { row: ChunkRow; index: ReturnType<typeof indexPassage> }[] } | null = null;
+  async function definitionPassages() {
+    const [stamp] = await queryRows<{ key: string | null }>(
+      deps.db,
+      sql`SELECT count(*)::text || ':' || coalesce(max(d.updated_at)::text, '') AS key FROM documents d WHERE d.workspace_id IS NULL AND d.deleted_at IS NULL`,
+    );
+    const key = stamp?.key ?? '';
+    if (definitions && definitions.key === key) return definitions.rows;
+    const rows = await queryRows<ChunkRow>(
+      deps.db,
+      sql`SELECT c.id, c.document_id, c.data_source_id, c.workspace_id, c.chunk_index, c.title, c.section, c.content, c.url, c.page
+          FROM chunks c WHERE c.workspace_id IS NULL AND c.deleted_at IS NULL AND c.title LIKE 'DORA Article 3:%' ORDER BY c.chunk_index`,
+    );
+    definitions = { key, rows: rows.map((row) => ({ row, index: indexPassage(row.title, row.section, row.content) })) };
+    return definitions.rows;
+  }
+
   return {
+    async definition(question, sources) {
+      if (!asksForDefinition(question)) return null;
+      const reading = readQuestion(question);
+      const fitOf = (index: ReturnType<typeof indexPassage>) => definitionFit(reading, index);
+      const have = Math.max(0, ...sources.map((s) => fitOf(indexPassage(s.title, s.section, s.content))));
+      let best: { row: ChunkRow; fit: number } | null = null;
+      for (const { row, index } of await definitionPassages()) {
+        const fit = fitOf(index);
+        if (fit > (best?.fit ?? 0)) best = { row, fit };
+      }
+      if (!best || best.fit <= have || !definitionAnswers(question, reading, best.fit) || sources.some((s) => s.id === best.row.id)) return null;
+      const r = best.row;
+      return {
+        id: r.id,
+        sourceNumber: sources.length + 1,
+        title: r.title,
+        content: r.content,
+        url: r.url,
+        section: r.section,
+        score: 0,
+        documentId: r.document_id,
+        dataSourceId: r.data_source_id,
+        page: r.page === null ? null : String(r.page),
+        workspaceId: r.workspace_id,
+      };
+    },
+
     async judge(scope, question, sources) {
       const asked = obligationAsked(question);
       if (!asked) return null;

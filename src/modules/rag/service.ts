@@ -226,6 +226,10 @@ export function ragService(deps: {
           if (j) {
             judgement = j.judgement;
             sources = [...sources, ...j.sources];
+          } else {
+            // "What is X": Article 3's definition of X, when retrieval did not return it.
+            const definition = await deps.judgement.definition(p.question, sources);
+            if (definition) sources = [...sources, definition];
           }
         }
         if (signal?.aborted) throw new GenerationAborted();

@@ -1,5 +1,15 @@
-import { holdsExpected, isSpecific, readQuestion, weighEvidence, type Evidence, type Scored, type Unit } from '../evidence.js';
-import { statesFrequency, tokens } from '../concepts.js';
+import {
+  definitionAnswers,
+  definitionFit,
+  holdsExpected,
+  isSpecific,
+  readQuestion,
+  weighEvidence,
+  type Evidence,
+  type Scored,
+  type Unit,
+} from '../evidence.js';
+import { statesFrequency } from '../concepts.js';
 import { contradictions } from '../contradiction.js';
 import { sentences } from '../text.js';
 import { NO_ANSWER } from '../prompt.js';
@@ -163,31 +173,18 @@ interface Composed {
 const INSTEAD_OF_FIGURE =
   /\b(without undue delay|undue delay|promptly|immediately|as soon as (possible|practicable|reasonably)|in a timely manner|timely|without delay|expeditiously|with or without notice|upon (\w+ )?request|on request|before|prior to|in advance|regularly|periodically|from time to time|reasonable (time|period|notice|efforts?|advance)|unreasonably delay|at no (additional|extra) (charge|cost))\b/i;
 
-/** A question that asks for a definition in so many words (not "what is our board responsible for"). */
-const ASKS_DEFINITION =
-  /\b(defin\w*|mean|meaning|called|counts? as|qualif\w+ as)\b|^\s*(what|who)\s*(is|are|['’]s)\s+(an?|the)\b|^\s*(what|who)\s*(is|are|['’]s)\s+['‘"“]/i;
+/** A row of a table as the chunker writes it: `Name of Subprocessor: AWS; Location of Processing: United States`. */
+const TABLE_ROW = /^[^:;\n]{2,60}: [^;\n]{1,300}(?:; [^:;\n]{2,60}: [^;\n]{0,300}){1,}$/;
+/** The question asks for the entries of a table or list ("which subprocessors", "a table of", "list", "each"). */
+const ASKS_ROWS = /\b(which|list|table|what are (the|its|their)|who are|each|schedule|categories|by [a-z]+ band)\b/i;
+/** At most this many rows of a table are quoted. */
+const MAX_ROWS = 12;
 
 const KIND_WORD: Record<NonNullable<ReturnType<typeof readQuestion>['expects']>, string> = {
   figure: 'figure',
   date: 'date',
   frequency: 'frequency',
 };
-
-/** Ask concepts (and, at half, the statements' concepts) a passage's defined term holds; fewer extra words first. */
-function definitionFit(reading: ReturnType<typeof readQuestion>, u: Unit): number {
-  let best = 0;
-  for (const d of u.index.defines) {
-    const words = d.trim().split(' ').length;
-    let held = 0;
-    for (const { concept, role } of reading.concepts) {
-      if (concept.frame || concept.vendor || (role !== 'ask' && role !== 'context')) continue;
-      const inTerm = concept.stem !== undefined ? tokens(d).some((t) => t.stem === concept.stem) : concept.realisations.some((r) => d.includes(r));
-      if (inTerm) held += role === 'ask' ? 1 : 0.5;
-    }
-    if (held > 0) best = Math.max(best, held - 0.01 * words);
-  }
-  return best;
-}
 
 /** One question (or one part of a multi-part question) over the sources. */
 function composeOne(question: string, sources: Source[], opts: ExtractiveOptions = {}, context = ''): Composed {
@@ -255,15 +252,28 @@ function composeOne(question: string, sources: Source[], opts: ExtractiveOptions
     let fit = 0;
     for (const s of ev.scored) {
       if (!inScope(s)) continue;
-      const f = definitionFit(reading, s.unit);
+      const f = definitionFit(reading, s.unit.index);
       if (f > fit) [best, fit] = [s, f];
     }
     // "What is our board responsible for?" asks what the board does, not what it is: the
-    // definition answers a question asking for one, or one it holds every asked concept of.
+    // definition answers a question asking for one (definitionAnswers), or one it holds every asked concept of.
     const asked = reading.concepts.filter((c) => c.role === 'ask' && !c.concept.frame && !c.concept.vendor).length;
-    if (best && (ASKS_DEFINITION.test(question) || fit >= asked - 0.5)) {
+    if (best && (definitionAnswers(question, reading, fit) || fit >= asked - 0.5)) {
       const p = { chosen: [best], items: new Map<Scored, Unit[]>() };
       return answered(p, render(p), pool);
+    }
+  }
+  // "Which subprocessors …", "a table of …": when a row of a table answers, the table's rows answer.
+  if (ASKS_ROWS.test(question)) {
+    const best = pool.filter((s) => s.coverage >= minCoverage).slice(0, 5);
+    const row = best.find((s) => TABLE_ROW.test(s.unit.text));
+    const rows = row ? ev.units.filter((u) => u.source === row.unit.source && TABLE_ROW.test(u.text)) : [];
+    if (row && rows.length >= 2) {
+      const n = row.unit.source.sourceNumber;
+      const shown = rows.slice(0, MAX_ROWS).map((u) => `- ${cite(u.text, n)}`);
+      const more = rows.length > MAX_ROWS ? [`- (${rows.length - MAX_ROWS} more rows in [Source ${n}].)`] : [];
+      const p = { chosen: [row], items: new Map<Scored, Unit[]>() };
+      return answered(p, [`${titleOf(row.unit.source)} [Source ${n}]:`, ...shown, ...more].join('\n'), pool);
     }
   }
   // "How often": once a sentence states the frequency, only sentences that state one follow it.
