@@ -125,6 +125,9 @@ export interface QuestionResult {
   factsCovered: number;
   invalidMarkers: boolean;
   hallucination: boolean;
+  /** Validation's confidence and issues. */
+  confidence: number;
+  issues: string[];
   totalTime: number;
   wallMs: number;
 }
@@ -197,6 +200,8 @@ export async function askOne(demo: Demo, q: EvalQuestion): Promise<QuestionResul
       factsCovered: 0,
       invalidMarkers: false,
       hallucination: false,
+      confidence: 0,
+      issues: [],
       totalTime: 0,
       wallMs,
     };
@@ -219,6 +224,8 @@ export async function askOne(demo: Demo, q: EvalQuestion): Promise<QuestionResul
     factsCovered: q.facts.filter((f) => factCovered(f, data.answer)).length,
     invalidMarkers: data.validation.issues.some((i) => /does not refer to a retrieved source/.test(i)),
     hallucination: data.validation.hasHallucinations,
+    confidence: data.validation.confidence,
+    issues: data.validation.issues,
     totalTime: data.totalTime,
     wallMs,
   };

@@ -21,11 +21,11 @@ export const VERDICT_WORDS: Record<Verdict, string> = {
   not_addressed: 'the documents do not address it',
 };
 
-/** The question asks whether something is met, enough, as required (a yes/no about a requirement). */
+/** The question asks whether something is met, enough, adequate (a judgement in so many words). */
 const ASKS_JUDGEMENT =
-  /\b(meets?|satisf(y|ies|ied)|good enough|enough|adequate|sufficient|compl(y|ies|iant)|respects?|in line with|the way (DORA|Art|Article)|as (DORA|Art\.?|Article)\b[^?]{0,40}\b(requires?|demands?|expects?|asks?|wants?)|(DORA|Art\.?|Article)\s*[\d()a-z.,/ ]{0,20}\b(requires?|demands?|expects?|asks?( for)?|wants?|makes?)\b|\bper Art|check (it )?against|bar of)\b/i;
-/** A yes/no question (`does`, `is`, `can we`, `will they`, `would`). */
-const YES_NO = /(^|[.?!]\s+|,\s*|:\s*)(do|does|did|is|are|can|could|will|would|has|have|must|should)\b/i;
+  /\b(meets?|satisf(y|ies|ied)|good enough|enough|adequate|sufficient|compl(y|ies|iant)|respects?|in line with|the way (DORA|Art|Article)|per Art|check (it )?against|bar of|as (DORA|Art\.?|Article)\b[^?]{0,40}\b(requires?|demands?|expects?|asks?|wants?))\b/i;
+/** A yes/no question (`does`, `is`, `can we`, `will they`, `…, and do the documents help?`). */
+const YES_NO = /(^|[.?!:]\s+|,\s*|\band\s+)(do|does|did|is|are|can|could|will|would|has|have|must|should)\b/i;
 /** A DORA article named: `Art. 30(2)(g)`, `Article 28(7)`, `Articles 24/25`. */
 const ARTICLE_REF = /\bArt(?:icles?|s?\.)?\s*(\d{1,3})((?:\(\d+\))?(?:\([a-z]\))?(?:\([ivx]+\))?)/gi;
 const NAMES_DORA = /\b(DORA|Art(icles?|s?\.)\s*\d|TLPT|threat-led)/i;
@@ -78,6 +78,7 @@ export interface ObligationAsked {
  */
 export function obligationAsked(question: string): ObligationAsked | null {
   if (!NAMES_DORA.test(question)) return null;
+  // "What does Article 28 require?" asks what the requirement is, not whether it is met.
   if (!ASKS_JUDGEMENT.test(question) && !YES_NO.test(question)) return null;
   const refs = refsOf(question);
   const { index, idf } = obligationIndex();
