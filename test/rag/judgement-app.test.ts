@@ -45,7 +45,7 @@ t.test('a judgement question is answered through the obligation engine', async (
   const res = await app.inject({ method: 'POST', url: `${API}/rag`, headers: ws.headers, payload: { question: QUESTION } });
   t.equal(res.statusCode, 200, res.body);
   const a = res.json().data;
-  const user = fake.requests.at(-1)!.body.messages.at(-1).content as string;
+  const user = fake.requests.at(-1)!.body.messages.at(-1)!.content as string;
   t.match(user, /Judgement frame/);
   t.match(user, /Obligation: DORA Article 30\(2\)\(h\), Termination rights and notice periods\./, 'the obligation');
   t.match(

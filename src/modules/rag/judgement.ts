@@ -55,9 +55,16 @@ interface WorkspaceReading {
   /** The DORA article's passage holding an obligation's text, by obligation id. */
   articles: Map<string, ChunkRow | null>;
   vendorNames: string[];
+  /** Proper names of the documents (`37signals`, `HackerOne`): a question using one is about the vendor. */
+  names: Set<string>;
 }
 
 const CACHE_MAX = 32;
+/** A proper name as written: `GitHub`, `37signals`, `HackerOne` (a capital or a figure, then a small letter). */
+const PROPER_NAME = /\b(?:\p{Lu}[\p{L}\p{N}-]*\p{Ll}[\p{L}\p{N}-]*|\p{N}+\p{Ll}[\p{L}\p{N}-]*)\b/gu;
+/** Capitalised words of questions that name the regulation or its parts, not the vendor. */
+const NOT_A_VENDOR =
+  /^(DORA|Art|Article|Articles|Regulation|Union|European|EU|Member|State|States|Commission|Does|Do|Is|Are|Can|Could|Will|Would|What|Which|How|When|Where|Who|Under|Per|For|If|As|The|Our|We|They|Their|Please)$/;
 const squash = (s: string) => s.replace(/\s+/g, ' ').trim();
 
 /** The vendor names the question uses: the workspace's name, or a proper name found in the vendor's documents only. */
@@ -132,7 +139,9 @@ export function judgementService(deps: {
         results.set(r.obligationId, r);
       }
     }
-    const reading: WorkspaceReading = { key, chunks, results, articles: new Map(), vendorNames };
+    const names = new Set<string>();
+    for (const c of chunks) for (const m of c.content.matchAll(PROPER_NAME)) names.add(m[0]);
+    const reading: WorkspaceReading = { key, chunks, results, articles: new Map(), vendorNames, names };
     if (cache.size >= CACHE_MAX) cache.delete(cache.keys().next().value!);
     cache.set(workspaceId, reading);
     return reading;
@@ -205,10 +214,12 @@ export function judgementService(deps: {
     async judge(scope, question, sources) {
       const asked = obligationAsked(question);
       if (!asked) return null;
-      // A question about DORA alone ("does DORA require MFA?") is not a judgement of the vendor.
-      if (!sources.some((s) => s.workspaceId !== null) || !namesVendor(question, scope.workspaceName ?? '', sources)) return null;
+      if (!sources.some((s) => s.workspaceId !== null)) return null;
       const o = asked.obligation;
       const reading = await readingOf(scope.workspaceId);
+      // A question about DORA alone ("does DORA require MFA?") is not a judgement of the vendor.
+      const usesName = [...question.matchAll(PROPER_NAME)].some((m) => m.index! > 0 && !NOT_A_VENDOR.test(m[0]) && reading.names.has(m[0]));
+      if (!usesName && !namesVendor(question, scope.workspaceName ?? '', sources)) return null;
       const result = reading.results.get(o.id);
       if (!result) return null;
       const doraText = result.doraText;
