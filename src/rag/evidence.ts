@@ -162,7 +162,14 @@ export function definitionFit(reading: Reading, index: PassageIndex): number {
     for (const { concept, role } of reading.concepts) {
       if (concept.frame || concept.vendor || (role !== 'ask' && role !== 'context')) continue;
       const inTerm = concept.stem !== undefined ? tokens(d).some((t) => t.stem === concept.stem) : concept.realisations.some((r) => d.includes(r));
-      if (inTerm) held += role === 'ask' ? 1 : 0.5;
+      if (!inTerm) continue;
+      held += role === 'ask' ? 1 : 0.5;
+      // The term as the question writes it ("ICT third-party service provider", not the
+      // vocabulary's shorter "service provider" inside "crowdfunding service provider").
+      const written = ` ${tokens(concept.label.split(' / ')[0]!)
+        .map((t) => t.light)
+        .join(' ')} `;
+      if (concept.entry && written.trim()) held += d === written ? 0.5 : d.includes(written) ? 0.25 : 0;
     }
     if (held > 0) best = Math.max(best, held - 0.01 * words);
   }

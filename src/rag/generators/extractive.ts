@@ -265,8 +265,9 @@ function composeOne(question: string, sources: Source[], opts: ExtractiveOptions
   }
   // "Which subprocessors …", "a table of …": when a row of a table answers, the table's rows answer.
   if (ASKS_ROWS.test(question)) {
-    const best = pool.filter((s) => s.coverage >= minCoverage).slice(0, 5);
-    const row = best.find((s) => TABLE_ROW.test(s.unit.text));
+    // A row as good as the best sentence but for its source's retrieval score (0.85 + 0.15 x score).
+    const top = pool[0]?.score ?? 0;
+    const row = pool.find((s) => s.coverage >= minCoverage && s.score >= 0.85 * top && TABLE_ROW.test(s.unit.text));
     const rows = row ? ev.units.filter((u) => u.source === row.unit.source && TABLE_ROW.test(u.text)) : [];
     if (row && rows.length >= 2) {
       const n = row.unit.source.sourceNumber;
