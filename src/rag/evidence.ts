@@ -136,6 +136,10 @@ const EXPLICIT_DEFINITION = /\b(defin\w*|mean|meaning|called|counts? as|qualif\w
 /** "What is a …", "who is the …": a definition may answer, if its term is what the question names. */
 const WEAK_DEFINITION = /(^|[.?!]\s+)(what|who)\s*(is|are|['’]s)\s+(an?|the)\b/i;
 
+/** The question asks for the entries of a table or list ("which subprocessors", "a table of", "list", "each"). */
+const ASKS_ROWS = /\b(which|list|table|what are (the|its|their)|who are|each|schedule|categories|by [a-z]+ band)\b/i;
+export const asksForRows = (question: string) => ASKS_ROWS.test(question);
+
 /** The question may ask for a definition ("define", "what is a …", "what does … mean"). */
 export const asksForDefinition = (question: string) => EXPLICIT_DEFINITION.test(question) || WEAK_DEFINITION.test(question);
 

@@ -7,7 +7,7 @@ import type { GapResult } from '../../domain/gap.js';
 import type { Source } from '../../domain/sources.js';
 import { blocksFromChunks, type ChunkOptions } from '../../ingest/chunker.js';
 import { indexPassage } from '../../rag/concepts.js';
-import { asksForDefinition, definitionAnswers, definitionFit, readQuestion, weighEvidence } from '../../rag/evidence.js';
+import { asksForDefinition, asksForRows, definitionAnswers, definitionFit, readQuestion, weighEvidence } from '../../rag/evidence.js';
 import type { Judgement } from '../../rag/types.js';
 
 /**
@@ -26,6 +26,12 @@ export interface JudgementService {
    * retrieval did not return it (to be added after `sources`); null otherwise.
    */
   definition(question: string, sources: Source[]): Promise<Source | null>;
+  /**
+   * A question asking for the entries of a table ("which subprocessors …"): the passages holding
+   * the rows of a table that follow a retrieved passage of the vendor's documents (the intro of
+   * a subprocessor list is retrieved, its table is the next chunk), at most 2, to be added after `sources`.
+   */
+  tableRows(question: string, sources: Source[]): Promise<Source[]>;
   /** The judgement of a question in a workspace, with the sources it adds after `sources`; null when the question is not one. */
   judge(
     scope: { workspaceId: string; workspaceName?: string },
@@ -60,6 +66,8 @@ interface WorkspaceReading {
 }
 
 const CACHE_MAX = 32;
+/** A table as stored: a Markdown row (`| AWS | Hosting | United States |`) or a row as the chunker writes it (`Name: AWS; Location: United States`). */
+const TABLE_LINE = /^\|.*\|.*\|$|^[^:;]{2,60}: [^;]{1,300}(?:; [^:;]{2,60}: [^;]{0,300}){1,}$/;
 /** A proper name as written: `GitHub`, `37signals`, `HackerOne` (a capital or a figure, then a small letter). */
 const PROPER_NAME = /\b(?:\p{Lu}[\p{L}\p{N}-]*\p{Ll}[\p{L}\p{N}-]*|\p{N}+\p{Ll}[\p{L}\p{N}-]*)\b/gu;
 /** Capitalised words of questions that name the regulation or its parts, not the vendor. */
@@ -184,6 +192,43 @@ export function judgementService(deps: {
   }
 
   return {
+    async tableRows(question, sources) {
+      if (!asksForRows(question)) return [];
+      const vendor = sources.filter((s) => s.workspaceId !== null).slice(0, 3);
+      if (!vendor.length) return [];
+      const rows = await queryRows<ChunkRow & { score: number }>(
+        deps.db,
+        sql`SELECT n.id, n.document_id, n.data_source_id, n.workspace_id, n.chunk_index, n.title, n.section, n.content, n.url, n.page
+            FROM chunks c JOIN chunks n ON n.document_id = c.document_id AND n.workspace_id = c.workspace_id
+              AND n.chunk_index BETWEEN c.chunk_index + 1 AND c.chunk_index + 2 AND n.deleted_at IS NULL
+            WHERE c.id IN (${sql.join(
+              vendor.map((s) => sql`${s.id}`),
+              sql`, `,
+            )}) AND c.workspace_id = ${vendor[0]!.workspaceId}
+            ORDER BY n.document_id, n.chunk_index`,
+      );
+      const out: Source[] = [];
+      for (const r of rows) {
+        if (out.length >= 2 || sources.some((s) => s.id === r.id) || out.some((s) => s.id === r.id)) continue;
+        if (!r.content.split('\n').some((line) => TABLE_LINE.test(line.trim()))) continue;
+        const near = vendor.find((s) => s.documentId === r.document_id);
+        out.push({
+          id: r.id,
+          sourceNumber: sources.length + out.length + 1,
+          title: r.title,
+          content: r.content,
+          url: r.url,
+          section: r.section,
+          score: near?.score ?? 0,
+          documentId: r.document_id,
+          dataSourceId: r.data_source_id,
+          page: r.page === null ? null : String(r.page),
+          workspaceId: r.workspace_id,
+        });
+      }
+      return out;
+    },
+
     async definition(question, sources) {
       if (!asksForDefinition(question)) return null;
       const reading = readQuestion(question);

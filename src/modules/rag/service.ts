@@ -237,6 +237,8 @@ export function ragService(deps: {
             // "What is X": Article 3's definition of X, when retrieval did not return it.
             const definition = await deps.judgement.definition(p.question, sources);
             if (definition) sources = [...sources, definition];
+            // "Which subprocessors …": the table after a retrieved passage of its document.
+            sources = [...sources, ...(await deps.judgement.tableRows(p.question, sources))];
           }
         }
         if (signal?.aborted) throw new GenerationAborted();

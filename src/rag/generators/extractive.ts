@@ -1,4 +1,5 @@
 import {
+  asksForRows,
   definitionAnswers,
   definitionFit,
   holdsExpected,
@@ -175,8 +176,6 @@ const INSTEAD_OF_FIGURE =
 
 /** A row of a table as the chunker writes it: `Name of Subprocessor: AWS; Location of Processing: United States`. */
 const TABLE_ROW = /^[^:;\n]{2,60}: [^;\n]{1,300}(?:; [^:;\n]{2,60}: [^;\n]{0,300}){1,}$/;
-/** The question asks for the entries of a table or list ("which subprocessors", "a table of", "list", "each"). */
-const ASKS_ROWS = /\b(which|list|table|what are (the|its|their)|who are|each|schedule|categories|by [a-z]+ band)\b/i;
 /** At most this many rows of a table are quoted. */
 const MAX_ROWS = 12;
 
@@ -264,7 +263,7 @@ function composeOne(question: string, sources: Source[], opts: ExtractiveOptions
     }
   }
   // "Which subprocessors …", "a table of …": when a row of a table answers, the table's rows answer.
-  if (ASKS_ROWS.test(question)) {
+  if (asksForRows(question)) {
     // A row as good as the best sentence but for its source's retrieval score (0.85 + 0.15 x score).
     const top = pool[0]?.score ?? 0;
     const row = pool.find((s) => s.coverage >= minCoverage && s.score >= 0.85 * top && TABLE_ROW.test(s.unit.text));
