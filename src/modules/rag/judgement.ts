@@ -95,6 +95,28 @@ export function judgementService(deps: {
 }): JudgementService {
   const cache = new Map<string, WorkspaceReading>();
 
+  /** The workspace's live chunks in document order, kept per version of its documents. */
+  const chunkCache = new Map<string, { key: string; chunks: ChunkRow[] }>();
+  async function chunksOf(workspaceId: string): Promise<ChunkRow[]> {
+    const [stamp] = await queryRows<{ key: string | null }>(
+      deps.db,
+      sql`SELECT count(*)::text || ':' || coalesce(max(d.updated_at)::text, '') AS key FROM documents d WHERE d.workspace_id = ${workspaceId} AND d.deleted_at IS NULL`,
+    );
+    const key = stamp?.key ?? '';
+    const hit = chunkCache.get(workspaceId);
+    if (hit && hit.key === key) return hit.chunks;
+    const chunks = await queryRows<ChunkRow>(
+      deps.db,
+      sql`SELECT c.id, c.document_id, c.data_source_id, c.workspace_id, c.chunk_index, c.title, c.section, c.content, c.url, c.page
+          FROM chunks c JOIN documents d ON d.id = c.document_id
+          WHERE c.workspace_id = ${workspaceId} AND c.deleted_at IS NULL AND d.deleted_at IS NULL
+          ORDER BY c.document_id, c.chunk_index`,
+    );
+    if (chunkCache.size >= CACHE_MAX) chunkCache.delete(chunkCache.keys().next().value!);
+    chunkCache.set(workspaceId, { key, chunks });
+    return chunks;
+  }
+
   /**
    * The workspace's documents read once per version of them (and of the DORA corpus, and of the
    * vendor's names): their sentences, their vectors, and the engine's result for every
@@ -110,13 +132,7 @@ export function judgementService(deps: {
     const key = `${stamp?.key ?? ''}\u0000${vendorNames.join('\u0000')}`;
     const hit = cache.get(workspaceId);
     if (hit && hit.key === key) return hit;
-    const chunks = await queryRows<ChunkRow>(
-      deps.db,
-      sql`SELECT c.id, c.document_id, c.data_source_id, c.workspace_id, c.chunk_index, c.title, c.section, c.content, c.url, c.page
-          FROM chunks c JOIN documents d ON d.id = c.document_id
-          WHERE c.workspace_id = ${workspaceId} AND c.deleted_at IS NULL AND d.deleted_at IS NULL
-          ORDER BY c.document_id, c.chunk_index`,
-    );
+    const chunks = await chunksOf(workspaceId);
     const byDoc = new Map<string, ChunkRow[]>();
     for (const c of chunks) byDoc.set(c.document_id, [...(byDoc.get(c.document_id) ?? []), c]);
     // The documents' text as indexed, as GET /documents/:id shows it (blocks rebuilt from the chunks).
@@ -196,17 +212,14 @@ export function judgementService(deps: {
       if (!asksForRows(question)) return [];
       const vendor = sources.filter((s) => s.workspaceId !== null).slice(0, 3);
       if (!vendor.length) return [];
-      const rows = await queryRows<ChunkRow & { score: number }>(
-        deps.db,
-        sql`SELECT n.id, n.document_id, n.data_source_id, n.workspace_id, n.chunk_index, n.title, n.section, n.content, n.url, n.page
-            FROM chunks c JOIN chunks n ON n.document_id = c.document_id AND n.workspace_id = c.workspace_id
-              AND n.chunk_index BETWEEN c.chunk_index + 1 AND c.chunk_index + 2 AND n.deleted_at IS NULL
-            WHERE c.id IN (${sql.join(
-              vendor.map((s) => sql`${s.id}`),
-              sql`, `,
-            )}) AND c.workspace_id = ${vendor[0]!.workspaceId}
-            ORDER BY n.document_id, n.chunk_index`,
-      );
+      // A table already retrieved answers by itself.
+      if (vendor.some((s) => s.content.split('\n').some((line) => TABLE_LINE.test(line.trim())))) return [];
+      const ws = vendor[0]!.workspaceId!;
+      const all = await chunksOf(ws);
+      const rows = vendor.flatMap((v) => {
+        const at = all.findIndex((c) => c.id === v.id);
+        return at < 0 ? [] : all.slice(at + 1, at + 3).filter((c) => c.document_id === v.documentId);
+      });
       const out: Source[] = [];
       for (const r of rows) {
         if (out.length >= 2 || sources.some((s) => s.id === r.id) || out.some((s) => s.id === r.id)) continue;
