@@ -84,6 +84,39 @@ function namesVendor(question: string, workspaceName: string, sources: Source[])
   return reading.namesVendor;
 }
 
+/** A passage as a source of the answer, numbered `n`. */
+const sourceOf = (r: ChunkRow, n: number, score = 0): Source => ({
+  id: r.id,
+  sourceNumber: n,
+  title: r.title,
+  content: r.content,
+  url: r.url,
+  section: r.section,
+  score,
+  documentId: r.document_id,
+  dataSourceId: r.data_source_id,
+  page: r.page === null ? null : String(r.page),
+  workspaceId: r.workspace_id,
+});
+
+/** The DORA article's passage holding the obligation's text (else the article's first passage). */
+async function articleChunk(db: Db, o: VendorObligation, doraText: string): Promise<ChunkRow | null> {
+  const rows = await queryRows<ChunkRow>(
+    db,
+    sql`SELECT c.id, c.document_id, c.data_source_id, c.workspace_id, c.chunk_index, c.title, c.section, c.content, c.url, c.page
+        FROM chunks c WHERE c.workspace_id IS NULL AND c.deleted_at IS NULL AND c.title LIKE ${`DORA Article ${o.article}:%`}
+        ORDER BY c.chunk_index`,
+  );
+  const needle = squash(o.dora.match).toLowerCase();
+  const text = squash(doraText).toLowerCase().slice(0, 60);
+  return (
+    rows.find((r) => squash(r.content).toLowerCase().includes(needle)) ??
+    rows.find((r) => text && squash(r.content).toLowerCase().includes(text)) ??
+    rows[0] ??
+    null
+  );
+}
+
 export function judgementService(deps: {
   db: Db;
   embedder?: { id: string; embed(texts: string[], opts?: { kind?: 'query' | 'document' }): Promise<number[][]> };
@@ -171,24 +204,6 @@ export function judgementService(deps: {
     return reading;
   }
 
-  /** The DORA article's passage holding the obligation's text (else the article's first passage). */
-  async function articleChunk(o: VendorObligation, doraText: string): Promise<ChunkRow | null> {
-    const rows = await queryRows<ChunkRow>(
-      deps.db,
-      sql`SELECT c.id, c.document_id, c.data_source_id, c.workspace_id, c.chunk_index, c.title, c.section, c.content, c.url, c.page
-          FROM chunks c WHERE c.workspace_id IS NULL AND c.deleted_at IS NULL AND c.title LIKE ${`DORA Article ${o.article}:%`}
-          ORDER BY c.chunk_index`,
-    );
-    const needle = squash(o.dora.match).toLowerCase();
-    const text = squash(doraText).toLowerCase().slice(0, 60);
-    return (
-      rows.find((r) => squash(r.content).toLowerCase().includes(needle)) ??
-      rows.find((r) => text && squash(r.content).toLowerCase().includes(text)) ??
-      rows[0] ??
-      null
-    );
-  }
-
   /** Article 3's passages with the terms each defines, kept per version of the corpus. */
   let definitions: { key: string; rows: { row: ChunkRow; index: ReturnType<typeof indexPassage> }[] } | null = null;
   async function definitionPassages() {
@@ -225,19 +240,7 @@ export function judgementService(deps: {
         if (out.length >= 2 || sources.some((s) => s.id === r.id) || out.some((s) => s.id === r.id)) continue;
         if (!r.content.split('\n').some((line) => TABLE_LINE.test(line.trim()))) continue;
         const near = vendor.find((s) => s.documentId === r.document_id);
-        out.push({
-          id: r.id,
-          sourceNumber: sources.length + out.length + 1,
-          title: r.title,
-          content: r.content,
-          url: r.url,
-          section: r.section,
-          score: near?.score ?? 0,
-          documentId: r.document_id,
-          dataSourceId: r.data_source_id,
-          page: r.page === null ? null : String(r.page),
-          workspaceId: r.workspace_id,
-        });
+        out.push(sourceOf(r, sources.length + out.length + 1, near?.score ?? 0));
       }
       return out;
     },
@@ -253,20 +256,7 @@ export function judgementService(deps: {
         if (fit > (best?.fit ?? 0)) best = { row, fit };
       }
       if (!best || best.fit <= have || !definitionAnswers(question, reading, best.fit) || sources.some((s) => s.id === best.row.id)) return null;
-      const r = best.row;
-      return {
-        id: r.id,
-        sourceNumber: sources.length + 1,
-        title: r.title,
-        content: r.content,
-        url: r.url,
-        section: r.section,
-        score: 0,
-        documentId: r.document_id,
-        dataSourceId: r.data_source_id,
-        page: r.page === null ? null : String(r.page),
-        workspaceId: r.workspace_id,
-      };
+      return sourceOf(best.row, sources.length + 1);
     },
 
     async judge(scope, question, sources) {
@@ -288,22 +278,10 @@ export function judgementService(deps: {
         const found = all().find((s) => s.id === row.id);
         if (found) return found.sourceNumber;
         const n = sources.length + extra.length + 1;
-        extra.push({
-          id: row.id,
-          sourceNumber: n,
-          title: row.title,
-          content: row.content,
-          url: row.url,
-          section: row.section,
-          score: 0,
-          documentId: row.document_id,
-          dataSourceId: row.data_source_id,
-          page: row.page === null ? null : String(row.page),
-          workspaceId: row.workspace_id,
-        });
+        extra.push(sourceOf(row, n));
         return n;
       };
-      if (!reading.articles.has(o.id)) reading.articles.set(o.id, await articleChunk(o, doraText));
+      if (!reading.articles.has(o.id)) reading.articles.set(o.id, await articleChunk(deps.db, o, doraText));
       const article = reading.articles.get(o.id) ?? null;
       const doraSource = article ? numberOf(article) : null;
       const evidenceSources = result.evidence.map((e) => {
