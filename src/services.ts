@@ -18,6 +18,7 @@ import { portfolioService } from './modules/analytics/portfolio.js';
 import { conversationsRepository } from './modules/conversations/repository.js';
 import { conversationsService } from './modules/conversations/service.js';
 import { judgementService } from './modules/rag/judgement.js';
+import { ragRepository } from './modules/rag/repository.js';
 import { ragService } from './modules/rag/service.js';
 import { createGenerator } from './rag/generators/index.js';
 import { createNotificationBus } from './modules/notifications/bus.js';
@@ -106,7 +107,7 @@ export function createServices(deps: { config: Config; database: Database; maile
   // Judgement questions are read by the obligation engine of the assessments (src/compliance).
   let obligationTexts: Promise<Map<number, string[]>> | null = null;
   const judgement = judgementService({
-    db,
+    repo: ragRepository(db),
     embedder,
     chunking: { size: config.ingest.chunkSize, overlap: config.ingest.chunkOverlap },
     doraText: async (o) => {

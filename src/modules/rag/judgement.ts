@@ -2,13 +2,13 @@ import { analyzeGaps, obligationQuery, type Vectors } from '../../compliance/gap
 import { obligationAsked, verdictOf } from '../../compliance/judgement.js';
 import { splitSentences } from '../../compliance/passages.js';
 import { VENDOR_OBLIGATIONS, type VendorObligation } from '../../compliance/obligations.js';
-import { queryRows, sql, type Db } from '../../db/client.js';
 import type { GapResult } from '../../domain/gap.js';
 import type { Source } from '../../domain/sources.js';
 import { blocksFromChunks, type ChunkOptions } from '../../ingest/chunker.js';
 import { indexPassage } from '../../rag/concepts.js';
 import { asksForDefinition, asksForRows, definitionAnswers, definitionFit, readQuestion, weighEvidence } from '../../rag/evidence.js';
 import type { Judgement } from '../../rag/types.js';
+import type { ChunkRow, RagRepository } from './repository.js';
 
 /**
  * Judgement questions through the obligation engine (docs/rag.md, "Judgement questions"):
@@ -38,19 +38,6 @@ export interface JudgementService {
     question: string,
     sources: Source[],
   ): Promise<{ judgement: Judgement; sources: Source[] } | null>;
-}
-
-interface ChunkRow {
-  id: string;
-  document_id: string;
-  data_source_id: string | null;
-  workspace_id: string | null;
-  chunk_index: number;
-  title: string;
-  section: string;
-  content: string;
-  url: string;
-  page: number | null;
 }
 
 interface WorkspaceReading {
@@ -100,13 +87,8 @@ const sourceOf = (r: ChunkRow, n: number, score = 0): Source => ({
 });
 
 /** The DORA article's passage holding the obligation's text (else the article's first passage). */
-async function articleChunk(db: Db, o: VendorObligation, doraText: string): Promise<ChunkRow | null> {
-  const rows = await queryRows<ChunkRow>(
-    db,
-    sql`SELECT c.id, c.document_id, c.data_source_id, c.workspace_id, c.chunk_index, c.title, c.section, c.content, c.url, c.page
-        FROM chunks c WHERE c.workspace_id IS NULL AND c.deleted_at IS NULL AND c.title LIKE ${`DORA Article ${o.article}:%`}
-        ORDER BY c.chunk_index`,
-  );
+async function articleChunk(repo: RagRepository, o: VendorObligation, doraText: string): Promise<ChunkRow | null> {
+  const rows = await repo.articleChunks(o.article);
   const needle = squash(o.dora.match).toLowerCase();
   const text = squash(doraText).toLowerCase().slice(0, 60);
   return (
@@ -118,7 +100,7 @@ async function articleChunk(db: Db, o: VendorObligation, doraText: string): Prom
 }
 
 export function judgementService(deps: {
-  db: Db;
+  repo: RagRepository;
   embedder?: { id: string; embed(texts: string[], opts?: { kind?: 'query' | 'document' }): Promise<number[][]> };
   chunking: ChunkOptions;
   /** The obligation's text in DORA (the compliance reference data), as the assessments quote it. */
@@ -131,20 +113,10 @@ export function judgementService(deps: {
   /** The workspace's live chunks in document order, kept per version of its documents. */
   const chunkCache = new Map<string, { key: string; chunks: ChunkRow[] }>();
   async function chunksOf(workspaceId: string): Promise<ChunkRow[]> {
-    const [stamp] = await queryRows<{ key: string | null }>(
-      deps.db,
-      sql`SELECT count(*)::text || ':' || coalesce(max(d.updated_at)::text, '') AS key FROM documents d WHERE d.workspace_id = ${workspaceId} AND d.deleted_at IS NULL`,
-    );
-    const key = stamp?.key ?? '';
+    const key = await deps.repo.documentsStamp(workspaceId);
     const hit = chunkCache.get(workspaceId);
     if (hit && hit.key === key) return hit.chunks;
-    const chunks = await queryRows<ChunkRow>(
-      deps.db,
-      sql`SELECT c.id, c.document_id, c.data_source_id, c.workspace_id, c.chunk_index, c.title, c.section, c.content, c.url, c.page
-          FROM chunks c JOIN documents d ON d.id = c.document_id
-          WHERE c.workspace_id = ${workspaceId} AND c.deleted_at IS NULL AND d.deleted_at IS NULL
-          ORDER BY c.document_id, c.chunk_index`,
-    );
+    const chunks = await deps.repo.workspaceChunks(workspaceId);
     if (chunkCache.size >= CACHE_MAX) chunkCache.delete(chunkCache.keys().next().value!);
     chunkCache.set(workspaceId, { key, chunks });
     return chunks;
@@ -157,12 +129,7 @@ export function judgementService(deps: {
    */
   async function readingOf(workspaceId: string): Promise<WorkspaceReading> {
     const vendorNames = (await deps.vendorNames(workspaceId)).filter(Boolean);
-    const [stamp] = await queryRows<{ key: string | null }>(
-      deps.db,
-      sql`SELECT string_agg(d.id || ':' || d.updated_at::text, ',' ORDER BY d.id) AS key FROM documents d
-          WHERE (d.workspace_id = ${workspaceId} OR d.workspace_id IS NULL) AND d.deleted_at IS NULL`,
-    );
-    const key = `${stamp?.key ?? ''}\u0000${vendorNames.join('\u0000')}`;
+    const key = `${await deps.repo.documentsAndCorpusStamp(workspaceId)}\u0000${vendorNames.join('\u0000')}`;
     const hit = cache.get(workspaceId);
     if (hit && hit.key === key) return hit;
     const chunks = await chunksOf(workspaceId);
@@ -207,17 +174,9 @@ export function judgementService(deps: {
   /** Article 3's passages with the terms each defines, kept per version of the corpus. */
   let definitions: { key: string; rows: { row: ChunkRow; index: ReturnType<typeof indexPassage> }[] } | null = null;
   async function definitionPassages() {
-    const [stamp] = await queryRows<{ key: string | null }>(
-      deps.db,
-      sql`SELECT count(*)::text || ':' || coalesce(max(d.updated_at)::text, '') AS key FROM documents d WHERE d.workspace_id IS NULL AND d.deleted_at IS NULL`,
-    );
-    const key = stamp?.key ?? '';
+    const key = await deps.repo.documentsStamp(null);
     if (definitions && definitions.key === key) return definitions.rows;
-    const rows = await queryRows<ChunkRow>(
-      deps.db,
-      sql`SELECT c.id, c.document_id, c.data_source_id, c.workspace_id, c.chunk_index, c.title, c.section, c.content, c.url, c.page
-          FROM chunks c WHERE c.workspace_id IS NULL AND c.deleted_at IS NULL AND c.title LIKE 'DORA Article 3:%' ORDER BY c.chunk_index`,
-    );
+    const rows = await deps.repo.articleChunks(3);
     definitions = { key, rows: rows.map((row) => ({ row, index: indexPassage(row.title, row.section, row.content) })) };
     return definitions.rows;
   }
@@ -281,7 +240,7 @@ export function judgementService(deps: {
         extra.push(sourceOf(row, n));
         return n;
       };
-      if (!reading.articles.has(o.id)) reading.articles.set(o.id, await articleChunk(deps.db, o, doraText));
+      if (!reading.articles.has(o.id)) reading.articles.set(o.id, await articleChunk(deps.repo, o, doraText));
       const article = reading.articles.get(o.id) ?? null;
       const doraSource = article ? numberOf(article) : null;
       const evidenceSources = result.evidence.map((e) => {
