@@ -17,6 +17,8 @@ import { analyticsService } from './modules/analytics/service.js';
 import { portfolioService } from './modules/analytics/portfolio.js';
 import { conversationsRepository } from './modules/conversations/repository.js';
 import { conversationsService } from './modules/conversations/service.js';
+import { judgementService } from './modules/rag/judgement.js';
+import { ragRepository } from './modules/rag/repository.js';
 import { ragService } from './modules/rag/service.js';
 import { createGenerator } from './rag/generators/index.js';
 import { createNotificationBus } from './modules/notifications/bus.js';
@@ -102,7 +104,29 @@ export function createServices(deps: { config: Config; database: Database; maile
   const conversations = conversationsService(conversationsRepository(db), { publicUrl: config.publicUrl });
   const analytics = analyticsService(analyticsRepository(db), { usersByIds: (ids) => auth.usersByIds(ids), log: deps.log });
   // Answers (docs/rag.md): retrieval -> generator -> validation -> conversation + query log.
-  const rag = ragService({ retrieval, generator: createGenerator(config), conversations, analytics, config: config.rag });
+  // Judgement questions are read by the obligation engine of the assessments (src/compliance).
+  let obligationTexts: Promise<Map<number, string[]>> | null = null;
+  const judgement = judgementService({
+    repo: ragRepository(db),
+    embedder,
+    chunking: { size: config.ingest.chunkSize, overlap: config.ingest.chunkOverlap },
+    doraText: async (o) => {
+      obligationTexts ??= compliance
+        .articles({})
+        .then(({ articles }) => new Map(articles.map((a) => [Number(a.article.replace(/\D+/g, '')), a.obligations])))
+        .catch((err) => {
+          obligationTexts = null;
+          throw err;
+        });
+      return (await obligationTexts).get(o.article)?.find((t) => t.includes(o.dora.match)) ?? '';
+    },
+    vendorNames: async (workspaceId) => {
+      const ws = await workspaces.get(workspaceId);
+      const profile = ws?.vendorProfile as { legalName?: string } | undefined;
+      return [ws?.workspaceName ?? '', profile?.legalName ?? ''].filter(Boolean);
+    },
+  });
+  const rag = ragService({ retrieval, generator: createGenerator(config), conversations, analytics, config: config.rag, judgement });
   // Evaluation (docs/evaluation.md): the external service when RAGAS_URL is set, else
   // built-in metrics; `questions` are answered by the answer service exactly as POST /rag.
   const evaluation = evaluationService({

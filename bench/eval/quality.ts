@@ -37,8 +37,10 @@ export interface EvalQuestion {
   files: string[];
   /** Key facts, verbatim from the gold text. */
   facts: string[];
-  /** The questions added for issue 29 carry their kind (judgement, multipart, table, nofigure, summary, definition); the earlier set has none. */
-  kind?: string;
+  /** The kind of question, for its own row of figures; unset for the original questions. */
+  kind?: 'judgement' | 'multipart' | 'table' | 'nofigure' | 'summary' | 'definition';
+  /** Judgement questions: the analyst's verdict on the vendor's documents. */
+  verdict?: string;
 }
 
 export function loadQuestions(file = QUESTIONS_FILE): EvalQuestion[] {
@@ -123,6 +125,9 @@ export interface QuestionResult {
   factsCovered: number;
   invalidMarkers: boolean;
   hallucination: boolean;
+  /** Validation's confidence and issues. */
+  confidence: number;
+  issues: string[];
   totalTime: number;
   wallMs: number;
 }
@@ -195,6 +200,8 @@ export async function askOne(demo: Demo, q: EvalQuestion): Promise<QuestionResul
       factsCovered: 0,
       invalidMarkers: false,
       hallucination: false,
+      confidence: 0,
+      issues: [],
       totalTime: 0,
       wallMs,
     };
@@ -217,6 +224,8 @@ export async function askOne(demo: Demo, q: EvalQuestion): Promise<QuestionResul
     factsCovered: q.facts.filter((f) => factCovered(f, data.answer)).length,
     invalidMarkers: data.validation.issues.some((i) => /does not refer to a retrieved source/.test(i)),
     hallucination: data.validation.hasHallucinations,
+    confidence: data.validation.confidence,
+    issues: data.validation.issues,
     totalTime: data.totalTime,
     wallMs,
   };
@@ -300,6 +309,8 @@ export function figuresOf(results: QuestionResult[]): Figures {
 
 const f2 = (x: number | null) => (x === null ? '—' : x.toFixed(2));
 
+export const KINDS = ['judgement', 'multipart', 'table', 'nofigure', 'summary', 'definition'] as const;
+
 /** The figure table (Markdown), one row per kind of question and one for all. */
 export function figureTable(results: QuestionResult[]): string {
   const rows: [string, QuestionResult[]][] = [
@@ -307,6 +318,8 @@ export function figureTable(results: QuestionResult[]): string {
     ['vendor', results.filter((r) => r.q.expect === 'vendor')],
     ['both (comparisons)', results.filter((r) => r.q.expect === 'both')],
     ['no answer in the documents', results.filter((r) => r.q.expect === 'none')],
+    ...KINDS.map((k): [string, QuestionResult[]] => [`kind: ${k}`, results.filter((r) => r.q.kind === k)]),
+    ['original questions (no kind)', results.filter((r) => !r.q.kind)],
     ['all', results],
   ];
   const head =

@@ -277,6 +277,30 @@ const FRAME = new Set<string>(
     'differs',
     'versus',
     'vs',
+    // `Art. 30`: the abbreviation of "Article".
+    'art',
+    // Instructions about the form of the answer ("summarise", "list", "a table of", "bullet
+    // list please"): what to do with the passages, never a concept they must hold.
+    'summarise',
+    'summarize',
+    'summary',
+    'list',
+    'outline',
+    'overview',
+    'enumerate',
+    'table',
+    'checklist',
+    'bullet',
+    'timeline',
+    'step',
+    'break',
+    'breakdown',
+    'short',
+    'brief',
+    'question',
+    'questions',
+    'show',
+    'walk',
   ].map((w) => stemmer(w)),
 );
 

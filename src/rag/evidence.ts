@@ -6,6 +6,7 @@ import {
   doraArticleOf,
   indexPassage,
   statesFrequency,
+  tokens,
   type Concept,
   type PassageIndex,
   type QuestionAnalysis,
@@ -130,6 +131,55 @@ function askPart(question: string): string {
   return asks.length && asks.length < parts.length ? asks.join(' ') : question;
 }
 
+/** A question that asks for a definition in so many words ("define", "what does … mean", "what is 'X'"). */
+const EXPLICIT_DEFINITION = /\b(defin\w*|mean|meaning|called|counts? as|qualif\w+ as)\b|^\s*(what|who)\s*(is|are|['’]s)\s+(an?\s+|the\s+)?['‘"“]/i;
+/** "What is a …", "who is the …": a definition may answer, if its term is what the question names. */
+const WEAK_DEFINITION = /(^|[.?!]\s+)(what|who)\s*(is|are|['’]s)\s+(an?|the)\b/i;
+
+/** The question asks for the entries of a table or list ("which subprocessors", "a table of", "list", "each"). */
+const ASKS_ROWS = /\b(which|list|table|what are (the|its|their)|who are|each|schedule|categories|by [a-z]+ band)\b/i;
+export const asksForRows = (question: string) => ASKS_ROWS.test(question);
+
+/** The question may ask for a definition ("define", "what is a …", "what does … mean"). */
+export const asksForDefinition = (question: string) => EXPLICIT_DEFINITION.test(question) || WEAK_DEFINITION.test(question);
+
+/**
+ * A definition with this fit (definitionFit) answers the question: any that holds an asked
+ * concept when the question asks for one in so many words; when it only asks "what is the …",
+ * one whose term holds at least half of what the question asks ("what is the maximum fine a
+ * supervisor can impose on a bank" is not answered by the definition of a bank).
+ */
+export function definitionAnswers(question: string, reading: Reading, fit: number): boolean {
+  if (fit <= 0) return false;
+  if (EXPLICIT_DEFINITION.test(question)) return true;
+  if (!WEAK_DEFINITION.test(question)) return false;
+  const asked = reading.concepts.filter((c) => c.role === 'ask' && !c.concept.frame && !c.concept.vendor).length;
+  return fit >= Math.max(0.9, asked * 0.5 - 0.05);
+}
+
+/** Ask concepts (and, at half, the statements' concepts) a passage's defined term holds; fewer extra words first. */
+export function definitionFit(reading: Reading, index: PassageIndex): number {
+  let best = 0;
+  for (const d of index.defines) {
+    const words = d.trim().split(' ').length;
+    let held = 0;
+    for (const { concept, role } of reading.concepts) {
+      if (concept.frame || concept.vendor || (role !== 'ask' && role !== 'context')) continue;
+      const inTerm = concept.stem !== undefined ? tokens(d).some((t) => t.stem === concept.stem) : concept.realisations.some((r) => d.includes(r));
+      if (!inTerm) continue;
+      held += role === 'ask' ? 1 : 0.5;
+      // The term as the question writes it ("ICT third-party service provider", not the
+      // vocabulary's shorter "service provider" inside "crowdfunding service provider").
+      const written = ` ${tokens(concept.label.split(' / ')[0]!)
+        .map((t) => t.light)
+        .join(' ')} `;
+      if (concept.entry && written.trim()) held += d === written ? 0.5 : d.includes(written) ? 0.25 : 0;
+    }
+    if (held > 0) best = Math.max(best, held - 0.01 * words);
+  }
+  return best;
+}
+
 /** Reads a question (and, for a follow-up, the previous question it continues). */
 export function readQuestion(question: string, history = ''): Reading {
   const analysis = analyseQuestion(question);
@@ -163,7 +213,10 @@ export function holdsExpected(text: string, expects: Reading['expects']): boolea
   if (!expects) return true;
   // Regulation numbers (`No 1093/2010`, `2022/2554`) and references to articles, paragraphs
   // and points (`Article 28(4)`, `paragraph 9`, `point (3)`) are not answers.
-  const plain = text.replace(/\b(No\s+)?\d+\/\d+\b|\b(Articles?|paragraphs?|subparagraphs?|points?)\s+\(?\d+\)?(\(\d+\))*(\([a-z]\))?/gi, ' ');
+  // Nor is the numbering of a sentence's own points (`(1) notify Customer; (2) investigate`).
+  const plain = text
+    .replace(/\b(No\s+)?\d+\/\d+\b|\b(Articles?|paragraphs?|subparagraphs?|points?)\s+\(?\d+\)?(\(\d+\))*(\([a-z]\))?/gi, ' ')
+    .replace(/(^|\s)\(\d{1,2}\)(?=\s)/g, ' ');
   if (expects === 'date') return MONTH.test(plain) || /\b(19|20)\d{2}\b/.test(plain);
   if (expects === 'frequency' && FREQUENCY.test(plain)) return true;
   return /\d/.test(plain) || NUMBER_WORD.test(plain);

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Source } from '../domain/sources.js';
-import type { HistoryTurn } from './types.js';
+import type { HistoryTurn, Judgement } from './types.js';
 
 /**
  * The prompt of the `anthropic` generator. Retrieved text is data, never instructions:
@@ -60,7 +60,14 @@ export interface Prompt {
  * (citation markers removed, since they referred to earlier source lists), then one
  * user message holding the fenced sources and the question.
  */
-export function buildPrompt(input: { question: string; sources: Source[]; history: HistoryTurn[]; nonce?: string; maxHistoryChars?: number }): Prompt {
+export function buildPrompt(input: {
+  question: string;
+  sources: Source[];
+  history: HistoryTurn[];
+  nonce?: string;
+  maxHistoryChars?: number;
+  judgement?: Judgement;
+}): Prompt {
   const nonce = input.nonce ?? randomBytes(8).toString('hex');
   const budget = input.maxHistoryChars ?? 8000;
   const turns: PromptMessage[] = [];
@@ -86,11 +93,45 @@ export function buildPrompt(input: { question: string; sources: Source[]; histor
   if (messages.length && messages[messages.length - 1].role === 'user') messages.pop();
 
   const fenced = input.sources.length ? input.sources.map((s) => fenceSource(s, nonce)).join('\n\n') : '(no sources were retrieved)';
+  const frame = input.judgement ? `\n\n${judgementFrame(input.judgement)}` : '';
   messages.push({
     role: 'user',
-    content: `Sources:\n\n${fenced}\n\nQuestion: ${input.question.trim()}`,
+    content: `Sources:\n\n${fenced}${frame}\n\nQuestion: ${input.question.trim()}`,
   });
   return { system: systemPrompt(input.sources.length, nonce), messages, nonce };
+}
+
+const LEVEL_WORDS = { met: 'met', limited: 'met with a limitation', partial: 'only partly met', none: 'not found' } as const;
+const VERDICT_WORDS = { meets: 'meets', partly: 'partly meets', does_not: 'does not meet', not_addressed: 'the documents do not address it' } as const;
+
+/**
+ * What the model is given for a judgement question (docs/rag.md, "Judgement questions"): the
+ * DORA obligation with its source, its elements, the obligation engine's reading of each
+ * (level, limitation, the passages of both sides by source number) and its verdict, which is
+ * the assessments' verdict on the same documents, and the form of the answer.
+ */
+export function judgementFrame(j: Judgement): string {
+  const r = j.result;
+  const passages = (id: string) =>
+    r.evidence
+      .map((e, i) => ({ e, n: j.evidenceSources[i] }))
+      .filter((x) => x.e.element === id && x.n)
+      .map((x) => `[Source ${x.n}]${x.e.role && x.e.role !== 'evidence' ? ` (${x.e.role})` : ''}`)
+      .join(', ');
+  const elements = r.elements.map((e) => {
+    const found = passages(e.id);
+    return `- ${oneLine(e.label)}: ${LEVEL_WORDS[e.level ?? (e.satisfied ? 'met' : 'none')]}${e.note ? ` (${oneLine(e.note)})` : ''}${found ? `; passages: ${found}` : ''}`;
+  });
+  return [
+    'Judgement frame (the obligation engine of the assessments read the vendor documents for this question; its verdict is the assessment verdict on the same documents):',
+    `Obligation: DORA ${oneLine(j.obligation.ref)}, ${oneLine(j.obligation.title)}${j.obligation.scope === 'critical' ? ' (ICT services supporting critical or important functions)' : ''}.`,
+    `Requirement: ${oneLine(j.obligation.requirement)}`,
+    `DORA text${j.doraSource ? ` [Source ${j.doraSource}]` : ''}: ${oneLine(j.doraText || '(not in the reference data)')}`,
+    'Elements and the reading of the vendor documents:',
+    ...elements,
+    `Verdict of the engine: ${j.vendor} ${VERDICT_WORDS[j.verdict]}.`,
+    'Answer as a judgement: the requirement with its DORA source; what the vendor documents commit to, with their sources; the limitation, if any; and a verdict (meets / partly meets / does not meet / the documents do not address it). Keep the engine verdict unless the cited passages plainly contradict it, and then say why.',
+  ].join('\n');
 }
 
 const INSTRUCTION_PATTERNS = [

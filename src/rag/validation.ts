@@ -1,5 +1,8 @@
 import { CITATION, NO_ANSWER, looksLikeInstruction } from './prompt.js';
 import { coverage, figures, round2, sentences, termSet, terms } from './text.js';
+import { conceptIn, indexPassage } from './concepts.js';
+import { contradictions } from './contradiction.js';
+import { isSpecific, readQuestion, weighEvidence } from './evidence.js';
 import type { Validation } from '../domain/answers.js';
 import type { CitedSource, Source } from '../domain/sources.js';
 
@@ -73,6 +76,42 @@ export interface ValidationInput {
   truncated?: boolean;
 }
 
+const JUDGEMENT_PARAGRAPH = /^[*_\s]*(Verdict|Not found in the documents)\b/;
+
+/** Below this share of the question's asked concepts in the cited sentences, the answer does not address it. */
+export const ADDRESSED_SHARE = 0.5;
+/** Confidence caps: below "Medium" (0.4) when the answer does not address the question, below "High" (0.7) when it addresses it in part. */
+const LOW_CAP = 0.35;
+const MEDIUM_CAP = 0.65;
+
+/**
+ * The question's asked concepts (src/rag/evidence.ts: not the words that frame it, not the
+ * vendor's names) and which of them the cited sentences hold, in their text or their source's
+ * title and headings. A domain concept, figure or name missing counts as missing; a plain word
+ * missing only when fewer than half of the plain words are held (it may be a way of asking).
+ */
+function askedHeld(question: string, sources: Source[], cited: Claim[]): { asked: number; share: number; missing: string[] } {
+  if (!cited.length || !question.trim()) return { asked: 0, share: 1, missing: [] };
+  const reading = readQuestion(question);
+  weighEvidence(reading, sources);
+  const asked = reading.concepts.filter((c) => c.role === 'ask' && !c.concept.frame && !c.concept.vendor).map((c) => c.concept);
+  if (!asked.length) return { asked: 0, share: 1, missing: [] };
+  const citedNums = new Set(cited.flatMap((c) => c.cited));
+  const meta = sources
+    .filter((s) => citedNums.has(s.sourceNumber))
+    .map((s) => `${s.title} ${s.section}`)
+    .join(' ');
+  const index = indexPassage(meta, '', cited.map((c) => c.text).join(' '));
+  const held = asked.filter((c) => conceptIn(c, index) !== null);
+  const weight = (c: (typeof asked)[number]) => (isSpecific(c) ? 2 : 1);
+  const total = asked.reduce((a, c) => a + weight(c), 0);
+  const got = held.reduce((a, c) => a + weight(c), 0);
+  const plain = asked.filter((c) => !isSpecific(c));
+  const plainHeld = plain.filter((c) => held.includes(c)).length;
+  const missing = asked.filter((c) => !held.includes(c) && (isSpecific(c) || plainHeld * 2 < plain.length)).map((c) => c.label.split(' / ')[0]!);
+  return { asked: asked.length, share: got / total, missing };
+}
+
 export function validateAnswer(input: ValidationInput): Validation {
   const { question, answer, sources } = input;
   const issues: string[] = [];
@@ -91,9 +130,21 @@ export function validateAnswer(input: ValidationInput): Validation {
 
   // 2. Per-sentence support by what the sentence cites.
   const units: { text: string; cited: number[] }[] = [];
-  for (const raw of sentences(answer.replace(/^\s{0,3}#{1,6}\s+/gm, '').replace(/^\s*(?:[-*+]|\d{1,3}[.)])\s+/gm, ''))) {
+  // A judgement's verdict and the elements it did not find (their paragraphs) are the
+  // obligation engine's reading of the quoted passages (docs/rag.md, "Judgement questions"),
+  // not claims quoted from a source.
+  const checked = answer
+    .split(/\n\s*\n/)
+    .filter((p) => !JUDGEMENT_PARAGRAPH.test(p))
+    .join('\n\n');
+  // Labels are not claims: a paragraph's bold lead (`**Requirement, DORA Article 30(2)(h):**`) and a
+  // list item's emphasised lead (`- *Audit rights*:`) name what the quote after them is about.
+  const unlabelled = checked.replace(/^\s*\*\*[^*\n]{1,160}:\*\*[ \t]*/gm, '').replace(/^(\s*[-+]\s+)\*[^*\n]{1,200}\*:[ \t]*/gm, '$1');
+  for (const raw of sentences(unlabelled.replace(/^\s{0,3}#{1,6}\s+/gm, '').replace(/^\s*(?:[-*+]|\d{1,3}[.)])\s+/gm, ''))) {
     const cited = [...raw.matchAll(CITATION)].map((m) => Number(m[1]));
     const text = raw.replace(CITATION, ' ').replace(/\s+/g, ' ').trim();
+    // A question (the heading of a part of a multi-part answer) states nothing.
+    if (/\?[*_\s]*$/.test(text)) continue;
     if (!/\p{L}/u.test(text) && units.length) {
       // A sentence made only of markers (`... hours. [Source 2]`) belongs to the previous one.
       units[units.length - 1].cited.push(...cited);
@@ -166,7 +217,36 @@ export function validateAnswer(input: ValidationInput): Validation {
     }
   }
 
-  // 4. Verdicts and confidence.
+  // 4. What the question asks: held by the cited sentences? (docs/rag.md, "Confidence")
+  const addressed = askedHeld(
+    question,
+    sources,
+    claims.filter((c) => c.cited.length),
+  );
+  if (claims.length && addressed.asked > 0) {
+    if (addressed.share < ADDRESSED_SHARE) {
+      issues.push(
+        `The cited passages do not address what the question asks about (${addressed.missing
+          .slice(0, 4)
+          .map((m) => `"${m}"`)
+          .join(', ')} not in them): the answer is not supported as an answer to this question`,
+      );
+    } else if (addressed.missing.length) {
+      issues.push(
+        `The cited passages do not mention ${addressed.missing
+          .slice(0, 4)
+          .map((m) => `"${m}"`)
+          .join(', ')} of the question`,
+      );
+    }
+  }
+  // 5. Cited passages that contradict one another.
+  const disagreements = contradictions(claims.flatMap((c) => (c.cited.length ? [{ text: c.text, source: c.cited[0]! }] : [])));
+  for (const d of disagreements) {
+    issues.push(`The cited passages disagree on "${d.words}": [Source ${d.denies.source}] denies what [Source ${d.states.source}] states`);
+  }
+
+  // 6. Verdicts and confidence.
   const supportedShare = claims.length ? claims.filter((c) => c.supported).length / claims.length : 0;
   const inventedClaims = claims.filter((c) => c.bestAny < INVENTED_THRESHOLD || c.unknownFigures.length > 0);
   const hasHallucinations = invalid.length > 0 || inventedClaims.length > 0;
@@ -186,6 +266,13 @@ export function validateAnswer(input: ValidationInput): Validation {
     if (abstained) confidence *= 0.7;
   }
   if (input.truncated) confidence *= 0.9;
+  // High confidence only when the cited sentences hold what the question asks; an answer
+  // quoting passages that do not address it is low confidence, whatever its grounding.
+  if (claims.length && addressed.asked > 0) {
+    if (addressed.share < ADDRESSED_SHARE) confidence = Math.min(confidence, LOW_CAP);
+    else if (addressed.missing.length) confidence = Math.min(confidence, MEDIUM_CAP);
+  }
+  if (disagreements.length) confidence = Math.min(confidence, MEDIUM_CAP);
   return {
     confidence: round2(Math.min(1, Math.max(0, confidence))),
     isGrounded,

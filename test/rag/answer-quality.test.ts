@@ -1,5 +1,5 @@
 import t from 'tap';
-import { checkFacts, figuresOf, loadQuestions, runQuestions, startDemo, summaryLine, type QuestionResult } from '../../bench/eval/quality.js';
+import { checkFacts, figuresOf, type KINDS, loadQuestions, runQuestions, startDemo, summaryLine, type QuestionResult } from '../../bench/eval/quality.js';
 import { analyseQuestion } from '../../src/rag/concepts.js';
 
 /**
@@ -28,21 +28,13 @@ t.test("answer quality on the demo data (floors under the runner's figures)", as
   t.same(checkFacts(questions), [], 'every key fact is taken from its gold text');
   const demo = await startDemo();
   t.teardown(demo.close);
-  const results = await runQuestions(demo, questions);
-  t.comment(summaryLine(results, demo.kind));
-  // The floors below were set on the questions before issue 29's kinds (judgement, multi-part,
-  // tables, figures the text does not give, summaries, definitions); those are reported by kind.
-  const core = results.filter((r) => !r.q.kind);
-  const f = figuresOf(core);
-  for (const kind of [...new Set(results.map((r) => r.q.kind).filter(Boolean))])
-    t.comment(
-      summaryLine(
-        results.filter((r) => r.q.kind === kind),
-        String(kind),
-      ),
-    );
+  const all = await runQuestions(demo, questions);
+  t.comment(summaryLine(all, demo.kind));
+  // The floors below are on the original questions; the kinds added for issue 29 have floors of their own.
+  const results = all.filter((r) => !r.q.kind);
+  const f = figuresOf(results);
   const asked = (question: string) => {
-    const r = results.find((x) => x.q.question === question);
+    const r = all.find((x) => x.q.question === question);
     if (!r) throw new Error(`not in bench/eval/questions.jsonl: ${question}`);
     return r;
   };
@@ -58,8 +50,8 @@ t.test("answer quality on the demo data (floors under the runner's figures)", as
   t.test('diversity: a document repeats only when nothing else is as relevant', async (t) => {
     const repeated = (r: QuestionResult) =>
       Math.max(...Object.values(r.sources.reduce<Record<string, number>>((a, s) => ({ ...a, [s]: (a[s] ?? 0) + 1 }), {})));
-    const crowded = core.filter((r) => repeated(r) >= 3);
-    t.ok(crowded.length <= core.length * 0.05, `${crowded.length} of ${core.length} answers have one document 3 times or more among their sources`);
+    const crowded = results.filter((r) => repeated(r) >= 3);
+    t.ok(crowded.length <= results.length * 0.05, `${crowded.length} of ${results.length} answers have one document 3 times or more among their sources`);
     // Before diversity, Article 26 took three of the five sources of this question.
     const def = asked('How does DORA define a critical or important function?');
     t.ok(def.sources.includes('Article 3'), `the definition is found: ${def.sources.join(' | ')}`);
@@ -161,5 +153,71 @@ t.test("answer quality on the demo data (floors under the runner's figures)", as
       asked("Can we get GitHub's SOC 2 report?").sources.includes('github/github-data-protection-agreement.md'),
       'SOC 2 report -> SOC2, type2 audit reports (GitHub DPA)',
     );
+  });
+  t.test('the kinds of question of issue 29, each with its own floors (docs/rag.md, "Answer quality")', async (t) => {
+    const of = (kind: (typeof KINDS)[number]) => figuresOf(all.filter((r) => r.q.kind === kind));
+    const ceiling = (name: string, value: number | null, max: number) => t.ok(value !== null && value <= max, `${name} ${value?.toFixed(2)} <= ${max}`);
+    const judgement = of('judgement');
+    floor('judgement: both sides among the sources', judgement.bothRecall, 0.95);
+    floor('judgement: both sides cited', judgement.citedBoth, 0.88);
+    ceiling('judgement: refused', judgement.refused, 0.06);
+    floor('judgement: key facts', judgement.facts, 0.52);
+    const multipart = of('multipart');
+    ceiling('multi-part: refused', multipart.refused, 0.15);
+    floor('multi-part: key facts', multipart.facts, 0.48);
+    const table = of('table');
+    ceiling('tables and lists: refused', table.refused, 0.1);
+    floor('tables and lists: key facts', table.facts, 0.3);
+    const nofigure = of('nofigure');
+    ceiling('a figure not given: refused', nofigure.refused, 0.3);
+    floor('a figure not given: key facts', nofigure.facts, 0.5);
+    const summary = of('summary');
+    ceiling('summaries: refused', summary.refused, 0.15);
+    floor('summaries: key facts', summary.facts, 0.17);
+    const definition = of('definition');
+    floor('definitions: cite a right source', definition.citedGold, 0.9);
+    floor('definitions: key facts', definition.facts, 0.55);
+    const everything = figuresOf(all);
+    ceiling('all answerable questions: refused', everything.refused, 0.08);
+    floor('all: unanswerable questions refused', everything.noneRefused, 0.8);
+    t.equal(everything.hallucinations, 0, 'no answer flagged for an invented claim or figure');
+    t.equal(everything.invalidMarkers, 0, 'every [Source n] names a returned source');
+
+    // No refusal, and no answer validation says does not address the question, is labelled high confidence.
+    const overclaimed = all.filter((r) => r.confidence >= 0.7 && (r.refused || r.issues.some((i) => /do not address what the question asks/.test(i))));
+    t.same(
+      overclaimed.map((r) => r.q.id),
+      [],
+      'high confidence only for answers',
+    );
+
+    // A judgement question: the verdict, the requirement from DORA, the vendor's clause, both cited.
+    const termination = asked("Does GitHub's contract meet DORA Art. 30 termination rights? I'm worried GitHub itself can drop us on short notice.");
+    t.match(
+      termination.answer,
+      /^\*\*Verdict: GitHub (meets|partly meets|does not meet|does not address) DORA Article 30\(2\)\(h\), termination rights and notice periods/,
+    );
+    t.match(termination.answer, /\*\*Requirement, DORA Article 30\(2\)\(h\):\*\* .*termination rights and related minimum notice periods.*\[Source \d+\]/);
+    t.match(termination.answer, /thirty \(30\) days' prior written notice \[Source \d+\]/, "GitHub's termination clause is quoted");
+    t.ok(termination.cited.includes('Article 30') && termination.cited.includes('github/github-corporate-terms-of-service.md'), termination.cited.join(', '));
+    const audit = asked('Can we audit GitHub under the DPA as DORA requires?');
+    t.match(audit.answer, /^\*\*Verdict: GitHub (partly meets|does not meet) DORA Article 28\(6\)/, 'an audit right limited by reports is not met');
+    t.match(audit.answer, /will be satisfied by these compliance reports/, 'the limitation is quoted');
+
+    // A figure the text does not give: said so, and quoted.
+    const breach = asked('Within how many hours must GitHub notify us of a breach?');
+    t.match(breach.answer, /^The retrieved sources give no figure for this; what they say is: .*promptly and without undue delay/);
+    // A summary by topic, a multi-part question, a table.
+    const summary1 = asked("Summarise GitHub's obligations on security, audit, subprocessors and deletion.");
+    for (const topic of ['Security', 'Audit', 'Subprocessors', 'Deletion'])
+      t.match(summary1.answer, new RegExp(`^\\*\\*${topic}:\\*\\* `, 'm'), `the ${topic} topic`);
+    const bounty = asked('Does Basecamp run a bug bounty, do they do penetration tests, and how fast do they respond to reports?');
+    t.equal((bounty.answer.match(/^\*\*[^*]+\?\*\* /gm) ?? []).length, 3, 'each of the three parts answered or said to be unanswered');
+    const table1 = asked("Give me a table of GitHub's third-party subprocessors with what they do and where they process data.");
+    t.ok((table1.answer.match(/^- Name of Subprocessor: .*Location of Processing: .*\[Source \d+\]\.$/gm) ?? []).length >= 5, 'the rows of the table');
+    // A definition from Article 3.
+    const risk = asked('What does DORA mean by ICT risk?');
+    t.match(risk.answer, /‘ICT risk’ means any reasonably identifiable circumstance/);
+    t.ok(risk.cited.includes('Article 3'));
   });
 });

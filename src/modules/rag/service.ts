@@ -9,8 +9,10 @@ import { newId } from '../../lib/ids.js';
 import { idempotentEffectCommitted, presetIdempotentResponse } from '../../lib/idempotencyContext.js';
 import { isDatabaseUnavailable } from '../../db/errors.js';
 import { GenerationAborted, isAbort } from '../../rag/generators/index.js';
+import { questionParts } from '../../rag/generators/extractive.js';
 import { contextualQuestion } from '../../rag/query.js';
-import type { Generator, GenerationResult, HistoryTurn, RetrievalFilters, Retriever } from '../../rag/types.js';
+import type { Generator, GenerationResult, HistoryTurn, Judgement, RetrievalFilters, Retriever } from '../../rag/types.js';
+import type { JudgementService } from './judgement.js';
 import { citedSourcesOf, validateAnswer } from '../../rag/validation.js';
 import { internalSourceLink } from '../../rag/links.js';
 import type { AnalyticsService } from '../analytics/service.js';
@@ -69,6 +71,8 @@ export interface AnswerHooks {
 }
 
 export const STATUS_RETRIEVING = 'Retrieving context';
+/** Most sources of a multi-part question. */
+export const MAX_PART_SOURCES = 12;
 export const STATUS_GENERATING = 'Generating answer';
 
 /** Checks what the filter schema cannot: `start` not after `end` (dates are checked by their format). */
@@ -125,6 +129,8 @@ export function ragService(deps: {
   conversations: ConversationsService;
   analytics: AnalyticsService;
   config: Config['rag'];
+  /** Judgement questions answered through the obligation engine (docs/rag.md); absent: answered as any question. */
+  judgement?: JudgementService;
 }): RagService {
   const { retrieval, generator, conversations, analytics, config } = deps;
   const elapsed = (p: Prepared) => Math.round(performance.now() - p.startedAt);
@@ -213,14 +219,34 @@ export function ragService(deps: {
         await flush();
         const history: HistoryTurn[] = p.conversationId ? await conversations.history(p.scope, p.conversationId, config.historyMessages) : [];
         const query = contextualQuestion(p.question, history);
-        const found = await retrieval.search({ workspaceId: p.scope.workspaceId, query, filters: p.filters, limit: config.topK });
-        sources = found.slice(0, config.topK).map((s, i) => ({ ...s, sourceNumber: i + 1 }));
+        // A multi-part question (or a summary by topic) gets two more passages per part, up to
+        // MAX_PART_SOURCES: each part needs its own passage, which the whole question ranks lower.
+        const parts = questionParts(p.question).length;
+        const limit = parts >= 2 ? Math.max(config.topK, Math.min(config.topK + 2 * parts, MAX_PART_SOURCES)) : config.topK;
+        const found = await retrieval.search({ workspaceId: p.scope.workspaceId, query, filters: p.filters, limit });
+        sources = found.slice(0, limit).map((s, i) => ({ ...s, sourceNumber: i + 1 }));
+        // A judgement question ("does GitHub's contract meet Art. 30 termination rights?"): the
+        // obligation engine's reading, and the passages that decided it after the retrieved ones.
+        let judgement: Judgement | undefined;
+        if (deps.judgement) {
+          const j = await deps.judgement.judge(p.scope, p.question, sources);
+          if (j) {
+            judgement = j.judgement;
+            sources = [...sources, ...j.sources];
+          } else {
+            // "What is X": Article 3's definition of X, when retrieval did not return it.
+            const definition = await deps.judgement.definition(p.question, sources);
+            if (definition) sources = [...sources, definition];
+            // "Which subprocessors …": the table after a retrieved passage of its document.
+            sources = [...sources, ...(await deps.judgement.tableRows(p.question, sources))];
+          }
+        }
         if (signal?.aborted) throw new GenerationAborted();
         hooks.sources?.(sources);
         hooks.status?.(STATUS_GENERATING);
         await flush();
 
-        const input = { question: p.question, sources, history, signal };
+        const input = { question: p.question, sources, history, signal, judgement };
         if (opts.streamed) {
           const it = generator.stream(input);
           for (;;) {

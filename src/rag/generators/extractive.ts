@@ -1,9 +1,22 @@
-import { holdsExpected, isSpecific, readQuestion, weighEvidence, type Evidence, type Scored, type Unit } from '../evidence.js';
+import {
+  asksForRows,
+  definitionAnswers,
+  definitionFit,
+  holdsExpected,
+  isSpecific,
+  readQuestion,
+  weighEvidence,
+  type Evidence,
+  type Scored,
+  type Unit,
+} from '../evidence.js';
 import { statesFrequency } from '../concepts.js';
+import { contradictions } from '../contradiction.js';
+import { sentences } from '../text.js';
 import { NO_ANSWER } from '../prompt.js';
 import { contextualQuestion } from '../query.js';
 import type { Source } from '../../domain/sources.js';
-import type { GenerateInput, GenerationResult, Generator } from '../types.js';
+import type { GenerateInput, GenerationResult, Generator, Judgement } from '../types.js';
 import { setImmediate as nextTurn, setTimeout as sleep } from 'node:timers/promises';
 
 /**
@@ -46,7 +59,8 @@ const jaccard = (a: Set<string>, b: Set<string>) => {
 function cite(text: string, n: number, orphan = false): string {
   // Numbering of the source (`(36)`, `2.3.7`, `(a)`) is not part of the quote.
   const cleaned = text
-    .replace(/^(?:\(\d{1,3}\)|\d{1,2}(?:\.\d{1,2})+\.?|\([a-z]{1,4}\))\s+/, '')
+    .replace(/^(?:[-*•]\s+)?(?:\(\d{1,3}\)|\d{1,2}(?:\.\d{1,2})+\.?|\d{1,3}\.|\([a-z]{1,4}\))\s+/, '')
+    .replace(/^[-*•]\s+/, '')
     .replace(/[\s.;,:]+$/, '')
     .replace(/\s+(and|or)$/, '');
   const body = orphan && !cleaned.startsWith('…') ? `…${cleaned}` : cleaned;
@@ -143,29 +157,60 @@ function refusal(ev: Evidence, sources: Source[], why: string): string {
   return `${NO_ANSWER} ${why.replace(/\.$/, '')}; the passages retrieved are about ${covered(sources)}.`;
 }
 
+/** What one composition quoted (for the contradiction check) and whether it refused. */
+interface Composed {
+  text: string;
+  refused: boolean;
+  /** Sentences quoted, and sentences that answer as well but were not quoted. */
+  quoted: Scored[];
+  also: Scored[];
+}
+
 /**
- * The answer text for a question over sources (deterministic). `context` (the previous
- * question of a follow-up) adds its concepts at half weight: they steer the choice of
- * sentences without being required.
+ * A timing or manner stated instead of a figure ("without undue delay", "promptly", "upon
+ * request"): a question asking "within how many hours" is answered by saying no figure is
+ * given and quoting it (docs/rag.md, "A figure the text does not give").
  */
-export function composeExtractiveAnswer(question: string, sources: Source[], opts: ExtractiveOptions = {}, context = ''): string {
+const INSTEAD_OF_FIGURE =
+  /\b(without undue delay|undue delay|promptly|immediately|as soon as (possible|practicable|reasonably)|in a timely manner|timely|without delay|expeditiously|with or without notice|upon (\w+ )?request|on request|before|prior to|in advance|regularly|periodically|from time to time|reasonable (time|period|notice|efforts?|advance)|unreasonably delay|at no (additional|extra) (charge|cost))\b/i;
+
+/** A row of a table as the chunker writes it: `Name of Subprocessor: AWS; Location of Processing: United States`. */
+const TABLE_ROW = /^[^:;\n]{2,60}: [^;\n]{1,300}(?:; [^:;\n]{2,60}: [^;\n]{0,300}){1,}$/;
+/** At most this many rows of a table are quoted. */
+const MAX_ROWS = 12;
+
+const KIND_WORD: Record<NonNullable<ReturnType<typeof readQuestion>['expects']>, string> = {
+  figure: 'figure',
+  date: 'date',
+  frequency: 'frequency',
+};
+
+/** One question (or one part of a multi-part question) over the sources. */
+function composeOne(question: string, sources: Source[], opts: ExtractiveOptions = {}, context = ''): Composed {
   const maxSentences = opts.maxSentences ?? 3;
   const minCoverage = opts.minCoverage ?? 0.5;
-  if (sources.length === 0) return `${NO_ANSWER} No sources were retrieved for it.`;
+  const refused = (text: string): Composed => ({ text, refused: true, quoted: [], also: [] });
+  if (sources.length === 0) return refused(`${NO_ANSWER} No sources were retrieved for it.`);
   const reading = readQuestion(question, context);
-  if (!reading.concepts.some((c) => c.role !== 'history')) return `${NO_ANSWER} The question names nothing that can be looked up in them.`;
+  if (!reading.concepts.some((c) => c.role !== 'history')) return refused(`${NO_ANSWER} The question names nothing that can be looked up in them.`);
   const ev = weighEvidence(reading, sources);
   const isWs = (s: Scored) => s.unit.source.workspaceId !== null;
   const fits = (s: Scored) => holdsExpected(s.unit.text, reading.expects) || (s.unit.leadIn && reading.asksList);
   const hasWs = sources.some((s) => s.workspaceId !== null);
   const hasCorpus = sources.some((s) => s.workspaceId === null);
+  const answered = (p: Pick, text: string, pool: Scored[]): Composed => ({
+    text,
+    refused: false,
+    quoted: p.chosen,
+    also: pool.filter((s) => s.coverage >= minCoverage && !p.chosen.includes(s)).slice(0, 4),
+  });
 
   // A comparison: each side with its own citation.
   if (reading.namesDora && reading.namesVendor && hasWs && hasCorpus) {
     const side = (ws: boolean) => {
       // The corpus is not the vendor's: its side is measured without the vendor's names.
       const total = ev.total - (ws ? 0 : ev.vendorWeight);
-      const pool = ev.scored.filter((s) => isWs(s) === ws && fits(s)).map((s) => ({ ...s, coverage: total > 0 ? (s.got - (ws ? 0 : 0)) / total : 0 }));
+      const pool = ev.scored.filter((s) => isWs(s) === ws && fits(s)).map((s) => ({ ...s, coverage: total > 0 ? s.got / total : 0 }));
       return pick(ev, pool, Math.max(1, Math.min(2, maxSentences - 1)), SIDE_COVERAGE);
     };
     const dora = side(false);
@@ -176,7 +221,7 @@ export function composeExtractiveAnswer(question: string, sources: Source[], opt
       else parts.push('The retrieved DORA passages do not address this part of the question.');
       if (vendor.chosen.length) parts.push(render(vendor, (s) => s.title));
       else parts.push('The retrieved vendor documents do not address this part of the question.');
-      return parts.join('\n\n');
+      return { text: parts.join('\n\n'), refused: false, quoted: [...dora.chosen, ...vendor.chosen], also: [] };
     }
   }
 
@@ -189,45 +234,256 @@ export function composeExtractiveAnswer(question: string, sources: Source[], opt
   // asked: sentences about the rest of the question do not answer it.
   const absent = ev.missing.filter(isSpecific);
   if (absent.length) {
-    return refusal(
-      ev,
-      sources,
-      `The retrieved passages do not mention ${absent
-        .slice(0, 5)
-        .map((c) => quote(c.label.split(' / ')[0]!))
-        .join(', ')}`,
+    return refused(
+      refusal(
+        ev,
+        sources,
+        `The retrieved passages do not mention ${absent
+          .slice(0, 5)
+          .map((c) => quote(c.label.split(' / ')[0]!))
+          .join(', ')}`,
+      ),
     );
+  }
+  // "What is X" / "define X": the sentence defining X (Article 3's `‘X’ means …`) answers it.
+  if (reading.analysis.asksDefinition) {
+    let best: Scored | null = null;
+    let fit = 0;
+    for (const s of ev.scored) {
+      if (!inScope(s)) continue;
+      const f = definitionFit(reading, s.unit.index);
+      if (f > fit) [best, fit] = [s, f];
+    }
+    // "What is our board responsible for?" asks what the board does, not what it is: the
+    // definition answers a question asking for one (definitionAnswers), or one it holds every asked concept of.
+    const asked = reading.concepts.filter((c) => c.role === 'ask' && !c.concept.frame && !c.concept.vendor).length;
+    if (best && (definitionAnswers(question, reading, fit) || fit >= asked - 0.5)) {
+      const p = { chosen: [best], items: new Map<Scored, Unit[]>() };
+      return answered(p, render(p), pool);
+    }
+  }
+  // "Which subprocessors …", "a table of …": when a row of a table answers, the table's rows answer.
+  if (asksForRows(question)) {
+    // A row as good as the best sentence but for its source's retrieval score (0.85 + 0.15 x score).
+    const top = pool[0]?.score ?? 0;
+    const row = pool.find((s) => s.coverage >= minCoverage && s.score >= 0.85 * top && TABLE_ROW.test(s.unit.text));
+    const rows = row ? ev.units.filter((u) => u.source === row.unit.source && TABLE_ROW.test(u.text)) : [];
+    if (row && rows.length >= 2) {
+      const n = row.unit.source.sourceNumber;
+      const shown = rows.slice(0, MAX_ROWS).map((u) => `- ${cite(u.text, n)}`);
+      const more = rows.length > MAX_ROWS ? [`- (${rows.length - MAX_ROWS} more rows in [Source ${n}].)`] : [];
+      const p = { chosen: [row], items: new Map<Scored, Unit[]>() };
+      return answered(p, [`${titleOf(row.unit.source)} [Source ${n}]:`, ...shown, ...more].join('\n'), pool);
+    }
   }
   // "How often": once a sentence states the frequency, only sentences that state one follow it.
   const first = pool.find((s) => s.coverage >= minCoverage);
   const focused = reading.asksFrequency && first && statesFrequency(first.unit.text) ? pool.filter((s) => statesFrequency(s.unit.text)) : pool;
   const p = pick(ev, focused, maxSentences, minCoverage);
-  if (p.chosen.length) return render(p);
+  if (p.chosen.length) return answered(p, render(p), pool);
 
+  // A figure asked where the text gives a timing or manner instead ("without undue delay"):
+  // no figure is given, and what is said is quoted.
+  if (reading.expects === 'figure' || reading.expects === 'frequency') {
+    const instead = ev.scored.filter(
+      (s) => inScope(s) && s.coverage >= minCoverage && (reading.expects === 'frequency' || INSTEAD_OF_FIGURE.test(s.unit.text)),
+    );
+    const q = pick(ev, instead, 2, minCoverage);
+    if (q.chosen.length) {
+      return answered(q, `The retrieved sources give no ${KIND_WORD[reading.expects]} for this; what they say is: ${render(q)}`, instead);
+    }
+  }
   if (ev.missing.length) {
-    return refusal(
-      ev,
-      sources,
-      `The retrieved passages do not mention ${ev.missing
-        .slice(0, 5)
-        .map((c) => quote(c.label.split(' / ')[0]!))
-        .join(', ')}`,
+    return refused(
+      refusal(
+        ev,
+        sources,
+        `The retrieved passages do not mention ${ev.missing
+          .slice(0, 5)
+          .map((c) => quote(c.label.split(' / ')[0]!))
+          .join(', ')}`,
+      ),
     );
   }
   const near = ev.scored.find(inScope);
   if (reading.expects && near && near.coverage >= minCoverage) {
-    return refusal(ev, sources, `The retrieved passages do not give the ${reading.expects === 'figure' ? 'figure' : reading.expects} asked for`);
+    return refused(refusal(ev, sources, `The retrieved passages do not give the ${KIND_WORD[reading.expects]} asked for`));
   }
   if (ev.scored.some((s) => !inScope(s) && s.coverage >= minCoverage)) {
-    return refusal(
-      ev,
-      sources,
-      reading.vendorByName
-        ? "The retrieved passages of the vendor's documents do not state it, only the regulation's"
-        : "The retrieved DORA passages do not state it, only the vendor's documents",
+    return refused(
+      refusal(
+        ev,
+        sources,
+        reading.vendorByName
+          ? "The retrieved passages of the vendor's documents do not state it, only the regulation's"
+          : "The retrieved DORA passages do not state it, only the vendor's documents",
+      ),
     );
   }
-  return refusal(ev, sources, 'The retrieved passages do not state it: they mention its terms only separately');
+  return refused(refusal(ev, sources, 'The retrieved passages do not state it: they mention its terms only separately'));
+}
+
+/** Where a clause of a question starts a new question ("…, and how fast do they respond?"). */
+const PART_START =
+  "(?:do|does|did|is|are|was|were|can|could|will|would|should|must|may|has|have|how|what|what['’]s|when|where|which|who|whom|whose|why|(?:on|in|at|for|by|under|from|with|to|over|after|before)\\s+(?:what|which|whom))\\b";
+const CLAUSE_SPLIT = new RegExp(`\\s*(?:,\\s*(?:and\\s+)?|;\\s*|\\s+and\\s+)(?=${PART_START})`, 'i');
+/** A topic list closing a request: "… on security, audit, subprocessors and deletion", "…: encryption, monitoring, breach history". */
+const TOPIC_LIST = /^(.*?(?::|\b(?:on|about|covering|regarding)\b))\s+((?:[^,:;]+,\s*){1,}[^,:;]+?)[.?!]?$/i;
+
+export interface QuestionPart {
+  /** The part as asked (or the topic). */
+  text: string;
+  /** What the part is read with: the scene set before, the subject of the first part. */
+  context: string;
+  /** A topic of a request ("audit"), not a question of its own. */
+  topic: boolean;
+  /** What is read as the part's question: the part, or the scene with it when the part names nothing. */
+  question: string;
+}
+
+/**
+ * The parts of a multi-part question (docs/rag.md, "Multi-part questions"): its questions
+ * (`?`), the clauses of one question that start a question of their own ("…, and how fast do
+ * they respond?"), or the topics of a request ("summarise … on security, audit and deletion").
+ * A part naming nothing of its own stays with the one before. Fewer than two: not multi-part.
+ */
+export function questionParts(question: string): QuestionPart[] {
+  const all = sentences(question);
+  const scene = all.filter((s) => !/\?\s*$/.test(s) && !TOPIC_LIST.test(s) && all.some((x) => /\?\s*$/.test(x)));
+  const asked = all.filter((s) => !scene.includes(s));
+  const parts: { text: string; prefix: string; topic: boolean }[] = [];
+  for (const sentence of asked) {
+    // "Major incident reporting under Art. 19: who …, can …?": what comes before the colon is the scene.
+    const colon = /^([^:?]{3,90}):\s+(.+)$/.exec(sentence);
+    const prefix = colon && colon[1]!.split(/\s+/).length <= 10 ? colon[1]! : '';
+    const body = prefix ? colon![2]! : sentence;
+    const clauses = body.split(CLAUSE_SPLIT).filter((c) => c.trim());
+    // "For our exit plan, can we …": a first clause that asks nothing sets the scene.
+    const scenePart = clauses.length >= 2 && !new RegExp(`^\\s*${PART_START}`, 'i').test(clauses[0]!) ? clauses.shift()! : '';
+    if (clauses.length >= 2) {
+      for (const c of clauses) parts.push({ text: c.trim(), prefix: [prefix, scenePart].filter(Boolean).join(' '), topic: false });
+      continue;
+    }
+    const list = TOPIC_LIST.exec(sentence);
+    if (list) {
+      const items = list[2]!
+        .split(/,\s*(?:and\s+)?|\s+and\s+/)
+        .map((x) => x.trim())
+        .filter(Boolean);
+      if (items.length >= 3 && items.every((x) => x.split(/\s+/).length <= 4)) {
+        for (const x of items) parts.push({ text: x, prefix: list[1]!.replace(/:$/, ''), topic: true });
+        continue;
+      }
+    }
+    parts.push({ text: sentence, prefix, topic: false });
+  }
+  // A part without a concept of its own ("What's the definition?") is read with the one before.
+  // The first part, when it names nothing ("TLPT questions: how often, …"), is read with the scene.
+  const merged: ((typeof parts)[number] & { own: boolean })[] = [];
+  for (const p of parts) {
+    const own = readQuestion(p.text).concepts.some((c) => c.role === 'ask' && !c.concept.frame);
+    if (!own && merged.length) merged[merged.length - 1]!.text += ` ${p.text}`;
+    else merged.push({ ...p, own });
+  }
+  if (merged.length < 2) return [];
+  const firstText = merged[0]!.topic ? '' : merged[0]!.text;
+  return merged.map((p, i) => {
+    const context = [scene.join(' '), p.prefix, i > 0 ? firstText : ''].filter(Boolean).join(' ');
+    const text = p.text.replace(/\?\s*$/, '');
+    return { text, topic: p.topic, context, question: p.own ? text : `${context} ${text}` };
+  });
+}
+
+const label = (s: string) => {
+  const t = s.trim().replace(/[.;,?]+$/, '');
+  return `${t.charAt(0).toUpperCase()}${t.slice(1)}`;
+};
+
+/** The sentences of a composition that contradict one another, as a note with both markers. */
+function contradictionNote(quoted: Scored[], also: Scored[]): string {
+  const cands = [...quoted, ...also].map((s) => ({ text: s.unit.text, source: s.unit.source.sourceNumber }));
+  const found = contradictions(cands).filter((c) => quoted.some((q) => q.unit.text === c.denies.text || q.unit.text === c.states.text));
+  if (!found.length) return '';
+  return found
+    .slice(0, 2)
+    .map(
+      (c) =>
+        `Note, the sources disagree on "${c.words}" (they may speak of different things; read both): ${cite(c.denies.text, c.denies.source)} ${cite(c.states.text, c.states.source)}`,
+    )
+    .join('\n\n');
+}
+
+/**
+ * The answer text for a question over sources (deterministic). `context` (the previous
+ * question of a follow-up) adds its concepts at half weight: they steer the choice of
+ * sentences without being required. A multi-part question is answered part by part, each
+ * part answered or said to be unanswered; contradicting passages are flagged.
+ */
+export function composeExtractiveAnswer(question: string, sources: Source[], opts: ExtractiveOptions = {}, context = ''): string {
+  const parts = sources.length ? questionParts(question) : [];
+  if (parts.length) {
+    const answers = parts.map((p) =>
+      composeOne(p.question, sources, { ...opts, maxSentences: Math.min(2, opts.maxSentences ?? 3) }, [p.context, context].filter(Boolean).join(' ')),
+    );
+    if (answers.some((a) => !a.refused)) {
+      const blocks = parts.map((p, i) => {
+        const a = answers[i]!;
+        const why = a.refused ? a.text.slice(NO_ANSWER.length).split(';')[0]!.trim() : '';
+        const body = a.refused
+          ? `Not answered by the retrieved sources${why ? ` (${why.replace(/^The retrieved passages /, 'they ').replace(/\.$/, '')})` : ''}.`
+          : a.text;
+        return `**${label(p.text)}${p.topic ? ':' : '?'}** ${body.includes('\n') ? `\n${body}` : body}`;
+      });
+      const note = contradictionNote(
+        answers.flatMap((a) => a.quoted),
+        answers.flatMap((a) => a.also),
+      );
+      return [...blocks, ...(note ? [note] : [])].join('\n\n');
+    }
+  }
+  const one = composeOne(question, sources, opts, context);
+  if (one.refused) return one.text;
+  const note = contradictionNote(one.quoted, one.also);
+  return note ? `${one.text}\n\n${note}` : one.text;
+}
+
+const VERDICT_TEXT: Record<Judgement['verdict'], string> = {
+  meets: 'meets',
+  partly: 'partly meets',
+  does_not: 'does not meet',
+  not_addressed: 'does not address',
+};
+
+/**
+ * A judgement question answered from the obligation engine's reading (docs/rag.md, "Judgement
+ * questions"): the verdict with the engine's why, the requirement quoted from DORA, what the
+ * vendor's documents commit to (per element, quoted), the clauses that limit it, and the
+ * elements not found. Every quote carries its `[Source n]`.
+ */
+export function composeJudgement(j: Judgement): string {
+  const r = j.result;
+  const labelOf = (id: string) => j.obligation.elements.find((e) => e.id === id)?.label ?? id;
+  const lower = (s: string) => `${s.charAt(0).toLowerCase()}${s.slice(1)}`;
+  const critical = j.obligation.scope === 'critical' ? ' (for ICT services supporting critical or important functions)' : '';
+  const why = r.rationale.replace(/^(Covered|Missing|Partial):\s*/, '');
+  const out: string[] = [
+    `**Verdict: ${j.vendor} ${VERDICT_TEXT[j.verdict]} DORA ${j.obligation.ref}, ${lower(j.obligation.title)}${critical}.** ${why.charAt(0).toUpperCase()}${why.slice(1)}`,
+  ];
+  const requirement = j.doraText || j.obligation.requirement;
+  out.push(`**Requirement, DORA ${j.obligation.ref}:** ${j.doraSource ? cite(requirement, j.doraSource) : requirement}`);
+  const quoted = (role: (e: (typeof r.evidence)[number]) => boolean) =>
+    r.evidence.flatMap((e, i) => {
+      const n = j.evidenceSources[i];
+      if (!role(e) || !n) return [];
+      return [`- *${labelOf(e.element)}*: ${cite(e.quote, n, e.quote.startsWith('…'))}`];
+    });
+  const commits = quoted((e) => !e.role || e.role === 'evidence' || e.role === 'partial');
+  if (commits.length) out.push([`**What ${j.vendor}'s documents commit to:**`, ...commits].join('\n'));
+  const limits = quoted((e) => e.role === 'limitation' || e.role === 'contrary');
+  if (limits.length) out.push([`**Limitation:**`, ...limits].join('\n'));
+  const none = r.elements.filter((e) => e.level === 'none').map((e) => lower(e.label));
+  if (none.length) out.push(`**Not found in the documents:** ${none.join('; ')}.`);
+  return out.join('\n\n');
 }
 
 const sentenceSegmenter = new Intl.Segmenter('en', { granularity: 'sentence' });
@@ -251,7 +507,8 @@ export function extractiveGenerator(opts: ExtractiveOptions = {}): Generator {
   const result = (input: GenerateInput): GenerationResult => {
     const contextual = contextualQuestion(input.question, input.history);
     const context = contextual === input.question ? '' : contextual.slice(input.question.trim().length);
-    return { text: composeExtractiveAnswer(input.question, input.sources, opts, context), stopReason: 'end_turn', model: null };
+    const text = input.judgement ? composeJudgement(input.judgement) : composeExtractiveAnswer(input.question, input.sources, opts, context);
+    return { text, stopReason: 'end_turn', model: null };
   };
   return {
     id: 'extractive',
