@@ -184,6 +184,10 @@ t.test('the HHI: a portfolio on one provider is 10000, on n equal providers 1000
   const apart = [1, 2, 3, 4, 5].map((i) => vendor(`w${i}`, { legalName: `V${i}`, subcontractors: [] }));
   t.equal(portfolioConcentration({ vendors: apart, functions: [] }, providerResolver(), TODAY).index.vendors.hhi, 2000);
   t.equal(portfolioConcentration({ vendors: [], functions: [] }, providerResolver(), TODAY).index.vendors.hhi, 0);
+  t.same(c.index.topProvider, { key: 'amazon web services', name: 'Amazon Web Services', vendorShare: 1, criticalFunctionShare: 0 });
+  // Rank 1: three vendors that are one provider (Microsoft under three names) and one other.
+  const direct = ['Microsoft Corporation', 'Microsoft Azure', 'MSFT', 'Acme Ltd'].map((n, i) => vendor(`d${i}`, { legalName: n }));
+  t.equal(portfolioConcentration({ vendors: direct, functions: [] }, providerResolver(), TODAY).index.direct.hhi, 75 ** 2 + 25 ** 2);
 });
 
 t.test('exits: critical functions without an alternative, critical vendors without a tested exit, alternatives on the same provider', async (t) => {

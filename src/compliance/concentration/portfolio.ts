@@ -130,7 +130,16 @@ export interface PortfolioConcentration {
     links: number;
     linksWithPassage: number;
   };
-  index: { vendors: ConcentrationIndex; criticalFunctions: ConcentrationIndex };
+  index: {
+    /** Over rank 1 only: each vendor one unit on its own provider (several vendors that are one provider concentrate). */
+    direct: ConcentrationIndex;
+    /** Over vendor-provider pairs at every rank. */
+    vendors: ConcentrationIndex;
+    /** Over critical function-provider pairs at every rank. */
+    criticalFunctions: ConcentrationIndex;
+    /** The provider most depended on (the single point of failure the index spreads out), or null. */
+    topProvider: { key: string; name: string; vendorShare: number; criticalFunctionShare: number } | null;
+  };
   thirdCountry: {
     /** Vendors with a non-EEA provider anywhere on their chain. */
     vendors: number;
@@ -370,8 +379,12 @@ export function portfolioConcentration(
       linksWithPassage: allLinks.filter((l) => l.evidence.length > 0).length,
     },
     index: {
+      direct: index(providers.map((p) => p.directVendorCount)),
       vendors: index(providers.map((p) => p.vendorCount)),
       criticalFunctions: index(providers.map((p) => p.criticalFunctionCount)),
+      topProvider: providers[0]
+        ? { key: providers[0].key, name: providers[0].name, vendorShare: providers[0].vendorShare, criticalFunctionShare: providers[0].criticalFunctionShare }
+        : null,
     },
     thirdCountry: {
       vendors: tcVendors.length,

@@ -284,7 +284,7 @@ const pct = (x: number) => Math.round(x * 1000) / 10;
 
 /** RT.06.01 Concentration (the figures, then one row per provider) and RT.06.02 Supply Chain (one row per link, with its passage). */
 async function concentrationSheets(wb: ExcelJS.stream.xlsx.WorkbookWriter, c: PortfolioConcentration, vendors: RegisterVendor[]) {
-  const ws = wb.addWorksheet(SHEETS.concentration, { views: [{ state: 'frozen', ySplit: 13 }] });
+  const ws = wb.addWorksheet(SHEETS.concentration, { views: [{ state: 'frozen', ySplit: 15 }] });
   ws.columns = CONCENTRATION_HEADERS.map((h) => ({ width: Math.max(14, h.length + 2) }));
   const t = c.totals;
   for (const r of [
@@ -293,6 +293,7 @@ async function concentrationSheets(wb: ExcelJS.stream.xlsx.WorkbookWriter, c: Po
     ['Critical vendors', t.criticalVendors],
     ['Critical or important functions', t.criticalFunctions],
     ['Providers (rank 1 and beyond)', t.providers],
+    ['HHI over direct providers (rank 1)', c.index.direct.hhi, cap(c.index.direct.level)],
     ['HHI over vendors', c.index.vendors.hhi, cap(c.index.vendors.level)],
     ['HHI over critical functions', c.index.criticalFunctions.hhi, cap(c.index.criticalFunctions.level)],
     ['Vendors with a third-country provider (%)', t.vendors ? pct(c.thirdCountry.vendorShare) : null, c.thirdCountry.vendors],
@@ -300,6 +301,11 @@ async function concentrationSheets(wb: ExcelJS.stream.xlsx.WorkbookWriter, c: Po
       'Critical functions with third-country exposure (%)',
       t.criticalFunctions ? pct(c.thirdCountry.criticalFunctionShare) : null,
       c.thirdCountry.criticalFunctions,
+    ],
+    [
+      'Provider most depended on (% of vendors, % of critical functions)',
+      c.index.topProvider?.name ?? null,
+      c.index.topProvider ? `${pct(c.index.topProvider.vendorShare)} / ${pct(c.index.topProvider.criticalFunctionShare)}` : null,
     ],
     ['Critical functions without an alternative provider', c.exits.criticalFunctionsWithoutAlternative.map((f) => f.code).join(', ') || null],
     ['Critical vendors without a tested exit plan', c.exits.criticalVendorsWithoutTestedExit.length],

@@ -61,7 +61,12 @@ const Portfolio = Type.Object({
     links: Type.Integer(),
     linksWithPassage: Type.Integer(),
   }),
-  index: Type.Object({ vendors: Index, criticalFunctions: Index }),
+  index: Type.Object({
+    direct: Index,
+    vendors: Index,
+    criticalFunctions: Index,
+    topProvider: Type.Union([Type.Object({ key: Type.String(), name: Type.String(), vendorShare: Share, criticalFunctionShare: Share }), Type.Null()]),
+  }),
   thirdCountry: Type.Object({
     vendors: Type.Integer(),
     vendorShare: Share,
