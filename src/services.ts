@@ -155,6 +155,8 @@ export function createServices(deps: { config: Config; database: Database; maile
     jobs,
     log: deps.log,
     notifications,
+    // Bound late: the concentration service is built on the register below.
+    concentration: { impact: (userId, workspaceId) => concentration.impact(userId, workspaceId) },
   });
   // Register of Information (docs/register-of-information.md): workbook, xBRL-CSV package, pre-flight.
   const registerRepo = registerRepository(db);

@@ -3,6 +3,7 @@ import ExcelJS from 'exceljs';
 import type { FastifyInstance } from 'fastify';
 import { SHEETS, SUPPLY_CHAIN_HEADERS } from '../../src/compliance/register/workbook.js';
 import { buildTestApp, registerUser, type Session } from '../helpers/app.js';
+import { createAssessment, docxText, vendorDocs, waitForAssessment } from '../helpers/assessments.js';
 import { createTextSource } from '../helpers/dataSources.js';
 import { addOrgMember, createOrgAndWorkspace, createWorkspace, wsHeaders } from '../helpers/workspaces.js';
 
@@ -224,4 +225,44 @@ t.test('the portfolio: AWS through two vendors with the passages, merges and spl
   t.match(String(pay[q]), /Amazon Web Services, Inc\./, 'the passage in the workbook');
   t.equal(pay[2], 2);
   t.ok(lend.id);
+});
+
+t.test("the assessment report of an onboarding vendor says what it would add, citing Art. 28(4)(c) and 29; a vendor in force's does not", async (t) => {
+  const ctx = await buildTestApp();
+  t.teardown(ctx.close);
+  const { app } = ctx;
+  const admin = await registerUser(app, { name: 'Ada Admin' });
+  const inForce = await createOrgAndWorkspace(app, admin, 'PayCo');
+  const payments = (await must(await call(app, 'POST', '/register/functions', admin, fn('Payments processing', 'yes')), 201)).data.function;
+  const trading = (await must(await call(app, 'POST', '/register/functions', admin, fn('Trading', 'yes')), 201)).data.function;
+  await must(
+    await call(app, 'PATCH', `/workspaces/${inForce.workspaceId}`, admin, {
+      vendorProfile: { legalName: 'PayCo SAS', contracts: [contract('C-PAY', [payments.id])], subcontractors: [{ name: 'AWS', country: 'US' }] },
+    }),
+  );
+  const onboarding = await createWorkspace(app, admin, 'TradeCloud', {
+    vendorProfile: {
+      legalName: 'TradeCloud Ltd',
+      contracts: [contract('C-TRADE', [trading.id], '2099-01-01')],
+      subcontractors: [{ name: 'Amazon Web Services, Inc.', country: 'US' }],
+    },
+  });
+  const files = vendorDocs('github', ['github-sirt-description-rfc-2350.md']);
+  const report = async (headers: Record<string, string>) => {
+    const created = await createAssessment(app, headers, files, { name: 'Pre-contract review' });
+    t.equal(created.statusCode, 201, created.body);
+    const a = await waitForAssessment(app, headers, created.json().data.assessment.id);
+    t.equal(a.status, 'completed');
+    const rep = await app.inject({ method: 'GET', url: `${API}/assessments/${a.id}/report`, headers });
+    t.equal(rep.statusCode, 200);
+    return docxText(rep.rawPayload);
+  };
+  const text = await report(onboarding.headers);
+  t.match(text, /Concentration risk before signing/);
+  t.match(text, /Article 28\(4\)\(c\)/);
+  t.match(text, /Article 29\(1\)/);
+  t.match(text, /other vendors already depend on: Amazon Web Services \(1 vendors\)/);
+  t.match(text, new RegExp(`newly concentrated: ${trading.code} Trading \\(on Amazon Web Services\\)`));
+  t.match(text, /1 → 2/, 'vendors before and after');
+  t.notMatch(await report(wsHeaders(admin, inForce.workspaceId)), /Concentration risk before signing/, 'a vendor under contract: no pre-signing section');
 });
