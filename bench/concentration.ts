@@ -161,7 +161,8 @@ try {
   console.log(`database: ${database.kind}; vendors: ${N}; links: ${links}; set-up ${((performance.now() - t0) / 1000).toFixed(1)} s`);
 
   for (const [label, url] of [
-    ['portfolio page (GET /concentration)', '/api/v1/concentration'],
+    ['portfolio page: figures and table (GET /concentration?view=table)', '/api/v1/concentration?view=table'],
+    ['portfolio with every link (GET /concentration)', '/api/v1/concentration'],
     ['which critical functions depend on AWS (GET /concentration?provider=AWS)', '/api/v1/concentration?provider=AWS'],
     ['what an onboarding vendor would add', `/api/v1/concentration/vendors/${onboardingId}`],
   ] as const) {

@@ -128,6 +128,12 @@ t.test('the portfolio: AWS through two vendors with the passages, merges and spl
   t.equal(only.links.length, 4, 'the links of its chains only');
   t.equal((await must(await call(app, 'GET', '/concentration?provider=Nobody%20Ltd', viewer))).data.concentration.provider.found, false);
   t.equal((await call(app, 'GET', '/concentration?limit=0', viewer)).statusCode, 400);
+  const bare = (await must(await call(app, 'GET', '/concentration?view=table&limit=1', viewer))).data.concentration;
+  t.same(
+    [bare.links, bare.providers.length, bare.providers[0].vendors, bare.providers[0].vendorCount, bare.more],
+    [[], 1, [], c.providers[0].vendorCount, c.providers.length - 1],
+    'the table alone: counts without lists or links, one provider, the rest counted',
+  );
   t.equal((await call(app, 'GET', '/concentration?provider=%20', viewer)).statusCode, 400, 'a name of blanks');
 
   // Merges and splits: analysts and org_admins; viewers read them.

@@ -97,6 +97,12 @@ else
     t.match(await page.getByTestId('kpi-top-provider').textContent(), /^Amazon Web Services/, 'the provider most depended on');
     t.same(await a11yViolations(page), [], 'the portfolio page: no serious accessibility violation');
 
+    // From the table: the provider's dependencies open below it.
+    await page.getByRole('button', { name: 'Dependencies on Amazon Web Services' }).click();
+    await page.getByTestId('dependencies').getByRole('heading', { name: 'What depends on Amazon Web Services' }).waitFor();
+    t.equal(await page.getByRole('button', { name: 'Dependencies on Amazon Web Services' }).getAttribute('aria-expanded'), 'true');
+
+    // By name: "AWS".
     await page.getByRole('textbox', { name: 'Provider' }).fill('AWS');
     await page.getByRole('button', { name: 'Show what depends on it' }).click();
     const deps = page.getByTestId('dependencies');

@@ -147,6 +147,12 @@ export const getPortfolio = {
         Type.String({ minLength: 1, maxLength: 300, description: 'keep this provider only (any of its names: AWS, Amazon Web Services, Inc.)' }),
       ),
       limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000, default: 100, description: 'providers returned, most depended on first' })),
+      view: Type.Optional(
+        Type.Enum(['full', 'table'], {
+          default: 'full',
+          description: '`table`: the figures and per provider its counts only (no vendors, functions or links: a provider asked for by name brings them)',
+        }),
+      ),
     },
     { additionalProperties: false },
   ),

@@ -45,7 +45,7 @@ export type PortfolioView = Omit<PortfolioConcentration, 'providers' | 'links' |
 /** Concentration risk across the portfolio (docs/concentration.md). */
 export interface ConcentrationService {
   /** The portfolio's figures over every vendor the caller can access; `provider` keeps that provider only. */
-  portfolio(userId: string, q: { provider?: string; limit?: number }): Promise<PortfolioView>;
+  portfolio(userId: string, q: { provider?: string; limit?: number; view?: 'full' | 'table' }): Promise<PortfolioView>;
   /** What a vendor would add to concentration (the portfolio without it against with it); 404 for a vendor the caller cannot access. */
   impact(userId: string, workspace: string): Promise<VendorImpact>;
   /** The figures of the register's vendors and functions as already read (the register workbook's sheet). */
@@ -126,9 +126,9 @@ export function concentrationService(deps: Deps): ConcentrationService {
         index: c.index,
         thirdCountry: c.thirdCountry,
         exits: c.exits,
-        providers: shown,
+        providers: q.view === 'table' ? shown.map((p) => ({ ...p, vendors: [], functions: [] })) : shown,
         more: providers.length - shown.length,
-        links: c.links.filter((l) => onPaths.has(l.id)),
+        links: q.view === 'table' ? [] : c.links.filter((l) => onPaths.has(l.id)),
         vendors: c.vendors.map((v) => ({
           ...v,
           slug: slug.get(v.workspaceId)!.workspaceSlug,

@@ -23,6 +23,8 @@ export default function ConcentrationPage() {
   const [provider, setProvider] = useState<string | undefined>();
   const [open, setOpen] = useState<string | null>(null);
   const q = useConcentration(provider);
+  // A provider opened from the table is read with its links (the table alone carries none).
+  const opened = useConcentration(open ?? undefined, !!open && !provider);
   const submit = (e: FormEvent) => {
     e.preventDefault();
     const v = input.trim();
@@ -30,7 +32,8 @@ export default function ConcentrationPage() {
     setOpen(null);
   };
   const c = q.data;
-  const shown = c?.providers.find((p) => p.key === open) ?? (c?.provider?.found ? c.providers[0] : undefined);
+  const detail = provider ? c : opened.data;
+  const shown = detail?.provider?.found ? detail.providers[0] : undefined;
   return (
     <div className="page">
       <header className="page-header">
@@ -78,8 +81,10 @@ export default function ConcentrationPage() {
               No vendor depends on {c.provider.name}.
             </p>
           )}
-          <ProviderTable c={c} open={shown?.key ?? null} onOpen={(k) => setOpen(k === open ? null : k)} />
-          {shown && <Dependencies provider={shown} c={c} />}
+          <ProviderTable c={c} open={provider ? (shown?.key ?? null) : open} onOpen={(k) => setOpen(k === open ? null : k)} />
+          {!provider && open && opened.isPending && <Loading label="Reading what depends on it…" />}
+          {!provider && open && opened.isError && <ErrorMessage error={opened.error} onRetry={() => opened.refetch()} />}
+          {shown && detail && <Dependencies provider={shown} c={detail} />}
           {!provider && <Exits c={c} />}
         </>
       )}

@@ -110,10 +110,12 @@ export interface VendorImpact {
   links: ChainLink[];
 }
 
-export function useConcentration(provider: string | undefined) {
+/** The portfolio (`provider` absent: the figures and the table's counts) or one provider with its vendors, functions and links. */
+export function useConcentration(provider: string | undefined, enabled = true) {
   return useQuery({
     queryKey: ['concentration', provider ?? ''],
-    queryFn: () => get<{ concentration: Concentration }>('/concentration', { query: provider ? { provider, limit: 100 } : { limit: 100 } }),
+    enabled,
+    queryFn: () => get<{ concentration: Concentration }>('/concentration', { query: provider ? { provider } : { limit: 100, view: 'table' } }),
     select: (d) => d.concentration,
   });
 }
