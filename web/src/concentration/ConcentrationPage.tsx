@@ -141,7 +141,7 @@ function ProviderTable({ c, open, onOpen }: { c: Concentration; open: string | n
     <section aria-labelledby="conc-providers">
       <h2 id="conc-providers">{c.provider ? 'Provider' : 'Providers, most depended on first'}</h2>
       <div className="table-wrap">
-        <table className="table" data-testid="providers">
+        <table className={`table ${styles.rows}`} data-testid="providers">
           <thead>
             <tr>
               <th scope="col">Provider</th>

@@ -35,7 +35,7 @@ export function WouldAddPanel({ workspaceId }: { workspaceId: string }) {
       </p>
       {shared.length > 0 && (
         <div className="table-wrap">
-          <table className="table">
+          <table className={`table ${styles.rows}`}>
             <thead>
               <tr>
                 <th scope="col">Provider</th>
