@@ -27,6 +27,7 @@ import questionnaireRoutes from './modules/questionnaires/routes.js';
 import assessmentRoutes from './modules/assessments/routes.js';
 import registerRoutes from './modules/register/routes.js';
 import contractRoutes from './modules/contracts/routes.js';
+import concentrationRoutes from './modules/concentration/routes.js';
 import profileDraftRoutes from './modules/profile-drafts/routes.js';
 import authPlugin from './plugins/auth.js';
 import csrfPlugin from './plugins/csrf.js';
@@ -209,6 +210,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       await api.register(assessmentRoutes, { service: services.assessments, ingest: config.ingest });
       await api.register(registerRoutes, { service: services.register });
       await api.register(contractRoutes, { service: services.contracts });
+      await api.register(concentrationRoutes, { service: services.concentration });
       await api.register(profileDraftRoutes, { service: services.profileDrafts });
       await api.register(conversationRoutes, { service: services.conversations });
       await api.register(analyticsRoutes, { service: services.analytics, portfolio: services.portfolio });

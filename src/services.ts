@@ -42,6 +42,8 @@ import { registerService } from './modules/register/service.js';
 import { registerRecords } from './modules/register/records.js';
 import { registerRepository } from './modules/register/repository.js';
 import { contractsService } from './modules/contracts/service.js';
+import { concentrationRepository } from './modules/concentration/repository.js';
+import { concentrationService } from './modules/concentration/service.js';
 import { syncStatusService } from './modules/sync-status/service.js';
 import { profileDraftsRepository } from './modules/profile-drafts/repository.js';
 import { profileDraftsService } from './modules/profile-drafts/service.js';
@@ -177,6 +179,8 @@ export function createServices(deps: { config: Config; database: Database; maile
     jobs,
     log: deps.log,
     notifications,
+    // Bound late: the concentration service is built on the register below.
+    concentration: { impact: (userId, workspaceId) => concentration.impact(userId, workspaceId) },
   });
   // Register of Information (docs/register-of-information.md): workbook, xBRL-CSV package, pre-flight.
   const registerRepo = registerRepository(db);
@@ -186,7 +190,11 @@ export function createServices(deps: { config: Config; database: Database; maile
     questionnaires,
     records: registerRecords({ repo: registerRepo, organizations, config }),
     defaultLicensedActivity: config.roi.licensedActivity,
+    // Bound late: the concentration service reads the register's vendors.
+    concentration: (userId, vendors, functions, now) => concentration.forRegister(userId, vendors, functions, now),
   });
+  // Concentration risk across the portfolio (docs/concentration.md), over the register's vendors and functions.
+  const concentration = concentrationService({ repo: concentrationRepository(db), register });
   // A vendor's contracts as records (create, change, end), unique references across the organization.
   const contracts = contractsService({ workspaces, functionIds: async (orgId) => new Set((await registerRepo.functions(orgId)).map((f) => f.id)) });
   // Register drafting (docs/register-drafting.md): profile fields from the workspace's documents, as a job;
@@ -251,6 +259,7 @@ export function createServices(deps: { config: Config; database: Database; maile
     assessments,
     register,
     contracts,
+    concentration,
     profileDrafts,
     portfolio,
     mcpSources,

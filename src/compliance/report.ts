@@ -1,6 +1,7 @@
 import { AlignmentType, BorderStyle, Document, HeadingLevel, Packer, Paragraph, ShadingType, Table, TableCell, TableRow, TextRun, WidthType } from 'docx';
 import type { AssessmentSummary } from '../db/schema/assessments.js';
 import type { EvidenceRole, GapResult, GapStatus } from '../domain/gap.js';
+import type { VendorImpact } from './concentration/portfolio.js';
 
 export interface ReportInput {
   assessment: { id: string; name: string; score: number; riskRating: string; summary: AssessmentSummary; results: GapResult[]; completedAt: Date };
@@ -10,6 +11,8 @@ export interface ReportInput {
   signOff?: { at: string; userName: string | null; note: string } | null;
   /** Analysts' comments per obligation, oldest first. */
   comments?: { obligationId: string | null; text: string; userName: string | null; at: string }[];
+  /** For a vendor in onboarding: what it would add to concentration (docs/concentration.md). */
+  concentration?: VendorImpact | null;
 }
 
 const STATUS_LABEL: Record<GapStatus, string> = { covered: 'Covered', partial: 'Partial', missing: 'Missing' };
@@ -96,6 +99,8 @@ export async function buildAssessmentReport(input: ReportInput): Promise<Buffer>
       [18, 52, 12, 18],
     ),
   );
+
+  if (input.concentration) children.push(...concentrationSection(input.concentration));
 
   children.push(new Paragraph({ heading: HeadingLevel.HEADING_1, children: [new TextRun('Findings by article')] }));
   let article = '';
@@ -192,4 +197,68 @@ export async function buildAssessmentReport(input: ReportInput): Promise<Buffer>
     sections: [{ children }],
   });
   return Packer.toBuffer(doc);
+}
+
+/**
+ * Before signing: what the vendor would add to concentration risk (DORA Art. 28(4)(c), the
+ * assessment of concentration risk before a contract; Art. 29(1), several critical functions on
+ * the same or closely connected providers; Art. 29(2), subcontracting chains in third countries).
+ */
+function concentrationSection(c: VendorImpact): (Paragraph | Table)[] {
+  const out: (Paragraph | Table)[] = [new Paragraph({ heading: HeadingLevel.HEADING_1, children: [new TextRun('Concentration risk before signing')] })];
+  out.push(
+    p(
+      'DORA Article 28(4)(c) asks the entity to assess, before it enters a contractual arrangement, whether the arrangement leads to ICT concentration risk as referred to in Article 29; Article 29(1) looks at whether several critical or important functions would rest on the same or closely connected providers, and Article 29(2) at subcontracting chains reaching third countries. The figures compare the portfolio without this vendor and with it (docs/concentration.md).',
+      { italics: true },
+    ),
+  );
+  const shared = c.providers.filter((x) => x.alreadyDependedOn);
+  out.push(
+    p(
+      shared.length
+        ? `The vendor would add to ${shared.length} provider${shared.length === 1 ? '' : 's'} other vendors already depend on: ${shared
+            .slice(0, 5)
+            .map((x) => `${x.name} (${x.vendorsBefore} vendors)`)
+            .join(', ')}${shared.length > 5 ? ', …' : ''}.`
+        : 'No provider on its chain is depended on by another vendor of the portfolio.',
+    ),
+  );
+  out.push(
+    p(
+      c.newlyConcentratedFunctions.length
+        ? `Critical or important functions newly concentrated: ${c.newlyConcentratedFunctions.map((f) => `${f.code} ${f.name} (on ${f.providers.join(', ')})`).join('; ')}.`
+        : 'No critical or important function becomes newly concentrated on a provider that already carries others.',
+    ),
+  );
+  out.push(
+    p(
+      `Concentration index (HHI) over vendor dependencies: ${c.index.vendors.before} → ${c.index.vendors.after}; over critical function dependencies: ${c.index.criticalFunctions.before} → ${c.index.criticalFunctions.after}.`,
+    ),
+  );
+  if (c.newThirdCountries.length) out.push(p(`Third countries it brings into the portfolio's chains (Art. 29(2)): ${c.newThirdCountries.join(', ')}.`));
+  if (c.providers.length) {
+    const quote = (x: VendorImpact['providers'][number]) => {
+      const link = c.links.find((l) => l.id === x.path.at(-1));
+      const e = link?.evidence[0];
+      return e ? `“${e.quote.slice(0, 300)}” (${e.title})` : 'entered by hand';
+    };
+    out.push(p(''));
+    out.push(
+      table(
+        ['Provider', 'Rank', 'Vendors before → after', 'Critical functions before → after', 'Third country', 'Source'],
+        c.providers
+          .slice(0, 30)
+          .map((x) => [
+            x.name,
+            String(x.rank),
+            `${x.vendorsBefore} → ${x.vendorsAfter}`,
+            `${x.criticalFunctionsBefore} → ${x.criticalFunctionsAfter}`,
+            x.thirdCountry ? 'Yes' : 'No',
+            quote(x),
+          ]),
+        [18, 7, 14, 16, 10, 35],
+      ),
+    );
+  }
+  return out;
 }

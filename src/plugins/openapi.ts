@@ -16,6 +16,10 @@ export const OPENAPI_TAGS = [
   { name: 'vendor questionnaires', description: "The vendor's side of a questionnaire, by link token" },
   { name: 'assessments', description: 'DORA gap assessments (docs/assessments.md)' },
   { name: 'register', description: 'Register drafting from documents (docs/register-drafting.md)' },
+  {
+    name: 'concentration',
+    description: 'Concentration risk across the portfolio: providers, chains, figures, what a vendor would add (docs/concentration.md)',
+  },
   { name: 'conversations', description: 'Conversations and their messages (docs/conversations.md)' },
   { name: 'rag', description: 'Questions answered from the documents and DORA (docs/rag.md)' },
   { name: 'analytics', description: 'Query log reports and the vendor portfolio (docs/analytics.md)' },

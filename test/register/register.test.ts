@@ -393,6 +393,8 @@ t.test('register workbook and xBRL-CSV package of two vendors: every active EBA 
     'RT.03.01 Certifications',
     'RT.04.01 Gap Summary',
     'RT.05.01 Field Sources',
+    'RT.06.01 Concentration',
+    'RT.06.02 Supply Chain',
     ...Object.keys(report.package.rows),
   ]);
   for (const tpl of Object.keys(report.package.rows) as TemplateId[]) {

@@ -366,6 +366,7 @@ else
         ['/vendors/github/assessments', () => page.getByRole('button', { name: 'Run the first assessment' }).waitFor()],
         ['/vendors/github/questionnaires', () => page.getByRole('button', { name: 'Create the first questionnaire' }).waitFor()],
         ['/register-of-information', () => page.getByRole('heading', { name: 'Register of Information', level: 1 }).waitFor()],
+        ['/concentration', () => page.getByRole('heading', { name: 'Providers, most depended on first' }).waitFor()],
         ['/analytics', () => page.getByTestId('kpi-questions').waitFor()],
         ['/organization', () => page.getByRole('heading', { name: 'Organization', level: 1 }).waitFor()],
         ['/account', () => page.getByRole('heading', { name: 'Account', level: 1 }).waitFor()],

@@ -4,6 +4,7 @@ import { ICT_SERVICE_TYPES, type IctServiceType } from '../../domain/vendorProfi
 import type { Tables } from './tables.js';
 import { COLUMNS, TEMPLATES } from './taxonomy.js';
 import type { RegisterVendor } from './types.js';
+import type { PortfolioConcentration } from '../concentration/portfolio.js';
 
 /** Sheet names and headers of the workbook (docs/register-of-information.md). */
 export const SHEETS = {
@@ -12,7 +13,40 @@ export const SHEETS = {
   certifications: 'RT.03.01 Certifications',
   gaps: 'RT.04.01 Gap Summary',
   sources: 'RT.05.01 Field Sources',
+  concentration: 'RT.06.01 Concentration',
+  supplyChain: 'RT.06.02 Supply Chain',
 } as const;
+
+/** Per provider, the concentration figures (docs/concentration.md). */
+export const CONCENTRATION_HEADERS = [
+  'Provider',
+  'Provider key',
+  'Names in documents',
+  'Countries',
+  'Third country',
+  'Vendors depending',
+  'Share of vendors',
+  'Direct (rank 1)',
+  'Critical vendors',
+  'Critical functions',
+  'Share of critical functions',
+  'Functions',
+  'Vendors (rank)',
+] as const;
+/** Every link of the supply chain with the passage it came from. */
+export const SUPPLY_CHAIN_HEADERS = [
+  'Vendor',
+  'Workspace ID',
+  'Rank',
+  'From',
+  'Provider',
+  'Provider key',
+  'Country',
+  'Role',
+  'Document',
+  'Quote',
+  'Link',
+] as const;
 
 export const PROVIDER_HEADERS = [
   'Vendor',
@@ -103,6 +137,8 @@ export async function buildRegisterWorkbook(input: {
   reportDate: string;
   vendors: RegisterVendor[];
   tables?: Tables;
+  /** The portfolio's concentration figures (RT.06.01, RT.06.02). */
+  concentration?: PortfolioConcentration;
 }): Promise<Buffer> {
   const out = new PassThrough();
   const chunks: Buffer[] = [];
@@ -226,6 +262,8 @@ export async function buildRegisterWorkbook(input: {
   }
   await src.commit();
 
+  if (input.concentration) await concentrationSheets(wb, input.concentration, vendors);
+
   // The EBA templates, as filed: the column codes, then the rows of the package's CSV tables.
   if (input.tables) {
     for (const t of TEMPLATES) {
@@ -240,4 +278,86 @@ export async function buildRegisterWorkbook(input: {
   await wb.commit();
   await done;
   return Buffer.concat(chunks);
+}
+
+const pct = (x: number) => Math.round(x * 1000) / 10;
+
+/** RT.06.01 Concentration (the figures, then one row per provider) and RT.06.02 Supply Chain (one row per link, with its passage). */
+async function concentrationSheets(wb: ExcelJS.stream.xlsx.WorkbookWriter, c: PortfolioConcentration, vendors: RegisterVendor[]) {
+  const ws = wb.addWorksheet(SHEETS.concentration, { views: [{ state: 'frozen', ySplit: 15 }] });
+  ws.columns = CONCENTRATION_HEADERS.map((h) => ({ width: Math.max(14, h.length + 2) }));
+  const t = c.totals;
+  for (const r of [
+    ['Concentration risk (DORA Articles 28(4)(c) and 29)'],
+    ['Vendors', t.vendors],
+    ['Critical vendors', t.criticalVendors],
+    ['Critical or important functions', t.criticalFunctions],
+    ['Providers (rank 1 and beyond)', t.providers],
+    ['HHI over direct providers (rank 1)', c.index.direct.hhi, cap(c.index.direct.level)],
+    ['HHI over vendors', c.index.vendors.hhi, cap(c.index.vendors.level)],
+    ['HHI over critical functions', c.index.criticalFunctions.hhi, cap(c.index.criticalFunctions.level)],
+    ['Vendors with a third-country provider (%)', t.vendors ? pct(c.thirdCountry.vendorShare) : null, c.thirdCountry.vendors],
+    [
+      'Critical functions with third-country exposure (%)',
+      t.criticalFunctions ? pct(c.thirdCountry.criticalFunctionShare) : null,
+      c.thirdCountry.criticalFunctions,
+    ],
+    [
+      'Provider most depended on (% of vendors, % of critical functions)',
+      c.index.topProvider?.name ?? null,
+      c.index.topProvider ? `${pct(c.index.topProvider.vendorShare)} / ${pct(c.index.topProvider.criticalFunctionShare)}` : null,
+    ],
+    ['Critical functions without an alternative provider', c.exits.criticalFunctionsWithoutAlternative.map((f) => f.code).join(', ') || null],
+    ['Critical vendors without a tested exit plan', c.exits.criticalVendorsWithoutTestedExit.length],
+    [],
+  ])
+    ws.addRow(r).commit();
+  header(ws, CONCENTRATION_HEADERS);
+  for (const p of c.providers) {
+    ws.addRow([
+      p.name,
+      p.key,
+      p.names.join('; '),
+      p.countries.join(', ') || null,
+      p.thirdCountry ? 'Yes' : 'No',
+      p.vendorCount,
+      pct(p.vendorShare),
+      p.directVendorCount,
+      p.criticalVendorCount,
+      p.criticalFunctionCount,
+      pct(p.criticalFunctionShare),
+      p.functions.map((f) => `${f.code}${f.critical ? '*' : ''}`).join(', ') || null,
+      p.vendors
+        .map((v) => `${v.name} (${v.rank})`)
+        .join('; ')
+        .slice(0, 32_000),
+    ]).commit();
+  }
+  await ws.commit();
+
+  const chain = wb.addWorksheet(SHEETS.supplyChain, { views: [{ state: 'frozen', ySplit: 1 }] });
+  chain.columns = SUPPLY_CHAIN_HEADERS.map((h) => ({ width: h === 'Quote' ? 80 : Math.max(14, h.length + 4) }));
+  header(chain, SUPPLY_CHAIN_HEADERS);
+  const byId = new Map(vendors.map((v) => [v.workspaceId, v]));
+  const nameOf = new Map(c.providers.map((p) => [p.key, p.name]));
+  for (const l of c.links) {
+    const v = byId.get(l.workspaceId);
+    const e = l.evidence[0];
+    chain
+      .addRow([
+        v?.name ?? null,
+        v?.workspaceSlug ?? null,
+        l.rank,
+        l.from === 'entity' ? 'The entity' : (nameOf.get(l.from) ?? l.from),
+        l.writtenName,
+        l.to,
+        l.country,
+        l.role,
+        e?.title ?? null,
+        e?.quote.slice(0, 32_000) ?? null,
+        e?.link ?? null,
+      ])
+      .commit();
+  }
+  await chain.commit();
 }

@@ -15,3 +15,4 @@ export * from './workspaceSyncCounts.js';
 export * from './register.js';
 export * from './idempotency.js';
 export * from './apiKeys.js';
+export * from './concentration.js';

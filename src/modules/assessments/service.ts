@@ -4,6 +4,7 @@ import { runGapAnalysis, type VerdictJudge } from '../../compliance/gapAnalysis.
 import { riskRating } from '../../compliance/risk.js';
 import type { Config } from '../../config.js';
 import type { AssessmentStatus, AssessmentSummary } from '../../db/schema/assessments.js';
+import type { VendorImpact } from '../../compliance/concentration/portfolio.js';
 import type { ParsePool } from '../../ingest/parsePool.js';
 import { AppError, badRequest, conflict, notFound } from '../../lib/errors.js';
 import type { Embedder } from '../../rag/embedders/types.js';
@@ -56,6 +57,8 @@ type Deps = {
    * dashboard of the workspace each change of status (`assessment:status`, docs/notifications.md).
    */
   notifications?: Pick<NotificationsService, 'notifyQuietly' | 'broadcast'>;
+  /** What the vendor would add to concentration (docs/concentration.md): in the report of a vendor in onboarding. */
+  concentration?: { impact(userId: string, workspaceId: string): Promise<VendorImpact> };
 };
 
 const referenceNotLoaded = () =>
@@ -301,6 +304,13 @@ export function assessmentsService(deps: Deps): AssessmentsService {
       const view = shape(row, reviews.find((x) => x.kind === 'sign_off')?.userName ?? null);
       // The Word writer (docx) is loaded with the first report, not at start.
       const { buildAssessmentReport } = await import('../../compliance/report.js');
+      // A caller outside the organization's register (403, 404) gets the report without the section.
+      const impact = deps.concentration
+        ? await deps.concentration.impact(scope.userId, scope.workspaceId).catch((e: unknown) => {
+            if (e instanceof AppError && (e.statusCode === 403 || e.statusCode === 404)) return null;
+            throw e;
+          })
+        : null;
       const buffer = await buildAssessmentReport({
         assessment: {
           id: row.id,
@@ -315,6 +325,7 @@ export function assessmentsService(deps: Deps): AssessmentsService {
         documents: documents.map((d) => ({ filename: d.filename, title: d.title, format: d.format })),
         signOff: view.signOff,
         comments: reviews.filter((x) => x.kind === 'comment'),
+        concentration: impact?.onboarding ? impact : null,
       });
       const slug = (vendorName || scope.workspaceName).replace(/[^A-Za-z0-9]+/g, '_').replace(/^_|_$/g, '') || 'vendor';
       const date = (row.completedAt ?? new Date()).toISOString().slice(0, 10);

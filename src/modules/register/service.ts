@@ -1,5 +1,6 @@
 import { preflight, type PreflightReport } from '../../compliance/register/preflight.js';
 import type { RegisterInput, RegisterVendor } from '../../compliance/register/types.js';
+import type { PortfolioConcentration } from '../../compliance/concentration/portfolio.js';
 import { buildXbrlPackage } from '../../compliance/register/xbrl.js';
 import { ENTITY_TYPES, LICENSED_ACTIVITIES, TERMINATION_REASONS, type BusinessFunction } from '../../domain/register.js';
 import type { PageRequest, Pagination } from '../../domain/paging.js';
@@ -16,6 +17,8 @@ type Deps = {
   assessments: Pick<AssessmentsService, 'latestCompleteGaps'>;
   questionnaires: Pick<QuestionnairesService, 'latestCompleteMany'>;
   records: RegisterRecords;
+  /** The concentration figures of the register's vendors and functions (docs/concentration.md), for the workbook's RT.06 sheets. */
+  concentration?: (userId: string, vendors: RegisterVendor[], functions: RegisterInput['functions'], now: Date) => Promise<PortfolioConcentration>;
   /** `ROI_LICENSED_ACTIVITY`: the licensed activity proposed for a new function. */
   defaultLicensedActivity?: string;
 };
@@ -103,7 +106,8 @@ export function registerService(deps: Deps): RegisterService {
       const { buildRegisterWorkbook } = await import('../../compliance/register/workbook.js');
       const data = await input(userId, now);
       const { tables } = preflight(data);
-      const buffer = await buildRegisterWorkbook({ institutionName: data.entity.name, reportDate: today(now), vendors: data.vendors, tables });
+      const concentration = deps.concentration ? await deps.concentration(userId, data.vendors, data.functions, now) : undefined;
+      const buffer = await buildRegisterWorkbook({ institutionName: data.entity.name, reportDate: today(now), vendors: data.vendors, tables, concentration });
       return { filename: `DORA_Register_of_Information_${today(now)}.xlsx`, buffer };
     },
 

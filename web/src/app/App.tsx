@@ -29,6 +29,7 @@ const VendorQuestionnairePage = lazy(() => import('../questionnaires/VendorQuest
 const VendorSettingsTab = lazy(() => import('../admin/VendorSettingsTab'));
 const RoiRegisterPage = lazy(() => import('../register/RegisterPage'));
 const AnalyticsPage = lazy(() => import('../analytics/AnalyticsPage'));
+const ConcentrationPage = lazy(() => import('../concentration/ConcentrationPage'));
 const OrganizationPage = lazy(() => import('../admin/OrganizationPage'));
 
 /** Every route of the dashboard (docs/dashboard.md). */
@@ -64,6 +65,7 @@ export function App() {
               <Route path="settings" element={<VendorSettingsTab />} />
             </Route>
             <Route path="/register-of-information" element={<RoiRegisterPage />} />
+            <Route path="/concentration" element={<ConcentrationPage />} />
             <Route path="/analytics" element={<AnalyticsPage />} />
             <Route path="/organization" element={<OrganizationPage />} />
             <Route path="/account" element={<AccountPage />} />

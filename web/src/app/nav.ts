@@ -1,4 +1,4 @@
-import { BarChart3, Building2, FileSpreadsheet, Users, type LucideIcon } from 'lucide-react';
+import { BarChart3, Building2, FileSpreadsheet, Network, Users, type LucideIcon } from 'lucide-react';
 
 /**
  * The main navigation. A new section is one entry here plus its routes in App.tsx
@@ -14,6 +14,7 @@ export interface NavItem {
 export const NAV: NavItem[] = [
   { to: '/vendors', label: 'Vendors', icon: Building2 },
   { to: '/register-of-information', label: 'Register', icon: FileSpreadsheet },
+  { to: '/concentration', label: 'Concentration', icon: Network },
   { to: '/analytics', label: 'Analytics', icon: BarChart3 },
   { to: '/organization', label: 'Organization', icon: Users },
 ];

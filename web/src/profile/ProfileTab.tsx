@@ -2,6 +2,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { CheckCircle2, Plus, Trash2 } from 'lucide-react';
 import { useEffect, useMemo, useState, type FormEvent } from 'react';
 import { Link, useLocation, useOutletContext } from 'react-router';
+import { WouldAddPanel } from '../concentration/WouldAddPanel';
 import { ApiError, patch } from '../api/client';
 import type { Workspace } from '../api/types';
 import { ErrorMessage } from '../ui/Alert';
@@ -155,6 +156,7 @@ export default function ProfileTab() {
     mutationFn: () => patch<{ workspace: Workspace }>(`/workspaces/${encodeURIComponent(vendor.id)}`, { vendorProfile: toPatch(draft) }),
     onSuccess: async ({ workspace }) => {
       qc.setQueryData(vendorKey(vendor.workspaceId), (old: Workspace | undefined) => (old ? { ...old, ...workspace } : old));
+      qc.invalidateQueries({ queryKey: ['concentration'] });
       await Promise.all([
         qc.invalidateQueries({ queryKey: vendorKey(vendor.workspaceId) }),
         qc.invalidateQueries({ queryKey: vendorsKey }),
@@ -202,6 +204,7 @@ export default function ProfileTab() {
       <ProfileErrors.Provider value={errors}>
         <DraftPanel vendor={vendor} />
         <Contracts vendor={vendor} />
+        <WouldAddPanel workspaceId={vendor.id} />
         <form className={styles.form} onSubmit={submit} noValidate aria-label="Vendor profile">
           <div className="page-header" style={{ marginBottom: 12 }}>
             <div>
