@@ -1,10 +1,12 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
 import postgres from 'postgres';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { buildApp } from '../../src/app.js';
 import { loadConfig, type Config } from '../../src/config.js';
 import { createDatabase, type Database } from '../../src/db/client.js';
-import { runMigrations } from '../../src/db/migrate.js';
+import { migrationsFolder, runMigrations } from '../../src/db/migrate.js';
 import { createMailer, type Mailer } from '../../src/lib/mailer.js';
 import { newId } from '../../src/lib/ids.js';
 
@@ -40,10 +42,51 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
   return { ...base, rateLimits: { ...base.rateLimits, enabled: false }, ...overrides };
 }
 
+const templates = new Map<string, Promise<string>>();
 /**
- * A fresh, migrated database: PGlite in memory, or, when DATABASE_URL is set, a new
- * PostgreSQL database created for this test and dropped afterwards.
+ * The name of a PostgreSQL database with every migration applied, named after the migrations'
+ * contents: made by the first test process that needs it (under an advisory lock, so parallel
+ * test processes wait for one another) and reused by every later run until a migration changes.
  */
+function migratedPgTemplate(url: string): Promise<string> {
+  let p = templates.get(url);
+  if (!p) {
+    p = (async () => {
+      const h = createHash('sha256');
+      for (const f of readdirSync(migrationsFolder)
+        .filter((f) => f.endsWith('.sql'))
+        .sort())
+        h.update(f).update(readFileSync(path.join(migrationsFolder, f)));
+      const name = `test_template_${h.digest('hex').slice(0, 16)}`;
+      const admin = postgres(url, { max: 1, onnotice: () => {} });
+      try {
+        // One connection (max 1): the session's advisory lock is held across the statements.
+        await admin`select pg_advisory_lock(hashtext(${name}))`;
+        const [exists] = await admin`select 1 from pg_database where datname = ${name}`;
+        if (!exists) {
+          await admin.unsafe(`DROP DATABASE IF EXISTS "${name}_wip" WITH (FORCE)`);
+          await admin.unsafe(`CREATE DATABASE "${name}_wip"`);
+          const u = new URL(url);
+          u.pathname = `/${name}_wip`;
+          const database = await createDatabase({ url: u.toString(), max: 1 });
+          try {
+            await runMigrations(database);
+          } finally {
+            await database.close();
+          }
+          // Renamed only once complete: a run killed half-way never leaves a half-migrated template.
+          await admin.unsafe(`ALTER DATABASE "${name}_wip" RENAME TO "${name}"`);
+        }
+      } finally {
+        await admin.end();
+      }
+      return name;
+    })();
+    templates.set(url, p);
+  }
+  return p;
+}
+
 let migratedCopy: Promise<Blob> | undefined;
 /** The data directory of a PGlite database with every migration applied, made once per process. */
 function migratedPglite(): Promise<Blob> {
@@ -59,6 +102,10 @@ function migratedPglite(): Promise<Blob> {
   return migratedCopy;
 }
 
+/**
+ * A fresh, migrated database: PGlite in memory, or, when DATABASE_URL is set, a new
+ * PostgreSQL database created for this test and dropped afterwards.
+ */
 export async function freshDatabase(
   url = process.env.DATABASE_URL,
   opts: { max?: number; migrationsFolder?: string } = {},
@@ -77,11 +124,14 @@ export async function freshDatabase(
   }
   const name = `test_${newId().replace(/-/g, '').slice(0, 20)}`;
   const admin = postgres(url, { max: 1, onnotice: () => {} });
-  await admin.unsafe(`CREATE DATABASE "${name}"`);
+  // A copy of a migrated template database (one per set of migrations, made once and kept on
+  // the server) instead of running every migration again; TEST_PG_TEMPLATE=0 migrates each time.
+  const template = opts.migrationsFolder || process.env.TEST_PG_TEMPLATE === '0' ? null : await migratedPgTemplate(url);
+  await admin.unsafe(template ? `CREATE DATABASE "${name}" TEMPLATE "${template}"` : `CREATE DATABASE "${name}"`);
   const u = new URL(url);
   u.pathname = `/${name}`;
   const database = await createDatabase({ url: u.toString(), max: opts.max ?? 5 });
-  await runMigrations(database, opts.migrationsFolder);
+  if (!template) await runMigrations(database, opts.migrationsFolder);
   return {
     database,
     drop: async () => {
