@@ -49,7 +49,7 @@ const vendorAlt = (ctx: ExtractContext) =>
   [...ctx.vendorNames]
     .filter(Boolean)
     .sort((a, b) => b.length - a.length)
-    .map(esc)
+    .map((n) => esc(n).replace(/\s+/g, '[\\s-]+'))
     .join('|');
 /** Whether a text is about the vendor: one of its names (or its first word, "Secoda's"). */
 const namesVendor = (text: string, ctx: ExtractContext) => {
@@ -553,7 +553,11 @@ function locationRule(cue: RegExp, what: string): Rule {
       if (s.text.trim().startsWith('|')) continue; // tables are the subcontractors' locations
       const cueAt = cue.exec(t);
       if (!cueAt || NOT_SERVICE_DATA.test(t) || /^Data processed in (the )?[A-Z][\w-]* Cloud\b/.test(t)) continue;
-      if (!/\b(we|our|all|customer data|personal data|data|information|infrastructure|products|services?|data centers?|servers?|code)\b/i.test(t)) continue;
+      if (
+        !/\b(we|our|all|customer data|personal data|data|information|infrastructure|products|services?|data centers?|servers?|code)\b/i.test(t) &&
+        !vendorSubject(t, ctx)
+      )
+        continue;
       const after = t.slice(cueAt.index);
       const vague = VAGUE.test(t) || /\band (other|various|additional)\b[^.]{0,20}\b(countries|locations|jurisdictions)\b/i.test(t);
       // Countries named within the cue's phrase: "in (the) X", "in X and Y".

@@ -35,6 +35,7 @@ export const FIELD_SPECS: Record<DraftField, FieldSpec> = {
       'agreement between customer and provider',
       'entered into by and between you and corporation',
       '“we”, “us” and “our” means company',
+      'registered with the commercial register under',
     ],
   },
   address: {
@@ -154,7 +155,12 @@ export const FIELD_SPECS: Record<DraftField, FieldSpec> = {
       'Countries (ISO codes) where the customer\'s data is processed ("processed in", "processed entirely within"), including the single hosting subprocessor\'s processing location. Not hedged or open-ended lists ("may be processed in the US and other countries"): open.',
     form: 'countries',
     target: 'contract',
-    queries: ['data processed in country location of processing', 'transfer of personal data to the United States', 'hosting subprocessor location'],
+    queries: [
+      'data processed in country location of processing',
+      'transfer of personal data to the United States',
+      'servers running in hosted in',
+      'hosting subprocessor location',
+    ],
   },
   subcontractors: {
     label: 'Subcontractors (subprocessors) with role and location',
