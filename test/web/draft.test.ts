@@ -76,7 +76,11 @@ else
     const left = page.getByRole('list', { name: 'Left open by the documents' }).getByRole('listitem', { name: 'Countries where data is stored' });
     t.match(await left.textContent(), /only a region is named \(European Union\)/, 'the reason is shown');
     t.match(await left.locator('blockquote').textContent(), /stored on servers within the European Union/, 'with the passage it was read from');
-    t.notMatch(await page.getByText(/^Not found in the documents:/).textContent(), /Countries where data is stored/, 'an explained field is not in the bare list');
+    t.notMatch(
+      await page.getByText(/^Not found in the documents:/).textContent(),
+      /Countries where data is stored/,
+      'an explained field is not in the bare list',
+    );
     t.same(await a11yViolations(page), [], 'no serious accessibility violation');
     await screenshot(page, 'register-draft');
 

@@ -51,11 +51,6 @@ const vendorAlt = (ctx: ExtractContext) =>
     .sort((a, b) => b.length - a.length)
     .map((n) => esc(n).replace(/\s+/g, '[\\s-]+'))
     .join('|');
-/** Whether a text is about the vendor: one of its names (or its first word, "Secoda's"). */
-const namesVendor = (text: string, ctx: ExtractContext) => {
-  const alt = vendorAlt(ctx);
-  return !!alt && new RegExp(`\\b(?:${alt})`, 'i').test(text);
-};
 /** A negation near the cue: "we do not hold a SOC 2 report", "nothing in this Agreement grants audit rights". */
 const NEGATES =
   /\b(do|does|did|will|shall|can|could|would)\s*(not|n['’]t)\b|\b(cannot|never|neither|nor)\b|\bnot\s+(currently\s+)?(hold|have|maintain|provide|offer|certified|compliant|audited)\b|\bno\s+(right|rights|obligation|audit|report)\b|\bnothing\b[^.]{0,80}\b(creates?|grants?|gives?|entitles?)\b/i;

@@ -434,8 +434,8 @@ function DraftPanelBody({ vendor }: { vendor: Workspace }) {
                       <span className="badge badge-muted">No value</span>
                     </div>
                     <p className={styles.draftReason}>{f.reason}</p>
-                    {f.evidence.slice(0, 1).map((e, i) => (
-                      <Passage key={i} e={e} ws={ws} />
+                    {f.evidence.slice(0, 1).map((e) => (
+                      <Passage key={e.chunkId} e={e} ws={ws} />
                     ))}
                   </li>
                 ))}
