@@ -77,6 +77,12 @@ export interface FieldProposal {
   evidence: Evidence[];
   /** Status `conflict`: every value the documents state, each with its passages. */
   candidates?: Candidate[];
+  /**
+   * Status `not_found` where the documents address the field but leave it without a value
+   * ("either party may terminate at any time; no notice period"): why, with the passages in
+   * `evidence`. Absent when no passage speaks to the field.
+   */
+  reason?: string;
 }
 
 export const FieldDecisionSchema = Type.Object({
@@ -98,6 +104,12 @@ export const DraftFieldSchema = Type.Object({
   confidence: Type.Optional(Type.Number({ minimum: 0, maximum: 1 })),
   evidence: Type.Array(EvidenceSchema),
   candidates: Type.Optional(Type.Array(Type.Object({ value: Value, confidence: Type.Number(), evidence: Type.Array(EvidenceSchema) }))),
+  reason: Type.Optional(
+    Type.String({
+      description:
+        'Status `not_found`: why the documents leave the field open although they address it (e.g. "the customer may terminate at any time; the documents state no notice period"), with its passages in `evidence`; absent when no passage speaks to the field',
+    }),
+  ),
   decision: Type.Union([FieldDecisionSchema, Type.Null()]),
 });
 

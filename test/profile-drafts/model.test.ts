@@ -15,6 +15,8 @@ This Agreement will be governed by and construed in accordance with the laws of 
 ## Termination
 
 Either Party may terminate this Agreement, without cause, upon at least thirty (30) days' prior written notice.
+
+Acme may discontinue the Services at any time, with or without notice.
 `;
 
 /**
@@ -49,6 +51,26 @@ t.test('with an API key, Claude reads the passages through a tool per field; a q
         },
       };
     }
+    const m = /<passage number="(\d+)"[^>]*>\n[^<]*may discontinue/.exec(user)?.[1];
+    if (tool === 'record_noticePeriodDaysProvider' && m) {
+      // A field left open, with its reason: kept when its quote is verbatim, dropped when not.
+      return {
+        toolUse: {
+          name: tool,
+          input: {
+            values: [],
+            open: [
+              {
+                reason: 'Acme may discontinue at any time; no notice period.',
+                passage: Number(m),
+                quote: 'Acme may discontinue the Services at any time, with or without notice.',
+              },
+              { reason: 'Made up.', passage: Number(m), quote: 'Acme may stop whenever it likes.' },
+            ],
+          },
+        },
+      };
+    }
     if (tool === 'record_noticePeriodDaysEntity' && n) {
       // Not in the passage: must be dropped.
       return { toolUse: { name: tool, input: { values: [{ value: 60, passage: Number(n), quote: 'Customer may terminate on sixty days notice.' }] } } };
@@ -72,7 +94,15 @@ t.test('with an API key, Claude reads the passages through a tool per field; a q
   t.equal(f('governingLaw').value, 'IE');
   t.match(f('governingLaw').evidence[0].quote, /laws of Ireland/);
   t.equal(f('noticePeriodDaysEntity').status, 'not_found', 'a value whose quote is not in the passage is dropped');
-  t.equal(draft.summary.dropped, 1);
+  t.notOk(f('noticePeriodDaysEntity').reason, 'no reason without a passage that leaves it open');
+  // A field the model says the documents leave open: not found, with the reason and its verbatim passage.
+  t.equal(f('noticePeriodDaysProvider').status, 'not_found');
+  t.equal(f('noticePeriodDaysProvider').reason, 'Acme may discontinue at any time; no notice period.');
+  t.equal(f('noticePeriodDaysProvider').evidence[0].quote, 'Acme may discontinue the Services at any time, with or without notice.');
+  t.equal(draft.summary.dropped, 2, 'the value and the open reason whose quotes are not verbatim are dropped');
+  // The tool carries the field's definition (the offline rules' reading): governing law is never the courts.
+  const lawTool = fake.requests.find((r) => r.body.tool_choice?.name === 'record_governingLaw')!.body.tools![0]!;
+  t.match(String((lawTool as { description?: string }).description), /Never the courts, venue or jurisdiction/);
   // One request per field that had passages, each forcing that field's tool, with the passages fenced.
   const asked = fake.requests.map((r) => r.body.tool_choice?.name);
   t.ok(asked.includes('record_governingLaw'));

@@ -15,6 +15,10 @@ const TERMS = `# Acme Cloud Customer Terms
 
 Either Party may terminate this Agreement, without cause, upon at least thirty (30) days' prior written notice.
 
+## Hosting
+
+Customer Data is stored on servers within the European Union.
+
 ## Governing Law
 
 This Agreement will be governed by and construed in accordance with the laws of Ireland, without giving effect to the principles of conflict of law.
@@ -68,6 +72,15 @@ else
     t.match((await viewer.locator('mark').allInnerTexts()).join(' '), /laws of Ireland/, 'the evidence opens its document at the passage, highlighted');
     await page.keyboard.press('Escape');
     t.match(await page.getByText(/^Not found in the documents:/).textContent(), /Contract start date/, 'fields not found are listed');
+    // A field the documents address but leave open says why, with the passage read.
+    const left = page.getByRole('list', { name: 'Left open by the documents' }).getByRole('listitem', { name: 'Countries where data is stored' });
+    t.match(await left.textContent(), /only a region is named \(European Union\)/, 'the reason is shown');
+    t.match(await left.locator('blockquote').textContent(), /stored on servers within the European Union/, 'with the passage it was read from');
+    t.notMatch(
+      await page.getByText(/^Not found in the documents:/).textContent(),
+      /Countries where data is stored/,
+      'an explained field is not in the bare list',
+    );
     t.same(await a11yViolations(page), [], 'no serious accessibility violation');
     await screenshot(page, 'register-draft');
 

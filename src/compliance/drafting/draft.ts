@@ -65,6 +65,8 @@ export function valueKey(field: DraftField, v: DraftValue): string {
       .replace(/[^a-z0-9]+/g, ' ')
       .replace(/\b(inc|llc|ltd|limited|corp|corporation)\b/g, '')
       .trim();
+  // Lists of countries are sets: the order they are named in does not matter.
+  if (Array.isArray(v) && v.every((x) => typeof x === 'string')) return JSON.stringify([...(v as string[])].sort());
   return JSON.stringify(v);
 }
 
@@ -92,12 +94,38 @@ export function decide(field: DraftField, hits: { passage: Passage; found: Found
   // The same sentence found through two queries counts once.
   const seen = new Set<string>();
   hits = hits.filter((h) => {
-    const k = `${h.passage.chunkId}:${h.found.start}:${valueKey(field, h.found.value)}`;
+    const k = `${h.passage.chunkId}:${h.found.start}:${h.found.open ? 'open' : valueKey(field, h.found.value)}`;
     if (seen.has(k)) return false;
     seen.add(k);
     return true;
   });
-  if (!hits.length) return { ...base, status: 'not_found', evidence: [] };
+  // Sentences that address the field but leave it open ("may cancel at any time") give the reason of a not found.
+  const open = hits.filter((h) => h.found.open);
+  hits = hits.filter((h) => !h.found.open);
+  // Locations from hosting subprocessors' rows: several hosts in different countries do not say where the customer's data is.
+  const hosted = hits.filter((h) => h.found.host);
+  if (new Set(hosted.map((h) => h.found.host!.toLowerCase())).size > 1 && new Set(hosted.map((h) => valueKey(field, h.found.value))).size > 1) {
+    hits = hits.filter((h) => !h.found.host);
+    open.push(
+      ...hosted.slice(0, 1).map((h) => ({
+        ...h,
+        found: {
+          ...h.found,
+          open: 'several hosting subprocessors are listed in different countries; the documents do not say which of them holds the customer data',
+        },
+      })),
+    );
+  }
+  // A weak value (a notice of non-renewal) stands only when no firm value is stated and no
+  // sentence of the same document leaves the field open (a right to terminate at any time).
+  const firm = hits.filter((h) => !h.found.weak);
+  if (firm.length) hits = firm;
+  else hits = hits.filter((h) => !open.some((o) => o.passage.documentId === h.passage.documentId));
+  if (!hits.length) {
+    if (!open.length) return { ...base, status: 'not_found', evidence: [] };
+    const sorted = [...open].sort((a, b) => b.found.strength - a.found.strength);
+    return { ...base, status: 'not_found', reason: sorted[0]!.found.open!, evidence: sorted.slice(0, 3).map((h) => evidenceOf(h.passage, h.found)) };
+  }
 
   if (field === 'subcontractors') {
     const items = new Map<string, { item: Subcontractor; ev: Evidence; strength: number }>();
@@ -184,9 +212,10 @@ export async function draftFields(input: DraftInput): Promise<FieldProposal[]> {
   const passagesFor = (field: DraftField) => passagesOf(field, search, input.signal);
   // The vendor's own names (legal names found first) make "X is a provider of ..." and "X may terminate" readable.
   const names = new Set(input.vendorNames.filter(Boolean));
+  const legalNames: string[] = [];
   const results = new Map<DraftField, FieldProposal>();
   const run = async (field: DraftField) => {
-    const ctx = { vendorNames: [...names] };
+    const ctx = { vendorNames: [...names], legalNames };
     const hits: { passage: Passage; found: Found }[] = [];
     for (const p of await passagesFor(field)) for (const f of extract(field, p.content, ctx, p.section)) hits.push({ passage: p, found: f });
     const proposal = decide(field, hits);
@@ -199,6 +228,7 @@ export async function draftFields(input: DraftInput): Promise<FieldProposal[]> {
     for (const v of values) {
       if (typeof v !== 'string') continue;
       names.add(v);
+      legalNames.push(v);
       for (const n of companyNames(v)) names.add(n.split(/[\s,]/)[0]!);
     }
   }

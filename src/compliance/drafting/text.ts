@@ -72,7 +72,7 @@ export function sentences(content: string): Sentence[] {
   return out;
 }
 
-const ABBREV = /\b(?:Inc|Ltd|Corp|Co|No|Jr|Sr|St|Ste|U\.S|e\.g|i\.e|etc|vs|Dr|Mr|Ms|Art|Sec|para|approx|B\.V|N\.V|S\.A)\.$/;
+const ABBREV = /\b(?:\w*str|Inc|Ltd|Corp|Co|No|Jr|Sr|St|Ste|Ave|Blvd|Rd|Str|Pty|U\.S|e\.g|i\.e|etc|vs|Dr|Mr|Ms|Art|Sec|para|approx|B\.V|N\.V|S\.A)\.$/;
 
 function splitProse(content: string, start: number, end: number, push: (s: number, e: number) => void) {
   let s = start;
@@ -294,12 +294,38 @@ export function countriesIn(text: string): { code: string; index: number; name: 
   return out;
 }
 
-/** The country of a governing-law phrase: a country, or a US state (`State of California` → US). */
+/** States and provinces of federal countries whose law a contract names instead of the country's. */
+const SUBDIVISIONS: Record<string, string[]> = {
+  US: US_STATES,
+  CA: [
+    'Ontario',
+    'Quebec',
+    'Québec',
+    'British Columbia',
+    'Alberta',
+    'Manitoba',
+    'Saskatchewan',
+    'Nova Scotia',
+    'New Brunswick',
+    'Newfoundland and Labrador',
+    'Prince Edward Island',
+  ],
+  AU: ['New South Wales', 'Victoria', 'Queensland', 'South Australia', 'Western Australia', 'Tasmania', 'Australian Capital Territory', 'Northern Territory'],
+};
+
+/**
+ * The country of a governing-law phrase: a country ("the Federal Republic of Germany",
+ * "England and Wales" → GB), or a state or province of a federal country (`State of
+ * California` → US, `Province of Ontario` → CA, `New South Wales` → AU).
+ */
 export function jurisdictionCountry(phrase: string): string | null {
   const c = countriesIn(phrase)[0];
-  if (c) return c.code;
-  if (new RegExp(`\\b(?:${US_STATES.join('|')})\\b`).test(phrase)) return 'US';
-  return null;
+  const sub = Object.entries(SUBDIVISIONS)
+    .map(([code, names]) => ({ code, m: new RegExp(`\\b(?:${names.join('|')})\\b`).exec(phrase) }))
+    .filter((x) => x.m)
+    .sort((a, b) => a.m!.index - b.m!.index)[0];
+  if (c && (!sub || c.index <= sub.m!.index)) return c.code;
+  return sub ? sub.code : null;
 }
 
 /** Lower-case words of a text, for comparing values loosely. */

@@ -36,6 +36,8 @@ interface DraftField {
   confidence?: number;
   evidence: Evidence[];
   candidates?: { value: unknown; confidence: number; evidence: Evidence[] }[];
+  /** Not found although the documents address the field: why (with its passages in `evidence`). */
+  reason?: string;
   decision: { action: 'accepted' | 'edited' | 'rejected'; value?: unknown } | null;
 }
 interface Draft {
@@ -374,7 +376,9 @@ function DraftPanelBody({ vendor }: { vendor: Workspace }) {
   const startProposal = startField?.status === 'proposed' && typeof startField.value === 'string' ? startField.value : undefined;
   const fields = draft?.fields ?? [];
   const open = fields.filter((f) => f.status === 'proposed' || f.status === 'conflict');
-  const notFound = fields.filter((f) => f.status === 'not_found');
+  // Fields the documents address but leave open say why; the others were not found at all.
+  const leftOpen = fields.filter((f) => f.status === 'not_found' && f.reason);
+  const notFound = fields.filter((f) => f.status === 'not_found' && !f.reason);
   const unchanged = fields.filter((f) => f.status === 'unchanged');
   return (
     <section className={styles.draftPanel} aria-labelledby="draft-heading">
@@ -418,6 +422,25 @@ function DraftPanelBody({ vendor }: { vendor: Workspace }) {
                 />
               ))}
             </ul>
+          )}
+          {leftOpen.length > 0 && (
+            <>
+              <h3 className={styles.draftSubhead}>Left open by the documents</h3>
+              <ul className={styles.draftList} aria-label="Left open by the documents">
+                {leftOpen.map((f) => (
+                  <li key={`${draft.id}-${f.field}`} className={styles.draftField} data-draft-field={f.field} aria-label={f.label}>
+                    <div className={styles.draftHead}>
+                      <strong>{f.label}</strong>
+                      <span className="badge badge-muted">No value</span>
+                    </div>
+                    <p className={styles.draftReason}>{f.reason}</p>
+                    {f.evidence.slice(0, 1).map((e) => (
+                      <Passage key={e.chunkId} e={e} ws={ws} />
+                    ))}
+                  </li>
+                ))}
+              </ul>
+            </>
           )}
           {notFound.length > 0 && <p className={styles.draftNote}>Not found in the documents: {notFound.map((f) => f.label).join(', ')}.</p>}
           {unchanged.length > 0 && <p className={styles.draftNote}>Unchanged since accepted: {unchanged.map((f) => f.label).join(', ')}.</p>}

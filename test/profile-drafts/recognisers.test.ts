@@ -1,0 +1,192 @@
+import t from 'tap';
+import { decide, type Passage } from '../../src/compliance/drafting/draft.js';
+import { extract, type ExtractContext } from '../../src/compliance/drafting/extractors.js';
+import type { DraftField } from '../../src/domain/profileDrafts.js';
+
+/**
+ * The offline recognisers of register drafting (src/compliance/drafting/extractors.ts) on
+ * short clauses in the usual wordings of SaaS contracts, written for this test (not taken
+ * from the development set), and what a field left open says (docs/register-drafting.md).
+ */
+const ctx: ExtractContext = { vendorNames: ['Acme', 'Acme Cloud'] };
+const passage = (content: string, section = ''): Passage => ({
+  chunkId: 'c1',
+  documentId: 'd1',
+  dataSourceId: null,
+  title: 'Acme Terms',
+  section,
+  page: null,
+  url: '',
+  content,
+});
+/** The proposal for one field read from one passage, as the draft gives it. */
+const draft = (field: DraftField, content: string, c: ExtractContext = ctx, section = '') => {
+  const p = passage(content, section);
+  return decide(
+    field,
+    extract(field, content, c, section).map((found) => ({ passage: p, found })),
+  );
+};
+
+t.test('parties and addresses from preambles, definitions, imprints and contact blocks', async (t) => {
+  let d = draft(
+    'legalName',
+    'This Master Subscription Agreement is entered into by and between Acme Widgets, Inc. ("Acme") and the customer identified in the Order Form.',
+  );
+  t.equal(d.value, 'Acme Widgets, Inc.');
+  d = draft('legalName', 'These Terms form a binding agreement between you (“Customer”) and Acme Labs LLP (“Acme,” “we,” or “us”).');
+  t.equal(d.value, 'Acme Labs LLP');
+  d = draft('legalName', '"Acme" means Acme Software Corporation, located at 500 Pine Street, Suite 200, Portland, OR 97204 and its affiliates.');
+  t.equal(d.value, 'Acme Software Corporation');
+  d = draft('address', '"Acme" means Acme Software Corporation, located at 500 Pine Street, Suite 200, Portland, OR 97204 and its affiliates.');
+  t.equal(d.value, '500 Pine Street, Suite 200, Portland, OR 97204', 'the address stops where the clause goes on');
+  d = draft(
+    'legalName',
+    'Acme Cloud GmbH, Hauptstraße 12, 80331 München, registered with the commercial register of the local court of Munich under HRB 123456.',
+  );
+  t.equal(d.value, 'Acme Cloud GmbH');
+  d = draft('address', 'Questions about these Terms:\n\nAcme Ltd\n12 High Street\nLondon EC1A 1BB\nUnited Kingdom\nEmail: legal@acme.example', {
+    ...ctx,
+    legalNames: ['Acme Ltd'],
+  });
+  t.equal(d.value, '12 High Street, London EC1A 1BB, United Kingdom', 'a contact block under the provider name');
+  d = draft('address', 'Please serve requests to:\n\nAcme Ltd\nc/o Registered Agents Inc.\n1 Agent Way, Dover, DE 19901\n', {
+    ...ctx,
+    legalNames: ['Acme Ltd'],
+  });
+  t.equal(d.status, 'not_found', "an agent's address is not the provider's");
+  // A customer or a subprocessor named with its address is not the provider.
+  d = draft('address', 'Stripe, Inc., located at 354 Oyster Point Blvd, South San Francisco, CA 94080, processes payments.', {
+    ...ctx,
+    legalNames: ['Acme Ltd'],
+  });
+  t.equal(d.status, 'not_found');
+});
+
+t.test('governing law in its usual forms, never the courts', async (t) => {
+  const law = (s: string) => draft('governingLaw', s).value;
+  t.equal(
+    law('This Agreement shall be governed exclusively by the internal laws of the State of California, without regard to its conflicts of law rules.'),
+    'US',
+  );
+  t.equal(law('This Agreement is governed by the laws of England and Wales.'), 'GB');
+  t.equal(law('These Terms shall be governed by and construed in accordance with the laws of Ireland.'), 'IE');
+  t.equal(law('The Agreement shall be governed by the laws of the Federal Republic of Germany. The CISG shall not apply.'), 'DE');
+  t.equal(law('This Agreement is governed by the laws of the Province of Ontario and the federal laws of Canada applicable therein.'), 'CA');
+  t.equal(law('These Terms are governed by the laws of New South Wales.'), 'AU');
+  t.equal(
+    draft('governingLaw', 'The courts of Dublin, Ireland shall have exclusive jurisdiction over any dispute arising out of this Agreement.').status,
+    'not_found',
+    'a venue is not the governing law',
+  );
+  t.equal(
+    law(
+      'This Agreement is governed by, and construed in accordance with, the laws of:\n\nus.acme.example: the laws of the State of New York, USA;\n\neu.acme.example: the laws of the Republic of Austria;\n',
+    ),
+    'AT',
+    'per-instance laws: the instance outside the Americas',
+  );
+});
+
+t.test('notice periods per party in words and digits; "at any time" is a reason, not a number', async (t) => {
+  let d = draft('noticePeriodDaysProvider', 'Acme may terminate this Agreement for convenience upon thirty (30) days’ notice to you.');
+  t.equal(d.value, 30);
+  t.equal(draft('noticePeriodDaysEntity', 'Acme may terminate this Agreement for convenience upon thirty (30) days’ notice to you.').status, 'not_found');
+  d = draft('noticePeriodDaysEntity', 'Either party may terminate this Agreement without cause upon sixty (60) days prior written notice.');
+  t.equal(d.value, 60);
+  t.equal(draft('noticePeriodDaysProvider', 'The Parties may terminate this Agreement at their convenience with a 3 month notice.').value, 90);
+  d = draft('noticePeriodDaysEntity', 'Customer may terminate a material breach upon fifteen (15) days’ notice if the breach is not cured.');
+  t.equal(d.status, 'not_found', 'termination for breach is not the notice period');
+  d = draft('noticePeriodDaysEntity', 'You may cancel your subscription at any time from the billing page.');
+  t.equal(d.status, 'not_found');
+  t.match(d.reason, /at any time/);
+  t.equal(d.evidence[0]!.quote, 'You may cancel your subscription at any time from the billing page.');
+  d = draft('noticePeriodDaysProvider', 'We may suspend or terminate your account immediately and without notice.');
+  t.equal(d.status, 'not_found');
+  t.match(d.reason, /provider may terminate/);
+  // A notice of non-renewal is the period when nothing else speaks to it; a right to cancel at any time in the same document overrides it.
+  const nonRenewal =
+    'Each Order Form renews for successive one-year terms unless either party gives notice of non-renewal at least thirty (30) days before the end of the term.';
+  t.equal(draft('noticePeriodDaysEntity', nonRenewal).value, 30);
+  d = draft('noticePeriodDaysEntity', `${nonRenewal}\n\nYou may terminate these Terms at any time by closing your account.`);
+  t.equal(d.status, 'not_found');
+  t.ok(d.reason);
+});
+
+t.test('term and renewal', async (t) => {
+  t.equal(draft('endDate', 'This Agreement remains in effect until terminated by either party.').value, null);
+  t.equal(draft('endDate', 'This Agreement runs for an indefinite time.').value, null);
+  let d = draft('endDate', 'This Agreement continues for so long as there is an active Order Form.');
+  t.equal(d.status, 'not_found');
+  t.match(d.reason, /no end date/);
+  d = draft('startDate', '“Effective Date” means the date Customer first accesses the Services or signs an Order Form.');
+  t.equal(d.status, 'not_found');
+  t.match(d.reason, /event/);
+  t.equal(draft('renewal', 'The subscription will be automatically renewed for successive one-year terms.').status, 'proposed');
+  t.equal(draft('renewal', 'Your plan is billed month-to-month.').status, 'proposed');
+});
+
+t.test('subprocessor tables by what their columns mean, and name-description lists; never cookie suppliers', async (t) => {
+  let d = draft(
+    'subcontractors',
+    'Entity: Hostco Inc.; Purpose: Infrastructure hosting; Location: Germany\n\nEntity: Mailer Ltd; Purpose: Transactional email; Location: Ireland',
+    ctx,
+    'Sub-processors',
+  );
+  t.same(d.value, [
+    { name: 'Hostco Inc.', role: 'Infrastructure hosting', country: 'DE' },
+    { name: 'Mailer Ltd', role: 'Transactional email', country: 'IE' },
+  ]);
+  d = draft(
+    'subcontractors',
+    '| Entity | Purpose | Location |\n| --- | --- | --- |\n| Hostco Inc., 1 Cloud Way, 10115 Berlin | Hosting | Germany |\n',
+    ctx,
+    'Subprocessors',
+  );
+  t.same(d.value, [{ name: 'Hostco Inc.', role: 'Hosting', country: 'DE' }], 'a Markdown table; the address after the name is left out');
+  d = draft(
+    'subcontractors',
+    'Acme uses the following sub-processors:\n\n- Hostco Inc.\nfor cloud infrastructure.\n\n- Mailer Ltd for email delivery.\n\n- hPay. Payments.\n',
+  );
+  t.same(
+    (d.value as { name: string }[]).map((s) => s.name),
+    ['Hostco Inc.', 'Mailer Ltd', 'hPay'],
+  );
+  d = draft('subcontractors', 'Name: Tracker Co; Purpose: Analytics cookies; Expiry: 1 year', ctx, 'Cookies we use');
+  t.equal(d.status, 'not_found', 'a cookie table is not a subprocessor list');
+});
+
+t.test('locations right after the cue; hedges and regions are reasons; someone else’s place is nothing', async (t) => {
+  t.same(draft('dataStorageLocations', 'All Customer Data is hosted in data centers in Germany and Ireland.').value, ['DE', 'IE']);
+  t.same(draft('dataProcessingLocations', 'Your personal data is processed entirely within the United States.').value, ['US']);
+  let d = draft('dataStorageLocations', 'Customer Data is stored on servers within the European Union.');
+  t.equal(d.status, 'not_found');
+  t.match(d.reason, /only a region/);
+  d = draft('dataProcessingLocations', 'Your data may be processed in the United States and other countries.');
+  t.equal(d.status, 'not_found');
+  t.ok(d.reason);
+  t.equal(
+    draft('dataStorageLocations', 'Information about your use of this website is stored in Google servers in the United States.').status,
+    'not_found',
+    'a website’s analytics',
+  );
+  t.equal(
+    draft('serviceLocations', 'Sign in with the GitHub website operated by GitHub Inc., San Francisco, USA.').status,
+    'not_found',
+    'a third party’s office',
+  );
+});
+
+t.test('personal data, audit rights and exit terms; a negating passage proposes nothing', async (t) => {
+  t.equal(draft('personalData', 'Customer is the controller and Acme is the processor of Customer Personal Data.').value, true);
+  t.equal(draft('personalData', 'Customer shall qualify as the Data Controller and Acme shall qualify as the Data Processor.').value, true);
+  const own = draft('personalData', 'This page lists the subprocessors that may process personal data on our behalf.');
+  t.equal(own.status, 'not_found');
+  t.ok(own.reason, 'personal data on the vendor’s own behalf leaves it open');
+  t.equal(draft('auditRights', 'Acme shall permit the Client to conduct audits and inspections of its systems.').status, 'proposed');
+  t.equal(draft('auditRights', 'Acme maintains a SOC 2 Type II report, available to customers upon request.').status, 'proposed');
+  t.equal(draft('auditRights', 'Acme does not currently hold a SOC 2 report and does not permit on-site audits.').status, 'not_found');
+  t.equal(draft('auditRights', 'Nothing in this Agreement grants Customer any right to audit Acme.').status, 'not_found');
+  t.equal(draft('exitProvisions', 'We will delete your profile and content within 90 days of cancellation or termination.').status, 'proposed');
+  t.equal(draft('exitProvisions', 'During key rotation, both old and new keys remain accessible for a transition period.').status, 'not_found');
+});
