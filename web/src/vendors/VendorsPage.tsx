@@ -260,8 +260,8 @@ function InventoryRow({ w }: { w: WorkspaceListItem }) {
       <td data-label="Tier" className="cap">
         {w.criticalityTier ? <span className={`badge badge-${tone(w.criticalityTier)}`}>{w.criticalityTier}</span> : <span className="muted">—</span>}
       </td>
-      <td data-label="Risk" className="cap">
-        {w.riskRating ? <span className={`badge badge-${tone(w.riskRating)}`}>{w.riskRating}</span> : <span className="muted">Not assessed</span>}
+      <td data-label="Risk">
+        {w.riskRating ? <span className={`badge badge-${tone(w.riskRating)} cap`}>{w.riskRating}</span> : <span className="muted">Not assessed</span>}
       </td>
       <td data-label="Latest assessment">
         {la ? (
@@ -306,7 +306,7 @@ function InventoryRow({ w }: { w: WorkspaceListItem }) {
         {w.lifecycle ?? 'active'}
       </td>
       <td data-label="Documents">
-        <SyncStatusBadge status={w.syncStatus} />
+        {w.syncStatus === 'active' && !w.documentCount ? <span className="badge badge-muted">No documents</span> : <SyncStatusBadge status={w.syncStatus} />}
         <div className="small">
           <span data-count="documents">{w.documentCount ?? 0}</span> documents ·{' '}
           {w.lastSyncedAt ? (
