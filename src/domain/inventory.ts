@@ -53,3 +53,43 @@ export function contractEndOf(profile: Pick<VendorProfile, 'contracts'> | Record
   }
   return end;
 }
+
+/** The filters of the inventory a KPI counts (GET /workspaces's query parameters). */
+export interface KpiFilters {
+  tier?: ('critical' | 'high' | 'medium' | 'low')[];
+  dueWithinDays?: number;
+  overdue?: boolean;
+  contractEndWithinDays?: number;
+  exitPlan?: 'missing';
+  signedOff?: 'missing';
+  questionnaires?: 'outstanding' | 'overdue';
+}
+
+/**
+ * The portfolio KPIs (docs/inventory.md, "KPIs"): each counts the vendors of one inventory
+ * filter, so its link opens exactly the vendors it counts.
+ */
+export const PORTFOLIO_KPIS = [
+  { key: 'contractsExpiring30', label: 'Contracts expiring within 30 days', filters: { contractEndWithinDays: 30 } },
+  { key: 'contractsExpiring90', label: 'Contracts expiring within 90 days', filters: { contractEndWithinDays: 90 } },
+  { key: 'reviewsOverdue', label: 'Reviews overdue', filters: { overdue: true } },
+  { key: 'reviewsDue30', label: 'Reviews due within 30 days', filters: { dueWithinDays: 30, overdue: false } },
+  { key: 'criticalWithoutExitPlan', label: 'Critical vendors without an exit strategy', filters: { tier: ['critical'], exitPlan: 'missing' } },
+  {
+    key: 'criticalWithoutSignOff',
+    label: 'Critical vendors without a signed-off assessment in the last review cycle',
+    filters: { tier: ['critical'], signedOff: 'missing' },
+  },
+  { key: 'questionnairesOutstanding', label: 'Vendors with questionnaires outstanding', filters: { questionnaires: 'outstanding' } },
+  { key: 'questionnairesOverdue', label: 'Vendors with questionnaires overdue', filters: { questionnaires: 'overdue' } },
+] as const satisfies readonly { key: string; label: string; filters: KpiFilters }[];
+export type KpiKey = (typeof PORTFOLIO_KPIS)[number]['key'];
+
+/** A filter set as a query string (`tier=critical&exitPlan=missing`), list filters repeated. */
+export function kpiQuery(filters: KpiFilters): string {
+  const q = new URLSearchParams();
+  for (const [k, v] of Object.entries(filters)) {
+    for (const one of Array.isArray(v) ? v : [v]) q.append(k, String(one));
+  }
+  return q.toString();
+}

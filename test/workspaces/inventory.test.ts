@@ -205,6 +205,33 @@ t.test('the inventory list', async (t) => {
     t.same(past.json().data.pagination.total, 2, 'a page past the end keeps the filtered total');
   });
 
+  await t.test('portfolio KPIs, each the count of its inventory link', async (t) => {
+    const res = await app.inject({ method: 'GET', url: `${API}/analytics/kpis`, headers: owner.headers });
+    t.equal(res.statusCode, 200, res.body);
+    const data = res.json().data;
+    const values = Object.fromEntries(data.kpis.map((k: any) => [k.key, k.value]));
+    t.same(values, {
+      contractsExpiring30: 1,
+      contractsExpiring90: 1,
+      reviewsOverdue: 1,
+      reviewsDue30: 2,
+      criticalWithoutExitPlan: 1,
+      criticalWithoutSignOff: 2,
+      questionnairesOutstanding: 2,
+      questionnairesOverdue: 1,
+    });
+    t.equal(data.vendors, 5);
+    t.equal(data.questionnairesOutstanding, 3);
+    t.equal(data.questionnairesOverdue, 1);
+    for (const k of data.kpis) {
+      const list = await get(`?${k.query}&limit=100`);
+      t.equal(list.statusCode, 200, `${k.key}: ${list.body}`);
+      t.equal(list.json().data.pagination.total, k.value, `${k.key}: the link lists what the KPI counts`);
+    }
+    const other = await registerUser(app);
+    t.equal((await app.inject({ method: 'GET', url: `${API}/analytics/kpis`, headers: other.headers })).statusCode, 403, 'no organization yet');
+  });
+
   await t.test('every column sorts, missing values last in both directions', async (t) => {
     const rank: Record<string, number> = { low: 1, medium: 2, high: 3, critical: 4 };
     const life: Record<string, number> = { onboarding: 1, active: 2, exiting: 3, exited: 4 };

@@ -1,7 +1,7 @@
 import type { FieldSource } from '../../domain/profileDrafts.js';
 import { and, asc, eq, ilike, inArray, isNull, or, sql, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
-import type { Db } from '../../db/client.js';
+import { queryRows, type Db } from '../../db/client.js';
 import type { Scope } from '../../domain/scope.js';
 import type { CRITICALITY_TIERS } from '../../domain/vendorProfile.js';
 import { contractEndOf } from '../../domain/inventory.js';
@@ -255,6 +255,44 @@ export function workspacesRepository(db: Db) {
   }
 
   return {
+    /**
+     * Portfolio KPIs (docs/inventory.md, "KPIs"): for each named filter set, how many of the
+     * workspaces the caller can access match it (the same conditions as the list's filters, so
+     * a KPI's link opens exactly the vendors it counts), with the outstanding and overdue
+     * questionnaires of those workspaces; one statement. null when the caller has no organization.
+     */
+    async inventoryCounts<K extends string>(
+      userId: string,
+      today: string,
+      sets: Record<K, Omit<InventoryFilters, 'today'>>,
+    ): Promise<{ counts: Record<K, number>; vendors: number; questionnairesOutstanding: number; questionnairesOverdue: number } | null> {
+      const keys = Object.keys(sets) as K[];
+      const perSet = keys.map((k, i) => {
+        const cond = and(...inventoryConditions({ ...sets[k], today }));
+        return sql`count(*) FILTER (WHERE ${cond ?? sql`true`})::int AS ${sql.identifier(`k${i}`)}`;
+      });
+      const [row = {}] = await queryRows<Record<string, unknown>>(
+        db,
+        sql`
+        SELECT count(${workspaces.id})::int AS vendors,
+          coalesce(sum(${outstandingCount}), 0)::int AS outstanding,
+          coalesce(sum((SELECT count(*) FROM ${questionnaires} oq WHERE oq.workspace_id = ${workspaces.id} AND ${OUTSTANDING} AND oq.due_date < ${today}::date)), 0)::int AS overdue,
+          ${sql.join(perSet, sql`, `)}
+        FROM ${organizationMembers} om
+        JOIN ${workspaces} ON ${workspaces.orgId} = om.org_id
+        LEFT JOIN ${workspaceMembers} ON ${workspaceMembers.workspaceId} = ${workspaces.id} AND ${workspaceMembers.userId} = om.user_id
+        WHERE om.user_id = ${userId}
+          AND (om.role = 'org_admin' OR ${workspaces.ownerId} = om.user_id OR ${workspaceMembers.status} IS NULL OR ${workspaceMembers.status} = 'active')`,
+      );
+      const [org] = await db.select({ id: organizationMembers.orgId }).from(organizationMembers).where(eq(organizationMembers.userId, userId));
+      if (!org) return null;
+      return {
+        counts: Object.fromEntries(keys.map((k, i) => [k, Number(row[`k${i}`] ?? 0)])) as Record<K, number>,
+        vendors: Number(row.vendors ?? 0),
+        questionnairesOutstanding: Number(row.outstanding ?? 0),
+        questionnairesOverdue: Number(row.overdue ?? 0),
+      };
+    },
     /** Creates the workspace and the owner's membership; 'slug_taken' when `workspace_id` exists. */
     async insertWithOwner(values: {
       orgId: string;

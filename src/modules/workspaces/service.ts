@@ -21,7 +21,7 @@ import {
 } from '../../domain/vendorProfile.js';
 import { offsetOf, pagination, type PageRequest } from '../../domain/paging.js';
 import type { FieldSource } from '../../domain/profileDrafts.js';
-import { nextReviewAfter, reviewCycleMonths, type LifecycleStatus } from '../../domain/inventory.js';
+import { kpiQuery, nextReviewAfter, PORTFOLIO_KPIS, reviewCycleMonths, type KpiFilters, type KpiKey, type LifecycleStatus } from '../../domain/inventory.js';
 import type { InventoryFilters } from './repository.js';
 
 /** The value at a profile path (`contracts.0.governingLaw`). */
@@ -185,6 +185,14 @@ export interface CreateWorkspaceInput {
   lifecycle?: LifecycleStatus;
 }
 
+export interface InventoryKpis {
+  asOf: string;
+  vendors: number;
+  questionnairesOutstanding: number;
+  questionnairesOverdue: number;
+  kpis: { key: KpiKey; label: string; value: number; query: string }[];
+}
+
 export interface UpdateWorkspaceInput {
   workspaceName?: string;
   syncSchedule?: SyncSchedule;
@@ -225,6 +233,8 @@ export interface WorkspacesService {
     userId: string,
     q: PageRequest & { sort: WorkspaceSortField; descending: boolean; filters?: Omit<InventoryFilters, 'today'> },
   ): Promise<{ workspaces: WorkspaceListItem[]; pagination: ReturnType<typeof pagination> }>;
+  /** The portfolio KPIs over the workspaces the caller can access, each with the inventory query it counts. */
+  inventoryKpis(userId: string): Promise<InventoryKpis>;
   /** Creates a vendor workspace in the caller's organization; the caller becomes its owner. */
   create(userId: string, input: CreateWorkspaceInput): Promise<WorkspaceView & { syncStatus: 'active'; myRole: 'owner'; permissions: Permissions }>;
   /** Detail: owner, members (everyone with access), stats. */
@@ -417,6 +427,20 @@ export function workspacesService(deps: {
       const filters = q.filters ? { ...q.filters, today: today() } : undefined;
       const { workspaces, total } = await accessible(userId, { offset: offsetOf(q), limit: q.limit, sort: q.sort, descending: q.descending, filters });
       return { workspaces, pagination: pagination(q, total) };
+    },
+
+    async inventoryKpis(userId) {
+      const asOf = today();
+      const sets = Object.fromEntries(PORTFOLIO_KPIS.map((k) => [k.key, k.filters])) as Record<KpiKey, KpiFilters>;
+      const found = await repo.inventoryCounts(userId, asOf, sets);
+      if (!found) throw onboardingRequired();
+      return {
+        asOf,
+        vendors: found.vendors,
+        questionnairesOutstanding: found.questionnairesOutstanding,
+        questionnairesOverdue: found.questionnairesOverdue,
+        kpis: PORTFOLIO_KPIS.map((k) => ({ key: k.key, label: k.label, value: found.counts[k.key], query: kpiQuery(k.filters) })),
+      };
     },
 
     async create(userId, input) {
