@@ -94,6 +94,23 @@ else
     t.same(byTier.slice(3), ['Slack', 'Zoom'], 'critical first, then high, then low');
 
     t.same(await a11yViolations(page), [], 'inventory: no serious accessibility violation');
+
+    // The analytics page's KPIs open the filtered inventory.
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Analytics' }).click();
+    const kpi = page.getByRole('link', { name: /Critical vendors without an exit strategy/ });
+    await kpi.waitFor();
+    t.match(await kpi.innerText(), /^\s*2\s/, 'two critical vendors have no exit plan');
+    t.match(await page.getByRole('link', { name: /Reviews overdue/ }).innerText(), /^\s*1\s/);
+    t.match(await page.getByRole('link', { name: /Contracts expiring within 90 days/ }).innerText(), /^\s*3\s/, 'Slack, Cloudflare, Basecamp');
+    t.same(await a11yViolations(page), [], 'analytics KPIs: no serious accessibility violation');
+    await kpi.click();
+    await page.getByRole('heading', { name: 'Vendors', level: 1 }).waitFor();
+    t.same(await waitNames(['Cloudflare', 'GitHub']), ['Cloudflare', 'GitHub'], 'the KPI opens the vendors it counts');
+    await page.getByText('No exit plan').waitFor();
+    await page.getByRole('link', { name: 'Analytics' }).click();
+    await page.getByRole('link', { name: /Reviews overdue/ }).click();
+    t.same(await waitNames(['Basecamp']), ['Basecamp']);
+    t.equal(await page.getByLabel('Review due').inputValue(), 'overdue');
     await page.setViewportSize({ width: 390, height: 844 });
     t.equal(await pageOverflow(page), 0, 'no sideways scroll on a phone');
     await page.setViewportSize({ width: 1440, height: 900 });
