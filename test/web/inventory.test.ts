@@ -95,6 +95,17 @@ else
 
     t.same(await a11yViolations(page), [], 'inventory: no serious accessibility violation');
 
+    // The vendor owner and lifecycle are set in the vendor's settings and shown in the list.
+    await page.goto(`${server.url}/vendors/github/settings`);
+    await page.getByRole('heading', { name: 'Vendor management' }).waitFor();
+    await page.getByLabel('Vendor owner').selectOption({ label: 'Ada Analyst (ada@example.com)' });
+    await page.getByLabel('Lifecycle').selectOption('exiting');
+    await page.getByRole('region', { name: 'Vendor management' }).getByRole('button', { name: 'Save' }).click();
+    await page.getByText('Vendor owner and lifecycle saved').waitFor();
+    await page.goto(`${server.url}/vendors?lifecycle=exiting`);
+    t.same(await waitNames(['GitHub']), ['GitHub'], 'filtered by lifecycle');
+    t.match(await page.locator('tbody tr').first().innerText(), /Owner: Ada Analyst/, 'the owner is shown');
+
     // The analytics page's KPIs open the filtered inventory.
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Analytics' }).click();
     const kpi = page.getByRole('link', { name: /Critical vendors without an exit strategy/ });

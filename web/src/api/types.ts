@@ -65,6 +65,8 @@ export type Tier = 'critical' | 'high' | 'medium' | 'low';
 
 export interface Workspace extends WorkspaceListItem {
   organizationId: string;
+  /** The person accountable for the vendor relationship (docs/inventory.md). */
+  vendorOwnerId?: string | null;
   owner: { id: string; name: string; email: string };
   stats: { totalPages: number; totalDatabases: number; totalDocuments: number };
   vendorProfile: Record<string, unknown>;
