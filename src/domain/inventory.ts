@@ -63,6 +63,7 @@ export interface KpiFilters {
   exitPlan?: 'missing';
   signedOff?: 'missing';
   questionnaires?: 'outstanding' | 'overdue';
+  documents?: 'expired';
 }
 
 /**
@@ -82,6 +83,7 @@ export const PORTFOLIO_KPIS = [
   },
   { key: 'questionnairesOutstanding', label: 'Vendors with questionnaires outstanding', filters: { questionnaires: 'outstanding' } },
   { key: 'questionnairesOverdue', label: 'Vendors with questionnaires overdue', filters: { questionnaires: 'overdue' } },
+  { key: 'documentsExpired', label: 'Vendors with expired documents', filters: { documents: 'expired' } },
 ] as const satisfies readonly { key: string; label: string; filters: KpiFilters }[];
 export type KpiKey = (typeof PORTFOLIO_KPIS)[number]['key'];
 

@@ -59,7 +59,12 @@ t.test('document metadata through the API', async (t) => {
   const patch = (id: string, payload: unknown) =>
     app.inject({ method: 'PATCH', url: `${API}/documents/${id}/metadata`, headers: h, payload: payload as object });
 
-  const docs = await list();
+  // Proposals are written just after the ingestion commits (its afterIndexed step): wait for them, bounded.
+  let docs = await list();
+  for (let i = 0; i < 200 && docs.filter((d) => d.type).length < 2; i++) {
+    await new Promise((r) => setTimeout(r, 50));
+    docs = await list();
+  }
   t.equal(docs.length, 3);
   const byTitle = Object.fromEntries(docs.map((d) => [d.title, d]));
   const soc = byTitle['GitHub SOC 2 Type II Report'];
@@ -116,6 +121,17 @@ t.test('document metadata through the API', async (t) => {
   }
   const after = Object.fromEntries((await list()).map((d) => [d.title, d]));
   t.match(after['GitHub Data Protection Agreement'], { expiryDate: yesterday, version: '3', effectiveDate: '2025-03-01' }, 'edits survive a re-sync');
+
+  // The portfolio KPI and the inventory filter.
+  const kpis = (await app.inject({ method: 'GET', url: `${API}/analytics/kpis`, headers: owner.headers })).json().data.kpis;
+  const expiredKpi = kpis.find((k: any) => k.key === 'documentsExpired');
+  t.match(expiredKpi, { value: 1, query: 'documents=expired' }, 'one vendor with an expired document');
+  const inv = await app.inject({ method: 'GET', url: `${API}/workspaces?${expiredKpi.query}`, headers: owner.headers });
+  t.same(
+    inv.json().data.workspaces.map((w: any) => w.workspaceName),
+    ['GitHub'],
+    'the KPI link lists it',
+  );
 
   // Expiry notices: to the vendor owner, once per expiry date.
   const set = await app.inject({ method: 'PATCH', url: `${API}/workspaces/${ws.workspaceId}`, headers: owner.headers, payload: { vendorOwnerId: analyst.id } });

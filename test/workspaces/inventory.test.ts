@@ -219,6 +219,7 @@ t.test('the inventory list', async (t) => {
       criticalWithoutSignOff: 2,
       questionnairesOutstanding: 2,
       questionnairesOverdue: 1,
+      documentsExpired: 0,
     });
     t.equal(data.vendors, 5);
     t.equal(data.questionnairesOutstanding, 3);

@@ -11,6 +11,7 @@ import { workspaceSyncCounts } from '../../db/schema/workspaceSyncCounts.js';
 import { assessments, type RiskRating } from '../../db/schema/assessments.js';
 import { questionnaires } from '../../db/schema/questionnaires.js';
 import { users } from '../../db/schema/users.js';
+import { documentMetadata, documents } from '../../db/schema/documents.js';
 import { addDays, DEFAULT_REVIEW_CYCLE_MONTHS, REVIEW_CYCLE_MONTHS, type LifecycleStatus } from '../../domain/inventory.js';
 
 const tierRank = sql`CASE ${workspaces.criticalityTier} WHEN 'critical' THEN 4 WHEN 'high' THEN 3 WHEN 'medium' THEN 2 WHEN 'low' THEN 1 END`;
@@ -65,6 +66,8 @@ export interface InventoryFilters {
   signedOff?: 'missing';
   /** `outstanding`: a questionnaire sent and not complete; `overdue`: one past its due date. */
   questionnaires?: 'outstanding' | 'overdue';
+  /** `expired`: a live document past its expiry date (document metadata). */
+  documents?: 'expired';
   /** Today (YYYY-MM-DD) for the date filters. */
   today: string;
 }
@@ -108,6 +111,11 @@ function inventoryConditions(f: InventoryFilters): SQL[] {
     out.push(sql`EXISTS (SELECT 1 FROM ${questionnaires} oq WHERE oq.workspace_id = ${workspaces.id} AND ${OUTSTANDING})`);
   if (f.questionnaires === 'overdue')
     out.push(sql`EXISTS (SELECT 1 FROM ${questionnaires} oq WHERE oq.workspace_id = ${workspaces.id} AND ${OUTSTANDING} AND oq.due_date < ${f.today}::date)`);
+  if (f.documents === 'expired')
+    out.push(
+      sql`EXISTS (SELECT 1 FROM ${documentMetadata} dm JOIN ${documents} d ON d.id = dm.document_id AND d.deleted_at IS NULL
+        WHERE dm.workspace_id = ${workspaces.id} AND dm.expiry_date < ${f.today})`,
+    );
   return out;
 }
 

@@ -127,6 +127,7 @@ export const listWorkspaces = {
       exitPlan: Type.Optional(Type.Enum(['missing'], { description: 'missing: no exit plan recorded' })),
       signedOff: Type.Optional(Type.Enum(['missing'], { description: "missing: no assessment signed off within the vendor's review cycle" })),
       questionnaires: Type.Optional(Type.Enum(['outstanding', 'overdue'], { description: 'a questionnaire sent and not complete; one past its due date' })),
+      documents: Type.Optional(Type.Enum(['expired'], { description: 'expired: a document past its expiry date' })),
     },
     { additionalProperties: false },
   ),
