@@ -2,6 +2,7 @@ import t from 'tap';
 import { addDays } from '../../src/domain/inventory.js';
 import { registerUser } from '../helpers/app.js';
 import { a11yViolations, browserSkipReason, launchBrowser, pageOverflow, screenshot, startDashboardServer } from '../helpers/browser.js';
+import { ingest } from '../helpers/rag.js';
 import { createOrg, createWorkspace } from '../helpers/workspaces.js';
 
 // The vendor inventory in a real browser (docs/inventory.md, issue 31): a link with filters
@@ -12,7 +13,7 @@ const skip = browserSkipReason();
 if (skip) t.plan(0, skip);
 else
   t.test('the vendor inventory', async (t) => {
-    const server = await startDashboardServer({ workers: 0 });
+    const server = await startDashboardServer({ syncSchedulerIntervalSec: 0 });
     const browser = await launchBrowser();
     t.teardown(async () => {
       await browser.close();
@@ -33,7 +34,7 @@ else
           ...extra,
         },
       });
-    await vendor('GitHub', 'critical', 12, 300);
+    const github = await vendor('GitHub', 'critical', 12, 300);
     await vendor('Basecamp', 'critical', -4, 45, { exitPlan: { exists: true } });
     await vendor('Cloudflare', 'critical', 90, 20);
     await vendor('Slack', 'high', 5, 10);
@@ -126,5 +127,30 @@ else
     t.equal(await pageOverflow(page), 0, 'no sideways scroll on a phone');
     await page.setViewportSize({ width: 1440, height: 900 });
     await screenshot(page, 'inventory');
+
+    // Document details on the Documents tab: proposed from the text, filtered, edited.
+    await ingest(app, github.headers, 'GitHub reports', [
+      { title: 'GitHub SOC 2 Type II Report', content: '# GitHub SOC 2 Type II Report\n\nVersion 2.1\n\nThis report is valid until 31 March 2020.\n' },
+      { title: 'GitHub Data Protection Agreement', content: '# GitHub Data Protection Agreement\n\nEffective date: March 1, 2025\n' },
+    ]);
+    await page.goto(`${server.url}/vendors/github/documents`);
+    const details = page.getByRole('table', { name: 'Document details' });
+    const socRow = details.locator('tbody tr').filter({ hasText: 'GitHub SOC 2 Type II Report' });
+    await socRow.getByText('SOC report').waitFor({ timeout: 15_000 });
+    t.match(await socRow.innerText(), /Expired/, 'a lapsed SOC report is flagged');
+    await page.getByLabel('Expiry', { exact: true }).selectOption('expired');
+    await details.locator('tbody tr').filter({ hasText: 'Data Protection' }).waitFor({ state: 'detached' });
+    t.equal(await details.locator('tbody tr').count(), 1, 'the expired filter');
+    await socRow.getByRole('button', { name: /Edit the details/ }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByLabel('Version').fill('2.2');
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    await page.getByText('Document details saved').waitFor();
+    await socRow.getByText('2.2').waitFor();
+    t.same(await a11yViolations(page), [], 'document details: no serious accessibility violation');
+    await page.goto(`${server.url}/analytics`);
+    const expiredKpi = page.getByRole('link', { name: /Vendors with expired documents/ });
+    await expiredKpi.waitFor();
+    t.match(await expiredKpi.innerText(), /^\s*1\s/, 'the KPI counts it');
     t.same(problems, [], 'no console errors or failed requests');
   });
