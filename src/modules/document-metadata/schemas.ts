@@ -2,7 +2,7 @@ import { Type } from 'typebox';
 import { DOCUMENT_TYPES } from '../../domain/documentMetadata.js';
 import { Envelope, errorResponses, Nullable } from '../../lib/envelope.js';
 
-const tags = ['documents'];
+const tags = ['data-sources'];
 const DateText = Type.String({ format: 'date', pattern: '^\\d{4}-\\d{2}-\\d{2}$', description: 'YYYY-MM-DD' });
 const DocType = Type.Enum([...DOCUMENT_TYPES], { description: 'contract, dpa, sla, soc_report, policy, certificate or other' });
 const MetadataView = Type.Object({
