@@ -78,6 +78,13 @@ t.test('document metadata through the API', async (t) => {
     ['GitHub SOC 2 Type II Report'],
     'filter by type',
   );
+  const paged = await app.inject({ method: 'GET', url: `${API}/document-metadata?limit=1&page=2`, headers: h });
+  t.same(
+    paged.json().data.documents.map((d: any) => d.title),
+    ['GitHub SOC 2 Type II Report'],
+    'paged by title',
+  );
+  t.same(paged.json().data.pagination, { page: 2, limit: 1, total: 3, pages: 3, hasMore: true });
   t.same(
     (await list('?expiringWithinDays=30')).map((d) => d.title),
     ['GitHub SOC 2 Type II Report'],

@@ -62,19 +62,30 @@ export function documentMetadataRepository(db: Db) {
         });
     },
     /** Live documents of a workspace with their metadata, by title; filtered by type and expiry. */
-    async list(workspaceId: string, f: MetadataFilters): Promise<DocumentWithMetadata[]> {
+    async list(workspaceId: string, f: MetadataFilters, page: { limit: number; offset: number }): Promise<{ rows: DocumentWithMetadata[]; total: number }> {
       const conds: (SQL | undefined)[] = [live(workspaceId), isNotNull(documents.workspaceId)];
       if (f.type) conds.push(eq(documentMetadata.docType, f.type));
       if (f.expired === true) conds.push(sql`${documentMetadata.expiryDate} < ${f.today}`);
       if (f.expired === false) conds.push(or(isNull(documentMetadata.expiryDate), sql`${documentMetadata.expiryDate} >= ${f.today}`));
       if (f.expiringBy) conds.push(sql`${documentMetadata.expiryDate} >= ${f.today}`, lte(documentMetadata.expiryDate, f.expiringBy));
       const rows = await db
-        .select({ documentId: documents.id, title: documents.title, metadata: documentMetadata })
+        .select({ documentId: documents.id, title: documents.title, metadata: documentMetadata, total: sql<number>`count(*) OVER ()` })
         .from(documents)
         .leftJoin(documentMetadata, eq(documentMetadata.documentId, documents.id))
         .where(and(...conds))
-        .orderBy(asc(documents.title), asc(documents.id));
-      return rows.map((r) => ({ documentId: r.documentId, title: r.title, metadata: r.metadata?.documentId ? r.metadata : null }));
+        .orderBy(asc(documents.title), asc(documents.id))
+        .limit(page.limit)
+        .offset(page.offset);
+      let total = rows.length ? Number(rows[0]!.total) : 0;
+      if (!rows.length && page.offset > 0) {
+        const [n] = await db
+          .select({ n: sql<number>`count(*)` })
+          .from(documents)
+          .leftJoin(documentMetadata, eq(documentMetadata.documentId, documents.id))
+          .where(and(...conds));
+        total = Number(n?.n ?? 0);
+      }
+      return { rows: rows.map((r) => ({ documentId: r.documentId, title: r.title, metadata: r.metadata?.documentId ? r.metadata : null })), total };
     },
     /** A live document of the workspace with its metadata, or null. */
     async get(workspaceId: string, documentId: string): Promise<DocumentWithMetadata | null> {

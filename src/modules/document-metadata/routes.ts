@@ -7,7 +7,7 @@ import type { DocumentMetadataService } from './service.js';
 /** Document metadata (docs/inventory.md, "Document metadata"). */
 const routes: FastifyPluginAsyncTypebox<{ service: DocumentMetadataService }> = async (app, { service }) => {
   app.get('/document-metadata', { config: { permission: 'canViewSources' }, schema: ListDocumentMetadata }, async (request) =>
-    ok({ documents: await service.list(requestScope(request), request.query) }),
+    ok(await service.list(requestScope(request), request.query)),
   );
   app.patch('/documents/:id/metadata', { config: { permission: 'canManageSync' }, schema: UpdateDocumentMetadata }, async (request) =>
     ok({ document: await service.update(requestScope(request), request.params.id, request.body) }, 'Document metadata saved'),

@@ -1,6 +1,7 @@
 import { Type } from 'typebox';
 import { DOCUMENT_TYPES } from '../../domain/documentMetadata.js';
 import { Envelope, errorResponses, Nullable } from '../../lib/envelope.js';
+import { pageQuery, PaginationSchema } from '../../domain/paging.js';
 
 const tags = ['data-sources'];
 const DateText = Type.String({ format: 'date', pattern: '^\\d{4}-\\d{2}-\\d{2}$', description: 'YYYY-MM-DD' });
@@ -22,13 +23,14 @@ export const ListDocumentMetadata = {
   summary: "The workspace's documents with their type, effective date, expiry and version",
   querystring: Type.Object(
     {
+      ...pageQuery({ defaultLimit: 100 }),
       type: Type.Optional(DocType),
       expired: Type.Optional(Type.Boolean({ description: 'true: past the expiry date; false: not expired' })),
       expiringWithinDays: Type.Optional(Type.Integer({ minimum: 0, maximum: 3650, description: 'Expiry between today and today + N days' })),
     },
     { additionalProperties: false },
   ),
-  response: { 200: Envelope(Type.Object({ documents: Type.Array(MetadataView) })), ...errorResponses },
+  response: { 200: Envelope(Type.Object({ documents: Type.Array(MetadataView), pagination: PaginationSchema })), ...errorResponses },
 };
 
 export const UpdateDocumentMetadata = {

@@ -1,6 +1,7 @@
 import type { Scope } from '../../domain/scope.js';
 import { proposeDocumentMetadata, type DocumentMetadataValues, type DocumentType } from '../../domain/documentMetadata.js';
 import { addDays } from '../../domain/inventory.js';
+import { offsetOf, pagination, type PageRequest, type Pagination } from '../../domain/paging.js';
 import { today } from '../../domain/vendorProfile.js';
 import type { Log } from '../../domain/log.js';
 import { badRequest, notFound } from '../../lib/errors.js';
@@ -43,7 +44,10 @@ export interface DocumentMetadataService {
   /** Proposes the metadata of every live document of a workspace from its text (after an ingestion). */
   proposeFor(workspaceId: string): Promise<number>;
   /** The workspace's documents with their metadata; `type`, `expired`, `expiringWithinDays` filter. */
-  list(scope: Scope, q: { type?: DocumentType; expired?: boolean; expiringWithinDays?: number }): Promise<DocumentMetadataView[]>;
+  list(
+    scope: Scope,
+    q: PageRequest & { type?: DocumentType; expired?: boolean; expiringWithinDays?: number },
+  ): Promise<{ documents: DocumentMetadataView[]; pagination: Pagination }>;
   /** Sets fields of one document's metadata (null clears one); 404 for a document not in the workspace. */
   update(scope: Scope, documentId: string, patch: Partial<DocumentMetadataValues>): Promise<DocumentMetadataView>;
   /** Tells the owner of each document expiring within EXPIRY_NOTICE_DAYS (or expired) once per expiry date: a notification and an e-mail. */
@@ -104,13 +108,17 @@ export function documentMetadataService(deps: {
 
     async list(scope, q) {
       const now = today();
-      const rows = await repo.list(scope.workspaceId, {
-        type: q.type,
-        expired: q.expired,
-        expiringBy: q.expiringWithinDays === undefined ? undefined : addDays(now, q.expiringWithinDays),
-        today: now,
-      });
-      return rows.map((r) => view(r, now));
+      const { rows, total } = await repo.list(
+        scope.workspaceId,
+        {
+          type: q.type,
+          expired: q.expired,
+          expiringBy: q.expiringWithinDays === undefined ? undefined : addDays(now, q.expiringWithinDays),
+          today: now,
+        },
+        { limit: q.limit, offset: offsetOf(q) },
+      );
+      return { documents: rows.map((r) => view(r, now)), pagination: pagination(q, total) };
     },
 
     async update(scope, documentId, patch) {
