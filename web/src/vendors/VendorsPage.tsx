@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { ArrowDown, ArrowUp, Building2, Plus, X } from 'lucide-react';
-import { useEffect, useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { post } from '../api/client';
 import type { Workspace, WorkspaceListItem } from '../api/types';
@@ -63,10 +63,23 @@ export default function VendorsPage() {
     if (!('page' in changes)) next.delete('page');
     setParams(next, { replace: true });
   };
-  const [search, setSearch] = useState(params.get('q') ?? '');
+  // The search box writes `q` to the address 250 ms after typing stops; an address changed
+  // otherwise (back, a link) sets the box.
+  const urlQ = params.get('q') ?? '';
+  const [search, setSearch] = useState(urlQ);
+  const written = useRef(urlQ);
+  useEffect(() => {
+    if (urlQ !== written.current) {
+      written.current = urlQ;
+      setSearch(urlQ);
+    }
+  }, [urlQ]);
   useEffect(() => {
     const id = setTimeout(() => {
-      if ((params.get('q') ?? '') !== search.trim()) update({ q: search.trim() });
+      if (urlQ !== search.trim()) {
+        written.current = search.trim();
+        update({ q: search.trim() });
+      }
     }, 250);
     return () => clearTimeout(id);
   });
