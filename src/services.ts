@@ -93,6 +93,8 @@ export function createServices(deps: { config: Config; database: Database; maile
     repo: documentMetadataRepository(db),
     notifications,
     mailer,
+    members: (workspaceId) => workspaces.memberUserIds(workspaceId),
+    users: auth,
     publicUrl: config.publicUrl,
     log: deps.log,
   });

@@ -165,4 +165,16 @@ t.test('document metadata through the API', async (t) => {
   t.equal((await app.services.documentMetadata.notifyExpiring()).notified, 1, 'a new expiry date is told again');
   t.equal((await patch(soc.documentId, { expiryDate: addDays(today, 200) })).statusCode, 200);
   t.equal((await app.services.documentMetadata.notifyExpiring()).notified, 0, 'not before the notice period');
+
+  // A vendor owner whose access was withdrawn is not told: the workspace owner is.
+  const removed = await app.inject({ method: 'DELETE', url: `${API}/workspaces/${ws.workspaceId}/members/${analyst.id}`, headers: owner.headers });
+  t.equal(removed.statusCode, 200, removed.body);
+  t.equal((await patch(soc.documentId, { expiryDate: addDays(today, 5) })).statusCode, 200);
+  const before = app.mailer.sent.length;
+  t.equal((await app.services.documentMetadata.notifyExpiring()).notified, 1);
+  t.same(
+    app.mailer.sent.slice(before).map((m) => m.to),
+    [owner.email],
+    'e-mailed to the workspace owner',
+  );
 });

@@ -1,7 +1,6 @@
 import { and, asc, eq, isNotNull, isNull, lte, or, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { chunks, documentMetadata, documents } from '../../db/schema/documents.js';
-import { users } from '../../db/schema/users.js';
 import { workspaces } from '../../db/schema/workspaces.js';
 import type { DocumentMetadataValues } from '../../domain/documentMetadata.js';
 
@@ -119,7 +118,7 @@ export function documentMetadataRepository(db: Db) {
     },
     /**
      * Documents expiring on or before `by` whose owner was not yet told about that expiry, with
-     * the vendor and the person to tell (the vendor owner, else the workspace owner).
+     * the vendor, its vendor owner and its workspace owner.
      */
     async dueForNotice(by: string) {
       return db
@@ -131,14 +130,12 @@ export function documentMetadataRepository(db: Db) {
           title: documents.title,
           workspaceName: workspaces.name,
           workspaceSlug: workspaces.slug,
-          userId: sql<string>`coalesce(${workspaces.vendorOwnerId}, ${workspaces.ownerId})`,
-          email: users.email,
-          name: users.name,
+          vendorOwnerId: workspaces.vendorOwnerId,
+          ownerId: workspaces.ownerId,
         })
         .from(documentMetadata)
         .innerJoin(documents, and(eq(documents.id, documentMetadata.documentId), isNull(documents.deletedAt)))
         .innerJoin(workspaces, eq(workspaces.id, documentMetadata.workspaceId))
-        .innerJoin(users, eq(users.id, sql`coalesce(${workspaces.vendorOwnerId}, ${workspaces.ownerId})`))
         .where(
           and(
             isNotNull(documentMetadata.expiryDate),

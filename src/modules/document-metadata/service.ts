@@ -61,6 +61,9 @@ export function documentMetadataService(deps: {
   repo: DocumentMetadataRepository;
   notifications?: Pick<NotificationsService, 'notifyQuietly'>;
   mailer?: Mailer;
+  /** Ids of everyone with access to a workspace. */
+  members(workspaceId: string): Promise<string[]>;
+  users: { usersByIds(ids: string[]): Promise<Map<string, { name: string; email: string }>> };
   publicUrl: string;
   log?: Log;
 }): DocumentMetadataService {
@@ -72,6 +75,11 @@ export function documentMetadataService(deps: {
     let notified = 0;
     for (const d of await repo.dueForNotice(addDays(on, EXPIRY_NOTICE_DAYS))) {
       if (!d.expiryDate || !(await repo.claimNotice(d.documentId, d.expiryDate))) continue;
+      // The vendor owner while they still have access to the vendor, else the workspace owner.
+      const withAccess = new Set(await deps.members(d.workspaceId));
+      const to = (d.vendorOwnerId && withAccess.has(d.vendorOwnerId) ? d.vendorOwnerId : d.ownerId) as string;
+      const user = (await deps.users.usersByIds([to])).get(to);
+      if (!user) continue;
       const lapsed = d.expiryDate < on;
       const title = `${lapsed ? 'Document expired' : 'Document expires soon'}: ${d.title} (${d.workspaceName})`.slice(0, 200);
       const body = lapsed
@@ -79,7 +87,7 @@ export function documentMetadataService(deps: {
         : `${d.title} of ${d.workspaceName} expires on ${d.expiryDate}. Ask the vendor for the renewed one before it lapses.`;
       await deps.notifications?.notifyQuietly({
         workspaceId: d.workspaceId,
-        userIds: [d.userId],
+        userIds: [to],
         type: 'document_expiring',
         title,
         body,
@@ -87,9 +95,9 @@ export function documentMetadataService(deps: {
       });
       try {
         await deps.mailer?.send({
-          to: d.email,
+          to: user.email,
           subject: title,
-          text: `Hello ${d.name},\n\n${body}\n\n${deps.publicUrl}/vendors/${encodeURIComponent(d.workspaceSlug)}/documents\n`,
+          text: `Hello ${user.name},\n\n${body}\n\n${deps.publicUrl}/vendors/${encodeURIComponent(d.workspaceSlug)}/documents\n`,
         });
       } catch (err) {
         deps.log?.warn({ err, documentId: d.documentId }, 'document expiry e-mail not sent');
