@@ -28,6 +28,7 @@ import assessmentRoutes from './modules/assessments/routes.js';
 import registerRoutes from './modules/register/routes.js';
 import contractRoutes from './modules/contracts/routes.js';
 import concentrationRoutes from './modules/concentration/routes.js';
+import documentMetadataRoutes from './modules/document-metadata/routes.js';
 import profileDraftRoutes from './modules/profile-drafts/routes.js';
 import authPlugin from './plugins/auth.js';
 import csrfPlugin from './plugins/csrf.js';
@@ -204,6 +205,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       await api.register(apiKeyRoutes, { service: services.apiKeys });
       await api.register(workspaceRoutes, { service: services.workspaces });
       await api.register(dataSourceRoutes, { service: services.dataSources, ingest: config.ingest });
+      await api.register(documentMetadataRoutes, { service: services.documentMetadata });
       await api.register(mcpSourceRoutes, { service: services.mcpSources });
       await api.register(syncStatusRoutes, { service: services.syncStatus });
       await api.register(questionnaireRoutes, { service: services.questionnaires });
@@ -246,7 +248,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   if (config.workers > 0) services.dataSources.startRecovery();
   // Large workspaces without a graph of their own get one (src/rag/graphs.ts).
   if (config.workers > 0) services.graphs.start();
+  // Documents expiring within 30 days (or expired) are told to the vendor's owner once per expiry date (docs/inventory.md).
+  if (config.workers > 0) services.documentMetadata.start(config.syncSchedulerIntervalSec);
   app.addHook('onClose', async () => {
+    await services.documentMetadata.stop();
     await services.syncSchedule.stop();
     await services.dataSources.stopRecovery();
     await services.graphs.stop();

@@ -38,6 +38,8 @@ import { notificationsService } from './modules/notifications/service.js';
 import { evaluationService } from './modules/evaluation/service.js';
 import { assessmentsRepository } from './modules/assessments/repository.js';
 import { assessmentsService } from './modules/assessments/service.js';
+import { documentMetadataRepository } from './modules/document-metadata/repository.js';
+import { documentMetadataService } from './modules/document-metadata/service.js';
 import { registerService } from './modules/register/service.js';
 import { registerRecords } from './modules/register/records.js';
 import { registerRepository } from './modules/register/repository.js';
@@ -90,6 +92,24 @@ export function createServices(deps: { config: Config; database: Database; maile
   // A workspace past the exact-kNN threshold gets an HNSW graph of its own chunks after an ingestion (src/rag/graphs.ts).
   const graphs = workspaceGraphs({ database, threshold: config.rag.exactKnnMax, log: deps.log });
   workspaces.onDeleted((w) => graphs.drop(w.id));
+  // Document metadata (docs/inventory.md): proposed from the text after each ingestion, editable; expiry notices.
+  const documentMetadata = documentMetadataService({
+    repo: documentMetadataRepository(db),
+    notifications,
+    mailer,
+    members: (workspaceId) => workspaces.memberUserIds(workspaceId),
+    users: auth,
+    publicUrl: config.publicUrl,
+    log: deps.log,
+  });
+  const afterIndexed = async (workspaceId: string) => {
+    await graphs.ensure(workspaceId);
+    try {
+      await documentMetadata.proposeFor(workspaceId);
+    } catch (err) {
+      deps.log?.warn({ err, workspaceId }, 'document metadata not proposed');
+    }
+  };
   const dataSources = dataSourcesService({
     repo: dataSourcesRepository(db, { commitRowsPerTransaction: database.kind === 'pglite' ? config.ingest.pgliteCommitRows : undefined }),
     jobs,
@@ -98,7 +118,7 @@ export function createServices(deps: { config: Config; database: Database; maile
     config,
     compliance,
     notifications,
-    afterIndexed: graphs.ensure,
+    afterIndexed,
     log: deps.log,
   });
   workspaces.addStatsProvider((workspaceId) => dataSources.statsFor(workspaceId));
@@ -220,7 +240,7 @@ export function createServices(deps: { config: Config; database: Database; maile
     embedder,
     parser,
     notifications,
-    afterIndexed: graphs.ensure,
+    afterIndexed,
     log: deps.log,
   });
   workspaces.addSyncStateProvider((ids) => mcpSources.syncCounts(ids));
@@ -265,6 +285,7 @@ export function createServices(deps: { config: Config; database: Database; maile
     mcpSources,
     syncSchedule,
     syncStatus,
+    documentMetadata,
     registerHooks,
   };
 }

@@ -51,6 +51,7 @@ const NOT_LISTS: Record<string, string> = {
   'GET /api/v1/analytics/usage': 'aggregates over a date range, not a list of records',
   'GET /api/v1/workspaces/{id}/contracts': "one vendor's contracts, part of its profile (at most 100)",
   'GET /api/v1/register/code-lists': 'the closed lists of the EBA taxonomy, not records',
+  'GET /api/v1/analytics/kpis': 'a fixed set of portfolio figures, not records',
 };
 const dataOf = (o: Operation) => o.op.responses?.['200']?.content?.['application/json']?.schema?.properties?.data;
 const arraysOf = (o: Operation): string[] =>

@@ -174,14 +174,13 @@ else
     const vendorRow = page.locator('tbody tr').filter({ hasText: 'GitHub' });
     await vendorRow.getByText('Up to date').waitFor();
     // The list may paint from the query cache first and then revalidate: wait (bounded) for the fresh count.
-    await vendorRow
-      .locator('td')
-      .nth(2)
+    const docCount = vendorRow.locator('td[data-label="Documents"] [data-count="documents"]');
+    await docCount
       .filter({ hasText: /^\s*2\s*$/ })
       .waitFor({ timeout: 10_000 })
       .catch(() => undefined);
-    t.equal((await vendorRow.locator('td').nth(2).innerText()).trim(), '2', 'two indexed documents are counted');
-    t.match(await vendorRow.locator('td').nth(3).innerText(), /just now|minute/, 'the last sync is shown');
+    t.equal((await docCount.innerText()).trim(), '2', 'two indexed documents are counted');
+    t.match(await vendorRow.locator('td[data-label="Documents"]').innerText(), /just now|minute/, 'the last sync is shown');
     t.same(await a11yViolations(page), [], 'vendor list: no serious accessibility violation');
     await screenshot(page, 'vendors');
 

@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import { index, integer, jsonb, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
 import type { GapResult } from '../../domain/gap.js';
 import type { Block } from '../../domain/blocks.js';
@@ -66,6 +67,8 @@ export const assessments = pgTable(
   (t) => [
     index('assessments_workspace_idx').on(t.workspaceId, t.createdAt),
     index('assessments_latest_complete_idx').on(t.workspaceId, t.status, t.completedAt),
+    /** Signed-off assessments per vendor, newest first: the inventory's "without a signed-off assessment" filter and KPI. */
+    index('assessments_signed_off_idx').on(t.workspaceId, t.signedOffAt).where(sql`${t.signedOffAt} IS NOT NULL`),
   ],
 );
 

@@ -183,3 +183,33 @@ export const chunks = pgTable(
     index('chunks_data_source_idx').on(t.dataSourceId),
   ],
 );
+
+/**
+ * Metadata of a vendor's document (docs/inventory.md, "Document metadata"): type, effective
+ * date, expiry and version, proposed from the text after each ingestion and editable. A field
+ * an analyst edited is listed in `edited_fields` and never overwritten by a proposal.
+ * `expiry_notified_for` is the expiry date the owner was last told about (a new date is told again).
+ */
+export const documentMetadata = pgTable(
+  'document_metadata',
+  {
+    documentId: text('document_id')
+      .primaryKey()
+      .references(() => documents.id, { onDelete: 'cascade' }),
+    workspaceId: text('workspace_id')
+      .notNull()
+      .references(() => workspaces.id, { onDelete: 'cascade' }),
+    docType: text('doc_type'),
+    effectiveDate: text('effective_date'),
+    expiryDate: text('expiry_date'),
+    version: text('version'),
+    editedFields: jsonb('edited_fields').$type<string[]>().notNull().default([]),
+    expiryNotifiedFor: text('expiry_notified_for'),
+    updatedBy: text('updated_by').references(() => users.id, { onDelete: 'set null' }),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    index('document_metadata_workspace_type_idx').on(t.workspaceId, t.docType),
+    index('document_metadata_expiry_idx').on(t.expiryDate).where(sql`${t.expiryDate} IS NOT NULL`),
+  ],
+);

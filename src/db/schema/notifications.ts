@@ -14,6 +14,7 @@ export const NOTIFICATION_TYPES = [
   'profile_draft_completed',
   'profile_draft_failed',
   'invitation',
+  'document_expiring',
   'system',
 ] as const;
 export type NotificationType = (typeof NOTIFICATION_TYPES)[number];

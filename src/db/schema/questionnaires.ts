@@ -148,6 +148,8 @@ export const questionnaires = pgTable(
   (t) => [
     index('questionnaires_workspace_idx').on(t.workspaceId, t.createdAt),
     index('questionnaires_complete_idx').on(t.workspaceId, t.completedAt).where(sql`${t.status} = 'complete'`),
+    /** Outstanding questionnaires (sent, not complete) per vendor, by due date: the inventory's counts and KPIs. */
+    index('questionnaires_outstanding_idx').on(t.workspaceId, t.dueDate).where(sql`${t.status} IN ('sent', 'in_progress', 'submitted')`),
     uniqueIndex('questionnaires_token_uidx').on(t.tokenHash),
   ],
 );

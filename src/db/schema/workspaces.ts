@@ -4,6 +4,8 @@ import { newId } from '../../lib/ids.js';
 import { organizations } from './organizations.js';
 import { users } from './users.js';
 import type { FieldSource } from '../../domain/profileDrafts.js';
+import type { LifecycleStatus } from '../../domain/inventory.js';
+import type { CRITICALITY_TIERS } from '../../domain/vendorProfile.js';
 
 export const WORKSPACE_ROLES = ['owner', 'admin', 'member', 'viewer'] as const;
 export type WorkspaceRole = (typeof WORKSPACE_ROLES)[number];
@@ -44,10 +46,28 @@ export const workspaces = pgTable(
      * hand loses its source.
      */
     fieldSources: jsonb('field_sources').$type<Record<string, FieldSource>>().notNull().default({}),
+    /** The person accountable for the vendor relationship (docs/inventory.md); null: not named. */
+    vendorOwnerId: text('vendor_owner_id').references(() => users.id, { onDelete: 'set null' }),
+    /** `onboarding`, `active`, `exiting` or `exited` (LIFECYCLE_STATUSES). */
+    lifecycle: text('lifecycle').$type<LifecycleStatus>().notNull().default('active'),
+    /** The profile's tier, kept by the database for the inventory's filters and sorts. */
+    criticalityTier: text('criticality_tier').$type<(typeof CRITICALITY_TIERS)[number]>().generatedAlwaysAs(sql`vendor_profile->>'criticalityTier'`),
+    /** The profile's next review date (YYYY-MM-DD), kept by the database. */
+    nextReviewDate: text('next_review_date').generatedAlwaysAs(sql`vendor_profile->>'nextReviewDate'`),
+    /** The latest end date of the profile's contracts (contractEndOf), written with the profile. */
+    contractEnd: text('contract_end'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [index('workspaces_org_idx').on(t.orgId), uniqueIndex('workspaces_org_name_uidx').on(t.orgId, sql`lower(${t.name})`)],
+  (t) => [
+    index('workspaces_org_idx').on(t.orgId),
+    uniqueIndex('workspaces_org_name_uidx').on(t.orgId, sql`lower(${t.name})`),
+    index('workspaces_org_tier_idx').on(t.orgId, t.criticalityTier),
+    index('workspaces_org_next_review_idx').on(t.orgId, t.nextReviewDate),
+    index('workspaces_org_contract_end_idx').on(t.orgId, t.contractEnd),
+    index('workspaces_org_lifecycle_idx').on(t.orgId, t.lifecycle),
+    index('workspaces_vendor_owner_idx').on(t.vendorOwnerId),
+  ],
 );
 
 /**

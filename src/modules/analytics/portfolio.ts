@@ -2,11 +2,11 @@ import { RISK_RATINGS, type RiskRating } from '../../db/schema/assessments.js';
 import type { AssessmentsService, LatestAssessment } from '../assessments/service.js';
 import type { CompletedQuestionnaire, QuestionnairesService } from '../questionnaires/service.js';
 import type { VendorProfile } from '../../domain/vendorProfile.js';
-import type { WorkspaceListItem, WorkspacesService } from '../workspaces/service.js';
+import type { InventoryKpis, WorkspaceListItem, WorkspacesService } from '../workspaces/service.js';
 import { pageOf, type PageRequest, type Pagination } from '../../domain/paging.js';
 
 type Deps = {
-  workspaces: Pick<WorkspacesService, 'list' | 'getMany'>;
+  workspaces: Pick<WorkspacesService, 'list' | 'getMany' | 'inventoryKpis'>;
   assessments: Pick<AssessmentsService, 'latestCompleteMany'>;
   questionnaires: Pick<QuestionnairesService, 'latestCompleteMany'>;
 };
@@ -50,6 +50,8 @@ export type PortfolioVendor = ReturnType<typeof vendorView>;
 
 /** The caller's vendor portfolio. */
 export interface PortfolioService {
+  /** The portfolio KPIs (docs/inventory.md, "KPIs"), each with the inventory query that lists the vendors it counts. */
+  kpis(userId: string): Promise<InventoryKpis>;
   /** One page of the portfolio; `byRisk` counts every vendor, not only the page. */
   portfolio(
     userId: string,
@@ -59,6 +61,8 @@ export interface PortfolioService {
 
 export function portfolioService(deps: Deps): PortfolioService {
   return {
+    kpis: (userId) => deps.workspaces.inventoryKpis(userId),
+
     async portfolio(userId, q = { page: 1, limit: 100, sort: 'createdAt', descending: false }) {
       const list = await deps.workspaces.list(userId);
       const ids = list.map((w) => w.id);

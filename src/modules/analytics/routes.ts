@@ -3,7 +3,17 @@ import { errorResponses, ok } from '../../lib/envelope.js';
 import { requestAccess, requestScope } from '../../plugins/workspace.js';
 import { parseSort } from '../../domain/paging.js';
 import type { PortfolioService } from './portfolio.js';
-import { PortfolioQuery, PortfolioResponse, QueriesQuery, QueriesResponse, SourcesQuery, SourcesResponse, UsageQuery, UsageResponse } from './schemas.js';
+import {
+  KpisResponse,
+  PortfolioQuery,
+  PortfolioResponse,
+  QueriesQuery,
+  QueriesResponse,
+  SourcesQuery,
+  SourcesResponse,
+  UsageQuery,
+  UsageResponse,
+} from './schemas.js';
 import type { AnalyticsService } from './service.js';
 
 const tags = ['analytics'];
@@ -26,6 +36,20 @@ const routes: FastifyPluginAsyncTypebox<{ service: AnalyticsService; portfolio: 
       const { page, limit, sort } = request.query;
       return ok(await portfolio.portfolio(request.auth!.id, { page, limit, ...parseSort(sort) }));
     },
+  );
+
+  app.get(
+    '/analytics/kpis',
+    {
+      schema: {
+        operationId: 'getPortfolioKpis',
+        tags,
+        summary:
+          'Portfolio KPIs over every accessible vendor: contracts expiring within 30/90 days, reviews overdue and due, critical vendors without an exit strategy or a signed-off assessment, questionnaires outstanding and overdue; each with the inventory query of the vendors it counts',
+        response: { 200: KpisResponse, ...errorResponses },
+      },
+    },
+    async (request) => ok(await portfolio.kpis(request.auth!.id)),
   );
 
   app.get(

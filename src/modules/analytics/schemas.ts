@@ -162,3 +162,21 @@ export const SourcesResponse = Envelope(
     pagination: Pagination,
   }),
 );
+
+/** GET /analytics/kpis (docs/inventory.md, "KPIs") */
+export const KpisResponse = Envelope(
+  Type.Object({
+    asOf: Type.String({ description: 'The day the figures are counted on (YYYY-MM-DD, UTC)' }),
+    vendors: Type.Integer({ description: 'Vendors the caller can access' }),
+    questionnairesOutstanding: Type.Integer({ description: 'Questionnaires sent and not complete' }),
+    questionnairesOverdue: Type.Integer({ description: 'Outstanding questionnaires past their due date' }),
+    kpis: Type.Array(
+      Type.Object({
+        key: Type.String(),
+        label: Type.String(),
+        value: Type.Integer({ description: 'Vendors counted' }),
+        query: Type.String({ description: 'The GET /workspaces query (and the inventory page query) listing the vendors counted' }),
+      }),
+    ),
+  }),
+);

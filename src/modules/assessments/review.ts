@@ -37,6 +37,8 @@ type Deps = {
   repo: Pick<AssessmentsRepository, 'review' | 'reviews' | 'countReviews' | 'get'>;
   /** Whether the vendor supports a critical or important function (raises the risk rating). */
   isCritical(workspaceId: string): Promise<boolean>;
+  /** After a sign-off: moves the vendor's next review date. */
+  onSignedOff?(workspaceId: string, at: Date): Promise<void>;
 };
 
 const notFoundAssessment = () => notFound('Assessment not found', 'ASSESSMENT_NOT_FOUND');
@@ -153,6 +155,7 @@ export function assessmentReviewService(deps: Deps): AssessmentReviewService {
         };
       });
       if (!out) throw notFoundAssessment();
+      if (out.row.signedOffAt) await deps.onSignedOff?.(scope.workspaceId, out.row.signedOffAt);
       return shape(out.row, out.entry.userName);
     },
 

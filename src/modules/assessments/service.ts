@@ -14,6 +14,7 @@ import type { DataSourcesService } from '../data-sources/service.js';
 import type { VendorProfile } from '../../domain/vendorProfile.js';
 import type { NotificationsService } from '../notifications/service.js';
 import type { WorkspacesService } from '../workspaces/service.js';
+import { nextReviewAfter } from '../../domain/inventory.js';
 import type { Scope } from '../../domain/scope.js';
 import type { AssessmentRow, AssessmentsRepository, NewDocument, RegisterGap, SortField } from './repository.js';
 import { pagination, type Pagination } from '../../domain/paging.js';
@@ -40,7 +41,7 @@ export interface IncomingFile {
 type Deps = {
   repo: AssessmentsRepository;
   compliance: Pick<ComplianceService, 'isLoaded' | 'articles'>;
-  workspaces: Pick<WorkspacesService, 'get'>;
+  workspaces: Pick<WorkspacesService, 'get' | 'applyProfileValues'>;
   /** The workspace's uploaded documents, which an assessment can reuse instead of a new upload. */
   dataSources?: Pick<DataSourcesService, 'filesByIds' | 'fileBySha256'>;
   embedder?: Embedder;
@@ -207,7 +208,17 @@ export function assessmentsService(deps: Deps): AssessmentsService {
 
   deps.jobs?.define<{ assessmentId: string }>(ANALYSIS_QUEUE, runJob, { retryLimit: 2 });
 
-  const review = assessmentReviewService({ repo, isCritical: async (workspaceId) => isCritical((await profileOf(workspaceId)).profile) });
+  const review = assessmentReviewService({
+    repo,
+    isCritical: async (workspaceId) => isCritical((await profileOf(workspaceId)).profile),
+    // A sign-off is the vendor's review: the next one is a review cycle later (docs/inventory.md).
+    onSignedOff: async (workspaceId, at) => {
+      await deps.workspaces.applyProfileValues(workspaceId, (profile, sources) => ({
+        profile: { ...profile, nextReviewDate: nextReviewAfter(at.toISOString().slice(0, 10), profile.criticalityTier) },
+        sources,
+      }));
+    },
+  });
 
   return {
     ...review,

@@ -30,8 +30,8 @@ const routes: FastifyPluginAsyncTypebox<WorkspaceRouteOptions> = async (app, { s
       schema: listWorkspaces,
     },
     async (request) => {
-      const { page, limit, sort } = request.query;
-      return ok(await service.page(request.auth!.id, { page, limit, ...parseSort(sort) }));
+      const { page, limit, sort, ...filters } = request.query;
+      return ok(await service.page(request.auth!.id, { page, limit, ...parseSort(sort), filters }));
     },
   );
 

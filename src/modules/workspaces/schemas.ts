@@ -3,7 +3,9 @@ import { WORKSPACE_ROLES } from '../../db/schema/workspaces.js';
 import { Envelope, MessageEnvelope, errorResponses } from '../../lib/envelope.js';
 import { PERMISSION_FLAGS } from './permissions.js';
 import { SLUG_PATTERN, SYNC_STATUSES } from './service.js';
-import { VendorProfilePatchSchema, VendorProfileSchema } from '../../domain/vendorProfile.js';
+import { CRITICALITY_TIERS, VendorProfilePatchSchema, VendorProfileSchema } from '../../domain/vendorProfile.js';
+import { LIFECYCLE_STATUSES } from '../../domain/inventory.js';
+import { RISK_RATINGS } from '../../db/schema/assessments.js';
 import { FieldSourcesSchema } from '../../domain/profileDrafts.js';
 import { pageQuery, PaginationSchema, sortQuery } from '../../domain/paging.js';
 import { WORKSPACE_SORT_COLUMNS, type WorkspaceSortField } from './repository.js';
@@ -23,6 +25,9 @@ const PermissionsPatch = Type.Object(
   { additionalProperties: false },
 );
 const Role = Type.Enum([...WORKSPACE_ROLES]);
+const Lifecycle = Type.Enum([...LIFECYCLE_STATUSES], { description: 'onboarding, active, exiting or exited' });
+const NullableString = Type.Union([Type.String(), Type.Null()]);
+const DateText = Type.String({ format: 'date', pattern: '^\\d{4}-\\d{2}-\\d{2}$' });
 export const SyncScheduleSchema = Type.Object(
   { enabled: Type.Boolean(), intervalHours: Type.Integer({ minimum: 1, maximum: 720 }) },
   { additionalProperties: false },
@@ -43,6 +48,9 @@ const WorkspaceBase = {
   workspaceName: Type.String(),
   workspaceId: Type.String(),
   organizationId: Type.String(),
+  vendorOwnerId: Type.Union([Type.String(), Type.Null()], { description: 'The person accountable for the vendor relationship (docs/inventory.md)' }),
+  lifecycle: Lifecycle,
+  reviewCycleMonths: Type.Integer({ description: "Months between reviews, from the vendor's tier (docs/inventory.md)" }),
   syncStatus: Type.Enum([...SYNC_STATUSES]),
   syncSchedule: SyncScheduleSchema,
   vendorProfile: VendorProfileSchema,
@@ -62,6 +70,28 @@ const WorkspaceListItem = Type.Object({
   documentCount: Type.Integer({ description: 'live indexed documents (data sources and MCP sources)' }),
   lastSyncedAt: Type.Union([Type.String(), Type.Null()], { description: 'newest successful ingestion or MCP sync; null if none' }),
   createdAt: Type.String(),
+  vendorOwner: Type.Union([Type.Object({ id: Type.String(), name: Type.String() }), Type.Null()]),
+  lifecycle: Lifecycle,
+  criticalityTier: Type.Union([Type.Enum([...CRITICALITY_TIERS]), Type.Null()]),
+  supportsCriticalFunction: Type.Union([Type.Boolean(), Type.Null()]),
+  exitPlan: Type.Boolean({ description: 'whether the profile records an exit plan' }),
+  riskRating: Type.Union([Type.Enum([...RISK_RATINGS]), Type.Null()], { description: 'of the latest completed assessment' }),
+  latestAssessment: Type.Union([
+    Type.Object({
+      id: Type.String(),
+      score: Type.Union([Type.Number(), Type.Null()]),
+      riskRating: Type.Union([Type.Enum([...RISK_RATINGS]), Type.Null()]),
+      completedAt: NullableString,
+      signedOffAt: NullableString,
+    }),
+    Type.Null(),
+  ]),
+  lastSignedOffAt: Type.Union([Type.String(), Type.Null()], { description: 'newest sign-off of any assessment' }),
+  contractEnd: Type.Union([DateText, Type.Null()], { description: 'latest end date of the contracts' }),
+  nextReviewDate: Type.Union([DateText, Type.Null()]),
+  reviewCycleMonths: Type.Integer(),
+  outstandingQuestionnaires: Type.Integer({ description: 'sent and not complete' }),
+  overdueQuestionnaires: Type.Integer({ description: 'outstanding and past their due date' }),
 });
 const WorkspaceCreated = Type.Object({ ...WorkspaceBase, myRole: Role, permissions: PermissionsSchema });
 const WorkspaceDetail = Type.Object({
@@ -80,7 +110,27 @@ export const listWorkspaces = {
   operationId: 'listWorkspaces',
   tags: ['workspaces'],
   summary: 'The vendor workspaces the caller can access, with role, permissions and member count, paged',
-  querystring: Type.Object({ ...pageQuery(), sort: sortQuery(WORKSPACE_SORTS, 'createdAt') }, { additionalProperties: false }),
+  description:
+    'The vendor inventory (docs/inventory.md): search by name, filters combined with AND (a list filter takes the parameter repeated: `tier=critical&tier=high`), a sort per column, paged in SQL.',
+  querystring: Type.Object(
+    {
+      ...pageQuery(),
+      sort: sortQuery(WORKSPACE_SORTS, 'createdAt'),
+      q: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'Part of the vendor name, any case' })),
+      tier: Type.Optional(Type.Array(Type.Enum([...CRITICALITY_TIERS]), { maxItems: 4, description: 'Criticality tiers' })),
+      risk: Type.Optional(Type.Array(Type.Enum([...RISK_RATINGS]), { maxItems: 4, description: 'Risk rating of the latest completed assessment' })),
+      lifecycle: Type.Optional(Type.Array(Lifecycle, { maxItems: 4 })),
+      vendorOwnerId: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: "The vendor owner's user id" })),
+      dueWithinDays: Type.Optional(Type.Integer({ minimum: 0, maximum: 3650, description: 'Next review on or before today + N days, overdue ones included' })),
+      overdue: Type.Optional(Type.Boolean({ description: 'true: next review before today; false: not overdue' })),
+      contractEndWithinDays: Type.Optional(Type.Integer({ minimum: 0, maximum: 3650, description: 'Contract end between today and today + N days' })),
+      exitPlan: Type.Optional(Type.Enum(['missing'], { description: 'missing: no exit plan recorded' })),
+      signedOff: Type.Optional(Type.Enum(['missing'], { description: "missing: no assessment signed off within the vendor's review cycle" })),
+      questionnaires: Type.Optional(Type.Enum(['outstanding', 'overdue'], { description: 'a questionnaire sent and not complete; one past its due date' })),
+      documents: Type.Optional(Type.Enum(['expired'], { description: 'expired: a document past its expiry date' })),
+    },
+    { additionalProperties: false },
+  ),
   response: { 200: Envelope(Type.Object({ workspaces: Type.Array(WorkspaceListItem), pagination: PaginationSchema })), ...errorResponses },
 };
 
@@ -94,6 +144,7 @@ export const createWorkspace = {
       workspaceId: Type.Optional(Type.String({ minLength: 1, maxLength: 64, pattern: SLUG_PATTERN })),
       syncSchedule: Type.Optional(SyncScheduleSchema),
       vendorProfile: Type.Optional(VendorProfileSchema),
+      lifecycle: Type.Optional(Lifecycle),
     },
     { additionalProperties: false },
   ),
@@ -111,13 +162,17 @@ export const getWorkspace = {
 export const updateWorkspace = {
   operationId: 'updateWorkspace',
   tags: ['workspaces'],
-  summary: 'Update name, sync schedule and vendor profile (owner only)',
+  summary: 'Update name, sync schedule, vendor profile, vendor owner and lifecycle (owner only)',
   params: IdParams,
   body: Type.Object(
     {
       workspaceName: Type.Optional(WorkspaceName),
       syncSchedule: Type.Optional(SyncScheduleSchema),
       vendorProfile: Type.Optional(VendorProfilePatchSchema),
+      vendorOwnerId: Type.Optional(
+        Type.Union([Type.String({ minLength: 1, maxLength: 100 }), Type.Null()], { description: 'A user with access; null clears' }),
+      ),
+      lifecycle: Type.Optional(Lifecycle),
     },
     { additionalProperties: false, minProperties: 1 },
   ),

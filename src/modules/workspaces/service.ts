@@ -18,9 +18,12 @@ import {
   type Contract,
   type VendorProfile,
   type VendorProfilePatch,
+  today,
 } from '../../domain/vendorProfile.js';
 import { offsetOf, pagination, type PageRequest } from '../../domain/paging.js';
 import type { FieldSource } from '../../domain/profileDrafts.js';
+import { kpiQuery, nextReviewAfter, PORTFOLIO_KPIS, reviewCycleMonths, type KpiFilters, type KpiKey, type LifecycleStatus } from '../../domain/inventory.js';
+import type { InventoryFilters } from './repository.js';
 
 /** The value at a profile path (`contracts.0.governingLaw`). */
 export function valueAt(profile: unknown, path: string): unknown {
@@ -110,6 +113,9 @@ function workspaceView(ws: WorkspaceRow) {
     workspaceName: ws.name,
     workspaceId: ws.slug,
     organizationId: ws.orgId,
+    vendorOwnerId: ws.vendorOwnerId ?? null,
+    lifecycle: ws.lifecycle,
+    reviewCycleMonths: reviewCycleMonths(ws.criticalityTier),
     syncSchedule: ws.syncSchedule,
     vendorProfile: readVendorProfile(ws.vendorProfile),
     vendorProfileSources: ws.fieldSources ?? {},
@@ -119,8 +125,11 @@ function workspaceView(ws: WorkspaceRow) {
 }
 export type WorkspaceView = ReturnType<typeof workspaceView>;
 
+const iso = (v: string | null | undefined) => (v ? new Date(v).toISOString() : null);
+
 /** A row of the workspace list for a caller with the given access. */
-function listItemView({ workspace: ws, memberCount, sync }: AccessibleWorkspace, eff: Pick<WorkspaceAccess, 'role' | 'permissions'>) {
+function listItemView({ workspace: ws, memberCount, sync, inventory: inv }: AccessibleWorkspace, eff: Pick<WorkspaceAccess, 'role' | 'permissions'>) {
+  const la = inv.latestAssessment;
   return {
     id: ws.id,
     workspaceName: ws.name,
@@ -133,6 +142,19 @@ function listItemView({ workspace: ws, memberCount, sync }: AccessibleWorkspace,
     documentCount: sync.documents,
     lastSyncedAt: sync.lastSyncedAt ? new Date(sync.lastSyncedAt).toISOString() : null,
     createdAt: ws.createdAt.toISOString(),
+    vendorOwner: ws.vendorOwnerId ? { id: ws.vendorOwnerId, name: inv.vendorOwnerName ?? '' } : null,
+    lifecycle: ws.lifecycle,
+    criticalityTier: ws.criticalityTier ?? null,
+    supportsCriticalFunction: inv.supportsCriticalFunction,
+    exitPlan: inv.exitPlan,
+    riskRating: la?.riskRating ?? null,
+    latestAssessment: la ? { id: la.id, score: la.score, riskRating: la.riskRating, completedAt: iso(la.completedAt), signedOffAt: iso(la.signedOffAt) } : null,
+    lastSignedOffAt: inv.lastSignedOffAt,
+    contractEnd: ws.contractEnd ?? null,
+    nextReviewDate: ws.nextReviewDate ?? null,
+    reviewCycleMonths: reviewCycleMonths(ws.criticalityTier),
+    outstandingQuestionnaires: inv.outstandingQuestionnaires,
+    overdueQuestionnaires: inv.overdueQuestionnaires,
   };
 }
 export type WorkspaceListItem = ReturnType<typeof listItemView>;
@@ -154,6 +176,34 @@ export interface CreateWorkspaceInput {
   workspaceId?: string;
   syncSchedule?: SyncSchedule;
   vendorProfile?: VendorProfile;
+  lifecycle?: LifecycleStatus;
+}
+
+export interface InventoryKpis {
+  asOf: string;
+  vendors: number;
+  questionnairesOutstanding: number;
+  questionnairesOverdue: number;
+  kpis: { key: KpiKey; label: string; value: number; query: string }[];
+}
+
+export interface UpdateWorkspaceInput {
+  workspaceName?: string;
+  syncSchedule?: SyncSchedule;
+  vendorProfile?: VendorProfilePatch;
+  /** The vendor owner: a user with access to the workspace; null clears it. */
+  vendorOwnerId?: string | null;
+  lifecycle?: LifecycleStatus;
+}
+
+/**
+ * The review cycle (docs/inventory.md): a tier set without a next review date sets it to
+ * today + the tier's cycle, unless the vendor already has an earlier one.
+ */
+function withReviewDate(profile: VendorProfile, patch: Pick<VendorProfilePatch, 'criticalityTier' | 'nextReviewDate'> | undefined): VendorProfile {
+  if (!patch?.criticalityTier || patch.nextReviewDate !== undefined) return profile;
+  const next = nextReviewAfter(today(), patch.criticalityTier);
+  return profile.nextReviewDate && profile.nextReviewDate <= next ? profile : { ...profile, nextReviewDate: next };
 }
 
 /** Vendor workspaces, access to them and their members (docs/organizations-and-workspaces.md, docs/permissions.md). */
@@ -175,17 +225,16 @@ export interface WorkspacesService {
   /** One page of the workspaces the caller can access (paged and sorted in SQL). */
   page(
     userId: string,
-    q: PageRequest & { sort: WorkspaceSortField; descending: boolean },
+    q: PageRequest & { sort: WorkspaceSortField; descending: boolean; filters?: Omit<InventoryFilters, 'today'> },
   ): Promise<{ workspaces: WorkspaceListItem[]; pagination: ReturnType<typeof pagination> }>;
+  /** The portfolio KPIs over the workspaces the caller can access, each with the inventory query it counts. */
+  inventoryKpis(userId: string): Promise<InventoryKpis>;
   /** Creates a vendor workspace in the caller's organization; the caller becomes its owner. */
   create(userId: string, input: CreateWorkspaceInput): Promise<WorkspaceView & { syncStatus: 'active'; myRole: 'owner'; permissions: Permissions }>;
   /** Detail: owner, members (everyone with access), stats. */
   detail(scope: Scope, access: WorkspaceAccess): Promise<WorkspaceDetail>;
   /** Name, sync schedule and vendor profile (the patch replaces top-level fields; null clears one). */
-  update(
-    scope: Scope,
-    input: { workspaceName?: string; syncSchedule?: SyncSchedule; vendorProfile?: VendorProfilePatch },
-  ): Promise<WorkspaceView & { syncStatus: WorkspaceSyncStatus }>;
+  update(scope: Scope, input: UpdateWorkspaceInput): Promise<WorkspaceView & { syncStatus: WorkspaceSyncStatus }>;
   /** Applies drafted values to the locked profile and its field sources in one transaction (400 naming an invalid field). */
   applyProfileValues(
     workspaceId: string,
@@ -329,7 +378,10 @@ export function workspacesService(deps: {
    * can access: one statement for the organization, the page, the caller's memberships,
    * the member counts, the sync counts kept per workspace (`workspace_sync_counts`) and the total.
    */
-  async function accessible(userId: string, q: { offset: number; limit: number | null; sort: WorkspaceSortField; descending: boolean }) {
+  async function accessible(
+    userId: string,
+    q: { offset: number; limit: number | null; sort: WorkspaceSortField; descending: boolean; filters?: InventoryFilters },
+  ) {
     const found = await repo.accessiblePage(userId, q);
     if (!found) throw onboardingRequired();
     const workspaces = found.rows.flatMap((row) => {
@@ -366,8 +418,23 @@ export function workspacesService(deps: {
     },
 
     async page(userId, q) {
-      const { workspaces, total } = await accessible(userId, { offset: offsetOf(q), limit: q.limit, sort: q.sort, descending: q.descending });
+      const filters = q.filters ? { ...q.filters, today: today() } : undefined;
+      const { workspaces, total } = await accessible(userId, { offset: offsetOf(q), limit: q.limit, sort: q.sort, descending: q.descending, filters });
       return { workspaces, pagination: pagination(q, total) };
+    },
+
+    async inventoryKpis(userId) {
+      const asOf = today();
+      const sets = Object.fromEntries(PORTFOLIO_KPIS.map((k) => [k.key, k.filters])) as Record<KpiKey, KpiFilters>;
+      const found = await repo.inventoryCounts(userId, asOf, sets);
+      if (!found) throw onboardingRequired();
+      return {
+        asOf,
+        vendors: found.vendors,
+        questionnairesOutstanding: found.questionnairesOutstanding,
+        questionnairesOverdue: found.questionnairesOverdue,
+        kpis: PORTFOLIO_KPIS.map((k) => ({ key: k.key, label: k.label, value: found.counts[k.key], query: kpiQuery(k.filters) })),
+      };
     },
 
     async create(userId, input) {
@@ -386,7 +453,8 @@ export function workspacesService(deps: {
         name,
         slug,
         syncSchedule: input.syncSchedule ?? { enabled: false, intervalHours: 24 },
-        vendorProfile: withContractIds(input.vendorProfile ?? {}),
+        vendorProfile: withReviewDate(withContractIds(input.vendorProfile ?? {}), input.vendorProfile),
+        lifecycle: input.lifecycle ?? 'active',
         ownerPermissions: defaultPermissions('owner'),
       });
       if (row === 'slug_taken') throw conflict(`workspaceId ${slug} is already taken`, 'WORKSPACE_ID_TAKEN');
@@ -413,9 +481,23 @@ export function workspacesService(deps: {
     },
 
     async update(scope, input) {
-      const values: { name?: string; syncSchedule?: SyncSchedule } = {};
+      const values: { name?: string; syncSchedule?: SyncSchedule; vendorOwnerId?: string | null; lifecycle?: LifecycleStatus } = {};
       if (input.workspaceName !== undefined) values.name = input.workspaceName.trim();
       if (input.syncSchedule !== undefined) values.syncSchedule = input.syncSchedule;
+      if (input.lifecycle !== undefined) values.lifecycle = input.lifecycle;
+      if (input.vendorOwnerId !== undefined) {
+        if (input.vendorOwnerId !== null) {
+          const ws = await repo.findByKey(scope.workspaceId);
+          if (!ws) throw workspaceNotFound();
+          const list = await members.accessList(ws);
+          if (!list.some((m) => m.userId === input.vendorOwnerId)) {
+            throw badRequest('vendorOwnerId: the vendor owner must be a user with access to this workspace', [
+              'vendorOwnerId: not a user with access to this workspace',
+            ]);
+          }
+        }
+        values.vendorOwnerId = input.vendorOwnerId;
+      }
       const patch = input.vendorProfile;
       if (patch?.identifier) await assertNewVendor(scope.orgId, { identifier: patch.identifier }, scope.workspaceId);
       if (patch?.contracts) await assertUniqueReferences(scope.orgId, { contracts: patch.contracts }, scope.workspaceId);
@@ -424,7 +506,7 @@ export function workspacesService(deps: {
         values,
         patch
           ? (current, sources) => {
-              const merged = withContractIds(mergeVendorProfile(current as VendorProfile, patch));
+              const merged = withReviewDate(withContractIds(mergeVendorProfile(current as VendorProfile, patch)), patch);
               assertProfile(merged);
               // A value changed by hand no longer comes from its document.
               return { profile: merged as Record<string, unknown>, sources: keepUnchangedSources(merged, sources) };

@@ -39,7 +39,7 @@ export default function VendorSettingsTab() {
   const base = `/workspaces/${encodeURIComponent(w.id)}`;
   const refresh = () => Promise.all([qc.invalidateQueries({ queryKey: vendorKey(w.workspaceId) }), qc.invalidateQueries({ queryKey: vendorsKey })]);
   const act = useMutation({
-    mutationFn: async (a: { kind: 'add' | 'role' | 'flag' | 'remove' | 'transfer' | 'leave' | 'schedule'; body?: unknown; userId?: string }) => {
+    mutationFn: async (a: { kind: 'add' | 'role' | 'flag' | 'remove' | 'transfer' | 'leave' | 'schedule' | 'manage'; body?: unknown; userId?: string }) => {
       if (a.kind === 'add') return post(`${base}/members`, a.body);
       if (a.kind === 'role' || a.kind === 'flag') return patch(`${base}/members/${encodeURIComponent(a.userId!)}`, a.body);
       if (a.kind === 'remove') return del(`${base}/members/${encodeURIComponent(a.userId!)}`);
@@ -63,6 +63,7 @@ export default function VendorSettingsTab() {
           remove: 'Member removed',
           transfer: 'Ownership transferred',
           schedule: 'Sync schedule saved',
+          manage: 'Vendor owner and lifecycle saved',
         }[a.kind],
         'success',
       );
@@ -78,10 +79,51 @@ export default function VendorSettingsTab() {
   const canInvite = w.permissions.canInvite;
   const isOwner = w.myRole === 'owner';
   const members = (w.members ?? []).filter((m) => m.status === 'active');
+  const [vendorOwner, setVendorOwner] = useState(w.vendorOwnerId ?? '');
+  const [lifecycle, setLifecycle] = useState<string>(w.lifecycle ?? 'active');
   return (
     <div>
       <h2>Settings</h2>
       {act.isError && <ErrorMessage error={act.error} title="That did not work" />}
+      <section className="card" aria-labelledby="ws-manage">
+        <h3 id="ws-manage">Vendor management</h3>
+        <p className="muted small">
+          Reviewed every {w.reviewCycleMonths ?? 24} months at this vendor's tier; signing off an assessment sets the next review one cycle later.
+        </p>
+        <form
+          className="form-row"
+          onSubmit={(e: FormEvent) => {
+            e.preventDefault();
+            act.mutate({ kind: 'manage', body: { vendorOwnerId: vendorOwner || null, lifecycle } });
+          }}
+        >
+          <div className="field">
+            <label htmlFor="ws-vendor-owner">Vendor owner</label>
+            <select id="ws-vendor-owner" value={vendorOwner} onChange={(e) => setVendorOwner(e.target.value)} disabled={!w.permissions.canEditSettings}>
+              <option value="">Not named</option>
+              {members.map((m) => (
+                <option key={m.user.id} value={m.user.id}>
+                  {m.user.name} ({m.user.email})
+                </option>
+              ))}
+            </select>
+          </div>
+          <div className="field">
+            <label htmlFor="ws-lifecycle">Lifecycle</label>
+            <select id="ws-lifecycle" value={lifecycle} onChange={(e) => setLifecycle(e.target.value)} disabled={!w.permissions.canEditSettings}>
+              <option value="onboarding">Onboarding</option>
+              <option value="active">Active</option>
+              <option value="exiting">Exiting</option>
+              <option value="exited">Exited</option>
+            </select>
+          </div>
+          {w.permissions.canEditSettings && (
+            <Button type="submit" variant="primary" busy={act.isPending && act.variables?.kind === 'manage'}>
+              Save
+            </Button>
+          )}
+        </form>
+      </section>
       <section className="card" aria-labelledby="ws-members">
         <h3 id="ws-members">Members and permissions</h3>
         <p className="muted small">

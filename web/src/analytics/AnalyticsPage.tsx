@@ -6,7 +6,7 @@ import { ErrorMessage } from '../ui/Alert';
 import { EmptyState } from '../ui/EmptyState';
 import { formatDate, formatDateTime, formatDay } from '../ui/format';
 import { Loading } from '../ui/Spinner';
-import { usePortfolio, useSourceStats, useUnanswered, useUsage, type Portfolio } from './api';
+import { usePortfolio, usePortfolioKpis, useSourceStats, useUnanswered, useUsage, type Portfolio } from './api';
 import { Chart, COLORS } from './Chart';
 import styles from './Analytics.module.css';
 
@@ -32,6 +32,7 @@ export default function AnalyticsPage() {
           <p className="page-sub">The vendor portfolio by risk, and how each vendor's documents answer your team's questions.</p>
         </div>
       </header>
+      <KpiSection />
       <PortfolioSection />
       <section aria-labelledby="usage-title" className={styles.usage}>
         <div className={styles.usageHead}>
@@ -69,6 +70,38 @@ export default function AnalyticsPage() {
         )}
       </section>
     </div>
+  );
+}
+
+/** The portfolio KPIs; each figure opens the inventory filtered to the vendors it counts. */
+function KpiSection() {
+  const k = usePortfolioKpis();
+  return (
+    <section aria-labelledby="kpis-title" className="card">
+      <h2 id="kpis-title">Portfolio KPIs</h2>
+      {k.isPending ? (
+        <Loading label="Loading the KPIs…" />
+      ) : k.isError ? (
+        <ErrorMessage error={k.error} onRetry={() => k.refetch()} />
+      ) : (
+        <>
+          <ul className={styles.kpiLinks}>
+            {k.data.kpis.map((kpi) => (
+              <li key={kpi.key}>
+                <Link to={`/vendors?${kpi.query}`} data-kpi={kpi.key}>
+                  <span className={styles.kpiValue}>{kpi.value}</span>
+                  <span className={styles.kpiLabel}>{kpi.label}</span>
+                </Link>
+              </li>
+            ))}
+          </ul>
+          <p className="muted small">
+            {k.data.vendors} vendors · {k.data.questionnairesOutstanding} questionnaires outstanding, {k.data.questionnairesOverdue} overdue · as of{' '}
+            {formatDate(k.data.asOf)}
+          </p>
+        </>
+      )}
+    </section>
   );
 }
 

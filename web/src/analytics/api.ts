@@ -77,3 +77,15 @@ export function useUnanswered(ws: string, from: string) {
     queryFn: () => get<{ queries: QueryRecord[]; pagination: PageInfo }>('/analytics/queries', { workspace: ws, query: { from, unanswered: true, limit: 20 } }),
   });
 }
+
+/** GET /analytics/kpis: the portfolio KPIs, each with the inventory query of the vendors it counts (docs/inventory.md). */
+export interface PortfolioKpis {
+  asOf: string;
+  vendors: number;
+  questionnairesOutstanding: number;
+  questionnairesOverdue: number;
+  kpis: { key: string; label: string; value: number; query: string }[];
+}
+export function usePortfolioKpis() {
+  return useQuery({ queryKey: ['analytics', 'kpis'], queryFn: () => get<PortfolioKpis>('/analytics/kpis') });
+}

@@ -45,10 +45,28 @@ export interface WorkspaceListItem {
   syncSchedule: { enabled: boolean; intervalHours: number };
   documentCount?: number;
   lastSyncedAt?: string | null;
+  /** The inventory's columns (docs/inventory.md); absent on a workspace's detail. */
+  vendorOwner?: { id: string; name: string } | null;
+  lifecycle?: Lifecycle;
+  criticalityTier?: Tier | null;
+  supportsCriticalFunction?: boolean | null;
+  exitPlan?: boolean;
+  riskRating?: Tier | null;
+  latestAssessment?: { id: string; score: number | null; riskRating: Tier | null; completedAt: string | null; signedOffAt: string | null } | null;
+  lastSignedOffAt?: string | null;
+  contractEnd?: string | null;
+  nextReviewDate?: string | null;
+  reviewCycleMonths?: number;
+  outstandingQuestionnaires?: number;
+  overdueQuestionnaires?: number;
 }
+export type Lifecycle = 'onboarding' | 'active' | 'exiting' | 'exited';
+export type Tier = 'critical' | 'high' | 'medium' | 'low';
 
 export interface Workspace extends WorkspaceListItem {
   organizationId: string;
+  /** The person accountable for the vendor relationship (docs/inventory.md). */
+  vendorOwnerId?: string | null;
   owner: { id: string; name: string; email: string };
   stats: { totalPages: number; totalDatabases: number; totalDocuments: number };
   vendorProfile: Record<string, unknown>;

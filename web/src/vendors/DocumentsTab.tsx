@@ -18,6 +18,7 @@ import { Loading } from '../ui/Spinner';
 import { useToast } from '../ui/Toasts';
 import { useDocumentViewer } from '../viewer/DocumentViewer';
 import { dataSourcesKey, useDataSources, useLiveDataSources } from './dataSources';
+import { DocumentDetails } from './DocumentDetails';
 import { SourceStatus } from './SourceStatus';
 import type { VendorOutletContext } from './VendorPage';
 import styles from './DocumentsTab.module.css';
@@ -182,6 +183,7 @@ export default function DocumentsTab() {
           )}
         </>
       )}
+      {sources.data && sources.data.dataSources.length > 0 && <DocumentDetails slug={slug} canManage={canManage} />}
       <DeleteDialog source={deleting} slug={slug} onClose={() => setDeleting(null)} />
     </div>
   );

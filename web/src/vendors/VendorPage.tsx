@@ -72,7 +72,10 @@ export default function VendorPage() {
           </div>
           <h1>{w.workspaceName}</h1>
           <p className="page-sub">
-            {plural(w.stats.totalDocuments, 'document')} · {plural(w.stats.totalDatabases, 'data source')} · your role: {w.myRole}
+            {plural(w.stats.totalDocuments, 'document')} · {plural(w.stats.totalDatabases, 'data source')} · your role: {w.myRole} · {w.lifecycle ?? 'active'}
+            {w.vendorOwnerId
+              ? ` · owner: ${(w as Workspace & { members?: { user: { id: string; name: string } }[] }).members?.find((m) => m.user.id === w.vendorOwnerId)?.user.name ?? 'named'}`
+              : ''}
           </p>
         </div>
         <SyncStatusBadge status={w.syncStatus} />

@@ -7,12 +7,19 @@ export const vendorKey = (idOrSlug: string) => ['workspace', idOrSlug] as const;
 
 export const VENDORS_PAGE = 50;
 
-/** One page of the vendor workspaces the caller can access, by name. */
-export function useVendors(page = 1) {
+/**
+ * One page of the vendor inventory: `params` are GET /workspaces's query as the page's URL
+ * holds it (search, filters, sort, page; docs/inventory.md), passed through unchanged.
+ */
+export function useInventory(params: URLSearchParams) {
+  const q = new URLSearchParams(params);
+  if (!q.has('sort')) q.set('sort', 'workspaceName');
+  if (!q.has('limit')) q.set('limit', String(VENDORS_PAGE));
+  q.sort();
+  const qs = q.toString();
   return useQuery({
-    queryKey: [...vendorsKey, page],
-    queryFn: () =>
-      get<{ workspaces: WorkspaceListItem[]; pagination: PageInfo }>('/workspaces', { query: { page, limit: VENDORS_PAGE, sort: 'workspaceName' } }),
+    queryKey: [...vendorsKey, 'inventory', qs],
+    queryFn: () => get<{ workspaces: WorkspaceListItem[]; pagination: PageInfo }>(`/workspaces?${qs}`),
     placeholderData: (prev) => prev,
   });
 }
