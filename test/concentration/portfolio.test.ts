@@ -1,5 +1,12 @@
 import t from 'tap';
-import { EEA, portfolioConcentration, vendorImpact, type PortfolioFunction, type PortfolioVendor } from '../../src/compliance/concentration/portfolio.js';
+import {
+  EEA,
+  isOnboarding,
+  portfolioConcentration,
+  vendorImpact,
+  type PortfolioFunction,
+  type PortfolioVendor,
+} from '../../src/compliance/concentration/portfolio.js';
 import { nameKey, providerResolver } from '../../src/compliance/concentration/providers.js';
 import type { Evidence, FieldSource } from '../../src/domain/profileDrafts.js';
 import type { VendorProfile } from '../../src/domain/vendorProfile.js';
@@ -239,4 +246,15 @@ t.test('what a vendor would add: shared providers, newly concentrated functions,
   t.same(i.newThirdCountries.sort(), ['GB', 'JP']);
   t.equal(vendorImpact({ vendors: vs, functions: FNS }, 'nope', providerResolver(), TODAY), null);
   t.equal(vendorImpact({ vendors: vs, functions: FNS }, 'w1', providerResolver(), TODAY)!.onboarding, false);
+});
+
+t.test('onboarding: the inventory lifecycle decides, the contracts when it does not', async (t) => {
+  const started = { contracts: [{ startDate: '2026-01-01' }] } as unknown as VendorProfile;
+  const none = {} as VendorProfile;
+  t.equal(isOnboarding(none, '2026-11-27'), true, 'no contract started, no lifecycle: onboarding');
+  t.equal(isOnboarding(started, '2026-11-27'), false, 'a contract started: not onboarding');
+  t.equal(isOnboarding(started, '2026-11-27', 'onboarding'), true, 'the lifecycle says onboarding (a renewal being negotiated)');
+  t.equal(isOnboarding(none, '2026-11-27', 'exited'), false, 'an exited vendor with no contract is not onboarding');
+  t.equal(isOnboarding(none, '2026-11-27', 'exiting'), false, 'nor an exiting one');
+  t.equal(isOnboarding(none, '2026-11-27', 'active'), true, 'an active vendor with no contract started still is');
 });

@@ -54,6 +54,8 @@ export interface PortfolioVendor {
   workspaceId: string;
   name: string;
   profile: VendorProfile;
+  /** The inventory's lifecycle status (onboarding, active, exiting, exited). */
+  lifecycle?: string;
   /** Where profile values came from (accepted draft values with their passages). */
   sources?: Record<string, FieldSource>;
 }
@@ -183,8 +185,14 @@ function vendorFunctionIds(p: VendorProfile, today: string): string[] {
   return [...ids];
 }
 
-/** A vendor in onboarding: no contract signed and started yet (none whose start date is today or before). */
-export function isOnboarding(p: VendorProfile, today: string): boolean {
+/**
+ * A vendor in onboarding: its lifecycle says so, or, for a vendor not being exited, no contract
+ * has started yet (none whose start date is today or before): DORA asks for the concentration
+ * assessment before the contractual arrangement is entered into (Article 28(4)(c), 29).
+ */
+export function isOnboarding(p: VendorProfile, today: string, lifecycle?: string): boolean {
+  if (lifecycle === 'onboarding') return true;
+  if (lifecycle === 'exiting' || lifecycle === 'exited') return false;
   return !(p.contracts ?? []).some((c) => c.startDate <= today && !(c.endDate && c.endDate < today));
 }
 
@@ -535,7 +543,7 @@ export function vendorImpact(
   return {
     workspaceId,
     name: vendor.name,
-    onboarding: isOnboarding(vendor.profile, today),
+    onboarding: isOnboarding(vendor.profile, today, vendor.lifecycle),
     providers,
     sharedProviders: providers.filter((p) => p.alreadyDependedOn).length,
     newlyConcentratedFunctions: [...newly.values()],

@@ -10,6 +10,8 @@ export interface RegisterVendor {
   workspaceSlug: string;
   name: string;
   profile: VendorProfile;
+  /** The inventory's lifecycle status (docs/inventory.md): onboarding, active, exiting, exited. */
+  lifecycle?: string;
   /** Where profile values came from (accepted draft values; docs/register-drafting.md): profile path -> source. */
   sources?: Record<string, FieldSource>;
   /** Latest completed assessment, or null. */

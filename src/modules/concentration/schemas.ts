@@ -91,7 +91,7 @@ const Portfolio = Type.Object({
       name: Type.String(),
       providerKey: Type.String(),
       critical: Type.Boolean(),
-      onboarding: Type.Boolean({ description: 'no contract started yet' }),
+      onboarding: Type.Boolean({ description: 'lifecycle onboarding, or (not exiting or exited) no contract started yet' }),
       functionIds: Type.Array(Type.String()),
       thirdCountry: Type.Boolean(),
     }),

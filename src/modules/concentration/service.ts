@@ -72,7 +72,13 @@ const aliasView = (r: AliasRow): AliasView => ({
   createdAt: r.createdAt.toISOString(),
 });
 const toOverride = (r: AliasRow): AliasOverride => ({ nameKey: r.nameKey, action: r.action, providerKey: r.providerKey, providerName: r.providerName });
-const toVendor = (v: RegisterVendor): PortfolioVendor => ({ workspaceId: v.workspaceId, name: v.name, profile: v.profile, sources: v.sources });
+const toVendor = (v: RegisterVendor): PortfolioVendor => ({
+  workspaceId: v.workspaceId,
+  name: v.name,
+  profile: v.profile,
+  lifecycle: v.lifecycle,
+  sources: v.sources,
+});
 const toFunction = (f: Pick<RegisterFunction, 'id' | 'code' | 'name' | 'criticality'>): PortfolioFunction => ({
   id: f.id,
   code: f.code,
@@ -132,7 +138,7 @@ export function concentrationService(deps: Deps): ConcentrationService {
         vendors: c.vendors.map((v) => ({
           ...v,
           slug: slug.get(v.workspaceId)!.workspaceSlug,
-          onboarding: isOnboarding(slug.get(v.workspaceId)!.profile, today),
+          onboarding: isOnboarding(slug.get(v.workspaceId)!.profile, today, slug.get(v.workspaceId)!.lifecycle),
         })),
       };
     },

@@ -79,6 +79,7 @@ export function registerService(deps: Deps): RegisterService {
         workspaceSlug: w.workspaceId,
         name: w.workspaceName,
         profile: profile as VendorProfile,
+        lifecycle: w.lifecycle,
         sources: sources.get(w.id) ?? {},
         assessment:
           a && a.completedAt
