@@ -230,7 +230,19 @@ export function createServices(deps: { config: Config; database: Database; maile
     log: deps.log,
   });
   // The vendor portfolio (docs/analytics.md): tiers, latest assessment and questionnaire scores.
-  const portfolio = portfolioService({ workspaces, assessments, questionnaires });
+  const portfolio = portfolioService({
+    workspaces,
+    assessments,
+    questionnaires,
+    exits: async (userId) => {
+      const { exits } = await concentration.portfolio(userId, { view: 'table', limit: 1 });
+      return {
+        criticalFunctionsWithoutAlternative: exits.criticalFunctionsWithoutAlternative.length,
+        criticalVendorsWithoutTestedExit: exits.criticalVendorsWithoutTestedExit.length,
+        concentratedAlternatives: exits.concentratedAlternatives.length,
+      };
+    },
+  });
   // MCP sources (docs/mcp-sources.md): resources go through the same pipeline and document store as data sources.
   const mcpSources = mcpSourcesService({
     repo: mcpSourcesRepository(db),

@@ -116,6 +116,17 @@ t.test('the portfolio: AWS through two vendors with the passages, merges and spl
   t.match(c.totals, { vendors: 2, criticalVendors: 2, criticalFunctions: 3 });
   t.ok(c.index.vendors.hhi > 0 && c.index.vendors.hhi <= 10000);
   t.same(c.exits.criticalVendorsWithoutTestedExit.map((v: { name: string }) => v.name).sort(), ['LendTech', 'PayCo']);
+  // The same exit figures sit beside the inventory's KPIs on the analytics page.
+  const kpis = (await must(await call(app, 'GET', '/analytics/kpis', viewer))).data;
+  t.same(
+    kpis.exits,
+    {
+      criticalFunctionsWithoutAlternative: c.exits.criticalFunctionsWithoutAlternative.length,
+      criticalVendorsWithoutTestedExit: 2,
+      concentratedAlternatives: c.exits.concentratedAlternatives.length,
+    },
+    'GET /analytics/kpis counts the exits the concentration page lists',
+  );
 
   // "Which critical functions depend on AWS?" by any of its names.
   res = await call(app, 'GET', `/concentration?provider=${encodeURIComponent('Amazon Web Services EMEA SARL')}`, viewer);

@@ -89,6 +89,15 @@ else
 
     await browser.context.addCookies(Object.entries(admin.cookies).map(([name, value]) => ({ name, value, url: server.url })));
 
+    // --- The analytics page's exit figures open the concentration page at its exits.
+    await page.goto(`${server.url}/analytics`);
+    const exitKpi = page.getByRole('link', { name: /Critical vendors without a tested exit plan/ });
+    await exitKpi.waitFor();
+    t.match(await exitKpi.textContent(), /^\s*3\D/, 'the three critical vendors have no tested exit plan');
+    await exitKpi.click();
+    await page.waitForURL(/\/concentration#conc-exits$/);
+    await page.getByRole('heading', { name: /Substitutability and exit/ }).waitFor();
+
     // --- The portfolio page: the figures, then AWS by name.
     await page.goto(`${server.url}/concentration`);
     await page.getByRole('heading', { name: 'Concentration', level: 1 }).waitFor();

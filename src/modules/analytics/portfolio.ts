@@ -7,6 +7,8 @@ import { pageOf, type PageRequest, type Pagination } from '../../domain/paging.j
 
 type Deps = {
   workspaces: Pick<WorkspacesService, 'list' | 'getMany' | 'inventoryKpis'>;
+  /** Substitutability and exit across the portfolio (docs/concentration.md), counted beside the inventory's KPIs. */
+  exits?: (userId: string) => Promise<PortfolioExits>;
   assessments: Pick<AssessmentsService, 'latestCompleteMany'>;
   questionnaires: Pick<QuestionnairesService, 'latestCompleteMany'>;
 };
@@ -48,10 +50,20 @@ function vendorView(w: WorkspaceListItem, p: VendorProfile, a: LatestAssessment 
 }
 export type PortfolioVendor = ReturnType<typeof vendorView>;
 
+/** The exit figures of the concentration page (Article 28(8)), counted for the KPIs. */
+export interface PortfolioExits {
+  criticalFunctionsWithoutAlternative: number;
+  criticalVendorsWithoutTestedExit: number;
+  concentratedAlternatives: number;
+}
+
 /** The caller's vendor portfolio. */
 export interface PortfolioService {
-  /** The portfolio KPIs (docs/inventory.md, "KPIs"), each with the inventory query that lists the vendors it counts. */
-  kpis(userId: string): Promise<InventoryKpis>;
+  /**
+   * The portfolio KPIs (docs/inventory.md, "KPIs"), each with the inventory query that lists the
+   * vendors it counts, and the exit figures of the concentration page (docs/concentration.md).
+   */
+  kpis(userId: string): Promise<InventoryKpis & { exits: PortfolioExits | null }>;
   /** One page of the portfolio; `byRisk` counts every vendor, not only the page. */
   portfolio(
     userId: string,
@@ -61,7 +73,10 @@ export interface PortfolioService {
 
 export function portfolioService(deps: Deps): PortfolioService {
   return {
-    kpis: (userId) => deps.workspaces.inventoryKpis(userId),
+    async kpis(userId) {
+      const [kpis, exits] = await Promise.all([deps.workspaces.inventoryKpis(userId), deps.exits ? deps.exits(userId) : null]);
+      return { ...kpis, exits };
+    },
 
     async portfolio(userId, q = { page: 1, limit: 100, sort: 'createdAt', descending: false }) {
       const list = await deps.workspaces.list(userId);

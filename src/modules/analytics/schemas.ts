@@ -178,5 +178,18 @@ export const KpisResponse = Envelope(
         query: Type.String({ description: 'The GET /workspaces query (and the inventory page query) listing the vendors counted' }),
       }),
     ),
+    exits: Type.Union(
+      [
+        Type.Object({
+          criticalFunctionsWithoutAlternative: Type.Integer({
+            description: 'Critical or important functions none of whose vendors names an alternative provider (Art. 28(8))',
+          }),
+          criticalVendorsWithoutTestedExit: Type.Integer({ description: 'Critical vendors with no exit plan, or one never tested (profile)' }),
+          concentratedAlternatives: Type.Integer({ description: 'Alternatives that depend on the same provider as the vendor they would replace' }),
+        }),
+        Type.Null(),
+      ],
+      { description: 'Substitutability and exit across the portfolio, as the concentration page lists them (GET /concentration `exits`)' },
+    ),
   }),
 );

@@ -73,7 +73,14 @@ export default function AnalyticsPage() {
   );
 }
 
-/** The portfolio KPIs; each figure opens the inventory filtered to the vendors it counts. */
+/** The exit figures of the concentration page (Article 28(8)); each opens that page's list. */
+const EXIT_KPIS = [
+  ['criticalFunctionsWithoutAlternative', 'Critical functions without an alternative provider'],
+  ['criticalVendorsWithoutTestedExit', 'Critical vendors without a tested exit plan'],
+  ['concentratedAlternatives', 'Alternatives concentrated on the same provider'],
+] as const;
+
+/** The portfolio KPIs; each figure opens the inventory filtered to the vendors it counts, the exit figures the concentration page. */
 function KpiSection() {
   const k = usePortfolioKpis();
   return (
@@ -94,6 +101,15 @@ function KpiSection() {
                 </Link>
               </li>
             ))}
+            {k.data.exits &&
+              EXIT_KPIS.map(([key, label]) => (
+                <li key={key}>
+                  <Link to="/concentration#conc-exits" data-kpi={key}>
+                    <span className={styles.kpiValue}>{k.data.exits![key]}</span>
+                    <span className={styles.kpiLabel}>{label}</span>
+                  </Link>
+                </li>
+              ))}
           </ul>
           <p className="muted small">
             {k.data.vendors} vendors · {k.data.questionnairesOutstanding} questionnaires outstanding, {k.data.questionnairesOverdue} overdue · as of{' '}

@@ -85,6 +85,8 @@ export interface PortfolioKpis {
   questionnairesOutstanding: number;
   questionnairesOverdue: number;
   kpis: { key: string; label: string; value: number; query: string }[];
+  /** Substitutability and exit (Art. 28(8)), as the concentration page lists them. */
+  exits: { criticalFunctionsWithoutAlternative: number; criticalVendorsWithoutTestedExit: number; concentratedAlternatives: number } | null;
 }
 export function usePortfolioKpis() {
   return useQuery({ queryKey: ['analytics', 'kpis'], queryFn: () => get<PortfolioKpis>('/analytics/kpis') });

@@ -1,5 +1,5 @@
-import { useMemo, useState, type FormEvent } from 'react';
-import { Link } from 'react-router';
+import { useEffect, useMemo, useState, type FormEvent } from 'react';
+import { Link, useLocation } from 'react-router';
 import { useTitle } from '../lib/useTitle';
 import { countryLabel } from '../profile/codes';
 import { ErrorMessage } from '../ui/Alert';
@@ -32,6 +32,11 @@ export default function ConcentrationPage() {
     setOpen(null);
   };
   const c = q.data;
+  // Opened from a KPI of the analytics page (/concentration#conc-exits): scroll to that section once it is there.
+  const { hash } = useLocation();
+  useEffect(() => {
+    if (c && hash) document.getElementById(decodeURIComponent(hash.slice(1)))?.scrollIntoView({ block: 'start' });
+  }, [c, hash]);
   const detail = provider ? c : opened.data;
   const shown = detail?.provider?.found ? detail.providers[0] : undefined;
   return (
