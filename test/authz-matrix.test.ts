@@ -346,6 +346,11 @@ const SAMPLES: Record<string, Sample> = {
       return { url: `/api/v1/documents/${d.id}?chunk=${d.chunkId}` };
     },
   },
+  // document metadata (docs/inventory.md): read with canViewSources, set with canManageSync
+  'GET /api/v1/document-metadata': { prepare: () => ({ url: '/api/v1/document-metadata' }) },
+  'PATCH /api/v1/documents/:id/metadata': {
+    prepare: async (ws) => ({ url: `/api/v1/documents/${(await indexedDocument(ws)).id}/metadata`, payload: { version: '2.1' } }),
+  },
   'GET /api/v1/data-sources/:id/files/:fileId': {
     prepare: async (ws) => {
       const d = await dataSource(ws);
