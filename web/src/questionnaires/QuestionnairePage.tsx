@@ -407,8 +407,8 @@ function ClaimCheck({ claim, ws }: { claim: ClaimFlag; ws: string }) {
           )}
           {o.passages.length > 0 && (
             <ul className={styles.citations} aria-label="Passages of the vendor's documents">
-              {o.passages.map((p, i) => (
-                <li key={i}>
+              {o.passages.map((p) => (
+                <li key={`${p.documentId}:${p.role}:${p.quote.slice(0, 80)}`}>
                   <span className={styles.citeTitle}>
                     {ROLE_WORDS[p.role]}:{' '}
                     <OpenPassage
