@@ -94,6 +94,7 @@ else
     t.match(text, /reports\) instead|report/i, 'and the limitation in words');
     const all = await page.locator('li[data-question]').count();
     t.equal(all, DORA_TEMPLATE.questions.length, 'every question is listed');
+    await audit.scrollIntoViewIfNeeded();
     await screenshot(page, 'questionnaire-claims');
     t.same(await a11yViolations(page), [], 'no serious accessibility violation');
 

@@ -84,6 +84,12 @@ export default function QuestionnairePage() {
             <QStatusBadge status={d.status} /> {d.progress.answered} of {d.progress.questions} answered
             {d.vendorContact && <> · vendor contact {d.vendorContact.email}</>}
             {d.dueDate && <> · due {formatDate(d.dueDate)}</>}
+            {flagged > 0 && (
+              <>
+                {' '}
+                · <strong>{flagged} flagged</strong>
+              </>
+            )}
           </p>
         </div>
         <div className={styles.actions}>
