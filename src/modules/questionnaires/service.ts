@@ -399,7 +399,8 @@ export function questionnairesService(deps: Deps): QuestionnairesService {
   async function claimsOf(row: QuestionnaireRow, answers: Map<string, AnswerRow>): Promise<ClaimsCheck> {
     if (!deps.obligationResults) return { checked: false, flags: new Map() };
     if (![...answers.values()].some((a) => a.value === 'yes')) return { checked: true, flags: new Map() };
-    const results = await deps.obligationResults(row.workspaceId);
+    // A failed reading (the embedder unreachable) leaves the answers unchecked rather than the questionnaire unreadable.
+    const results = await deps.obligationResults(row.workspaceId).catch(() => new Map<string, GapResult>());
     if (!results.size) return { checked: false, flags: new Map() };
     return { checked: true, flags: claimFlags(row.questions, answers, results) };
   }
