@@ -166,6 +166,8 @@ export function createServices(deps: { config: Config; database: Database; maile
     mailer,
     config,
     retrieval: () => retrieval,
+    // Vendor claims are checked by the obligation engine's reading of the workspace's documents.
+    obligationResults: (workspaceId) => judgement.obligationResults(workspaceId),
     requesterName: async (workspaceId) => {
       const ws = await workspaces.get(workspaceId);
       const [member] = ws ? await organizations.membersOf(ws.organizationId) : [];

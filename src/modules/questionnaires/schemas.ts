@@ -101,6 +101,31 @@ const Summary = {
   updatedAt: Type.String(),
 };
 const QuestionnaireSummary = Type.Object(Summary);
+const Verdicts = ['partly', 'does_not', 'not_addressed'] as const;
+/** A vendor's `yes` that the documents contradict or limit (claims.ts). */
+const ClaimFlagSchema = Type.Object({
+  answer: Type.Literal('yes'),
+  verdict: Type.Enum([...Verdicts], { description: 'the weakest reading of the obligations the question asks about' }),
+  obligations: Type.Array(
+    Type.Object({
+      id: Type.String(),
+      ref: Type.String(),
+      title: Type.String(),
+      verdict: Type.Enum([...Verdicts, 'meets']),
+      limitations: Type.Array(Type.String(), { description: 'what limits the obligation or is missing, in words' }),
+      passages: Type.Array(
+        Type.Object({
+          documentId: Type.String(),
+          document: Type.String(),
+          section: Type.String(),
+          quote: Type.String(),
+          role: Type.Enum(['evidence', 'limitation', 'contrary', 'partial']),
+          element: Type.String(),
+        }),
+      ),
+    }),
+  ),
+});
 const QuestionnaireDetail = Type.Object({
   ...Summary,
   description: Nullable(Type.String()),
@@ -108,6 +133,9 @@ const QuestionnaireDetail = Type.Object({
   reviewerNotes: Nullable(Type.String()),
   link: Type.Object({
     active: Type.Boolean(),
+    url: Nullable(
+      Type.String({ description: "the vendor's link: only in the response of the send that issued it (the token is stored hashed); null elsewhere" }),
+    ),
     writable: Type.Boolean(),
     expiresAt: Nullable(Type.String()),
     sentAt: Nullable(Type.String()),
@@ -115,6 +143,13 @@ const QuestionnaireDetail = Type.Object({
     firstOpenedAt: Nullable(Type.String()),
     lastVendorActivityAt: Nullable(Type.String()),
   }),
+  claims: Type.Object(
+    {
+      checked: Type.Boolean({ description: "false when the vendor's documents could not be read (none indexed, or no engine)" }),
+      flagged: Type.Integer({ description: "answers the vendor's documents contradict or limit" }),
+    },
+    { description: "vendor claims checked against the workspace's documents by the obligation engine of the assessments" },
+  ),
   completedBy: Nullable(Type.String()),
   createdBy: Nullable(Type.String()),
   scoring: Type.Object({
@@ -144,6 +179,7 @@ const QuestionnaireDetail = Type.Object({
       ),
       points: Nullable(Type.Number({ description: '0..1; null when not scored' })),
       basis: Type.Enum(['vendor', 'override_value', 'override_score', 'unanswered', 'unscored']),
+      claim: Nullable(ClaimFlagSchema),
     }),
   ),
 });

@@ -7,6 +7,8 @@ import { AppError, badRequest, conflict, notFound } from '../../lib/errors.js';
 import { newSecret, sha256 } from '../../lib/ids.js';
 import type { Mailer } from '../../lib/mailer.js';
 import type { Retriever } from '../../rag/types.js';
+import type { GapResult } from '../../domain/gap.js';
+import { claimFlags } from './claims.js';
 import { prefillQuery, suggestAnswer } from './prefill.js';
 import { buildQuestions, checkAnswerValue, MAX_COMMENT, normalizeValue, type QuestionInput, type SectionInput } from './questions.js';
 import type { AnswerRow, QuestionnaireInsert, QuestionnaireRow, QuestionnairesRepository, ReviewWrite, SortField, VendorAnswerWrite } from './repository.js';
@@ -21,6 +23,7 @@ import {
   VENDOR_VISIBLE,
   VENDOR_WRITABLE,
   vendorView,
+  type ClaimsCheck,
   type QuestionnaireDetail,
   type QuestionnaireSummary,
   type TemplateView,
@@ -227,7 +230,16 @@ type Deps = {
   requesterName(workspaceId: string): Promise<string | null>;
   /** Retrieval over the workspace's indexed documents (pre-fill); absent: pre-fill unavailable. */
   retrieval?: () => Retriever | undefined;
+  /**
+   * The obligation engine's reading of a workspace's documents (results by obligation id, read
+   * once per version of the documents); absent or empty: answers are not checked against them.
+   */
+  obligationResults?: (workspaceId: string) => Promise<Map<string, GapResult>>;
 };
+const reviewerNoteRequired = (flagged: number) =>
+  badRequest(`reviewerNotes: a reviewer note is required to complete a questionnaire with ${flagged} flagged answer(s)`, [
+    `reviewerNotes: is required to complete: ${flagged} answer(s) are contradicted or limited by the vendor's documents`,
+  ]);
 
 /**
  * The write of a PATCH: changed fields, questions (draft only), reviews (submitted only)
@@ -383,9 +395,24 @@ export function questionnairesService(deps: Deps): QuestionnairesService {
     return row;
   }
 
+  /** The vendor's `yes` answers checked against the workspace's documents (nothing to check: no read). */
+  async function claimsOf(row: QuestionnaireRow, answers: Map<string, AnswerRow>): Promise<ClaimsCheck> {
+    if (!deps.obligationResults) return { checked: false, flags: new Map() };
+    if (![...answers.values()].some((a) => a.value === 'yes')) return { checked: true, flags: new Map() };
+    // A failed reading (the embedder unreachable) leaves the answers unchecked rather than the questionnaire unreadable.
+    const results = await deps.obligationResults(row.workspaceId).catch(() => new Map<string, GapResult>());
+    if (!results.size) return { checked: false, flags: new Map() };
+    return { checked: true, flags: claimFlags(row.questions, answers, results) };
+  }
+
+  /** The analyst's view with the claims check. */
+  async function view(row: QuestionnaireRow, answers?: AnswerRow[]) {
+    const list = answers ?? (await repo.answers(row.id));
+    return detailView(row, list, await claimsOf(row, answerMap(list)));
+  }
+
   async function detail(scope: Scope, id: string) {
-    const row = await load(scope, id);
-    return detailView(row, await repo.answers(row.id));
+    return view(await load(scope, id));
   }
 
   async function send(scope: Scope, id: string) {
@@ -417,7 +444,9 @@ export function questionnairesService(deps: Deps): QuestionnairesService {
       });
       throw new AppError(502, 'MAIL_DELIVERY_FAILED', `The questionnaire e-mail could not be sent (${(err as Error).message}); nothing was changed`);
     }
-    return detailView(updated, await repo.answers(id));
+    // The link is shown once, in this response (only its hash is stored): the analyst can copy it.
+    const shown = await view(updated);
+    return { ...shown, link: { ...shown.link, url: vendorLink(config.publicUrl, token) } };
   }
 
   /** Runs pre-fill over the questions; keeps vendor answers untouched. */
@@ -508,7 +537,7 @@ export function questionnairesService(deps: Deps): QuestionnairesService {
           throw err;
         }
       }
-      return { questionnaire: detailView(row, await repo.answers(row.id)), prefill: prefillResult };
+      return { questionnaire: await view(row), prefill: prefillResult };
     },
 
     detail,
@@ -526,6 +555,14 @@ export function questionnairesService(deps: Deps): QuestionnairesService {
     async update(scope, id, input) {
       const row = await load(scope, id);
       const answers = answerMap(await repo.answers(id));
+      if (input.status === 'complete' && row.status !== 'complete') {
+        // Completing over flagged answers takes the reviewer's note (this request's, else the stored one).
+        const note = input.reviewerNotes !== undefined ? input.reviewerNotes : row.reviewerNotes;
+        if (!note?.trim()) {
+          const { flags } = await claimsOf(row, answers);
+          if (flags.size) throw reviewerNoteRequired(flags.size);
+        }
+      }
       const { values, reviews, editsQuestions } = patchOf(row, answers, input, scope.userId);
       const updated = await repo.review(scope, { id, fromStatuses: [row.status], values, reviews, reviewerId: scope.userId, at: new Date() });
       if (!updated) throw conflict('The questionnaire changed meanwhile (the vendor may have just submitted): reload and retry', 'QUESTIONNAIRE_CHANGED');
@@ -534,7 +571,7 @@ export function questionnairesService(deps: Deps): QuestionnairesService {
           id,
           updated.questions.map((q) => q.id),
         );
-      return detailView(updated, await repo.answers(id));
+      return view(updated);
     },
 
     async remove(scope, id) {

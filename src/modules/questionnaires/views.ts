@@ -1,5 +1,6 @@
 import { TEMPLATES } from '../../compliance/questionnaire-template.js';
 import type { QuestionnaireStatus, SectionScore, StoredQuestion } from '../../db/schema/questionnaires.js';
+import type { ClaimFlag } from './claims.js';
 import type { AnswerRow, QuestionnaireRow } from './repository.js';
 import { scoreQuestionnaire, type ScoredAnswer, type ScoreResult } from './scoring.js';
 
@@ -48,6 +49,8 @@ function linkState(row: QuestionnaireRow, now = new Date()) {
   const live = !!row.tokenHash && !!row.tokenExpiresAt && row.tokenExpiresAt > now && VENDOR_VISIBLE.includes(row.status);
   return {
     active: live,
+    /** The vendor's link: only in the response of the send that issued it (the token is stored hashed). */
+    url: null as string | null,
     writable: live && VENDOR_WRITABLE.includes(row.status),
     expiresAt: iso(row.tokenExpiresAt),
     sentAt: iso(row.sentAt),
@@ -111,8 +114,17 @@ export function summaryView(row: QuestionnaireRow, answers: AnswerRow[]) {
 }
 export type QuestionnaireSummary = ReturnType<typeof summaryView>;
 
-/** A questionnaire for the analyst: questions with answers, suggestions, reviews and points. */
-export function detailView(row: QuestionnaireRow, answers: AnswerRow[]) {
+/** The claims check of a questionnaire: whether the documents were read, and the flags by question id. */
+export interface ClaimsCheck {
+  checked: boolean;
+  flags: Map<string, ClaimFlag>;
+}
+
+/**
+ * A questionnaire for the analyst: questions with answers, suggestions, reviews and points, and
+ * the answers the vendor's documents contradict or limit (`claims`, each question's `claim`).
+ */
+export function detailView(row: QuestionnaireRow, answers: AnswerRow[], claims: ClaimsCheck = { checked: false, flags: new Map() }) {
   const map = answerMap(answers);
   const s = score(row, map);
   const points = new Map(s.questions.map((r) => [r.questionId, r]));
@@ -122,6 +134,7 @@ export function detailView(row: QuestionnaireRow, answers: AnswerRow[]) {
     shareSuggestions: row.shareSuggestions,
     reviewerNotes: row.reviewerNotes,
     link: linkState(row),
+    claims: { checked: claims.checked, flagged: claims.flags.size },
     completedBy: row.completedBy,
     createdBy: row.createdBy,
     scoring: scoringView(row, s),
@@ -142,6 +155,7 @@ export function detailView(row: QuestionnaireRow, answers: AnswerRow[]) {
             : null,
         points: r?.points ?? null,
         basis: r?.basis ?? 'unscored',
+        claim: claims.flags.get(q.id) ?? null,
       };
     }),
   };

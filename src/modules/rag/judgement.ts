@@ -32,6 +32,8 @@ export interface JudgementService {
    * a subprocessor list is retrieved, its table is the next chunk), at most 2, to be added after `sources`.
    */
   tableRows(question: string, sources: Source[]): Promise<Source[]>;
+  /** The engine's result for every obligation over the workspace's live documents (empty: none indexed), read once per version of them. */
+  obligationResults(workspaceId: string): Promise<Map<string, GapResult>>;
   /** The judgement of a question in a workspace, with the sources it adds after `sources`; null when the question is not one. */
   judge(
     scope: { workspaceId: string; workspaceName?: string },
@@ -182,6 +184,10 @@ export function judgementService(deps: {
   }
 
   return {
+    async obligationResults(workspaceId) {
+      return (await readingOf(workspaceId)).results;
+    },
+
     async tableRows(question, sources) {
       if (!asksForRows(question)) return [];
       const vendor = sources.filter((s) => s.workspaceId !== null).slice(0, 3);

@@ -1,19 +1,19 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { ArrowLeft, CheckCircle2, FileSearch, Send, Sparkles } from 'lucide-react';
+import { AlertTriangle, ArrowLeft, CheckCircle2, Copy, FileSearch, Send, Sparkles } from 'lucide-react';
 import { useState } from 'react';
 import { Link, useOutletContext, useParams } from 'react-router';
 import { patch, post } from '../api/client';
 import { ErrorMessage } from '../ui/Alert';
 import { Button } from '../ui/Button';
 import { Dialog } from '../ui/Dialog';
-import { Field } from '../ui/Field';
+import { Field, TextArea } from '../ui/Field';
 import { formatDate, formatDateTime } from '../ui/format';
 import { Loading } from '../ui/Spinner';
 import { useToast } from '../ui/Toasts';
 import { reflowQuote } from '../ui/reflow';
 import type { VendorOutletContext } from '../vendors/VendorPage';
 import { OpenPassage } from '../viewer/DocumentViewer';
-import { answerText, questionnairesKey, useQuestionnaire, type AnalystQuestion, type QuestionnaireDetail } from './api';
+import { answerText, CLAIM_VERDICT, questionnairesKey, useQuestionnaire, type AnalystQuestion, type ClaimFlag, type QuestionnaireDetail } from './api';
 import { QStatusBadge } from './QStatusBadge';
 import styles from './Questionnaires.module.css';
 
@@ -30,9 +30,13 @@ export default function QuestionnairePage() {
   const canWrite = vendor.permissions.canManageSync;
   const [email, setEmail] = useState('');
   const [completing, setCompleting] = useState(false);
+  const [note, setNote] = useState('');
+  const [flaggedOnly, setFlaggedOnly] = useState(false);
+  /** The vendor link of the last send (the API shows it only then: it stores the token hashed). */
+  const [shownLink, setShownLink] = useState<string | null>(null);
   const path = `/questionnaires/${encodeURIComponent(questionnaireId)}`;
   const act = useMutation({
-    mutationFn: async (a: { kind: 'prefill' | 'send' | 'status' | 'contact' | 'accept'; status?: string; questionId?: string }) => {
+    mutationFn: async (a: { kind: 'prefill' | 'send' | 'status' | 'contact' | 'accept'; status?: string; questionId?: string; note?: string }) => {
       if (a.kind === 'prefill') return (await post<{ questionnaire: QuestionnaireDetail }>(`${path}/prefill`, undefined, { workspace: ws })).questionnaire;
       if (a.kind === 'send') return (await post<{ questionnaire: QuestionnaireDetail }>(`${path}/send`, undefined, { workspace: ws })).questionnaire;
       if (a.kind === 'contact')
@@ -41,10 +45,12 @@ export default function QuestionnairePage() {
         return (
           await patch<{ questionnaire: QuestionnaireDetail }>(path, { reviews: [{ questionId: a.questionId, acceptSuggestion: true }] }, { workspace: ws })
         ).questionnaire;
-      return (await patch<{ questionnaire: QuestionnaireDetail }>(path, { status: a.status }, { workspace: ws })).questionnaire;
+      const body = a.note !== undefined ? { status: a.status, reviewerNotes: a.note } : { status: a.status };
+      return (await patch<{ questionnaire: QuestionnaireDetail }>(path, body, { workspace: ws })).questionnaire;
     },
     onSuccess: (data, a) => {
       qc.setQueryData([...questionnairesKey(ws), questionnaireId], data);
+      if (a.kind === 'send' && data.link.url) setShownLink(data.link.url);
       void qc.invalidateQueries({ queryKey: questionnairesKey(ws) });
       const words = {
         prefill: 'Answers proposed from the documents',
@@ -62,6 +68,8 @@ export default function QuestionnairePage() {
   const d = q.data;
   const prefilled = d.questions.filter((x) => x.suggestion?.value !== null && x.suggestion?.value !== undefined).length;
   const sendable = ['draft', 'sent', 'in_progress'].includes(d.status);
+  const flagged = d.claims.flagged;
+  const noteNeeded = flagged > 0 && !note.trim();
   return (
     <div>
       <p className="breadcrumb">
@@ -76,6 +84,12 @@ export default function QuestionnairePage() {
             <QStatusBadge status={d.status} /> {d.progress.answered} of {d.progress.questions} answered
             {d.vendorContact && <> · vendor contact {d.vendorContact.email}</>}
             {d.dueDate && <> · due {formatDate(d.dueDate)}</>}
+            {flagged > 0 && (
+              <>
+                {' '}
+                · <strong>{flagged} flagged</strong>
+              </>
+            )}
           </p>
         </div>
         <div className={styles.actions}>
@@ -126,7 +140,8 @@ export default function QuestionnairePage() {
             <Button
               variant="primary"
               busy={act.isPending && act.variables?.kind === 'status'}
-              onClick={() => act.mutate({ kind: 'status', status: 'complete' }, { onSettled: () => setCompleting(false) })}
+              disabled={noteNeeded}
+              onClick={() => act.mutate({ kind: 'status', status: 'complete', note: note.trim() || undefined }, { onSettled: () => setCompleting(false) })}
             >
               Complete
             </Button>
@@ -137,7 +152,48 @@ export default function QuestionnairePage() {
           The vendor’s answers are accepted and the score is frozen
           {d.scoring.total !== null ? ` at ${d.scoring.total}/100` : ''}: the portfolio and the Register of Information use it. You can reopen the review later.
         </p>
+        {flagged > 0 && (
+          <p className="small">
+            <AlertTriangle size={14} aria-hidden="true" /> {flagged} answer{flagged > 1 ? 's are' : ' is'} contradicted or limited by the vendor’s documents: a
+            reviewer note is required.
+          </p>
+        )}
+        <TextArea
+          label={flagged > 0 ? 'Reviewer note (required)' : 'Reviewer note'}
+          required={flagged > 0}
+          rows={3}
+          maxLength={10000}
+          value={note}
+          onChange={(e) => setNote(e.target.value)}
+          hint="Why the answers are accepted, and what follows (e.g. a contract addendum requested)."
+        />
       </Dialog>
+
+      {shownLink && (
+        <div className="alert alert-success" role="status" aria-label="Vendor link">
+          <p>
+            <strong>Vendor link</strong>: copy it now to pass it on yourself. It is not shown again (sending a new link replaces it).
+          </p>
+          <div className={styles.vendorLink}>
+            <code data-testid="vendor-link">{shownLink}</code>
+            <Button
+              size="sm"
+              icon={<Copy size={14} aria-hidden="true" />}
+              onClick={() => {
+                void navigator.clipboard?.writeText(shownLink).then(
+                  () => toast.show('Link copied', 'success'),
+                  () => toast.show('The link could not be copied: select it and copy it', 'error'),
+                );
+              }}
+            >
+              Copy the link
+            </Button>
+            <Button size="sm" onClick={() => setShownLink(null)}>
+              Done
+            </Button>
+          </div>
+        </div>
+      )}
 
       {canWrite && sendable && !d.vendorContact && (
         <form
@@ -218,8 +274,30 @@ export default function QuestionnairePage() {
         </dl>
       </section>
 
+      {d.reviewerNotes && (
+        <section className="card" aria-label="Reviewer note">
+          <div className="muted small">Reviewer note</div>
+          <p style={{ whiteSpace: 'pre-line', margin: 0 }}>{d.reviewerNotes}</p>
+        </section>
+      )}
+
+      <div className={styles.reviewBar}>
+        <span data-testid="flagged-count">
+          {d.claims.checked ? (
+            <>
+              <AlertTriangle size={14} aria-hidden="true" /> {flagged} flagged answer{flagged === 1 ? '' : 's'}: the vendor’s documents contradict or limit them
+            </>
+          ) : (
+            <span className="muted">Answers not checked against documents (none indexed for this vendor)</span>
+          )}
+        </span>
+        <label className="small">
+          <input type="checkbox" checked={flaggedOnly} onChange={(e) => setFlaggedOnly(e.target.checked)} disabled={!flagged && !flaggedOnly} /> Flagged only
+        </label>
+      </div>
+
       {d.sections.map((s) => {
-        const qs = d.questions.filter((x) => x.sectionId === s.id);
+        const qs = d.questions.filter((x) => x.sectionId === s.id && (!flaggedOnly || x.claim));
         if (!qs.length) return null;
         return (
           <section key={s.id} aria-labelledby={`sec-${s.id}`}>
@@ -270,6 +348,7 @@ function QuestionReview({ q, ws, canAccept, onAccept }: { q: AnalystQuestion; ws
           <strong>{q.points === null ? (q.weight === 0 ? 'Not scored' : '—') : `${Math.round(q.points * 100)}%`}</strong>
         </div>
       </div>
+      {q.claim && <ClaimCheck claim={q.claim} ws={ws} />}
       {s && (
         <div className={styles.prefill}>
           <p className={styles.prefillHead}>
@@ -308,5 +387,50 @@ function QuestionReview({ q, ws, canAccept, onAccept }: { q: AnalystQuestion; ws
         </div>
       )}
     </li>
+  );
+}
+
+const ROLE_WORDS = { limitation: 'Limits it', contrary: 'Points the other way', partial: 'Only partly', evidence: 'Evidence' } as const;
+
+/** A vendor's "yes" that its documents contradict or limit: the reading, the limitation and the passages. */
+function ClaimCheck({ claim, ws }: { claim: ClaimFlag; ws: string }) {
+  return (
+    <div className={styles.claim} data-testid="claim-flag" role="note" aria-label="Checked against the vendor's documents">
+      <p className={styles.claimHead}>
+        <AlertTriangle size={14} aria-hidden="true" /> Flagged: {CLAIM_VERDICT[claim.verdict]} “Yes”.
+      </p>
+      {claim.obligations.map((o) => (
+        <div key={o.id}>
+          <p className="small">
+            <strong>DORA {o.ref}</strong> · {o.title}
+          </p>
+          {o.limitations.length > 0 && (
+            <ul className="small" aria-label="Limitations">
+              {o.limitations.map((l) => (
+                <li key={l}>{l}</li>
+              ))}
+            </ul>
+          )}
+          {o.passages.length > 0 && (
+            <ul className={styles.citations} aria-label="Passages of the vendor's documents">
+              {o.passages.map((p) => (
+                <li key={`${p.documentId}:${p.role}:${p.quote.slice(0, 80)}`}>
+                  <span className={styles.citeTitle}>
+                    {ROLE_WORDS[p.role]}:{' '}
+                    <OpenPassage
+                      target={{ ws, source: { kind: 'document', documentId: p.documentId }, title: p.document, section: p.section, passage: p.quote }}
+                    >
+                      {p.document}
+                    </OpenPassage>
+                    {p.section ? ` · ${p.section}` : ''}
+                  </span>
+                  <span className={styles.citePassage}>“{reflowQuote(p.quote)}”</span>
+                </li>
+              ))}
+            </ul>
+          )}
+        </div>
+      ))}
+    </div>
   );
 }

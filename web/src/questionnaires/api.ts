@@ -59,12 +59,43 @@ export interface AnalystQuestion extends PublicQuestion {
   review: { overrideValue: AnswerValue | null; overrideScore: number | null; note: string | null } | null;
   points: number | null;
   basis: 'vendor' | 'override_value' | 'override_score' | 'unanswered' | 'unscored';
+  /** The vendor's "yes" that its documents contradict or limit (null: not flagged). */
+  claim: ClaimFlag | null;
 }
+export type ClaimVerdict = 'partly' | 'does_not' | 'not_addressed';
+export interface ClaimFlag {
+  answer: 'yes';
+  verdict: ClaimVerdict;
+  obligations: {
+    id: string;
+    ref: string;
+    title: string;
+    verdict: ClaimVerdict | 'meets';
+    limitations: string[];
+    passages: {
+      documentId: string;
+      document: string;
+      section: string;
+      quote: string;
+      role: 'evidence' | 'limitation' | 'contrary' | 'partial';
+      element: string;
+    }[];
+  }[];
+}
+export const CLAIM_VERDICT: Record<ClaimVerdict, string> = {
+  partly: 'The documents only partly support this',
+  does_not: 'The documents do not support this',
+  not_addressed: 'The documents do not address this',
+};
 export interface QuestionnaireDetail extends QuestionnaireSummary {
   description: string | null;
   shareSuggestions: boolean;
+  reviewerNotes: string | null;
+  claims: { checked: boolean; flagged: number };
   link: {
     active: boolean;
+    /** Only in the response of the send that issued it. */
+    url: string | null;
     writable: boolean;
     expiresAt: string | null;
     sentAt: string | null;
