@@ -20,6 +20,8 @@ if (!existsSync(marker) || readFileSync(marker, 'utf8') !== wanted) {
   mkdirSync(path.dirname(marker), { recursive: true });
   writeFileSync(marker, wanted);
 }
+// `--build-only`: only the build above (CI runs it once before starting two runs side by side).
+if (process.argv.includes('--build-only')) process.exit(0);
 
 const verbose = process.env.TEST_VERBOSE === '1';
 const child = spawn(tapBin, ['--reporter=tap', ...process.argv.slice(2)], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
