@@ -1,7 +1,7 @@
 import t from 'tap';
 import { DORA_TEMPLATE } from '../../src/compliance/questionnaire-template.js';
 import type { GapResult } from '../../src/domain/gap.js';
-import { claimFlag, obligationsOf } from '../../src/modules/questionnaires/claims.js';
+import { claimFlag, obligationsOf, sameClause } from '../../src/modules/questionnaires/claims.js';
 import type { AnswerRow } from '../../src/modules/questionnaires/repository.js';
 
 /** Which obligations a question asks about, and which answers are claims to flag (claims.ts). */
@@ -66,4 +66,19 @@ t.test('only a "yes" the documents do not fully support is flagged', async (t) =
   t.equal(claimFlag(q, answer('yes'), new Map([['A28.6', result('covered', 1, { elements: [] })]])), null, 'met in full: not flagged');
   t.equal(claimFlag(q, answer('yes'), new Map()), null, 'not read: not flagged');
   t.equal(claimFlag(q, answer('yes'), new Map([['A28.6', result('missing', 0)]]))!.verdict, 'not_addressed');
+});
+
+t.test('a clause read in two windows is shown once', async (t) => {
+  const clause =
+    'Should Customer be subject to a regulatory or supervisory authority audit or investigation, then GitHub will promptly respond to Customer’s additional instructions and requests for information, in accordance with the following terms';
+  const window =
+    'be subject to a regulatory or supervisory authority audit or investigation, then GitHub will promptly respond to Customer’s additional instructions and requests for information, in accordance with the following terms and conditions:';
+  t.ok(sameClause(clause, window), 'two windows of one sentence');
+  t.notOk(
+    sameClause(
+      clause,
+      'Customer agrees that any information and audit rights granted by the applicable Data Protection Requirements will be satisfied by these compliance reports.',
+    ),
+    'two different clauses are both shown',
+  );
 });

@@ -85,6 +85,15 @@ export function obligationsOf(q: Pick<StoredQuestion, 'references'>): VendorObli
 const RANK: Record<Verdict, number> = { meets: 3, partly: 2, does_not: 1, not_addressed: 0 };
 const ROLE_ORDER: Record<EvidenceRole, number> = { limitation: 0, contrary: 1, partial: 2, evidence: 3 };
 
+/** Two quotes of one clause: the middle of the shorter is in the longer (windows of the same sentences). */
+export function sameClause(a: string, b: string): boolean {
+  const norm = (s: string) => s.replace(/\s+/g, ' ').trim();
+  const [short, long] = [norm(a), norm(b)].sort((x, y) => x.length - y.length) as [string, string];
+  if (short.length <= 60) return long.includes(short);
+  const mid = Math.floor(short.length / 2);
+  return long.includes(short.slice(mid - 30, mid + 30));
+}
+
 function obligationReading(o: VendorObligation, result: GapResult): ClaimObligation {
   const verdict = verdictOf(result);
   const limitations: string[] = [];
@@ -94,18 +103,21 @@ function obligationReading(o: VendorObligation, result: GapResult): ClaimObligat
     const text = level === 'none' ? `${e.label}: not found in the documents` : `${e.label}: ${e.note ?? (level === 'limited' ? 'limited' : 'only partly met')}`;
     if (!limitations.includes(text)) limitations.push(text);
   }
-  const passages = [...result.evidence]
+  const kept: GapResult['evidence'] = [];
+  for (const { e } of [...result.evidence]
     .map((e, i) => ({ e, i }))
-    .sort((a, b) => ROLE_ORDER[a.e.role ?? 'evidence'] - ROLE_ORDER[b.e.role ?? 'evidence'] || a.i - b.i)
-    .slice(0, MAX_PASSAGES)
-    .map(({ e }) => ({
-      documentId: e.documentId,
-      document: e.documentTitle ?? e.filename,
-      section: e.section,
-      quote: e.quote,
-      role: e.role ?? 'evidence',
-      element: e.element,
-    }));
+    .sort((a, b) => ROLE_ORDER[a.e.role ?? 'evidence'] - ROLE_ORDER[b.e.role ?? 'evidence'] || a.i - b.i)) {
+    // The engine reads a sentence alone and with its neighbour: the same clause is shown once.
+    if (!kept.some((k) => k.documentId === e.documentId && sameClause(k.quote, e.quote))) kept.push(e);
+  }
+  const passages = kept.slice(0, MAX_PASSAGES).map((e) => ({
+    documentId: e.documentId,
+    document: e.documentTitle ?? e.filename,
+    section: e.section,
+    quote: e.quote,
+    role: e.role ?? 'evidence',
+    element: e.element,
+  }));
   return { id: o.id, ref: o.ref, title: o.title, verdict, limitations, passages };
 }
 
