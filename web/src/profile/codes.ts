@@ -9,6 +9,7 @@ import {
   CRITICALITY_TIER_LABELS,
   CRITICALITY_TIERS as CRITICALITY_TIER_CODES,
   CURRENCY_CODES,
+  ICT_SERVICE_TYPE_CODES,
   ICT_SERVICE_TYPES as ICT_SERVICE_TYPE_NAMES,
   IDENTIFIER_TYPE_LABELS,
   IDENTIFIER_TYPES as IDENTIFIER_TYPE_CODES,
@@ -39,7 +40,7 @@ export const COUNTRY_OPTIONS = COUNTRY_CODES.map((c) => ({ value: c, label: coun
 
 /** Annex III of Implementing Regulation (EU) 2024/2956: type of ICT services. */
 export const ICT_SERVICE_TYPES: Record<string, string> = ICT_SERVICE_TYPE_NAMES;
-export const ICT_OPTIONS = Object.entries(ICT_SERVICE_TYPES).map(([value, label]) => ({ value, label: `${value} ${label}` }));
+export const ICT_OPTIONS = ICT_SERVICE_TYPE_CODES.map((value) => ({ value, label: `${value} ${ICT_SERVICE_TYPE_NAMES[value]}` }));
 
 /** A code list as options of a select, in the list's order. */
 const options = <C extends string>(codes: readonly C[], labels: Record<C, string>) => codes.map((value) => ({ value, label: labels[value] }));
