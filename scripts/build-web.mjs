@@ -31,6 +31,8 @@ export function sourceHash() {
     ...['index.html', 'package.json', 'tsconfig.json', 'vite.config.ts'].map((f) => path.join(web, f)),
     ...files(path.join(web, 'src')),
     ...files(path.join(web, 'public')),
+    // The dashboard imports the code lists (data) and the API's types from src/domain.
+    ...files(path.join(root, 'src', 'domain')),
     path.join(root, 'package-lock.json'),
   ]
     .filter((f) => existsSync(f))

@@ -22,6 +22,8 @@ export default defineConfig({
   server: {
     host: '127.0.0.1',
     port: 5173,
+    // The code lists are data in src/domain (src/domain/vendorProfileCodes.ts), read by the API and the dashboard.
+    fs: { allow: ['.', '../src/domain'] },
     proxy: {
       '/api': { target: api, changeOrigin: false },
       '/docs': { target: api },

@@ -1,8 +1,35 @@
 import { randomUUID } from 'node:crypto';
-import currencyCodes from 'currency-codes';
-import countries from 'i18n-iso-countries';
 import { Type, type Static } from 'typebox';
 import { ARRANGEMENT_TYPES, TERMINATION_REASONS } from './registerCodes.js';
+import {
+  CERTIFICATION_STATUSES,
+  COUNTRY_CODES,
+  CRITICALITY_TIERS,
+  CURRENCY_CODES,
+  ICT_SERVICE_TYPE_CODES,
+  IDENTIFIER_TYPES,
+  isValidLei,
+  LEI_PATTERN,
+  LEVELS,
+  REINTEGRATION,
+  SUBSTITUTABILITY,
+} from './vendorProfileCodes.js';
+
+/** The code lists live in vendorProfileCodes.ts (data the dashboard reads too). */
+export {
+  CERTIFICATION_STATUSES,
+  COUNTRY_CODES,
+  CRITICALITY_TIERS,
+  CURRENCY_CODES,
+  ICT_SERVICE_TYPE_CODES,
+  ICT_SERVICE_TYPES,
+  IDENTIFIER_TYPES,
+  type IctServiceType,
+  isValidLei,
+  LEVELS,
+  REINTEGRATION,
+  SUBSTITUTABILITY,
+} from './vendorProfileCodes.js';
 
 /**
  * The vendor profile of a workspace: what the DORA Register of Information
@@ -12,50 +39,9 @@ import { ARRANGEMENT_TYPES, TERMINATION_REASONS } from './registerCodes.js';
  * by `checkVendorProfile`.
  */
 
-/** ISO 3166-1 alpha-2 codes (i18n-iso-countries). */
-export const COUNTRY_CODES: readonly string[] = Object.keys(countries.getAlpha2Codes()).sort();
 const COUNTRY_SET = new Set(COUNTRY_CODES);
-/** ISO 4217 codes (currency-codes), without XXX (no currency) and XTS (testing). */
-export const CURRENCY_CODES: readonly string[] = currencyCodes
-  .codes()
-  .filter((c) => c !== 'XXX' && c !== 'XTS')
-  .sort();
 const CURRENCY_SET = new Set(CURRENCY_CODES);
 
-/** Annex III of Implementing Regulation (EU) 2024/2956: type of ICT services. */
-export const ICT_SERVICE_TYPES = {
-  S01: 'ICT project management',
-  S02: 'ICT Development',
-  S03: 'ICT help desk and first level support',
-  S04: 'ICT security management services',
-  S05: 'Provision of data',
-  S06: 'Data analysis',
-  S07: 'ICT, facilities and hosting services (excluding Cloud services)',
-  S08: 'Computation',
-  S09: 'Non-Cloud Data storage',
-  S10: 'Telecom carrier',
-  S11: 'Network infrastructure',
-  S12: 'Hardware and physical devices',
-  S13: 'Software licencing (excluding SaaS)',
-  S14: 'ICT operation management (including maintenance)',
-  S15: 'ICT Consulting',
-  S16: 'ICT Risk management',
-  S17: 'Cloud services: IaaS',
-  S18: 'Cloud services: PaaS',
-  S19: 'Cloud services: SaaS',
-} as const;
-export type IctServiceType = keyof typeof ICT_SERVICE_TYPES;
-export const ICT_SERVICE_TYPE_CODES = Object.keys(ICT_SERVICE_TYPES) as IctServiceType[];
-
-/** Type of code identifying the provider (register of information, template B_05.01). */
-export const IDENTIFIER_TYPES = ['LEI', 'EUID', 'CRN', 'VAT', 'PNR', 'NIN'] as const;
-export const CRITICALITY_TIERS = ['critical', 'high', 'medium', 'low'] as const;
-export const SUBSTITUTABILITY = ['not_substitutable', 'highly_complex', 'medium_complexity', 'easily_substitutable'] as const;
-export const REINTEGRATION = ['easy', 'difficult', 'highly_complex'] as const;
-export const LEVELS = ['low', 'medium', 'high'] as const;
-export const CERTIFICATION_STATUSES = ['valid', 'expired', 'suspended', 'withdrawn', 'pending'] as const;
-
-const LEI_PATTERN = '^[A-Z0-9]{18}[0-9]{2}$';
 const COUNTRY_PATTERN = '^[A-Z]{2}$';
 
 export const LeiSchema = Type.String({ pattern: LEI_PATTERN, description: 'ISO 17442 Legal Entity Identifier (20 characters, MOD 97-10 check digits)' });
@@ -197,17 +183,6 @@ export const VendorProfilePatchSchema = Type.Object(
   { additionalProperties: false },
 );
 export type VendorProfilePatch = Static<typeof VendorProfilePatchSchema>;
-
-/** ISO 17442 check digits: ISO 7064 MOD 97-10 over the 20 characters (letters A=10 ... Z=35) must leave 1. */
-export function isValidLei(lei: string): boolean {
-  if (!new RegExp(LEI_PATTERN).test(lei)) return false;
-  let rem = 0;
-  for (const ch of lei) {
-    const digits = /[0-9]/.test(ch) ? ch : String(ch.charCodeAt(0) - 55);
-    for (const d of digits) rem = (rem * 10 + Number(d)) % 97;
-  }
-  return rem === 1;
-}
 
 export const isCountryCode = (c: string) => COUNTRY_SET.has(c);
 export const isCurrencyCode = (c: string) => CURRENCY_SET.has(c);

@@ -2,7 +2,9 @@ import { RISK_RATINGS, type RiskRating } from '../../db/schema/assessments.js';
 import type { AssessmentsService, LatestAssessment } from '../assessments/service.js';
 import type { CompletedQuestionnaire, QuestionnairesService } from '../questionnaires/service.js';
 import type { VendorProfile } from '../../domain/vendorProfile.js';
-import type { InventoryKpis, WorkspaceListItem, WorkspacesService } from '../workspaces/service.js';
+import type { InventoryKpis } from '../workspaces/inventory.js';
+import type { WorkspacesService } from '../workspaces/service.js';
+import type { WorkspaceListItem } from '../workspaces/views.js';
 import { pageOf, type PageRequest, type Pagination } from '../../domain/paging.js';
 
 type Deps = {

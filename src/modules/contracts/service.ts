@@ -3,7 +3,8 @@ import type { FieldSource } from '../../domain/profileDrafts.js';
 import type { Scope } from '../../domain/scope.js';
 import type { Contract, VendorProfile } from '../../domain/vendorProfile.js';
 import { badRequest, notFound } from '../../lib/errors.js';
-import { contractReferenceTaken, type WorkspacesService } from '../workspaces/service.js';
+import type { WorkspacesService } from '../workspaces/service.js';
+import { contractReferenceTaken } from '../workspaces/vendorProfile.js';
 
 /**
  * A vendor's contractual arrangements as records of their own (docs/register-of-information.md,

@@ -1,93 +1,39 @@
 import type { Permissions, SyncSchedule, WorkspaceRole } from '../../db/schema/workspaces.js';
+import type { LifecycleStatus } from '../../domain/inventory.js';
+import type { pagination } from '../../domain/paging.js';
+import type { FieldSource } from '../../domain/profileDrafts.js';
 import type { Scope } from '../../domain/scope.js';
+import { mergeVendorProfile, withContractIds, type Contract, type VendorProfile, type VendorProfilePatch } from '../../domain/vendorProfile.js';
 import { AppError, badRequest, conflict, forbidden } from '../../lib/errors.js';
 import { newSecret } from '../../lib/ids.js';
+import type { WorkspaceContext } from '../../lib/requestAccess.js';
 import type { AuthService } from '../auth/service.js';
 import type { NotificationsService } from '../notifications/service.js';
-import { onboardingRequired, type OrganizationsService } from '../organizations/service.js';
+import type { OrganizationsService } from '../organizations/service.js';
 import { effectiveAccess, type WorkspaceAccess } from './access.js';
-import { accessDenied, type WorkspaceContext } from '../../lib/requestAccess.js';
-import { workspaceMembers, workspaceNotFound, type AccessEntry, type MemberView } from './members.js';
+import { type InventoryKpis, type InventoryPageRequest, workspaceInventory } from './inventory.js';
+import { type MemberView, workspaceMembers, workspaceNotFound } from './members.js';
 import { defaultPermissions } from './permissions.js';
-import type { AccessibleWorkspace, WorkspaceRow, WorkspaceSortField, WorkspacesRepository } from './repository.js';
 import {
-  checkVendorProfile,
-  mergeVendorProfile,
-  readVendorProfile,
-  withContractIds,
-  type Contract,
-  type VendorProfile,
-  type VendorProfilePatch,
-  today,
-} from '../../domain/vendorProfile.js';
-import { offsetOf, pagination, type PageRequest } from '../../domain/paging.js';
-import type { FieldSource } from '../../domain/profileDrafts.js';
-import { kpiQuery, nextReviewAfter, PORTFOLIO_KPIS, reviewCycleMonths, type KpiFilters, type KpiKey, type LifecycleStatus } from '../../domain/inventory.js';
-import type { InventoryFilters } from './repository.js';
-
-/** The value at a profile path (`contracts.0.governingLaw`). */
-export function valueAt(profile: unknown, path: string): unknown {
-  let cur: unknown = profile;
-  for (const k of path.split('.')) {
-    if (cur === null || typeof cur !== 'object') return undefined;
-    cur = (cur as Record<string, unknown>)[k];
-  }
-  return cur;
-}
-
-/** Field sources whose value is still the one in the profile. */
-function keepUnchangedSources(profile: VendorProfile, sources: Record<string, FieldSource>): Record<string, FieldSource> {
-  const out: Record<string, FieldSource> = {};
-  for (const [path, src] of Object.entries(sources ?? {})) {
-    if (JSON.stringify(valueAt(profile, path) ?? null) === JSON.stringify(src.value ?? null)) out[path] = src;
-  }
-  return out;
-}
+  type StatsProvider,
+  type SyncStateProvider,
+  type WorkspaceDeletedHook,
+  type WorkspaceStats,
+  type WorkspaceSyncStatus,
+  workspaceProviders,
+} from './providers.js';
+import type { WorkspacesRepository } from './repository.js';
+import { assertProfile, keepUnchangedSources, organizationProfileRules, withReviewDate } from './vendorProfile.js';
+import { memberViews, type WorkspaceDetail, type WorkspaceListItem, type WorkspaceView, workspaceView } from './views.js';
 
 /**
- * What the workspace plugin puts on `request.workspace`: the caller's access plus the
- * workspace's keys under their API names (`workspaceId` is the slug here, as in responses).
+ * The workspaces service: a vendor workspace's lifecycle (create, read, update, delete) and the
+ * façade other modules and the routes call. Its concerns live beside it: members and invitations
+ * (members.ts), the inventory list and KPIs (inventory.ts), the vendor profile's rules
+ * (vendorProfile.ts), the stats and sync-state providers (providers.ts) and the views (views.ts).
  */
-export type { WorkspaceContext };
-export type { WorkspaceAccess };
 
-export interface WorkspaceStats {
-  totalPages: number;
-  totalDatabases: number;
-  totalDocuments: number;
-}
-/** Other modules (data sources, documents) feed the workspace stats through providers. */
-export type StatsProvider = (workspaceId: string) => Promise<Partial<WorkspaceStats>>;
-
-/** What a module that syncs reports per workspace: items with a sync under way, items whose last sync failed. */
-export interface SyncCounts {
-  syncing: number;
-  failed: number;
-}
-/** Modules that sync (data sources, MCP sources) report their counts for many workspaces in one call. */
-export type SyncStateProvider = (workspaceIds: string[]) => Promise<Map<string, SyncCounts>>;
-
-/**
- * A workspace's `syncStatus` (docs/organizations-and-workspaces.md), derived on read from
- * its sources: `syncing` while any sync is queued or running, else `error` while the last
- * sync of any source failed, else `active`.
- */
-export const SYNC_STATUSES = ['active', 'syncing', 'error'] as const;
-export type WorkspaceSyncStatus = (typeof SYNC_STATUSES)[number];
-/** Called after a workspace was deleted (its rows are gone through ON DELETE CASCADE). */
-export type WorkspaceDeletedHook = (workspace: { id: string; orgId: string }) => Promise<void>;
-
-export { accessDenied };
-export { workspaceNotFound };
 const nameTaken = () => conflict('A workspace with this name already exists in the organization', 'WORKSPACE_NAME_TAKEN');
-/** A contract reference is the key of the arrangement in the organization's register (B_02.01 c0010). */
-export const contractReferenceTaken = (reference: string, vendor: string) =>
-  conflict(`Contract reference ${reference} is already used by ${vendor}: every contract of the register needs its own reference`, 'CONTRACT_REFERENCE_TAKEN');
-
-function assertProfile(p: VendorProfile) {
-  const problems = checkVendorProfile(p);
-  if (problems.length) throw badRequest(problems.join('; '), problems);
-}
 
 /** Human-readable identifier: lowercase letters, digits and hyphens; never shaped like a UUID. */
 export const SLUG_PATTERN = '^[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?$';
@@ -106,69 +52,14 @@ export function slugify(name: string): string {
   return s || 'vendor';
 }
 
-/** The stored fields under their API names; API responses add the derived `syncStatus`, other modules do not need it. */
-function workspaceView(ws: WorkspaceRow) {
-  return {
-    id: ws.id,
-    workspaceName: ws.name,
-    workspaceId: ws.slug,
-    organizationId: ws.orgId,
-    vendorOwnerId: ws.vendorOwnerId ?? null,
-    lifecycle: ws.lifecycle,
-    reviewCycleMonths: reviewCycleMonths(ws.criticalityTier),
-    syncSchedule: ws.syncSchedule,
-    vendorProfile: readVendorProfile(ws.vendorProfile),
-    vendorProfileSources: ws.fieldSources ?? {},
-    createdAt: ws.createdAt.toISOString(),
-    updatedAt: ws.updatedAt.toISOString(),
-  };
+/** The slug of a new workspace as asked for (never shaped like a UUID), or null to make one from the name. */
+function requestedSlug(workspaceId: string | undefined): string | null {
+  if (workspaceId === undefined) return null;
+  if (UUID_RE.test(workspaceId)) {
+    throw new AppError(400, 'VALIDATION_ERROR', 'Validation failed: workspaceId must not look like a UUID', ['workspaceId: must not look like a UUID']);
+  }
+  return workspaceId;
 }
-export type WorkspaceView = ReturnType<typeof workspaceView>;
-
-const iso = (v: string | null | undefined) => (v ? new Date(v).toISOString() : null);
-
-/** A row of the workspace list for a caller with the given access. */
-function listItemView({ workspace: ws, memberCount, sync, inventory: inv }: AccessibleWorkspace, eff: Pick<WorkspaceAccess, 'role' | 'permissions'>) {
-  const la = inv.latestAssessment;
-  return {
-    id: ws.id,
-    workspaceName: ws.name,
-    workspaceId: ws.slug,
-    syncStatus: sync.syncing > 0 ? ('syncing' as const) : sync.failed > 0 ? ('error' as const) : ('active' as const),
-    myRole: eff.role,
-    permissions: eff.permissions,
-    memberCount,
-    syncSchedule: ws.syncSchedule,
-    documentCount: sync.documents,
-    lastSyncedAt: sync.lastSyncedAt ? new Date(sync.lastSyncedAt).toISOString() : null,
-    createdAt: ws.createdAt.toISOString(),
-    vendorOwner: ws.vendorOwnerId ? { id: ws.vendorOwnerId, name: inv.vendorOwnerName ?? '' } : null,
-    lifecycle: ws.lifecycle,
-    criticalityTier: ws.criticalityTier ?? null,
-    supportsCriticalFunction: inv.supportsCriticalFunction,
-    exitPlan: inv.exitPlan,
-    riskRating: la?.riskRating ?? null,
-    latestAssessment: la ? { id: la.id, score: la.score, riskRating: la.riskRating, completedAt: iso(la.completedAt), signedOffAt: iso(la.signedOffAt) } : null,
-    lastSignedOffAt: inv.lastSignedOffAt,
-    contractEnd: ws.contractEnd ?? null,
-    nextReviewDate: ws.nextReviewDate ?? null,
-    reviewCycleMonths: reviewCycleMonths(ws.criticalityTier),
-    outstandingQuestionnaires: inv.outstandingQuestionnaires,
-    overdueQuestionnaires: inv.overdueQuestionnaires,
-  };
-}
-export type WorkspaceListItem = ReturnType<typeof listItemView>;
-
-/** The workspace with the caller's access, its members and stats (GET /workspaces/:id). */
-export type WorkspaceDetail = WorkspaceView & {
-  syncStatus: WorkspaceSyncStatus;
-  myRole: WorkspaceRole;
-  permissions: Permissions;
-  memberCount: number;
-  owner: { id: string; name: string; email: string };
-  members: (MemberView & { membership: 'explicit' | 'organization' })[];
-  stats: WorkspaceStats;
-};
 
 export interface CreateWorkspaceInput {
   workspaceName: string;
@@ -179,14 +70,6 @@ export interface CreateWorkspaceInput {
   lifecycle?: LifecycleStatus;
 }
 
-export interface InventoryKpis {
-  asOf: string;
-  vendors: number;
-  questionnairesOutstanding: number;
-  questionnairesOverdue: number;
-  kpis: { key: KpiKey; label: string; value: number; query: string }[];
-}
-
 export interface UpdateWorkspaceInput {
   workspaceName?: string;
   syncSchedule?: SyncSchedule;
@@ -194,16 +77,6 @@ export interface UpdateWorkspaceInput {
   /** The vendor owner: a user with access to the workspace; null clears it. */
   vendorOwnerId?: string | null;
   lifecycle?: LifecycleStatus;
-}
-
-/**
- * The review cycle (docs/inventory.md): a tier set without a next review date sets it to
- * today + the tier's cycle, unless the vendor already has an earlier one.
- */
-function withReviewDate(profile: VendorProfile, patch: Pick<VendorProfilePatch, 'criticalityTier' | 'nextReviewDate'> | undefined): VendorProfile {
-  if (!patch?.criticalityTier || patch.nextReviewDate !== undefined) return profile;
-  const next = nextReviewAfter(today(), patch.criticalityTier);
-  return profile.nextReviewDate && profile.nextReviewDate <= next ? profile : { ...profile, nextReviewDate: next };
 }
 
 /** Vendor workspaces, access to them and their members (docs/organizations-and-workspaces.md, docs/permissions.md). */
@@ -223,10 +96,7 @@ export interface WorkspacesService {
   /** Workspaces the caller can access (all of their organization's, minus withdrawn ones). */
   list(userId: string): Promise<WorkspaceListItem[]>;
   /** One page of the workspaces the caller can access (paged and sorted in SQL). */
-  page(
-    userId: string,
-    q: PageRequest & { sort: WorkspaceSortField; descending: boolean; filters?: Omit<InventoryFilters, 'today'> },
-  ): Promise<{ workspaces: WorkspaceListItem[]; pagination: ReturnType<typeof pagination> }>;
+  page(userId: string, q: InventoryPageRequest): Promise<{ workspaces: WorkspaceListItem[]; pagination: ReturnType<typeof pagination> }>;
   /** The portfolio KPIs over the workspaces the caller can access, each with the inventory query it counts. */
   inventoryKpis(userId: string): Promise<InventoryKpis>;
   /** Creates a vendor workspace in the caller's organization; the caller becomes its owner. */
@@ -264,47 +134,6 @@ export interface WorkspacesService {
   transfer(scope: Scope, newOwnerId: string): Promise<void>;
 }
 
-/** `syncStatus` per workspace from the providers' counts: syncing, else error, else active. */
-function syncStatusOfCounts(workspaceIds: string[], reports: Map<string, SyncCounts>[]): Map<string, WorkspaceSyncStatus> {
-  const totals = new Map<string, SyncCounts>(workspaceIds.map((id) => [id, { syncing: 0, failed: 0 }]));
-  for (const counts of reports) {
-    for (const [id, c] of counts) {
-      const t = totals.get(id);
-      if (!t) continue;
-      t.syncing += c.syncing;
-      t.failed += c.failed;
-    }
-  }
-  return new Map([...totals].map(([id, t]) => [id, t.syncing > 0 ? 'syncing' : t.failed > 0 ? 'error' : 'active']));
-}
-
-/** Everyone with access as the detail shows them (users no longer found are left out). */
-function memberViews(list: AccessEntry[], byId: Map<string, { id: string; name: string; email: string }>) {
-  return list.flatMap((m) => {
-    const u = byId.get(m.userId);
-    if (!u) return [];
-    return [
-      {
-        user: { id: u.id, name: u.name, email: u.email },
-        role: m.eff.role,
-        permissions: m.eff.permissions,
-        status: m.status,
-        membership: m.eff.membership,
-        joinedAt: m.joinedAt.toISOString(),
-      },
-    ];
-  });
-}
-
-/** The slug of a new workspace as asked for (never shaped like a UUID), or null to make one from the name. */
-function requestedSlug(workspaceId: string | undefined): string | null {
-  if (workspaceId === undefined) return null;
-  if (UUID_RE.test(workspaceId)) {
-    throw new AppError(400, 'VALIDATION_ERROR', 'Validation failed: workspaceId must not look like a UUID', ['workspaceId: must not look like a UUID']);
-  }
-  return workspaceId;
-}
-
 type Orgs = Pick<OrganizationsService, 'requireMembership' | 'membersOf'>;
 
 export function workspacesService(deps: {
@@ -315,9 +144,9 @@ export function workspacesService(deps: {
 }): WorkspacesService {
   const { repo, orgs, users } = deps;
   const members = workspaceMembers(deps);
-  const statsProviders: StatsProvider[] = [];
-  const syncStateProviders: SyncStateProvider[] = [];
-  const deletedHooks: WorkspaceDeletedHook[] = [];
+  const providers = workspaceProviders();
+  const inventory = workspaceInventory(repo);
+  const { assertNewVendor, assertUniqueReferences } = organizationProfileRules(repo);
 
   async function uniqueSlug(base: string): Promise<string> {
     const root = SLUG_RE.test(base) && !UUID_RE.test(base) ? base : slugify(base);
@@ -334,75 +163,24 @@ export function workspacesService(deps: {
     return `${root.slice(0, 40)}-${Date.now().toString(36)}`;
   }
 
-  /** One workspace per vendor identifier within an organization. */
-  async function assertNewVendor(orgId: string, p: Pick<VendorProfile, 'identifier'>, exceptId?: string) {
-    if (!p.identifier) return;
-    const dup = (await repo.withIdentifier(orgId, p.identifier.value)).filter((w) => w.id !== exceptId);
-    if (dup.length) {
-      throw new AppError(
-        409,
-        'VENDOR_ALREADY_REGISTERED',
-        `A workspace for this vendor identifier already exists: ${dup[0].name}`,
-        dup.map((w) => `${w.id}: ${w.name}`),
-      );
+  /** 400 unless the vendor owner asked for is a user with access to the workspace. */
+  async function assertVendorOwner(workspaceId: string, vendorOwnerId: string) {
+    const ws = await repo.findByKey(workspaceId);
+    if (!ws) throw workspaceNotFound();
+    const list = await members.accessList(ws);
+    if (!list.some((m) => m.userId === vendorOwnerId)) {
+      throw badRequest('vendorOwnerId: the vendor owner must be a user with access to this workspace', [
+        'vendorOwnerId: not a user with access to this workspace',
+      ]);
     }
-  }
-
-  /** 409 CONTRACT_REFERENCE_TAKEN when a contract reference is already used by another vendor of the organization. */
-  async function assertUniqueReferences(orgId: string, p: Pick<VendorProfile, 'contracts'>, exceptId?: string) {
-    if (!p.contracts?.length) return;
-    const mine = new Set(p.contracts.map((c) => c.reference));
-    const taken = (await repo.contractsOf(orgId)).filter((r) => r.workspaceId !== exceptId && mine.has(String(r.contract.reference)));
-    if (taken.length) throw contractReferenceTaken(String(taken[0]!.contract.reference), taken[0]!.workspaceName);
-  }
-
-  async function stats(workspaceId: string): Promise<WorkspaceStats> {
-    const total: WorkspaceStats = { totalPages: 0, totalDatabases: 0, totalDocuments: 0 };
-    for (const p of statsProviders) {
-      const s = await p(workspaceId);
-      total.totalPages += s.totalPages ?? 0;
-      total.totalDatabases += s.totalDatabases ?? 0;
-      total.totalDocuments += s.totalDocuments ?? 0;
-    }
-    return total;
-  }
-
-  async function syncStatuses(workspaceIds: string[]): Promise<Map<string, WorkspaceSyncStatus>> {
-    const reports = workspaceIds.length ? await Promise.all(syncStateProviders.map((p) => p(workspaceIds))) : [];
-    return syncStatusOfCounts(workspaceIds, reports);
-  }
-  const syncStatusOf = async (workspaceId: string) => (await syncStatuses([workspaceId])).get(workspaceId) ?? 'active';
-
-  /**
-   * List items (role, permissions, member count, sync status) of the workspaces the caller
-   * can access: one statement for the organization, the page, the caller's memberships,
-   * the member counts, the sync counts kept per workspace (`workspace_sync_counts`) and the total.
-   */
-  async function accessible(
-    userId: string,
-    q: { offset: number; limit: number | null; sort: WorkspaceSortField; descending: boolean; filters?: InventoryFilters },
-  ) {
-    const found = await repo.accessiblePage(userId, q);
-    if (!found) throw onboardingRequired();
-    const workspaces = found.rows.flatMap((row) => {
-      const eff = effectiveAccess(row.workspace, userId, found.orgRole, row.member);
-      return eff ? [listItemView(row, eff)] : [];
-    });
-    return { workspaces, total: found.total };
   }
 
   return {
-    addStatsProvider(p) {
-      statsProviders.push(p);
-    },
-    addSyncStateProvider(p) {
-      syncStateProviders.push(p);
-    },
-    syncStatuses,
-    onDeleted(h) {
-      deletedHooks.push(h);
-    },
-    stats,
+    addStatsProvider: providers.addStatsProvider,
+    addSyncStateProvider: providers.addSyncStateProvider,
+    syncStatuses: providers.syncStatuses,
+    onDeleted: providers.onDeleted,
+    stats: providers.stats,
 
     async resolveAccess(userId, key) {
       const row = await repo.accessRow(key, userId);
@@ -413,29 +191,9 @@ export function workspacesService(deps: {
       return { id: ws.id, workspaceId: ws.slug, name: ws.name, orgId: ws.orgId, ownerId: ws.ownerId, orgRole: row.orgRole, ...eff };
     },
 
-    async list(userId) {
-      return (await accessible(userId, { offset: 0, limit: null, sort: 'createdAt', descending: false })).workspaces;
-    },
-
-    async page(userId, q) {
-      const filters = q.filters ? { ...q.filters, today: today() } : undefined;
-      const { workspaces, total } = await accessible(userId, { offset: offsetOf(q), limit: q.limit, sort: q.sort, descending: q.descending, filters });
-      return { workspaces, pagination: pagination(q, total) };
-    },
-
-    async inventoryKpis(userId) {
-      const asOf = today();
-      const sets = Object.fromEntries(PORTFOLIO_KPIS.map((k) => [k.key, k.filters])) as Record<KpiKey, KpiFilters>;
-      const found = await repo.inventoryCounts(userId, asOf, sets);
-      if (!found) throw onboardingRequired();
-      return {
-        asOf,
-        vendors: found.vendors,
-        questionnairesOutstanding: found.questionnairesOutstanding,
-        questionnairesOverdue: found.questionnairesOverdue,
-        kpis: PORTFOLIO_KPIS.map((k) => ({ key: k.key, label: k.label, value: found.counts[k.key], query: kpiQuery(k.filters) })),
-      };
-    },
+    list: inventory.list,
+    page: inventory.page,
+    inventoryKpis: inventory.inventoryKpis,
 
     async create(userId, input) {
       const org = await orgs.requireMembership(userId);
@@ -470,13 +228,13 @@ export function workspacesService(deps: {
       const owner = byId.get(ws.ownerId);
       return {
         ...workspaceView(ws),
-        syncStatus: await syncStatusOf(ws.id),
+        syncStatus: await providers.syncStatusOf(ws.id),
         myRole: access.role,
         permissions: access.permissions,
         memberCount: list.length,
         owner: { id: ws.ownerId, name: owner?.name ?? '', email: owner?.email ?? '' },
         members: memberViews(list, byId),
-        stats: await stats(ws.id),
+        stats: await providers.stats(ws.id),
       };
     },
 
@@ -486,16 +244,7 @@ export function workspacesService(deps: {
       if (input.syncSchedule !== undefined) values.syncSchedule = input.syncSchedule;
       if (input.lifecycle !== undefined) values.lifecycle = input.lifecycle;
       if (input.vendorOwnerId !== undefined) {
-        if (input.vendorOwnerId !== null) {
-          const ws = await repo.findByKey(scope.workspaceId);
-          if (!ws) throw workspaceNotFound();
-          const list = await members.accessList(ws);
-          if (!list.some((m) => m.userId === input.vendorOwnerId)) {
-            throw badRequest('vendorOwnerId: the vendor owner must be a user with access to this workspace', [
-              'vendorOwnerId: not a user with access to this workspace',
-            ]);
-          }
-        }
+        if (input.vendorOwnerId !== null) await assertVendorOwner(scope.workspaceId, input.vendorOwnerId);
         values.vendorOwnerId = input.vendorOwnerId;
       }
       const patch = input.vendorProfile;
@@ -515,7 +264,7 @@ export function workspacesService(deps: {
       );
       if (row === 'name_taken') throw nameTaken();
       if (!row) throw workspaceNotFound();
-      return { ...workspaceView(row), syncStatus: await syncStatusOf(row.id) };
+      return { ...workspaceView(row), syncStatus: await providers.syncStatusOf(row.id) };
     },
 
     async applyProfileValues(workspaceId, apply) {
@@ -555,7 +304,7 @@ export function workspacesService(deps: {
 
     async remove(scope) {
       if (!(await repo.delete(scope.workspaceId))) throw workspaceNotFound();
-      for (const h of deletedHooks) await h({ id: scope.workspaceId, orgId: scope.orgId });
+      await providers.deleted({ id: scope.workspaceId, orgId: scope.orgId });
     },
 
     addMember: members.addMember,

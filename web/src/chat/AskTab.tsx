@@ -15,7 +15,7 @@ import {
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type FormEvent, type KeyboardEvent, type ReactNode } from 'react';
 import { Link, useNavigate, useOutletContext, useParams } from 'react-router';
 import { del, messageOf, patch } from '../api/client';
-import type { Conversation, Message, Source } from '../api/types';
+import type { AnswerMetadata, Conversation, Message, Source } from '../api/types';
 import { useFillHeight, useMediaQuery } from '../lib/layout';
 import { useTitle } from '../lib/useTitle';
 import { Alert, ErrorMessage } from '../ui/Alert';
@@ -184,7 +184,7 @@ export default function AskTab() {
     if (!m) return null;
     return {
       key,
-      sources: (m.metadata?.sources ?? []).map((s: Source & { content?: string }) => ({ ...s, content: s.content ?? passages.current.get(s.id) })),
+      sources: (m.metadata?.sources ?? []).map((s: Source) => ({ ...s, content: s.content ?? passages.current.get(s.id) })),
       cited: (m.metadata?.citedSources ?? []).map((c) => c.sourceNumber),
     };
   }, [panelKey, live, messages]);
@@ -592,7 +592,7 @@ function MessageView({
       </div>
     );
   }
-  const meta = m.metadata ?? {};
+  const meta: Partial<AnswerMetadata> = m.metadata ?? {};
   return (
     <article ref={observe} data-answer={m.id} className={`${styles.answer}${selected ? ` ${styles.answerSelected}` : ''}`} aria-label="Answer">
       <Markdown text={m.content} sourceCount={meta.sources?.length ?? 0} cite={cite} />

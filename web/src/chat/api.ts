@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { apiFetch, get } from '../api/client';
-import type { Conversation, Message, PageInfo } from '../api/types';
+import type { ApiData, Conversation } from '../api/types';
 
 export const conversationsKey = (ws: string) => ['conversations', ws] as const;
 export const conversationKey = (ws: string, id: string) => ['conversation', ws, id] as const;
@@ -9,8 +9,7 @@ export const conversationKey = (ws: string, id: string) => ['conversation', ws, 
 export function useConversations(ws: string, status: 'active' | 'archived') {
   return useQuery({
     queryKey: [...conversationsKey(ws), status],
-    queryFn: () =>
-      get<{ conversations: Conversation[]; pagination: PageInfo }>('/conversations', { workspace: ws, query: { status, limit: 100, sort: '-lastMessageAt' } }),
+    queryFn: () => get<ApiData<'listConversations'>>('/conversations', { workspace: ws, query: { status, limit: 100, sort: '-lastMessageAt' } }),
   });
 }
 
@@ -19,8 +18,7 @@ export function useConversation(ws: string, id: string | undefined) {
   return useQuery({
     queryKey: conversationKey(ws, id ?? ''),
     enabled: !!id,
-    queryFn: () =>
-      get<{ conversation: Conversation; messages: Message[] }>(`/conversations/${encodeURIComponent(id!)}`, { workspace: ws, query: { messageLimit: 200 } }),
+    queryFn: () => get<ApiData<'getConversation'>>(`/conversations/${encodeURIComponent(id!)}`, { workspace: ws, query: { messageLimit: 200 } }),
   });
 }
 

@@ -1,16 +1,12 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { get } from '../api/client';
-import type { Notification } from '../api/types';
+import type { ApiData } from '../api/types';
 import { useStreamEvent } from './stream';
 
 export const notificationsKey = ['notifications'] as const;
 
-export interface NotificationPage {
-  notifications: Notification[];
-  unreadCount: number;
-  pagination: { total: number; limit: number; offset: number; hasMore: boolean };
-}
+export type NotificationPage = ApiData<'listNotifications'>;
 
 export function useNotifications(opts: { limit: number; offset?: number; unread?: boolean }) {
   return useQuery({

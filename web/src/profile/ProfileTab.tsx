@@ -248,7 +248,7 @@ export default function ProfileTab() {
                       c={c}
                       value={draft.identifier?.type ?? ''}
                       options={IDENTIFIER_TYPES}
-                      onChange={(v) => set('identifier', { type: v, value: draft.identifier?.value ?? '' })}
+                      onChange={(v) => set('identifier', v ? { type: v, value: draft.identifier?.value ?? '' } : undefined)}
                     />
                   )}
                 </ProfileField>
@@ -473,7 +473,7 @@ export default function ProfileTab() {
                         )}
                       </ProfileField>
                       <ProfileField path={`${p}.status`} label="Status">
-                        {(c) => <Select c={c} value={k.status} options={CERTIFICATION_STATUSES} required onChange={(v) => setCert(i, { status: v })} />}
+                        {(c) => <Select c={c} value={k.status} options={CERTIFICATION_STATUSES} required onChange={(v) => v && setCert(i, { status: v })} />}
                       </ProfileField>
                     </div>
                   </div>

@@ -6,9 +6,8 @@ import styles from './Profile.module.css';
 
 /** The controls of the vendor profile's fields (the profile form and the contract form). */
 
-type Option = { value: string; label: string };
-
-export function Select({
+/** A select over a code list: `onChange` gets one of the options' values, or '' for "not set". */
+export function Select<V extends string>({
   c,
   value,
   options,
@@ -19,14 +18,14 @@ export function Select({
 }: {
   c: ControlProps;
   value: string;
-  options: Option[];
-  onChange: (v: string) => void;
+  options: readonly { value: V; label: string }[];
+  onChange: (v: V | '') => void;
   emptyLabel?: string;
   disabled?: boolean;
   required?: boolean;
 }) {
   return (
-    <select {...c} value={value} disabled={disabled} onChange={(e) => onChange(e.target.value)}>
+    <select {...c} value={value} disabled={disabled} onChange={(e) => onChange(e.target.value as V | '')}>
       {!required && <option value="">{emptyLabel}</option>}
       {options.map((o) => (
         <option key={o.value} value={o.value}>

@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { get } from '../api/client';
-import type { PageInfo, Workspace, WorkspaceListItem } from '../api/types';
+import type { ApiData } from '../api/types';
 
 export const vendorsKey = ['workspaces'] as const;
 export const vendorKey = (idOrSlug: string) => ['workspace', idOrSlug] as const;
@@ -19,7 +19,7 @@ export function useInventory(params: URLSearchParams) {
   const qs = q.toString();
   return useQuery({
     queryKey: [...vendorsKey, 'inventory', qs],
-    queryFn: () => get<{ workspaces: WorkspaceListItem[]; pagination: PageInfo }>(`/workspaces?${qs}`),
+    queryFn: () => get<ApiData<'listWorkspaces'>>(`/workspaces?${qs}`),
     placeholderData: (prev) => prev,
   });
 }
@@ -28,6 +28,6 @@ export function useInventory(params: URLSearchParams) {
 export function useVendor(idOrSlug: string) {
   return useQuery({
     queryKey: vendorKey(idOrSlug),
-    queryFn: async () => (await get<{ workspace: Workspace }>(`/workspaces/${encodeURIComponent(idOrSlug)}`)).workspace,
+    queryFn: async () => (await get<ApiData<'getWorkspace'>>(`/workspaces/${encodeURIComponent(idOrSlug)}`)).workspace,
   });
 }
