@@ -146,6 +146,26 @@ else
     t.same(overflow, { phone: 0, laptop: 0 }, 'nothing scrolls sideways at page level');
     await page.setViewportSize({ width: 1366, height: 900 });
 
+    // --- Provider names: TradeCloud's "Amazon Web Services EMEA SARL" split off AWS, then undone.
+    await page.getByRole('button', { name: 'All providers' }).click();
+    const names = page.getByRole('region', { name: 'Provider names' });
+    await names.getByTestId('no-overrides').waitFor();
+    const awsRow = page.getByTestId('providers').locator('tbody tr', { hasText: 'Amazon Web Services' }).first();
+    t.match(await awsRow.textContent(), /3 \(100%\)/, 'before: three vendors on AWS');
+    const splitForm = names.getByRole('form', { name: 'Split a provider name off' });
+    await splitForm.getByLabel('Name').fill('Amazon Web Services EMEA SARL');
+    await splitForm.getByRole('button', { name: 'Split off' }).click();
+    const row = names.locator('tr[data-name="Amazon Web Services EMEA SARL"]');
+    await row.waitFor();
+    t.match(await row.textContent(), /its own provider \(split off Amazon Web Services\)/, 'the split is listed');
+    await page.waitForFunction(() => /2 \(67%\)/.test(document.querySelector('[data-testid="providers"] tbody tr')?.textContent ?? ''));
+    t.pass('after the split: two vendors on AWS, the figures read again');
+    t.same(await a11yViolations(page), [], 'provider names: no serious accessibility violation');
+    await row.getByRole('button', { name: 'Undo for Amazon Web Services EMEA SARL' }).click();
+    await names.getByTestId('no-overrides').waitFor();
+    await page.waitForFunction(() => /3 \(100%\)/.test(document.querySelector('[data-testid="providers"] tbody tr')?.textContent ?? ''));
+    t.pass('undone: three vendors on AWS again');
+
     // --- The onboarding vendor: what signing would add.
     await page.goto(`${server.url}/vendors/${trade.slug}/profile`);
     const panel = page.getByTestId('would-add');

@@ -8,6 +8,7 @@ import { EmptyState } from '../ui/EmptyState';
 import { Loading } from '../ui/Spinner';
 import { pct, useConcentration, type ChainLink, type Concentration, type ProviderFigures } from './api';
 import { Chain } from './Chain';
+import { ProviderNames } from './ProviderNames';
 import styles from './Concentration.module.css';
 
 const LEVEL = { low: 'low', moderate: 'moderate', high: 'high' } as const;
@@ -91,6 +92,7 @@ export default function ConcentrationPage() {
           {!provider && open && opened.isError && <ErrorMessage error={opened.error} onRetry={() => opened.refetch()} />}
           {shown && detail && <Dependencies provider={shown} c={detail} />}
           {!provider && <Exits c={c} />}
+          {!provider && <ProviderNames />}
         </>
       )}
     </div>
