@@ -327,7 +327,7 @@ function Usage({ ws, from }: { ws: string; from: string }) {
   return (
     <>
       {usage.data.scope === 'user' && <p className="muted small">You see your own questions; owners and admins of the vendor see everyone's.</p>}
-      <dl className={styles.kpis}>
+      <dl className="stat-list">
         <div>
           <dt>Questions</dt>
           <dd data-testid="kpi-questions">{t.queries}</dd>

@@ -102,7 +102,7 @@ export default function ConcentrationPage() {
 function Figures({ c }: { c: Concentration }) {
   const top = c.index.topProvider;
   return (
-    <dl className={styles.kpis}>
+    <dl className="stat-list">
       <div>
         <dt>Vendors</dt>
         <dd data-testid="kpi-vendors">{c.totals.vendors}</dd>
