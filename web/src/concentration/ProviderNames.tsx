@@ -90,7 +90,7 @@ export function ProviderNames() {
                   {a!.overrides.map((o) => (
                     <tr key={o.nameKey} data-name={o.name}>
                       <td>{o.name}</td>
-                      <td>{o.action === 'merge' ? o.providerName : `its own provider (split off ${o.providerName})`}</td>
+                      <td>{o.action === 'merge' ? o.providerName : 'its own provider (split off where the alias table grouped it)'}</td>
                       <td className="small muted">{formatDateTime(o.createdAt)}</td>
                       {a!.canEdit && (
                         <td>
