@@ -163,7 +163,13 @@ t.test('a retried request stores its effect exactly once, and the query log says
     const logged = Object.fromEntries(log.map((r) => [`${r.status} ${r.error_code ?? ''}`.trim(), r.n]));
     const fresh200 = outcomes.filter((o) => o.status === 200 && !o.replayed).length;
     const answered503 = outcomes.filter((o) => o.status === 503).length;
-    t.equal(logged.answered ?? 0, fresh200, 'one answered row per answer that was not a replay');
+    // One answered row per answer that was not a replay. An attempt cut between logging its answer
+    // and sending it is seen by its client as a 503 and retried, so up to one answered row per 503
+    // more is the race's window (docs/reliability.md, "The query log in an outage"); the figure
+    // is reported and the window is bounded, the exact match is not promised.
+    const extra = (logged.answered ?? 0) - fresh200;
+    t.comment(`answered rows ${logged.answered ?? 0}, fresh answers ${fresh200}, 503s ${answered503}`);
+    t.ok(extra >= 0 && extra <= answered503, `an answered row for every fresh answer, at most one more per 503 (${extra} more)`);
     t.ok((logged['failed DATABASE_UNAVAILABLE'] ?? 0) <= answered503, 'failures logged as DATABASE_UNAVAILABLE, never as INTERNAL_ERROR');
     t.notOk(logged['failed INTERNAL_ERROR'], 'no INTERNAL_ERROR');
     t.equal(app.services.analytics.queryLogStats().dropped, 0, 'no query-log row dropped');
