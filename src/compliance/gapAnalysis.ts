@@ -191,7 +191,13 @@ interface Candidate {
 /** Context every element is read in: the vendor's names (who "GitHub" is in "GitHub will notify"). */
 export interface ReadingContext {
   vendorNames: readonly string[];
+  /** The obligation is one of the contractual arrangements (VendorObligation.contractual): a policy or web page only limits it. */
+  contractual?: boolean;
 }
+
+/** Where a commitment the contract must hold is only stated in a policy, web page or report. */
+const notInContract = (s: Sentence) =>
+  `stated only in ${s.title || s.filename}, a policy, web page or report, not in the contract, DPA or SLA DORA requires it in`;
 
 const LIMIT_WINDOW = 90;
 /** Limitations strong enough to qualify a right wherever they are said of it (reading.ts GENERIC_LIMITS notes). */
@@ -258,6 +264,9 @@ function readElement(
     }
     if (!limit && el.ownOnly && el.ownOnly.re.test(m.text)) {
       limit = { note: el.ownOnly.note, sentence: m.span[0]!, text: m.text, at: m.anchorAt };
+    }
+    if (!limit && ctx.contractual && !first.contractual) {
+      limit = { note: notInContract(first), sentence: m.span[0]!, text: m.text, at: m.anchorAt };
     }
     candidates.push({ m, rel, limit });
   }
@@ -353,6 +362,7 @@ export function analyzeGaps(
   const relevanceFor = relevanceOf(obligations, sentences, { vectors: opts.vectors, lexicalWeight: o.lexicalWeight });
   return obligations.map((ob, oi) => {
     const relevance = relevanceFor(oi);
+    const obCtx: ReadingContext = ob.contractual ? { ...ctx, contractual: true } : ctx;
     const elements: ElementResult[] = [];
     const evidence: GapEvidence[] = [];
     const cite = (span: number[], text: string, anchorAt: number, element: string, rel: number, role: EvidenceRole) => {
@@ -380,7 +390,7 @@ export function analyzeGaps(
       });
     };
     for (const el of ob.elements) {
-      const read = readElement(el, sentences, relevance, o, ctx);
+      const read = readElement(el, sentences, relevance, o, obCtx);
       elements.push({ id: el.id, label: el.label, satisfied: read.level === 'met', level: read.level, ...(read.note ? { note: read.note } : {}) });
       for (const c of read.best) {
         const role: EvidenceRole =

@@ -70,6 +70,12 @@ export interface VendorObligation {
   key: boolean;
   /** `critical`: applies to ICT services supporting critical or important functions (Art. 28(8), 30(3)). */
   scope: ObligationScope;
+  /**
+   * One of the contractual arrangements (Article 30, and the audit and termination rights of
+   * Article 28(6)-(7)): evidence stated only in a policy, web page or report is limited, since
+   * DORA asks for it in the contract (passages.ts `isContractual`).
+   */
+  contractual?: true;
   query: string;
   elements: EvidenceElement[];
 }
@@ -188,6 +194,7 @@ export const VENDOR_OBLIGATIONS: VendorObligation[] = [
     weight: 3,
     key: true,
     scope: 'all',
+    contractual: true,
     query: 'audit rights inspection customer may audit conduct audits independent auditor access premises reasonable notice once per year',
     elements: [
       {
@@ -218,6 +225,7 @@ export const VENDOR_OBLIGATIONS: VendorObligation[] = [
     weight: 3,
     key: true,
     scope: 'all',
+    contractual: true,
     query: 'terminate agreement termination for cause material breach terminate immediately right to terminate',
     elements: [
       {
@@ -375,6 +383,7 @@ export const VENDOR_OBLIGATIONS: VendorObligation[] = [
     weight: 2,
     key: false,
     scope: 'all',
+    contractual: true,
     query: 'entire agreement written agreement this agreement incorporates service level agreement SLA',
     elements: [
       {
@@ -409,6 +418,7 @@ export const VENDOR_OBLIGATIONS: VendorObligation[] = [
     weight: 3,
     key: true,
     scope: 'all',
+    contractual: true,
     query: 'description of the services service means online services products provided subcontract conditions subprocessor written contract same obligations',
     elements: [
       {
@@ -453,6 +463,7 @@ export const VENDOR_OBLIGATIONS: VendorObligation[] = [
     weight: 3,
     key: true,
     scope: 'all',
+    contractual: true,
     query: 'data location data centers located in United States Europe region country where data is stored processed hosted',
     elements: [
       {
@@ -488,6 +499,7 @@ export const VENDOR_OBLIGATIONS: VendorObligation[] = [
     weight: 3,
     key: true,
     scope: 'all',
+    contractual: true,
     query: 'confidentiality integrity availability security of processing technical and organisational measures protect data personal data',
     elements: [
       {
@@ -532,6 +544,7 @@ export const VENDOR_OBLIGATIONS: VendorObligation[] = [
     weight: 3,
     key: true,
     scope: 'all',
+    contractual: true,
     query: 'return of data export data format download access to data after termination insolvency discontinue business acquired shut down',
     elements: [
       {
@@ -570,6 +583,7 @@ export const VENDOR_OBLIGATIONS: VendorObligation[] = [
     weight: 2,
     key: false,
     scope: 'all',
+    contractual: true,
     query: 'service level uptime availability percentage service credits downtime',
     elements: [
       {
@@ -608,6 +622,7 @@ export const VENDOR_OBLIGATIONS: VendorObligation[] = [
     weight: 2,
     key: false,
     scope: 'all',
+    contractual: true,
     query: 'assist customer security incident cooperate mitigate incident reasonable assistance cost',
     elements: [
       {
@@ -652,6 +667,7 @@ export const VENDOR_OBLIGATIONS: VendorObligation[] = [
     weight: 3,
     key: true,
     scope: 'all',
+    contractual: true,
     query: 'cooperate with regulator supervisory authority competent authority regulatory audit investigation',
     elements: [
       {
@@ -681,6 +697,7 @@ export const VENDOR_OBLIGATIONS: VendorObligation[] = [
     weight: 3,
     key: true,
     scope: 'all',
+    contractual: true,
     query: 'termination notice period days written notice terminate agreement',
     elements: [
       {
@@ -728,6 +745,7 @@ export const VENDOR_OBLIGATIONS: VendorObligation[] = [
     weight: 1,
     key: false,
     scope: 'all',
+    contractual: true,
     query: 'security awareness training employees personnel privacy training participate customer programme',
     elements: [
       {
@@ -758,6 +776,7 @@ export const VENDOR_OBLIGATIONS: VendorObligation[] = [
     weight: 2,
     key: false,
     scope: 'critical',
+    contractual: true,
     query: 'uptime percentage calculated measured quarterly monthly service credits corrective actions performance targets',
     elements: [
       {
@@ -810,6 +829,7 @@ export const VENDOR_OBLIGATIONS: VendorObligation[] = [
     weight: 3,
     key: true,
     scope: 'critical',
+    contractual: true,
     query: 'notify customer security incident breach without undue delay within hours notification',
     elements: [
       {
@@ -838,6 +858,7 @@ export const VENDOR_OBLIGATIONS: VendorObligation[] = [
     weight: 3,
     key: true,
     scope: 'critical',
+    contractual: true,
     query: 'business continuity disaster recovery plan tested recovery time objective recovery point objective RTO RPO failover',
     elements: [
       {
@@ -871,6 +892,7 @@ export const VENDOR_OBLIGATIONS: VendorObligation[] = [
     weight: 2,
     key: false,
     scope: 'critical',
+    contractual: true,
     query: 'penetration testing threat-led red team customer security testing cooperate',
     elements: [
       {
@@ -914,6 +936,7 @@ export const VENDOR_OBLIGATIONS: VendorObligation[] = [
     weight: 3,
     key: true,
     scope: 'critical',
+    contractual: true,
     query: 'right to audit inspection premises physical facilities supervisory authority audit access information monitor performance',
     elements: [
       {
@@ -956,6 +979,7 @@ export const VENDOR_OBLIGATIONS: VendorObligation[] = [
     weight: 3,
     key: true,
     scope: 'critical',
+    contractual: true,
     query: 'transition period after termination continue to provide services migrate to another provider access data after cancellation days',
     elements: [
       {

@@ -7,6 +7,37 @@ export interface SourceDocument {
   filename: string;
   title?: string | null;
   blocks: Block[];
+  /**
+   * Whether the document is part of the contractual arrangements (a contract, terms, DPA, SLA)
+   * rather than a policy, web page or report; omitted: judged from its name, title and first
+   * heading (`isContractual`).
+   */
+  contractual?: boolean;
+}
+
+/** Names of documents that form the contract: agreements, terms, addenda, DPAs, SLAs, order forms, schedules. */
+const CONTRACT_NAME =
+  /\b(agreement|terms|addendum|contract|DPA|SLA|EULA|licen[cs]e|order form|schedule|exhibit|standard contractual clauses|service level|conditions|annex|appendix|TOMs|technical and organi[sz]ational measures)\b/i;
+/** Names of documents that describe or report rather than bind: policies, statements, overviews, lists, reports, certificates. */
+const OTHER_NAME =
+  /\b(policy|policies|privacy|statement|notice|overview|whitepaper|white paper|security|trust|faq|subprocessors?|sub-processors?|report|SOC ?[123]|certificate|guidelines?|description|rfc|compliance)\b/i;
+
+/**
+ * Whether a document is contractual, from its file name, then its title, then its first
+ * heading: a name that says agreement, terms, addendum, DPA or SLA is; one that says policy,
+ * privacy, security overview, subprocessor list, report or certificate is not. A document
+ * none of them names is taken as contractual (nothing is held against it).
+ */
+export function isContractual(doc: Pick<SourceDocument, 'filename' | 'title' | 'blocks' | 'contractual'>): boolean {
+  if (doc.contractual !== undefined) return doc.contractual;
+  const words = (s: string) => s.replace(/\.[a-z0-9]{1,5}$/i, '').replace(/[-_]+/g, ' ');
+  const firstHeading = doc.blocks.find((b) => b.headings.length)?.headings[0] ?? '';
+  for (const name of [words(doc.filename), doc.title ?? '', firstHeading]) {
+    if (!name.trim()) continue;
+    if (CONTRACT_NAME.test(name)) return true;
+    if (OTHER_NAME.test(name)) return false;
+  }
+  return true;
 }
 
 /**
@@ -19,6 +50,8 @@ export interface Sentence {
   documentId: string;
   filename: string;
   title: string | null;
+  /** From a contractual document (a contract, terms, DPA, SLA): `isContractual`. */
+  contractual: boolean;
   /** Heading path, `Security Incident Notification` or `Terms > 3. Termination`. */
   section: string;
   page?: number;
@@ -47,6 +80,7 @@ const ABBREVIATION_END = /\b(para|paras|art|arts|sec|secs|no|nos|cf|vs|e\.g|i\.e
 export function splitSentences(docs: SourceDocument[]): Sentence[] {
   const out: Sentence[] = [];
   for (const doc of docs) {
+    const contractual = isContractual(doc);
     let lead: number | undefined;
     let prevSection = '';
     let prevLast: Sentence | null = null;
@@ -76,6 +110,7 @@ export function splitSentences(docs: SourceDocument[]): Sentence[] {
           documentId: doc.id,
           filename: doc.filename,
           title: doc.title ?? null,
+          contractual,
           section,
           page: block.page,
           text,

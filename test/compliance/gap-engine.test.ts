@@ -218,3 +218,39 @@ t.test('every obligation names DORA text that exists in the reference data', asy
     );
   }
 });
+
+t.test('a contractual obligation stated only in a policy or web page is partial; the same words in a contract cover it', async (t) => {
+  const words = 'Acme will notify Customer within 24 hours after becoming aware of a security incident affecting Customer Data.';
+  const at = (filename: string, title: string) =>
+    analyzeGaps(
+      [ob('A30.3.b'), ob('A9.3.enc')],
+      splitSentences([{ id: 'd', filename, title, blocks: [{ text: `${words} All customer data is encrypted at rest with AES-256.`, headings: [] }] }]),
+      {
+        minRelevance: 0,
+        vendorNames: ['Acme'],
+      },
+    );
+  const [inPolicy, encPolicy] = at('security-overview.md', 'Security Overview');
+  t.equal(inPolicy!.status, 'partial', 'a security page is not the contractual arrangement Article 30 asks for');
+  t.match(inPolicy!.rationale, /stated only in Security Overview, a policy, web page or report, not in the contract/);
+  t.equal(level(encPolicy!, 'rest'), 'met', 'an ICT risk control (Article 9) may be evidenced by a security page');
+  t.equal(at('dpa.pdf', 'Data Processing Addendum')[0]!.status, 'covered');
+  t.equal(at('acme-2025.pdf', null as unknown as string)[0]!.status, 'covered', 'a document its name does not place is not held against');
+});
+
+t.test('which documents are contractual: by file name, then title, then first heading', async (t) => {
+  const { isContractual } = await import('../../src/compliance/passages.js');
+  const d = (filename: string, title: string | null = null, heading = '') =>
+    isContractual({ filename, title, blocks: heading ? [{ text: 'x', headings: [heading] }] : [] });
+  t.equal(d('github-data-protection-agreement.md'), true);
+  t.equal(d('basecamp-big-sla.md'), true);
+  t.equal(d('security-addendum.pdf'), true, 'an addendum is part of the contract even when it is about security');
+  t.equal(d('security-toms.md'), true, 'technical and organisational measures are a DPA annex');
+  t.equal(d('github-general-privacy-statement.md'), false);
+  t.equal(d('security-overview.md'), false);
+  t.equal(d('subprocessors.md'), false);
+  t.equal(d('upload-3.pdf', 'Privacy Policy'), false, 'the title decides when the name says nothing');
+  t.equal(d('upload-3.pdf', null, 'Master Subscription Agreement'), true, 'then the first heading');
+  t.equal(d('upload-3.pdf'), true);
+  t.equal(isContractual({ filename: 'security-overview.md', title: null, blocks: [], contractual: true }), true, 'an analyst-set kind wins');
+});
