@@ -22,7 +22,7 @@ t.test('offline drafts of the reporting half: precision >= 0.80, recall >= 0.45,
   const owner = await registerUser(app);
   const orgId = await createOrg(app, owner, 'Devset Bank');
   const vendors = devVendors('report').filter((v) => v.gold?.draft);
-  t.equal(vendors.length, 8, 'the eight vendors of the reporting half, each with its gold');
+  t.ok(vendors.length >= 8, 'the vendors of the reporting half, each with its gold');
   const gold: DraftGold = { vendors: {} };
   const drafts: Record<string, Awaited<ReturnType<typeof app.services.profileDrafts.get>>> = {};
   for (const v of vendors) {

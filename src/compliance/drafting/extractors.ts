@@ -1,6 +1,6 @@
 import type { ICT_SERVICE_TYPES } from '../../domain/vendorProfile.js';
 import type { DraftField, DraftValue } from '../../domain/profileDrafts.js';
-import { countriesIn, dates, durations, jurisdictionCountry, sentences, type Sentence } from './text.js';
+import { countriesIn, dates, durations, jurisdictionCountry, lawAdjectiveCountry, sentences, type Sentence } from './text.js';
 
 /**
  * Offline extraction rules, one per field form (docs/register-drafting.md, "Extraction
@@ -78,15 +78,113 @@ const priorText = (ss: Sentence[], i: number, n: number) =>
 const PROVIDER_TERMS = 'we|us|our|company|vendor|provider|supplier|licensor|service provider|processor|data importer';
 
 /**
+ * The "contracting entity" table of terms that name the provider's entity, notice address,
+ * governing law and courts by where the customer is domiciled ("If Licensee is domiciled in: |
+ * Licensee is contracting with: | Notices should be addressed to: | The governing law is: ...").
+ * The row for an EU customer is taken (the register is kept by EU financial entities): one
+ * naming Europe, the EU or the EEA, else one for any other country; a table without such a row
+ * says nothing.
+ */
+interface EntityRow {
+  entity?: string;
+  address?: string;
+  law?: string;
+  start: number;
+  end: number;
+}
+const ENTITY_KEY = /contracting (with|entity|party)|\bentity\b|contracting/i;
+const LAW_KEY = /governing law|applicable law|\blaw\b/i;
+const DOMICILE_KEY = /domicil|located|location|region|country|territory|resid|if (you|customer|licensee)/i;
+function entityRows(content: string): EntityRow[] {
+  const rows: { pairs: [string, string][]; start: number; end: number }[] = [];
+  let offset = 0;
+  let header: string[] | null = null;
+  for (const line of content.split('\n')) {
+    const start = offset;
+    offset += line.length + 1;
+    const tr = line.trim();
+    const at = start + line.indexOf(tr);
+    if (tr.startsWith('|')) {
+      const cells = tr
+        .replace(/^\||\|$/g, '')
+        .split('|')
+        .map((c) => c.trim());
+      if (cells.every((c) => /^:?-+:?$/.test(c) || c === '')) continue;
+      if (!header) header = cells.map((c) => c.replace(/\s*:\s*$/, ''));
+      else rows.push({ pairs: cells.map((c, i) => [header![i] ?? '', c] as [string, string]), start: at, end: at + tr.length });
+      continue;
+    }
+    header = null;
+    const pairs = keyValues(tr);
+    if (pairs) rows.push({ pairs, start: at, end: at + tr.length });
+  }
+  const scored: (EntityRow & { score: number })[] = [];
+  for (const r of rows) {
+    const get = (re: RegExp, not?: RegExp) => r.pairs.find(([k]) => re.test(k) && !not?.test(k))?.[1]?.trim();
+    const entityCell = get(ENTITY_KEY, /law|court|notice|address/i);
+    const lawCell = get(LAW_KEY, /court/i);
+    if (!entityCell || !lawCell) continue;
+    const where = get(DOMICILE_KEY, /contracting|law|court|notice|address/i) ?? '';
+    const score =
+      /\b(europe|european (union|economic area)|EU|EEA)\b/i.test(where) || countriesIn(where).some((c) => EU_EEA.has(c.code))
+        ? 3
+        : !where || /\b(any|all|other|elsewhere|rest of (the )?world|worldwide|outside)\b/i.test(where)
+          ? 2
+          : 0;
+    if (!score) continue;
+    const entity = companyAt(clean(entityCell)) ?? undefined;
+    const addressCell = get(/notice|address/i, /law|court/i);
+    const address = addressCell ? (addressAt(clean(addressCell)) ?? undefined) : undefined;
+    const law = lawCountry(lawCell) ?? lawAdjectiveCountry(lawCell)?.code ?? jurisdictionCountry(lawCell) ?? undefined;
+    scored.push({ entity, address, law, start: r.start, end: r.end, score });
+  }
+  const best = Math.max(0, ...scored.map((x) => x.score));
+  return scored.filter((x) => x.score === best);
+}
+const EU_EEA = new Set([
+  'AT',
+  'BE',
+  'BG',
+  'HR',
+  'CY',
+  'CZ',
+  'DK',
+  'EE',
+  'FI',
+  'FR',
+  'DE',
+  'GR',
+  'HU',
+  'IE',
+  'IT',
+  'LV',
+  'LT',
+  'LU',
+  'MT',
+  'NL',
+  'PL',
+  'PT',
+  'RO',
+  'SK',
+  'SI',
+  'ES',
+  'SE',
+  'IS',
+  'LI',
+  'NO',
+]);
+
+/**
  * The provider's legal name, where contracts state it: the `Name:` / `Data importer:` block
  * of the SCC annexes; the preamble ("entered into by and between X Inc.", "between you
  * (“Customer”) and X LLP"); a definition ("“Pulumi” means Pulumi Corporation", "X Inc.
  * (“we”, “us”)"); the description of the party ("X, Inc., an Ontario corporation"); the
  * imprint ("X GmbH, Street 8, 10247 Berlin, registered with the commercial register").
  */
-const legalName: Rule = (_c, ss, ctx) => {
+const legalName: Rule = (content, ss, ctx) => {
   const out: Found[] = [];
   const alt = vendorAlt(ctx);
+  for (const r of entityRows(content)) if (r.entity) out.push({ value: r.entity, start: r.start, end: r.end, strength: 0.9 });
   ss.forEach((s, i) => {
     const t = clean(s.text);
     let m = /^Name:\s*(.+)$/.exec(t);
@@ -117,6 +215,14 @@ const legalName: Rule = (_c, ss, ctx) => {
     }
     // Definition: "“Pulumi” means Pulumi Corporation", "X Inc. (“Zulip,” “we” and “us”)".
     m = new RegExp(String.raw`[“"']([^”"']{2,40})[”"']\s+(?:means|shall mean|refers to)\s+(${COMPANY})`).exec(t);
+    if (m && (new RegExp(`^(?:${PROVIDER_TERMS})$`, 'i').test(m[1]!.trim()) || (alt && new RegExp(`^(?:${alt})`, 'i').test(m[1]!.trim())))) {
+      out.push(found(s, m[2]!.replace(/\s+/g, ' '), 0.85));
+      return;
+    }
+    // "“Menditect” is a private limited liability company under Dutch law with the name Menditect B.V.".
+    m = new RegExp(
+      String.raw`^(?:\d+\.\s*)?[“"]\*?([^”"*]{2,40})\*?[”"]\s+(?:is|means)\s+[^.;]{0,120}?\b(?:with the name|under the name|named|called)\s+(${COMPANY})`,
+    ).exec(t);
     if (m && (new RegExp(`^(?:${PROVIDER_TERMS})$`, 'i').test(m[1]!.trim()) || (alt && new RegExp(`^(?:${alt})`, 'i').test(m[1]!.trim())))) {
       out.push(found(s, m[2]!.replace(/\s+/g, ' '), 0.85));
       return;
@@ -206,6 +312,7 @@ const address: Rule = (content, ss, ctx) => {
   const out: Found[] = [];
   const alt = ctx.legalNames?.length ? vendorAlt({ vendorNames: ctx.legalNames }) : vendorAlt(ctx);
   if (alt) out.push(...contactBlock(content, alt));
+  for (const r of entityRows(content)) if (r.address) out.push({ value: r.address, start: r.start, end: r.end, strength: 0.9 });
   ss.forEach((s, i) => {
     const t = clean(s.text);
     let m = /^Address:\s*(.{10,300})$/.exec(t);
@@ -269,7 +376,20 @@ const description: Rule = (_c, ss, ctx) => {
       continue;
     }
     const def = /^[“"]([^”"]{2,40})[”"]\s+(?:means|shall mean|refers to)\s+(.{20,})$/.exec(t);
-    if (def && /\b(services?|platform|software|solution|subscription service)$/i.test(def[1]!) && !/\b(third[- ]party|non-|customer|your)\b/i.test(def[1]!)) {
+    // The vendor's own service ("Services", "Secoda Services"), not another company's ("Mendix Platform").
+    const ownLabel = (label: string) => {
+      const rest = label
+        .replace(/\b(the|services?|platform|software|solutions?|subscription|cloud|hosted|online|applications?|products?|offerings?)\b/gi, '')
+        .trim();
+      const alt = vendorAlt(ctx);
+      return !rest || (!!alt && new RegExp(`^(?:${alt})$`, 'i').test(rest));
+    };
+    if (
+      def &&
+      /\b(services?|platform|software|solution|subscription service)$/i.test(def[1]!) &&
+      !/\b(third[- ]party|non-|customer|your)\b/i.test(def[1]!) &&
+      ownLabel(def[1]!)
+    ) {
       const body = def[2]!;
       if (
         SERVICE_NOUN.test(body) &&
@@ -277,6 +397,17 @@ const description: Rule = (_c, ss, ctx) => {
         !/\b(excludes?|does not include)\b/i.test(body.slice(0, 40))
       )
         out.push(found(s, t, 0.7));
+      continue;
+    }
+    // "These Terms govern the licensing, use and delivery of software products and services provided by X AB".
+    const alt = vendorAlt(ctx);
+    if (
+      alt &&
+      /^(?:these|this)\b[^.]{0,60}\bgovern(s)?\b/i.test(t) &&
+      new RegExp(String.raw`\b(?:provided|offered|operated|supplied|made available)\s+by\s+(?:${alt})`, 'i').test(t) &&
+      SERVICE_NOUN.test(t)
+    ) {
+      out.push(found(s, t, 0.6));
       continue;
     }
     if (!serviceSubject(t, ctx) && !vendorSubject(t, ctx)) continue;
@@ -350,7 +481,7 @@ const endDate: Rule = (_c, ss) => {
     const t = clean(s.text);
     if (!/\b(agreement|contract|term|terms)\b/i.test(t)) continue;
     if (
-      /\b(continues?|remains?|will continue|shall continue|runs?)\s+(in (full )?(force|effect)\s+)?until\s+(it is\s+)?(terminated|cancell?ed)\b|\bindefinite (term|period|time|duration)\b|\bno fixed (term|end)\b|\b(remain|continue)s?\s+in\s+(full\s+)?(force|effect)\s+(while|for as long as|as long as)\s+you\s+(use|access)\b/i.test(
+      /\b(continues?|remains?|will continue|shall continue|runs?)\s+(in (full )?(force|effect)\s+)?until\s+(it is\s+)?(otherwise\s+)?(terminated|cancell?ed)\b|\bindefinite (term|period|time|duration)\b|\bno fixed (term|end)\b|\b(remain|continue)s?\s+in\s+(full\s+)?(force|effect)\s+(while|for as long as|as long as)\s+you\s+(use|access)\b/i.test(
         t,
       )
     ) {
@@ -481,21 +612,40 @@ function noticeRule(party: 'entity' | 'provider'): Rule {
 const LAW_OF =
   /\blaws?\s+of\s+(?:the\s+)?((?:(?:State|Commonwealth|Province|Republic|Federal Republic|Kingdom|Grand Duchy)\s+of\s+)?[A-Z][\w.'’-]*(?:\s+(?:and\s+)?[A-Z][\w.'’-]*){0,4})/g;
 const lawCountry = (text: string) => {
+  let first: { code: string; index: number } | null = null;
   for (const m of text.matchAll(LAW_OF)) {
     const c = jurisdictionCountry(m[1]!.replace(/\s+and\s+Wales\b/, ''));
-    if (c) return c;
+    if (c) {
+      first = { code: c, index: m.index! };
+      break;
+    }
   }
-  return null;
+  // "governed by Dutch law", "Delaware law applies": the law named by its adjective or state.
+  const adj = lawAdjectiveCountry(text);
+  if (adj && (!first || adj.index < first.index)) return adj.code;
+  return first?.code ?? null;
 };
-const governingLaw: Rule = (_c, ss) => {
+const governingLaw: Rule = (content, ss) => {
   const out: Found[] = [];
+  for (const r of entityRows(content)) if (r.law) out.push({ value: r.law, start: r.start, end: r.end, strength: 0.85 });
   ss.forEach((s, i) => {
     const t = clean(s.text);
     const listItem =
       /^[^:]{1,120}:\s*(the\s+)?laws?\s+of\b/i.test(t) &&
       ss.slice(Math.max(0, i - 4), i).some((x) => /\b(governed by|governing law)\b[^.]*:\s*$/i.test(clean(x.text)));
-    if (!/\bgoverned (exclusively |solely )?by\b|\bgoverning law\b|\bconstrued (in accordance with|under)\b|\bapplicable law\b/i.test(t) && !listItem) return;
-    if (/\b(these clauses|clause \d+|standard contractual|third[- ]party beneficiary|open[- ]source)\b/i.test(t)) return;
+    const cue = /\bgoverned (exclusively |solely )?by\b|\bgoverning law\b|\bconstrued (in accordance with|under)\b|\bapplicable law\b/i.test(t);
+    // "This Agreement is subject to Dutch law", "German law applies": the contract's own law, not a data-protection law.
+    const applies =
+      /\b(agreement|terms|contract)\b[^.;]{0,60}\bsubject to\b[^.;]{0,40}\blaws?\b|\blaws?\b[^.;]{0,60}\b(shall|will)?\s*(exclusively\s+)?appl(y|ies)\b/i.test(
+        t,
+      ) && !/\b(data protection|GDPR|privacy|personal data|consumer)\b/i.test(t);
+    if (!cue && !applies && !listItem) return;
+    if (
+      /\b(these clauses|clauses? \d+|standard contractual|SCCs?|third[- ]party beneficiary|open[- ]source|export|sanction|embargo|(data|personal data|restricted|swiss|uk)[- ](subject )?transfers?)\b/i.test(
+        t,
+      )
+    )
+      return;
     if (listItem) {
       // A list of laws per service instance or region: the one for the Americas is not the EU entity's.
       const label = t.slice(0, t.indexOf(':'));
@@ -810,7 +960,7 @@ const personalData: Rule = (_c, ss, ctx) => {
     }
     if (
       new RegExp(
-        String.raw`\b(?:${vendor})\b[^.]{0,40}?\b(?:is|acts as|act as|shall act as|will act as|shall be|will be|shall qualify as|qualifies as|is acting as)\s+(?:the|a)\s+(?:data\s+)?processor\b`,
+        String.raw`\b(?:${vendor})\b[^.]{0,60}?\b(?:is|acts as|act as|shall act as|will act as|shall be|will be|shall qualify as|qualifies as|is acting as|remains|(?:is and )?(?:shall|will) remain)\s+(?:the|a)\s+(?:data\s+)?processor\b`,
         'i',
       ).test(t) ||
       new RegExp(String.raw`\bprocessed by\s+(?:the\s+)?(?:${vendor})\b[^.]{0,20}\bas\s+(?:a|the)\s+processor\b`, 'i').test(t)
@@ -879,15 +1029,25 @@ const auditRights: Rule = (content, ss) => {
 const exitProvisions: Rule = (_c, ss, ctx) => {
   const out: Found[] = [];
   const alt = vendorAlt(ctx);
-  for (const s of ss) {
+  /** The lead-in of the list a sentence is an item of ("Upon termination or expiration:"), within six short items. */
+  const leadIn = (i: number) => {
+    for (let j = i - 1; j >= Math.max(0, i - 6); j--) {
+      const x = clean(ss[j]!.text);
+      if (/:\s*$/.test(x)) return x;
+      if (x.length > 250) return '';
+    }
+    return '';
+  };
+  for (const [i, s] of ss.entries()) {
     const t = clean(s.text);
     if (t.length > 700) continue;
-    const ending = new RegExp(
+    const endingRe = new RegExp(
       String.raw`\b(upon|after|following|on|of|before|prior to|within [^.]{0,30} (of|after))\s+(the\s+)?(termination|expiration|expiry|cancell?ation|end)\b|\bwhen you cancel\b|\bafter (you )?cancel|\b(if|when|once)\s+(we|you|either party|customer|client${alt ? `|${alt}` : ''})\s+terminates?\b|\baccount termination\b|\bend of the provision of (the )?services\b|\bbusiness purposes\b[^.]{0,60}\bfulfilled\b`,
       'i',
-    ).test(t);
+    );
+    const ending = endingRe.test(t) || endingRe.test(leadIn(i));
     const data =
-      /\b(return|export|exporting|retrieve|download|delete|destroy|deletion|destruction|extract|purge)\b[^.]{0,80}\b(data|content|submissions|files)\b|\b(data|content|submissions)\b[^.]{0,80}\b(returned|exported|deleted|destroyed|retrieved|extracted)\b/i.test(
+      /\b(return|export|exporting|retrieve|download|delete|destroy|deletion|destruction|extract|purge)\b[^.]{0,80}\b(data|content|submissions|files)\b|\b(data|content|submissions|confidential information)\b[^.]{0,80}\b(returned|exported|deleted|destroyed|retrieved|extracted)\b/i.test(
         t,
       );
     if (ending && data) out.push(found(s, t, 0.8));

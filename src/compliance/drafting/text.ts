@@ -328,6 +328,54 @@ export function jurisdictionCountry(phrase: string): string | null {
   return sub ? sub.code : null;
 }
 
+/** Adjectives a contract names a country's law by ("Dutch law", "English law"). */
+const LAW_ADJECTIVES: Record<string, string> = {
+  dutch: 'NL',
+  german: 'DE',
+  english: 'GB',
+  scottish: 'GB',
+  irish: 'IE',
+  french: 'FR',
+  swedish: 'SE',
+  swiss: 'CH',
+  austrian: 'AT',
+  belgian: 'BE',
+  danish: 'DK',
+  finnish: 'FI',
+  norwegian: 'NO',
+  spanish: 'ES',
+  italian: 'IT',
+  polish: 'PL',
+  portuguese: 'PT',
+  luxembourg: 'LU',
+  luxembourgish: 'LU',
+  estonian: 'EE',
+  czech: 'CZ',
+  australian: 'AU',
+  canadian: 'CA',
+  israeli: 'IL',
+  singapore: 'SG',
+  singaporean: 'SG',
+  indian: 'IN',
+  japanese: 'JP',
+};
+const ADJECTIVE_LAW = new RegExp(
+  `\\b(${[...Object.keys(LAW_ADJECTIVES), ...US_STATES.map((n) => n.toLowerCase())].join('|')})\\s+(?:(?:substantive|statutory|material)\\s+)?laws?\\b`,
+  'i',
+);
+
+/**
+ * The country of a law named by its adjective or its state ("Dutch law", "the substantive laws
+ * of ..." is `jurisdictionCountry`'s): `Dutch laws` → NL, `English law` → GB, `Delaware law` → US.
+ */
+export function lawAdjectiveCountry(text: string): { code: string; index: number } | null {
+  const m = ADJECTIVE_LAW.exec(text);
+  if (!m || !/^[A-Z]/.test(m[1]!)) return null;
+  const key = m[1]!.toLowerCase();
+  const code = LAW_ADJECTIVES[key] ?? (US_STATES.some((n) => n.toLowerCase() === key) ? 'US' : null);
+  return code ? { code, index: m.index } : null;
+}
+
 /** Lower-case words of a text, for comparing values loosely. */
 export const normalizeText = (s: string) =>
   s

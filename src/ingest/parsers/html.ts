@@ -120,7 +120,7 @@ export function htmlToBlocks(html: string): { blocks: Block[]; title?: string; d
       if (header && header.some(Boolean)) {
         push(
           cells
-            .map((c, i) => (header![i] ? `${header![i]}: ${c}` : c))
+            .map((c, i) => (header![i] ? `${header![i]!.replace(/\s*:\s*$/, '')}: ${c}` : c))
             .filter((c) => c.replace(/^[^:]*:\s*/, ''))
             .join('; '),
         );
