@@ -190,3 +190,61 @@ t.test('personal data, audit rights and exit terms; a negating passage proposes 
   t.equal(draft('exitProvisions', 'We will delete your profile and content within 90 days of cancellation or termination.').status, 'proposed');
   t.equal(draft('exitProvisions', 'During key rotation, both old and new keys remain accessible for a transition period.').status, 'not_found');
 });
+
+t.test('a contracting-entity table by customer domicile: the EU row gives entity, address and law; an Americas-only table gives nothing', async (t) => {
+  const table = [
+    'If Customer is domiciled in: United States or Canada; Customer is contracting with: Acme Inc.; Notices should be addressed to: 100 Main Street, Boston, MA 02110, USA; The governing law is: Laws of the Commonwealth of Massachusetts; The courts having exclusive jurisdiction are: Boston, Massachusetts',
+    'If Customer is domiciled in: A country in Europe, the Middle East or Africa; Customer is contracting with: Acme Europe B.V.; Notices should be addressed to: Keizersgracht 100, 1015 AA Amsterdam, The Netherlands; The governing law is: Dutch law; The courts having exclusive jurisdiction are: Amsterdam, The Netherlands',
+  ].join('\n');
+  t.equal(draft('legalName', table).value, 'Acme Europe B.V.');
+  t.equal(draft('address', table).value, 'Keizersgracht 100, 1015 AA Amsterdam, The Netherlands');
+  t.equal(draft('governingLaw', table).value, 'NL', 'the row an EU financial entity contracts under, law named by its adjective');
+  t.equal(draft('governingLaw', table.split('\n')[0]!).status, 'not_found', 'only the Americas row: not the EU entity’s law');
+});
+
+t.test('law by adjective or state, "subject to" and "applies"; never an export or transfer clause', async (t) => {
+  t.equal(
+    draft('governingLaw', 'This Agreement is subject to German law, excluding the UN Convention on Contracts for the International Sale of Goods.').value,
+    'DE',
+  );
+  t.equal(draft('governingLaw', 'Delaware law applies to any dispute arising out of these Terms.').value, 'US');
+  t.equal(draft('governingLaw', 'For transfers from Switzerland, Clauses 17 and 18 are governed by Swiss law.').status, 'not_found');
+  t.equal(draft('governingLaw', 'The Services are subject to the export laws of the United States.').status, 'not_found');
+});
+
+t.test('short names, notice addresses, cards of subprocessors, "the subject of the Agreement", exit items under a lead-in', async (t) => {
+  const { providerAliases } = await import('../../src/compliance/drafting/extractors.js');
+  t.same(providerAliases('Acme Services, Inc.', 'between you and Acme Services, Inc. and/or its affiliates ("ASI", "we", "us")'), ['ASI']);
+  t.equal(
+    draft('address', 'To give us notice, you must send it by registered mail to: Acme, 1207 Market Street #12 Wilmington, DE 19801.', {
+      vendorNames: ['Acme'],
+      legalNames: ['Acme Services, Inc.'],
+    }).value,
+    '1207 Market Street #12 Wilmington, DE 19801',
+  );
+  const cards =
+    'Hoster GmbH\nDatacenter, DNS\nIndustriestr. 25, 91710 Gunzenhausen, Germany\nhttps://hoster.example\n\nMail AG\nEmail\nRoute de la Gare 32, 1228 Geneva, Switzerland\nhttps://mail.example';
+  t.same(
+    (draft('subcontractors', cards, ctx, 'List of subprocessors').value as { name: string }[]).map((s) => s.name),
+    ['Hoster GmbH', 'Mail AG'],
+  );
+  t.match(
+    String(
+      draft(
+        'description',
+        'The subject of the Agreement is the supply of the “Acme Cloud” software provided as SaaS to the Customer for use over the Internet.',
+      ).value,
+    ),
+    /supply of the “Acme Cloud” software/,
+  );
+  t.match(
+    String(draft('exitProvisions', 'Upon termination or expiration:\n- License rights immediately cease;\n- Customer data must be returned or deleted.').value),
+    /returned or deleted/,
+  );
+  t.equal(
+    draft('endDate', 'These Terms shall remain in effect unless terminated or amended as set forth herein.').value,
+    null,
+    'in effect until terminated: no end date',
+  );
+  t.equal(draft('endDate', 'These Terms shall remain in effect unless terminated or amended as set forth herein.').status, 'proposed');
+});

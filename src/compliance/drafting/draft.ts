@@ -9,7 +9,7 @@ import {
   type FieldProposal,
   type Subcontractor,
 } from '../../domain/profileDrafts.js';
-import { companyNames, extract, type Found } from './extractors.js';
+import { companyNames, extract, providerAliases, type Found } from './extractors.js';
 import { FIELD_SPECS } from './fields.js';
 
 /**
@@ -230,6 +230,8 @@ export async function draftFields(input: DraftInput): Promise<FieldProposal[]> {
       names.add(v);
       legalNames.push(v);
       for (const n of companyNames(v)) names.add(n.split(/[\s,]/)[0]!);
+      // The short names the contract gives the provider ("Pydantic Services, Inc. (“PSI”, “we”)").
+      for (const e of [...legal.evidence, ...(legal.candidates ?? []).flatMap((c) => c.evidence)]) for (const a of providerAliases(v, e.quote)) names.add(a);
     }
   }
   for (const f of fields) if (f !== 'legalName') await run(f);

@@ -246,7 +246,12 @@ const legalName: Rule = (content, ss, ctx) => {
     }
     // Imprint: "X GmbH, Street 8, 10247 Berlin, registered with the commercial register ...".
     m = new RegExp(String.raw`^(?:of\s+|by\s+)?(${COMPANY}),\s+[^,]{2,60}\s\d+[a-z]?,\s+\d{4,5}\s+[A-Z]`).exec(t);
-    if (m && /\b(registered|commercial register|company (number|no)|HRB|register(ed)? office)\b/i.test(t)) out.push(found(s, m[1]!.replace(/\s+/g, ' '), 0.8));
+    if (
+      m &&
+      (/\b(registered|commercial register|company (number|no)|HRB|register(ed)? office)\b/i.test(t) ||
+        /^.{0,200}?\bis an?\s+[^.]{0,60}\b(developer|provider|company|corporation|manufacturer|supplier|vendor|publisher)\b/i.test(t.slice(m[0].length)))
+    )
+      out.push(found(s, m[1]!.replace(/\s+/g, ' '), 0.8));
   });
   return out;
 };
@@ -327,7 +332,21 @@ const address: Rule = (content, ss, ctx) => {
       if (/importer/i.test(near) ? /\d/.test(rest) : addressAt(rest) !== null) out.push(found(s, rest.replace(/\s*<\/?br\/?>\s*$/i, '').trim(), 0.9));
       return;
     }
+    m = /^Contact details:\s*(.{10,300})$/i.exec(t);
+    if (m && /importer/i.test(priorText(ss, i, 3)) && !/exporter/i.test(ss[i - 1]?.text ?? '')) {
+      const a = addressAt(m[1]!.replace(/^(?:[^\s,]+@[^\s,]+|https?:\/\/\S+)\s*,\s*/g, ''));
+      if (a) out.push(found(s, a, 0.85));
+      return;
+    }
     if (!alt) return;
+    // A notice or contact address after the provider's short name: "by post to: Pydantic, 1207 Delaware Ave #1225 Wilmington, DE 19806".
+    const shortAlt = vendorAlt({ vendorNames: [...(ctx.legalNames ?? []), ...ctx.vendorNames] });
+    m = new RegExp(String.raw`(?:\bto:?\s+|:\s+)(?:${shortAlt}),\s+(?=\d)`, 'i').exec(t);
+    if (m && /\b(notices?|post|mail|courier|delivery|contact|inquiries|address)\b/i.test(t.slice(0, m.index))) {
+      const a = addressAt(t.slice(m.index + m[0].length));
+      if (a) out.push(found(s, a, 0.8));
+      return;
+    }
     m = new RegExp(
       String.raw`(?:${alt})[^.;]{0,80}?\b(?:located at|with (?:its |their )?(?:principal |registered )?(?:offices?|place of business|address) (?:at|in)|having (?:its |their )?(?:registered )?(?:office|seat|address) at|whose (?:registered )?(?:office|address) is(?: at)?|registered (?:office|address)(?: is)?(?: at)?)\s+`,
       'i',
@@ -337,7 +356,7 @@ const address: Rule = (content, ss, ctx) => {
       if (a) out.push(found(s, a, 0.85));
       return;
     }
-    m = new RegExp(String.raw`(?:^|:\s*|\bby\s+)(${COMPANY}),\s+`).exec(t);
+    m = new RegExp(String.raw`(?:^|:\s*|\bby\s+|^and\s+)(${COMPANY}),\s+`).exec(t);
     if (m && new RegExp(`^(?:${alt})`, 'i').test(m[1]!)) {
       const a = addressAt(t.slice(m.index + m[0].length));
       if (a && /^[^,]*\d/.test(a)) out.push(found(s, a, 0.8));
@@ -347,7 +366,10 @@ const address: Rule = (content, ss, ctx) => {
 };
 
 const vendorMention = (text: string, ctx: ExtractContext) =>
-  new RegExp(`\\b(?:${ctx.vendorNames.map((n) => n.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|')}|we)\\b[^.]{0,60}\\bprocess`, 'i').test(text);
+  new RegExp(
+    `\\b(?:${ctx.vendorNames.map((n) => n.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|')}|we|the processor|the data importer|the contractor)\\b[^.]{0,60}\\bprocess`,
+    'i',
+  ).test(text);
 
 /** The subject of a sentence describing the vendor's service: the vendor, "we", or "The <vendor> Software/Platform/Service". */
 const serviceSubject = (t: string, ctx: ExtractContext) => {
@@ -410,10 +432,23 @@ const description: Rule = (_c, ss, ctx) => {
       out.push(found(s, t, 0.6));
       continue;
     }
+    // "The subject of the Agreement is the supply of the “X Cloud” software provided as SaaS", "Welcome to X, an application monitoring service operated by X Inc.".
+    if (
+      /^the subject(?:[- ]matter)? of (?:the|this) (?:agreement|contract)\b[^.]{0,20}\b(?:is|are|shall be)\b/i.test(t) &&
+      SERVICE_NOUN.test(t) &&
+      /\b(supply|provision|use|access|licen[cs]|subscription|saas|software)\b/i.test(t)
+    ) {
+      out.push(found(s, t, 0.7));
+      continue;
+    }
+    if (alt && new RegExp(String.raw`^Welcome to (?:${alt})\s*,\s+an?\s+[^.]{3,120}?\b(platform|service|software|solution|tool|application)\b`, 'i').test(t)) {
+      out.push(found(s, t, 0.75));
+      continue;
+    }
     if (!serviceSubject(t, ctx) && !vendorSubject(t, ctx)) continue;
     if (/\bis an?\b[^.]{0,120}\b(provider|producer|platform|developer|vendor|supplier)\s+of\b/i.test(t)) out.push(found(s, t, 0.8));
     else if (
-      /^.{0,80}?\b(is|provides|operates|offers|has developed|develops|represents|delivers|is a company (?:created|formed|founded) to provide)\s+(an?|the|its|our)?\s*[^.]{0,160}?\b(platform|service|software|solution|system|tool|application|hosting)\b/i.test(
+      /^.{0,80}?\b(is|provides|operates|offers|has developed|develops|represents|delivers|is a company (?:created|formed|founded) to provide|(?<=\bwe\s+)(?:provide|operate|offer|develop|deliver))\s+(an?|the|its|our)?\s*[^.]{0,160}?\b(platform|service|software|solution|system|tool|application|hosting)\b/i.test(
         t,
       ) &&
       !/\b(may|might|reserves?|shall not|will not|is not|does not|liable|responsible|warrant)/i.test(t.slice(0, 120))
@@ -479,9 +514,9 @@ const endDate: Rule = (_c, ss) => {
   const out: Found[] = [];
   for (const s of ss) {
     const t = clean(s.text);
-    if (!/\b(agreement|contract|term|terms)\b/i.test(t)) continue;
+    if (!/\b(agreements?|contracts?|term|terms)\b/i.test(t)) continue;
     if (
-      /\b(continues?|remains?|will continue|shall continue|runs?)\s+(in (full )?(force|effect)\s+)?until\s+(it is\s+)?(otherwise\s+)?(terminated|cancell?ed)\b|\bindefinite (term|period|time|duration)\b|\bno fixed (term|end)\b|\b(remain|continue)s?\s+in\s+(full\s+)?(force|effect)\s+(while|for as long as|as long as)\s+you\s+(use|access)\b/i.test(
+      /\b(continues?|remains?|will continue|shall continue|runs?)\s+(in (full )?(force|effect)\s+)?(until|unless)\s+(it is\s+)?(otherwise\s+)?(terminated|cancell?ed)\b|\b(concluded|entered into) for an indefinite (term|period)\b|\bindefinite (term|period|time|duration)\b|\bno fixed (term|end)\b|\b(remain|continue)s?\s+in\s+(full\s+)?(force|effect)\s+(while|for as long as|as long as)\s+you\s+(use|access)\b/i.test(
         t,
       )
     ) {
@@ -693,44 +728,47 @@ const REGION_ONLY = /\b(in|within)\s+(the\s+)?(European Union|EU|EEA|European Ec
 function locationRule(cue: RegExp, what: string): Rule {
   return (_c, ss, ctx) => {
     const out: Found[] = [];
+    // A table row as the ingestion writes it ("Sub-processor: X; Service: we only host in Dublin, Ireland"): each cell is read on its own.
+    const cells = (s: Sentence) => keyValues(clean(s.text))?.map(([, v]) => v) ?? [clean(s.text)];
     for (const s of ss) {
-      const t = clean(s.text);
       if (s.text.trim().startsWith('|')) continue; // tables are the subcontractors' locations
-      const cueAt = cue.exec(t);
-      if (!cueAt || NOT_SERVICE_DATA.test(t) || /^Data processed in (the )?[A-Z][\w-]* Cloud\b/.test(t)) continue;
-      if (
-        !/\b(we|our|all|customer data|personal data|data|information|infrastructure|products|services?|data centers?|servers?|code)\b/i.test(t) &&
-        !vendorSubject(t, ctx)
-      )
-        continue;
-      const after = t.slice(cueAt.index);
-      const vague = VAGUE.test(t) || /\band (other|various|additional)\b[^.]{0,20}\b(countries|locations|jurisdictions)\b/i.test(t);
-      // Countries named within the cue's phrase: "in (the) X", "in X and Y".
-      const phrase = /^[^.;]{0,80}?\b(?:in|within|from)\s+((?:the\s+)?[A-Z][^.;()]{1,120})/.exec(after);
-      const codes = phrase
-        ? countriesIn(phrase[1]!)
-            .filter((c) => !NEGATED.test(phrase[1]!.slice(Math.max(0, c.index - 40), c.index)))
-            .map((c) => c.code)
-        : [];
-      if (!codes.length) {
-        if (REGION_ONLY.test(after) && !vague && /\b(we|our|data|servers?|infrastructure)\b/i.test(t))
-          out.push(openFound(s, `only a region is named (${REGION_ONLY.exec(after)![3]}), not the countries where ${what}`));
-        continue;
-      }
-      if (vague) {
-        out.push(
-          openFound(s, `the documents name ${codes.join(', ')} only as a possible or partial location; the set of countries where ${what} is not fixed`),
-        );
-        continue;
-      }
-      if (
-        !vendorSubject(t, ctx) &&
-        !/\b(our|all data|data infrastructure|stored in|stored on|hosted in|processed (entirely )?(in|within)|operated in|located in|running in|run on)\b/i.test(
-          t,
+      for (const t of cells(s)) {
+        const cueAt = cue.exec(t);
+        if (!cueAt || NOT_SERVICE_DATA.test(t) || /^Data processed in (the )?[A-Z][\w-]* Cloud\b/.test(t)) continue;
+        if (
+          !/\b(we|our|all|customer data|personal data|data|information|infrastructure|products|services?|data centers?|servers?|code)\b/i.test(t) &&
+          !vendorSubject(t, ctx)
         )
-      )
-        continue;
-      out.push(found(s, [...new Set(codes)].sort(), 0.8));
+          continue;
+        const after = t.slice(cueAt.index);
+        const vague = VAGUE.test(t) || /\band (other|various|additional)\b[^.]{0,20}\b(countries|locations|jurisdictions)\b/i.test(t);
+        // Countries named within the cue's phrase: "in (the) X", "in X and Y".
+        const phrase = /^[^.;]{0,80}?\b(?:in|within|from)\s+((?:the\s+)?[A-Z][^.;()]{1,120})/.exec(after);
+        const codes = phrase
+          ? countriesIn(phrase[1]!)
+              .filter((c) => !NEGATED.test(phrase[1]!.slice(Math.max(0, c.index - 40), c.index)))
+              .map((c) => c.code)
+          : [];
+        if (!codes.length) {
+          if (REGION_ONLY.test(after) && !vague && /\b(we|our|data|servers?|infrastructure)\b/i.test(t))
+            out.push(openFound(s, `only a region is named (${REGION_ONLY.exec(after)![3]}), not the countries where ${what}`));
+          continue;
+        }
+        if (vague) {
+          out.push(
+            openFound(s, `the documents name ${codes.join(', ')} only as a possible or partial location; the set of countries where ${what} is not fixed`),
+          );
+          continue;
+        }
+        if (
+          !vendorSubject(t, ctx) &&
+          !/\b(our|all data|data infrastructure|stored in|stored on|hosted in|(we|only) host (in|within)|processed (entirely )?(in|within)|operated in|located in|running in|run on)\b/i.test(
+            t,
+          )
+        )
+          continue;
+        out.push(found(s, [...new Set(codes)].sort(), 0.8));
+      }
     }
     return out;
   };
@@ -772,7 +810,8 @@ interface SubRow {
 function cellName(cell: string): string {
   const n = cell.replace(/\s+/g, ' ').trim();
   const co = companyAt(n);
-  if (co && /^,?\s*\d/.test(n.slice(co.length))) return co;
+  // "X GmbH, Street 8, 10119 Berlin", "X SARL – AWS, 38 Avenue ...": the company, not its address or brand.
+  if (co && /^(,?\s*\d|,\s*[^;()]{1,80}?\d|\s*[–—-]\s+[^,]{1,40},\s*[^,]{0,40}\d)/.test(n.slice(co.length))) return co;
   return n;
 }
 
@@ -869,6 +908,22 @@ function subprocessorRows(content: string, section: string): SubRow[] {
         const get = (re: RegExp) => others.find(([k]) => re.test(k))?.[1];
         const where = others.find(([k]) => LOCATION_KEY.test(k) && WHERE_KEY.test(k) && !/entity|corporate|headquarter|registered/i.test(k))?.[1];
         last = row(cellName(pairs[nameAt]![1]), get(ROLE_KEY), get(/corporate location|headquarter/i) ?? get(LOCATION_KEY), where, 0.9);
+        continue;
+      }
+    }
+    // A card per subprocessor under a subprocessors heading: its name, its role, its address, its web site, one per line.
+    if (tr && !lines[li - 1]?.trim() && SUBPROCESSOR.test(section) && !/\bcookie/i.test(section)) {
+      const card: string[] = [];
+      for (let k = li; k < lines.length && lines[k]!.trim(); k++) card.push(lines[k]!.trim());
+      const url = (l: string) => /^(https?:\/\/|www\.)\S+$/i.test(l);
+      const postal = (l: string) => /\d/.test(l) && /,/.test(l) && !url(l);
+      if (card.length >= 3 && card.length <= 5 && tr.length <= 60 && !/[.:;]$/.test(tr) && card.slice(1).some((l) => url(l) || postal(l))) {
+        const role = card[1] && !url(card[1]) && !postal(card[1]) && card[1].length <= 80 ? card[1] : undefined;
+        const addr = card.find((l, i) => i > 0 && postal(l));
+        const lastLine = card.at(-1)!;
+        last = row(cellName(tr), role, addr, undefined, 0.85, content.indexOf(lastLine, at) + lastLine.length);
+        for (let k = 1; k < card.length; k++) offset += lines[li + k]!.length + 1;
+        li += card.length - 1;
         continue;
       }
     }
@@ -997,13 +1052,13 @@ const auditRights: Rule = (content, ss) => {
     if (NEGATES.test(t)) continue;
     if (
       new RegExp(
-        String.raw`\b(?:${party})\b[^.]{0,60}\b(may|can|is entitled to|are entitled to|shall be entitled to|has the right to|have the right to|shall have the right to)\b[^.]{0,60}\b(audit|inspect)`,
+        String.raw`\b(?:${party})\b[^.]{0,60}\b(may|can|is entitled to|are entitled to|shall be entitled to|has the right to|have the right to|shall have the right to|(?:is|are|shall be) authori[sz]ed to)\b[^.]{0,200}?\b(audit|inspect)`,
         'i',
       ).test(t)
     )
       out.push(found(s, t, 0.85));
     else if (
-      new RegExp(String.raw`\b(permit|allow|enable)s?\s+(?:the\s+)?(?:${party})\b[^.]{0,30}\bto\s+(conduct|carry out|perform|audit|inspect)`, 'i').test(t)
+      new RegExp(String.raw`\b(permit|allow|enable)s?\s+(?:the\s+)?(?:${party})\b[^.]{0,60}\bto\s+(conduct|carry out|perform|audit|inspect)`, 'i').test(t)
     )
       out.push(found(s, t, 0.85));
     else if (new RegExp(String.raw`\bto be (inspected|audited)\b[^.]{0,80}\bby\s+(?:the\s+)?(?:${party})\b`, 'i').test(t)) out.push(found(s, t, 0.85));
@@ -1042,12 +1097,12 @@ const exitProvisions: Rule = (_c, ss, ctx) => {
     const t = clean(s.text);
     if (t.length > 700) continue;
     const endingRe = new RegExp(
-      String.raw`\b(upon|after|following|on|of|before|prior to|within [^.]{0,30} (of|after))\s+(the\s+)?(termination|expiration|expiry|cancell?ation|end)\b|\bwhen you cancel\b|\bafter (you )?cancel|\b(if|when|once)\s+(we|you|either party|customer|client${alt ? `|${alt}` : ''})\s+terminates?\b|\baccount termination\b|\bend of the provision of (the )?services\b|\bbusiness purposes\b[^.]{0,60}\bfulfilled\b`,
+      String.raw`\b(upon|after|following|on|of|at|before|prior to|within [^.]{0,30} (of|after))\s+(the\s+)?(termination|expiration|expiry|cancell?ation|end)\b|\bwhen you cancel\b|\bafter (you )?cancel|\b(if|when|once)\s+(we|you|either party|customer|client${alt ? `|${alt}` : ''})\s+terminates?\b|\baccount termination\b|\bwhen the (contract(ual relationship)?|agreement|subscription) (ends|expires|terminates|is terminated)\b|\bend of the provision of (the )?services\b|\bbusiness purposes\b[^.]{0,60}\bfulfilled\b`,
       'i',
     );
     const ending = endingRe.test(t) || endingRe.test(leadIn(i));
     const data =
-      /\b(return|export|exporting|retrieve|download|delete|destroy|deletion|destruction|extract|purge)\b[^.]{0,80}\b(data|content|submissions|files)\b|\b(data|content|submissions|confidential information)\b[^.]{0,80}\b(returned|exported|deleted|destroyed|retrieved|extracted)\b/i.test(
+      /\b(return|export|exporting|retrieve|download|delete|destroy|deletion|destruction|extract|purge|backup|copy|provide|hand over)\b[^.]{0,80}\b(data|content|submissions|files)\b|\b(data|content|submissions|confidential information)\b[^.]{0,80}\b(returned|exported|deleted|destroyed|retrieved|extracted)\b/i.test(
         t,
       );
     if (ending && data) out.push(found(s, t, 0.8));
@@ -1058,12 +1113,12 @@ const exitProvisions: Rule = (_c, ss, ctx) => {
 };
 
 const storage = locationRule(
-  /\b(stored|stores|storage|hosted|hosts|data cent(er|re)s?|data infrastructure|infrastructure (is|are) located|servers? (are )?located)\b/i,
+  /\b(stored|stores|storage|hosted|hosts|host (in|on|within)|data cent(er|re)s?|data infrastructure|infrastructure (is|are) located|servers? (are )?located)\b/i,
   'data is stored',
 );
 const processing = locationRule(/\b(processed|processes|processing|run on (virtuali[sz]ed )?servers|servers running)\b/i, 'data is processed');
 const service = locationRule(
-  /\b(operated|operates|provided from|services? (are|is) (provided|operated)|run on (virtuali[sz]ed )?servers|servers running)\b/i,
+  /\b(operated|operates|provided from|services? (are|is) (provided|operated)|run on (virtuali[sz]ed )?servers|servers running|(we|only) host (in|within)|(is|are) hosted (in|within))\b/i,
   'the service is provided',
 );
 
@@ -1121,4 +1176,22 @@ export function extract(field: DraftField, content: string, ctx: ExtractContext,
 /** Company names of the "X LLC / Y, Inc." form in a text (to learn the vendor's own names). */
 export function companyNames(text: string): string[] {
   return [...text.matchAll(companyRe())].map((m) => m[0]);
+}
+
+/**
+ * The short names a contract defines for the provider right after its legal name ("Pydantic
+ * Services, Inc. and/or its affiliates (“PSI”, “we”, “us”)" → PSI), leaving out pronouns and roles.
+ */
+export function providerAliases(legalName: string, text: string): string[] {
+  const at = text.indexOf(legalName);
+  if (at < 0) return [];
+  const paren = /^[^(.;]{0,40}\(([^)]{2,160})\)/.exec(text.slice(at + legalName.length));
+  if (!paren) return [];
+  const out: string[] = [];
+  for (const m of paren[1]!.matchAll(/[“"'‘]\**([^”"'’*]{2,30}?)\**[”"'’]/g)) {
+    const label = m[1]!.replace(/[,.]$/, '').trim();
+    if (new RegExp(`^(?:${PROVIDER_TERMS}|the company|the provider)$`, 'i').test(label) || !/^[A-Z]/.test(label)) continue;
+    out.push(label);
+  }
+  return out;
 }
