@@ -1,7 +1,7 @@
 import type { ElementLevel, ElementResult, EvidenceRole, GapEvidence, GapResult, GapStatus } from '../domain/gap.js';
 import { terms } from '../rag/text.js';
 import type { EvidenceElement, VendorObligation } from './obligations.js';
-import { bindsAsNeeded, dataProtectionOnly, financialAuthority, GENERIC_LIMITS, limitationsOf } from './reading.js';
+import { actors, bindsAsNeeded, dataProtectionOnly, financialAuthority, GENERIC_LIMITS, limitationsOf } from './reading.js';
 import { quoteAround, splitSentences, type Sentence, type SourceDocument } from './passages.js';
 
 /**
@@ -240,8 +240,12 @@ function readElement(
     const rel = relevance(m.span);
     if (rel < o.minRelevance && !bySection) continue;
     if (el.exclude?.some((x) => x.test(m.text))) continue;
-    if (!bindsAsNeeded(m.text, bound, ctx.vendorNames)) continue;
     const first = sentences[m.span[0]!]!;
+    // A list item is bound by its lead-in ("You will not:" + "- conduct penetration tests ..."; "Customer warrants that:" + "(iii) ...").
+    const lead = m.span.length === 1 && first.lead !== undefined ? sentences[first.lead]! : null;
+    const bindText = lead && !actors(m.text, ctx.vendorNames).length ? `${lead.text} ${m.text}` : m.text;
+    if (!bindsAsNeeded(bindText, bound, ctx.vendorNames)) continue;
+    if (lead && /\b(not|never|no)\b[^.:]{0,40}:\s*$/i.test(lead.text) && bound !== 'customer') continue;
     let limit: Candidate['limit'] = null;
     const own = limitationsOf(m.text, rules)[0];
     if (own) limit = { note: own.note, sentence: m.span[0]!, text: m.text, at: own.at };
@@ -291,6 +295,7 @@ function readElement(
       for (const s of sentences) {
         const m = c.re.exec(s.text);
         if (m && /\b(never|not)\s+$/i.test(s.text.slice(Math.max(0, m.index - 12), m.index))) continue;
+        if (m && c.unless?.test(s.text)) continue;
         if (m && s.text.split(' ').length >= o.minWords && bindsAsNeeded(s.text, c.bound ?? 'any', ctx.vendorNames)) {
           return { level: 'limited', note: c.note, best: clean.slice(0, 1), extra: [{ sentence: s.index, text: s.text, at: m.index, role: 'contrary' }] };
         }
@@ -400,7 +405,13 @@ export function analyzeGaps(
       for (const x of read.extra) cite([x.sentence], x.text, x.at, el.id, relevance([x.sentence]), x.role);
     }
     const levels = elements.map((e) => e.level!);
-    const status: GapStatus = levels.every((l) => l === 'met') ? 'covered' : levels.every((l) => l === 'none') ? 'missing' : 'partial';
+    // An anchor element not found (a service level without any target): the rest says nothing of the obligation.
+    const anchorMissing = ob.elements.some((el, i) => el.anchor && levels[i] === 'none');
+    const status: GapStatus = levels.every((l) => l === 'met')
+      ? 'covered'
+      : levels.every((l) => l === 'none') || anchorMissing
+        ? 'missing'
+        : 'partial';
     const coverage = elements.length ? levels.reduce((n, l) => n + LEVEL_COVERAGE[l], 0) / elements.length : 0;
     return {
       obligationId: ob.id,

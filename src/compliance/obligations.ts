@@ -49,6 +49,8 @@ export interface EvidenceElement {
   exclude?: RegExp[];
   /** Alternatives matched against "<heading path> › <text>", any length (a table row under "List of sub-processors"). */
   sectionAny?: RegExp[][];
+  /** Without this element nothing of the obligation counts (a service level without a target): `none` makes it missing. */
+  anchor?: true;
   /** Clauses pointing the other way; found anywhere, the element is at most limited. */
   against?: (LimitRule & { bound?: 'provider' | 'customer' | 'any' })[];
 }
@@ -84,6 +86,9 @@ const r = (source: string) => new RegExp(source, 'i');
 
 // Reusable fragments.
 const TERMINATE = 'terminat';
+/** A notice period stated with a termination: "on thirty (30) days' notice", "with a notice period of three months". */
+const AT_NOTICE =
+  /\b(\d+|thirty|sixty|ninety|fifteen|fourteen|one|two|three|six)[ -](\(\d+\) )?(calendar |business )?(days?|weeks?|months?)['’]?\b[^.;]{0,30}\b(notice|prior|in advance|written)|\bnotice period of\b/i;
 const DATA = '\\b(data|content|information|repositor(y|ies)|files?)\\b';
 const INCIDENT = '\\b(incident|breach)';
 const NOTIFY = '\\b(notif|inform|report|alert)';
@@ -110,7 +115,7 @@ const PLACES =
   '\\b(United States|U\\.S\\.|USA|European Union|EEA|Europe|Ireland|Germany|France|Netherlands|Canada|Australia|Singapore|United Kingdom|UK|Japan|India|Israel|Norway|Switzerland|Sweden|Finland|Poland|Spain|Italy|Belgium|Brazil|Chicago|Virginia|Oregon|Ohio|California|Frankfurt|Dublin|London|Paris|Amsterdam|Stockholm|Sydney|Tokyo|(countr(y|ies)|region|location) (where|in which|of))\\b';
 /** A host, cloud or subprocessor: its certificates are not the provider's. */
 const HOSTS =
-  /\b(AWS|Amazon|Google( Cloud)?|GCP|Azure|Microsoft|Heroku|DigitalOcean|Hetzner|OVH(cloud)?|Cloudflare|Equinix|Rackspace|data ?cent(er|re)s?|hosting (provider|partner|service)s?|cloud (service |hosting )?providers?|infrastructure (provider|partner)s?|sub-?processors?|Stripe)\b/i;
+  /\b(AWS|Amazon|Google( Cloud)?|GCP|Azure|Microsoft|Heroku|DigitalOcean|Hetzner|OVH(cloud)?|Cloudflare|Equinix|Rackspace|data ?cent(er|re)s?|computer cent(er|re)s?|hosting (provider|partner|service)s?|cloud (service |hosting )?providers?|infrastructure (provider|partner)s?|sub-?processors?|Stripe)\b/i;
 /** Cryptography's confidentiality and integrity (of ciphertext), not the contract's. */
 const CRYPTO = /\b(encrypt\w*|cipher\w*|AES|GCM|authenticated encryption|cryptograph\w*|plaintext|hash\w*)\b/i;
 /** A standard named as an example, not as held. */
@@ -358,7 +363,13 @@ export const VENDOR_OBLIGATIONS: VendorObligation[] = [
         id: 'governing-law',
         label: 'Governing law and jurisdiction',
         bound: 'any',
-        any: [[r('\\bgoverning law\\b|\\bgoverned by\\b.{0,40}\\blaws?\\b|\\b(exclusive )?jurisdiction (of|in)\\b|\\bvenue\\b')]],
+        any: [
+          [
+            r(
+              '\\bgoverning law\\b|\\bgoverned by\\b.{0,40}\\blaws?\\b|\\b(exclusive )?jurisdiction (of|in)\\b|\\bvenue\\b|\\b(agreement|contract|terms)\\b[^.]{0,40}\\bsubject to\\b[^.]{0,30}\\blaws?\\b|\\blaws? of [^.]{0,60}\\b(shall |will )?appl(y|ies)\\b|\\bplace of jurisdiction\\b',
+            ),
+          ],
+        ],
         genericLimits: false,
         dataProtectionScope: 'the governing law of the data-protection clauses (SCCs) only, not of the contract',
       },
@@ -677,7 +688,7 @@ export const VENDOR_OBLIGATIONS: VendorObligation[] = [
           [
             r('\\b(regulator|regulatory|supervisory authorit|competent (supervisory )?authorit|resolution authorit|data protection authorit)'),
             r(
-              '\\b(cooperat|participat|submit (itself|to)|assist|respond to (its |their )?(enquir|inquir|requests?|instructions)|make (\\w+ )?available to|provide (\\w+ ){0,3}(information|access|assistance) to|allow (the )?(regulator|authorit)|(submit to|allow|permit|conduct|carry out) (an? )?audits?|audit(s|ed)? by (the )?(regulator|authorit))',
+              '\\b(cooperat|participat|submit (itself|to)|assist|respond to (its |their )?(enquir|inquir|requests?|instructions)|make (\\w+ )?available to|provide (\\w+ ){0,3}(information|access|assistance) to|allow (the )?(regulator|authorit)|(submit to|allow|permit|conduct|carry out) (an? )?audits?|audit(s|ed)? by (the )?(regulator|authorit)|notif(y|ication)\\b[^.]{0,80}\\b(inspections?|control (procedures|measures)|measures (taken|or orders)|orders)|support(ing)?\\b[^.]{0,60}\\bconsultations?|\\bprior consultations?)',
             ),
           ],
         ],
@@ -727,7 +738,16 @@ export const VENDOR_OBLIGATIONS: VendorObligation[] = [
         },
         against: [
           {
-            re: /\bterminat\w*[^.;]{0,80}\b(for any reason or no reason|without (prior )?notice|in (its|our) sole discretion)\b|\b(in (its|our) sole discretion|for any reason or no reason)[^.;]{0,80}\bterminat/i,
+            // At will: "may terminate at any time, in its sole discretion, for any reason or no reason" (unless a notice period is given).
+            re: /\bterminat\w*[^.;]{0,80}\b(for any reason or no reason|in (its|our) sole (discretion|determination)|at any time)\b|\b(in (its|our) sole (discretion|determination)|for any reason or no reason)[^.;]{0,80}\bterminat/i,
+            unless: AT_NOTICE,
+            bound: 'provider',
+            note: 'the provider may terminate at will, without a notice period',
+          },
+          {
+            // Without notice and without a cause ("may terminate without notice"); for a breach, non-payment or misuse it is termination for cause.
+            re: /\bterminat\w*[^.;]{0,80}\bwithout (prior )?notice\b/i,
+            unless: new RegExp(`${AT_NOTICE.source}|\\b(if|in the event|upon|breach|violat|fail|insolven|non-?payment|misuse|cause|reasons?)\\b`, 'i'),
             bound: 'provider',
             note: 'the provider may terminate at will, without a notice period',
           },
@@ -802,7 +822,7 @@ export const VENDOR_OBLIGATIONS: VendorObligation[] = [
           [
             r('\\b(uptime|availability|downtime|service levels?|target)\\b'),
             r(
-              '\\b(calculat|measur|monitor|report|status (page|site|records?)|error rates?|per (calendar )?(month|quarter)|(monthly|quarterly) (basis|period))',
+              '\\b(calculat|measur(ed|ement|ing)\\b|monitor|report|status (page|site|records?)|error rates?|per (calendar )?(month|quarter)|(monthly|quarterly) (basis|period))',
             ),
           ],
         ],
@@ -814,7 +834,8 @@ export const VENDOR_OBLIGATIONS: VendorObligation[] = [
         any: [
           [r('\\bservice credits?\\b')],
           [r('\\bcredits?\\b'), r('\\b(uptime|downtime|availab|service level|SLA)')],
-          [r('\\b(corrective|remed)'), r('\\b(uptime|service level|availab)')],
+          // A remedy limited to termination or a warranty ("your sole remedy is to terminate") is no corrective action.
+          [r('\\bcorrective (actions?|measures?)\\b|\\bremediat'), r('\\b(uptime|service level|availab)')],
         ],
       },
     ],
