@@ -603,7 +603,7 @@ export const VENDOR_OBLIGATIONS: VendorObligation[] = [
         any: [[r('\\b\\d{2}(\\.\\d+)?\\s?%'), r('\\b(uptime|availab|service level)')]],
         against: [
           {
-            re: /\b(commercially )?reasonable efforts\b[^.;]{0,100}(\b(uptime|availability|service levels?)\b|\bavailable\b[^.;]{0,30}\d{2}(\.\d+)?\s?%)|\b(uptime|availability|service levels?)\b[^.;]{0,100}\b(commercially )?reasonable efforts\b/i,
+            re: /\b(commercially )?reasonable efforts\b[^.;]{0,160}(\b(uptime|availability|service levels?)\b|\bavailable\b[^.;]{0,60}\d{2}(\.\d+)?\s?%)|\b(uptime|availability|service levels?)\b[^.;]{0,100}\b(commercially )?reasonable efforts\b/i,
             note: 'the availability target is only an efforts commitment',
           },
         ],
@@ -805,7 +805,7 @@ export const VENDOR_OBLIGATIONS: VendorObligation[] = [
         any: [[r('\\b\\d{2}(\\.\\d+)?\\s?%'), r('\\b(uptime|availab|service level)')]],
         against: [
           {
-            re: /\b(commercially )?reasonable efforts\b[^.;]{0,100}(\b(uptime|availability|service levels?)\b|\bavailable\b[^.;]{0,30}\d{2}(\.\d+)?\s?%)|\b(uptime|availability|service levels?)\b[^.;]{0,100}\b(commercially )?reasonable efforts\b/i,
+            re: /\b(commercially )?reasonable efforts\b[^.;]{0,160}(\b(uptime|availability|service levels?)\b|\bavailable\b[^.;]{0,60}\d{2}(\.\d+)?\s?%)|\b(uptime|availability|service levels?)\b[^.;]{0,100}\b(commercially )?reasonable efforts\b/i,
             note: 'the availability target is only an efforts commitment',
           },
         ],

@@ -40,6 +40,45 @@ export function isContractual(doc: Pick<SourceDocument, 'filename' | 'title' | '
   return true;
 }
 
+/** A clause incorporating other documents into the contract ("the Policies form part of these Terms and are incorporated by reference"). */
+const INCORPORATES =
+  /\bincorporated (herein |into (this|these|the) [\w ]{0,30})?by reference\b|\bhereby incorporated\b|\bforms? (an integral )?part of (this|these|the) (agreement|terms|contract|dpa|addendum)\b/i;
+/** Names of documents a contract refers to: "Security Policy", "Security, Privacy and Architecture Documentation". */
+const DOCUMENT_NAME =
+  /\b([A-Z][\w-]*(?:,? (?:and )?[A-Z][\w-]*){0,5} (?:Policy|Policies|Documentation|Overview|Statement|Whitepaper|Guidelines|Description|Plan|Program(?:me)?|Measures))\b/g;
+const nameKey = (s: string) =>
+  s
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, ' ')
+    .trim();
+
+/**
+ * The documents that form the contract: those `isContractual` places there, and the policies
+ * or pages a contractual document incorporates by reference by their name (Aptible's terms:
+ * "the Policies form part of these Terms, and are hereby incorporated by reference: 1. Security
+ * Policy ..." makes its Security Policy part of the contract).
+ */
+export function contractualDocuments(docs: SourceDocument[]): Set<SourceDocument> {
+  const out = new Set(docs.filter((d) => isContractual(d)));
+  const incorporated = new Set<string>();
+  for (const d of out) {
+    d.blocks.forEach((b, i) => {
+      if (!INCORPORATES.test(b.text)) return;
+      // The clause and the list that follows it in the same section.
+      const section = b.headings.join(' > ');
+      const next = d.blocks.slice(i, i + 12).filter((x) => x.headings.join(' > ') === section);
+      for (const x of next) for (const m of x.text.matchAll(DOCUMENT_NAME)) incorporated.add(nameKey(m[1]!));
+    });
+  }
+  if (!incorporated.size) return out;
+  for (const d of docs) {
+    if (out.has(d) || d.contractual === false) continue;
+    const names = [d.title ?? '', d.blocks.find((b) => b.headings.length)?.headings[0] ?? ''].map(nameKey).filter(Boolean);
+    if (names.some((n) => incorporated.has(n))) out.add(d);
+  }
+  return out;
+}
+
 /**
  * One sentence of a document, the unit evidence is matched and quoted in. Its
  * neighbour in the same block may be joined to it when an element needs two
@@ -79,8 +118,9 @@ const ABBREVIATION_END = /\b(para|paras|art|arts|sec|secs|no|nos|cf|vs|e\.g|i\.e
  */
 export function splitSentences(docs: SourceDocument[]): Sentence[] {
   const out: Sentence[] = [];
+  const contractualDocs = contractualDocuments(docs);
   for (const doc of docs) {
-    const contractual = isContractual(doc);
+    const contractual = contractualDocs.has(doc);
     let lead: number | undefined;
     let prevSection = '';
     let prevLast: Sentence | null = null;

@@ -254,3 +254,45 @@ t.test('which documents are contractual: by file name, then title, then first he
   t.equal(d('upload-3.pdf'), true);
   t.equal(isContractual({ filename: 'security-overview.md', title: null, blocks: [], contractual: true }), true, 'an analyst-set kind wins');
 });
+
+t.test('a policy the contract incorporates by reference is part of the contract', async (t) => {
+  const { contractualDocuments } = await import('../../src/compliance/passages.js');
+  const terms = {
+    id: 't',
+    filename: 'terms.md',
+    title: 'Terms of Service',
+    blocks: [
+      { text: 'Acme has several policies that form part of these Terms, and are hereby incorporated by reference:', headings: ['Policies'] },
+      { text: '1. Security Policy', headings: ['Policies'] },
+    ],
+  };
+  const security = {
+    id: 's',
+    filename: 'security.md',
+    title: 'Security Policy',
+    blocks: [{ text: 'Acme will notify Customer within 24 hours after becoming aware of a security incident affecting Customer Data.', headings: [] }],
+  };
+  const privacy = { id: 'p', filename: 'privacy.md', title: 'Privacy Policy', blocks: [{ text: 'We collect your e-mail address.', headings: [] }] };
+  const set = contractualDocuments([terms, security, privacy]);
+  t.ok(set.has(security), 'named in the incorporation clause');
+  t.notOk(set.has(privacy), 'a policy the contract does not incorporate stays outside it');
+  const [notice] = analyzeGaps([ob('A30.3.b')], splitSentences([terms, security]), { minRelevance: 0, vendorNames: ['Acme'] });
+  t.equal(notice!.status, 'covered', 'the incorporated policy evidences a contractual obligation');
+  t.notOk(contractualDocuments([{ ...terms, blocks: [terms.blocks[1]!] }, security]).has(security), 'a mere mention is not incorporation');
+});
+
+t.test('list items are bound by their lead-in; termination at will only without a notice period or cause', async (t) => {
+  const prohibited = analyzeGaps(
+    [ob('A24')],
+    splitSentences([
+      doc('terms', 'You will not:', '- conduct security penetration tests or vulnerability scans on the Services without Acme’s prior written consent;'),
+    ]),
+    { minRelevance: 0, vendorNames: ['Acme'] },
+  )[0]!;
+  t.equal(prohibited.elements[0]!.level, 'none', "the customer's prohibition is no testing by the provider");
+  const h = (text: string) => level(read('A30.2.h', 'Either party may terminate this Agreement upon thirty (30) days prior written notice.', text), 'notice');
+  t.equal(h('Acme may terminate the Services at any time in its sole determination.'), 'limited', 'at will');
+  t.equal(h('Acme may terminate your Services for any reason or no reason by providing you with thirty days advance notice.'), 'met', 'with a notice period');
+  t.equal(h('Acme may immediately terminate the Services without notice in the event that you breach these Terms.'), 'met', 'for cause');
+  t.equal(h('Acme may terminate the Services without notice.'), 'limited', 'without notice and without cause');
+});
