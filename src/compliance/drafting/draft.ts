@@ -58,7 +58,8 @@ const LISTS: ReadonlySet<DraftField> = new Set(['serviceLocations', 'dataStorage
 
 /** Key under which two values count as the same. */
 export function valueKey(field: DraftField, v: DraftValue): string {
-  if (field === 'address' && typeof v === 'string') return (v.match(/\d+/g) ?? [v.toLowerCase()]).join(' ');
+  // The numbers of an address (street, suite, postcode); a US ZIP+4 is its ZIP ("94104-5401" is "94104").
+  if (field === 'address' && typeof v === 'string') return (v.replace(/\b(\d{5})-\d{4}\b/g, '$1').match(/\d+/g) ?? [v.toLowerCase()]).join(' ');
   if (field === 'legalName' && typeof v === 'string')
     return v
       .toLowerCase()

@@ -997,8 +997,25 @@ const personalData: Rule = (_c, ss, ctx) => {
   const out: Found[] = [];
   const alt = vendorAlt(ctx);
   const vendor = `${alt ? `${alt}|` : ''}we|company|vendor|provider|supplier|data importer|service provider|licensor`;
-  for (const s of ss) {
+  for (const [i, s] of ss.entries()) {
     const t = clean(s.text);
+    // The SCC annex describing the transfer: "Categories of data subjects whose personal data is transferred" and what follows.
+    if (/^categories of (data subjects|personal data)\b[^.]{0,60}\btransferred\b/i.test(t)) {
+      const next = ss[i + 1] ? clean(ss[i + 1]!.text) : '';
+      if (next.length > 3 && !/^(n\/?a|none|not applicable|\[|_)/i.test(next) && !/:\s*$/.test(next)) out.push(found(s, true, 0.7));
+      continue;
+    }
+    // "Personal Data ... is processed by Aptible on behalf of Customer".
+    if (
+      new RegExp(
+        String.raw`\bpersonal data\b[^.]{0,120}\b(?:is|are|will be|shall be)\s+processed by\s+(?:the\s+)?(?:${vendor})\b[^.]{0,40}\bon behalf of\b`,
+        'i',
+      ).test(t) &&
+      !NEGATES.test(t)
+    ) {
+      out.push(found(s, true, 0.85));
+      continue;
+    }
     if (/\b(does not|do not|will not|never)\s+process\s+(any\s+)?personal data\b/i.test(t) && vendorSubject(t, ctx)) {
       out.push(found(s, false, 0.8));
       continue;
@@ -1105,7 +1122,8 @@ const exitProvisions: Rule = (_c, ss, ctx) => {
       /\b(return|export|exporting|retrieve|download|delete|destroy|deletion|destruction|extract|purge|backup|copy|provide|hand over)\b[^.]{0,80}\b(data|content|submissions|files)\b|\b(data|content|submissions|confidential information)\b[^.]{0,80}\b(returned|exported|deleted|destroyed|retrieved|extracted)\b/i.test(
         t,
       );
-    if (ending && data) out.push(found(s, t, 0.8));
+    // The Standard Contractual Clauses' own wording ("the data importer shall ... delete") is standard text: the vendor's own clause comes first.
+    if (ending && data) out.push(found(s, t, /\bdata (importer|exporter)\b/i.test(t) ? 0.7 : 0.8));
     else if (/\btransition (assistance|services)\b/i.test(t) || (/\btransition period\b/i.test(t) && /\b(terminat|expir|exit)/i.test(t)))
       out.push(found(s, t, 0.8));
   }
