@@ -405,9 +405,7 @@ export function analyzeGaps(
       for (const x of read.extra) cite([x.sentence], x.text, x.at, el.id, relevance([x.sentence]), x.role);
     }
     const levels = elements.map((e) => e.level!);
-    // An anchor element not found (a service level without any target): the rest says nothing of the obligation.
-    const anchorMissing = ob.elements.some((el, i) => el.anchor && levels[i] === 'none');
-    const status: GapStatus = levels.every((l) => l === 'met') ? 'covered' : levels.every((l) => l === 'none') || anchorMissing ? 'missing' : 'partial';
+    const status: GapStatus = levels.every((l) => l === 'met') ? 'covered' : levels.every((l) => l === 'none') ? 'missing' : 'partial';
     const coverage = elements.length ? levels.reduce((n, l) => n + LEVEL_COVERAGE[l], 0) / elements.length : 0;
     return {
       obligationId: ob.id,

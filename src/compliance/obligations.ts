@@ -49,8 +49,6 @@ export interface EvidenceElement {
   exclude?: RegExp[];
   /** Alternatives matched against "<heading path> › <text>", any length (a table row under "List of sub-processors"). */
   sectionAny?: RegExp[][];
-  /** Without this element nothing of the obligation counts (a service level without a target): `none` makes it missing. */
-  anchor?: true;
   /** Clauses pointing the other way; found anywhere, the element is at most limited. */
   against?: (LimitRule & { bound?: 'provider' | 'customer' | 'any' })[];
 }
