@@ -96,6 +96,12 @@ const ObligationData = Type.Object(
     scope: Type.Union([Type.Literal('all'), Type.Literal('critical')], {
       description: 'critical: applies to ICT services supporting critical or important functions (Art. 28(8), 30(3))',
     }),
+    contractual: Type.Optional(
+      Type.Literal(true, {
+        description:
+          'one of the contractual arrangements (Article 30, and the audit and termination rights of Article 28(6)-(7)): evidence stated only in a policy, web page or report is limited, since DORA asks for it in the contract (passages.ts `isContractual`)',
+      }),
+    ),
     query: Type.String({ minLength: 1, description: 'words describing the evidence, ranked against passages lexically (BM25) and with the embedder' }),
     elements: Type.Array(ElementData, { minItems: 1 }),
   },
