@@ -47,3 +47,20 @@ t.test('no import runs up the floors', async (t) => {
   }
   t.same(up, [], 'imports that run up the floors');
 });
+
+// No room grows too large (docs/code-structure.md, "A module"): every file of a module but its
+// repository (the resource's SQL, kept in one place) stays within 400 lines; a service that
+// outgrows it is split by concern beside its service.ts, as workspaces and questionnaires are.
+t.test('no module file above 400 lines', async (t) => {
+  const { readdirSync, readFileSync } = await import('node:fs');
+  const modules = path.join(root, 'src', 'modules');
+  const over: string[] = [];
+  for (const m of readdirSync(modules)) {
+    for (const f of readdirSync(path.join(modules, m))) {
+      if (!f.endsWith('.ts') || f === 'repository.ts') continue;
+      const lines = readFileSync(path.join(modules, m, f), 'utf8').split('\n').length - 1;
+      if (lines > 400) over.push(`src/modules/${m}/${f}: ${lines} lines`);
+    }
+  }
+  t.same(over, [], 'module files above 400 lines');
+});

@@ -1,9 +1,12 @@
 import { Type, type Static } from 'typebox';
+import { TEMPLATES } from '../../compliance/questionnaire-template.js';
+import { badRequest } from '../../lib/errors.js';
 import { ANSWER_TYPES, YES_NO_VALUES, type AnswerValue, type ScoringRule, type StoredQuestion, type StoredSection } from '../../db/schema/questionnaires.js';
 
 /**
  * Custom questions and sections (request schemas and the checks a schema cannot
- * express), and the validation of answer values against their question.
+ * express), their composition with a template's, and the validation of answer values
+ * against their question.
  * Rules in docs/questionnaires.md.
  */
 
@@ -180,6 +183,30 @@ export function buildQuestions(
     .filter((s) => used.has(s.id))
     .map((s) => (s.articles.length ? s : { ...s, articles: [...new Set(questions.filter((q) => q.sectionId === s.id).flatMap((q) => q.articles))] }));
   return { sections: outSections, questions, problems };
+}
+
+/** Questions of a template (optionally a subset of its sections) plus custom ones; 400 listing every problem. */
+export function composeQuestions(input: { template?: string; templateSections?: string[]; sections?: SectionInput[]; questions?: QuestionInput[] }) {
+  const problems: string[] = [];
+  let base: { sections: StoredSection[]; questions: StoredQuestion[] } = { sections: [], questions: [] };
+  const template = input.template ? TEMPLATES[input.template] : undefined;
+  if (input.template && !template) problems.push(`template: unknown template ${input.template} (one of: ${Object.keys(TEMPLATES).join(', ')})`);
+  if (template) {
+    let sections = template.sections;
+    if (input.templateSections) {
+      const known = new Set(template.sections.map((s) => s.id));
+      input.templateSections.forEach((id, i) => {
+        if (!known.has(id)) problems.push(`templateSections.${i}: unknown section ${id} (one of: ${[...known].join(', ')})`);
+      });
+      sections = template.sections.filter((s) => input.templateSections!.includes(s.id));
+    }
+    const ids = new Set(sections.map((s) => s.id));
+    base = { sections, questions: template.questions.filter((q) => ids.has(q.sectionId)) };
+  } else if (input.templateSections) problems.push('templateSections: needs a template');
+  const built = buildQuestions(base, input.sections, input.questions);
+  problems.push(...built.problems);
+  if (problems.length) throw badRequest(problems.join('; '), problems);
+  return { template, sections: built.sections, questions: built.questions };
 }
 
 const DATE_RE = /^(\d{4})-(\d{2})-(\d{2})$/;

@@ -17,19 +17,17 @@ const NullableScalar = <T extends string | number>(type: 'string' | 'number', op
   Type.Unsafe<T | null>({ type: [type, 'null'], ...opts });
 const DateOnly = Type.String({ format: 'date', pattern: '^\\d{4}-\\d{2}-\\d{2}$', description: 'YYYY-MM-DD' });
 const Status = Type.Enum([...QUESTIONNAIRE_STATUSES]);
-/**
- * An answer value: string (yes_no, text, date, single choice), number, or array of
- * strings (multiple choice). One multi-type schema, so that the validator never
- * coerces one type into another; the question decides what is valid.
- */
-const AnswerValueSchema = Type.Unsafe<AnswerValue>({
-  type: ['string', 'number', 'array'],
+const ANSWER_VALUE_DESCRIPTION = 'yes_no: yes|no|partial|na; text: string; date: YYYY-MM-DD; number; choice: option value (array when multiple)';
+/** An answer value as the API shows it: string (yes_no, text, date, single choice), number, or array of strings (multiple choice). */
+const AnswerValueSchema = Type.Union([Type.String(), Type.Number(), Type.Array(Type.String())], { description: ANSWER_VALUE_DESCRIPTION });
+/** In a request (null clears): one multi-type schema, so that the validator never coerces a type into another; the question decides what is valid. */
+const AnswerValueOrNull = Type.Unsafe<AnswerValue | null>({
+  type: ['string', 'number', 'array', 'null'],
   items: { type: 'string', maxLength: 100 },
   maxItems: 50,
   maxLength: MAX_TEXT_ANSWER,
-  description: 'yes_no: yes|no|partial|na; text: string; date: YYYY-MM-DD; number; choice: option value (array when multiple)',
+  description: ANSWER_VALUE_DESCRIPTION,
 });
-const AnswerValueOrNull = Type.Unsafe<AnswerValue | null>({ ...AnswerValueSchema, type: ['string', 'number', 'array', 'null'] });
 const VendorContact = Type.Object(
   {
     email: Type.String({ format: 'email', maxLength: 254 }),

@@ -2,6 +2,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Copy, KeyRound, Trash2 } from 'lucide-react';
 import { useState, type FormEvent } from 'react';
 import { del, get, post } from '../api/client';
+import type { ApiBody, ApiData } from '../api/types';
 import { ErrorMessage } from '../ui/Alert';
 import { Button } from '../ui/Button';
 import { Field } from '../ui/Field';
@@ -9,25 +10,8 @@ import { formatDateTime } from '../ui/format';
 import { Loading } from '../ui/Spinner';
 import { useToast } from '../ui/Toasts';
 
-type KeyFlag = 'canQuery' | 'canViewSources' | 'canManageSync';
-interface ApiKey {
-  id: string;
-  name: string;
-  prefix: string;
-  workspaces: { id: string; workspaceId: string; workspaceName: string }[];
-  permissions: Record<string, boolean>;
-  status: 'active' | 'expired' | 'revoked';
-  createdBy: { id: string; name: string; email: string } | null;
-  createdAt: string;
-  expiresAt: string;
-  revokedAt: string | null;
-  lastUsedAt: string | null;
-}
-interface WorkspaceItem {
-  id: string;
-  workspaceName: string;
-  permissions: Record<string, boolean>;
-}
+/** The flags a key may hold (the create body's `permissions`). */
+type KeyFlag = keyof ApiBody<'createApiKey'>['permissions'];
 const FLAGS: { flag: KeyFlag; label: string }[] = [
   { flag: 'canQuery', label: 'Ask and read analytics' },
   { flag: 'canViewSources', label: 'View sources' },
@@ -43,10 +27,10 @@ export default function ApiKeysSection({ orgId }: { orgId: string }) {
   const qc = useQueryClient();
   const toast = useToast();
   const base = `/organizations/${encodeURIComponent(orgId)}/api-keys`;
-  const keys = useQuery({ queryKey: ['api-keys', orgId], queryFn: async () => (await get<{ apiKeys: ApiKey[] }>(base, { query: { limit: 100 } })).apiKeys });
+  const keys = useQuery({ queryKey: ['api-keys', orgId], queryFn: async () => (await get<ApiData<'listApiKeys'>>(base, { query: { limit: 100 } })).apiKeys });
   const workspaces = useQuery({
     queryKey: ['workspaces', 'for-keys'],
-    queryFn: async () => (await get<{ workspaces: WorkspaceItem[] }>('/workspaces', { query: { limit: 100 } })).workspaces,
+    queryFn: async () => (await get<ApiData<'listWorkspaces'>>('/workspaces', { query: { limit: 100 } })).workspaces,
   });
   const [name, setName] = useState('');
   const [expires, setExpires] = useState(inDays(90));
@@ -55,7 +39,7 @@ export default function ApiKeysSection({ orgId }: { orgId: string }) {
   const [shown, setShown] = useState<{ name: string; key: string } | null>(null);
   const create = useMutation({
     mutationFn: () =>
-      post<{ apiKey: ApiKey; key: string }>(base, {
+      post<ApiData<'createApiKey'>>(base, {
         name: name.trim(),
         expiresAt: new Date(`${expires}T23:59:59Z`).toISOString(),
         workspaces: chosen,

@@ -2,7 +2,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { PlugZap, Plus, RefreshCw, Trash2 } from 'lucide-react';
 import { useState, type FormEvent } from 'react';
 import { del, get, patch, post } from '../api/client';
-import type { PageInfo } from '../api/types';
+import type { ApiData } from '../api/types';
 import { ErrorMessage } from '../ui/Alert';
 import { Button } from '../ui/Button';
 import { Dialog } from '../ui/Dialog';
@@ -12,34 +12,7 @@ import { Loading } from '../ui/Spinner';
 import { useToast } from '../ui/Toasts';
 import { useStreamEvent } from '../notifications/stream';
 
-interface SyncRun {
-  id: string;
-  status: string;
-  finishedAt: string | null;
-  resources: { listed: number; added: number; updated: number; unchanged: number; removed: number; failed: number };
-  error: string | null;
-}
-interface McpSource {
-  id: string;
-  name: string;
-  transport: 'http' | 'stdio';
-  url: string | null;
-  command: string | null;
-  headerNames: string[];
-  enabled: boolean;
-  syncStatus: string;
-  lastSync: SyncRun | null;
-  documentCount: number;
-  chunkCount: number;
-}
-interface Connection {
-  ok: boolean;
-  latencyMs: number;
-  server?: { name: string; version: string };
-  resources?: { count: number };
-  tools?: { count: number };
-  error?: { code: string; message: string };
-}
+type McpSource = ApiData<'listMcpSources'>['mcpSources'][number];
 
 const key = (ws: string) => ['mcp-sources', ws] as const;
 
@@ -52,7 +25,7 @@ const key = (ws: string) => ['mcp-sources', ws] as const;
 export function McpSources({ ws, workspaceId, canManage }: { ws: string; workspaceId: string; canManage: boolean }) {
   const list = useQuery({
     queryKey: key(ws),
-    queryFn: () => get<{ mcpSources: McpSource[]; pagination: PageInfo }>('/mcp-sources', { workspace: ws, query: { limit: 100 } }),
+    queryFn: () => get<ApiData<'listMcpSources'>>('/mcp-sources', { workspace: ws, query: { limit: 100 } }),
   });
   const qc = useQueryClient();
   const refresh = () => void qc.invalidateQueries({ queryKey: key(ws) });
@@ -194,7 +167,7 @@ function AddMcpDialog({ ws, open, onClose }: { ws: string; open: boolean; onClos
   };
   const settings = () => ({ transport: 'http' as const, url: url.trim(), ...(header.trim() && value ? { headers: { [header.trim()]: value } } : {}) });
   const test = useMutation({
-    mutationFn: async () => (await post<{ connection: Connection }>('/mcp-sources/test-connection', settings(), { workspace: ws })).connection,
+    mutationFn: async () => (await post<ApiData<'testMcpConnection'>>('/mcp-sources/test-connection', settings(), { workspace: ws })).connection,
   });
   const add = useMutation({
     mutationFn: () => post('/mcp-sources', { name: name.trim(), ...settings() }, { workspace: ws }),

@@ -2,7 +2,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { MailPlus, RotateCw, Trash2, UserMinus } from 'lucide-react';
 import { useState, type FormEvent } from 'react';
 import { del, get, patch, post } from '../api/client';
-import type { OrgRole } from '../api/types';
+import type { ApiData, OrgRole } from '../api/types';
 import { useMe, useOrganization } from '../auth/session';
 import { useTitle } from '../lib/useTitle';
 import { ErrorMessage } from '../ui/Alert';
@@ -13,20 +13,6 @@ import { Loading } from '../ui/Spinner';
 import { useToast } from '../ui/Toasts';
 import ApiKeysSection from './ApiKeysSection';
 
-interface OrgMember {
-  user: { id: string; name: string; email: string };
-  role: OrgRole;
-  status: string;
-  joinedAt: string;
-}
-interface Invitation {
-  id: string;
-  email: string;
-  role: OrgRole;
-  status: string;
-  expiresAt: string;
-  createdAt: string;
-}
 const ROLES: { value: OrgRole; label: string; hint: string }[] = [
   { value: 'org_admin', label: 'Administrator', hint: 'manages members; admin of every vendor' },
   { value: 'analyst', label: 'Analyst', hint: 'works on every vendor (documents, assessments, questionnaires)' },
@@ -43,11 +29,14 @@ export default function OrganizationPage() {
   const qc = useQueryClient();
   const toast = useToast();
   const base = `/organizations/${encodeURIComponent(org.id)}`;
-  const members = useQuery({ queryKey: ['org-members', org.id], queryFn: async () => (await get<{ members: OrgMember[] }>(`${base}/members`)).members });
+  const members = useQuery({
+    queryKey: ['org-members', org.id],
+    queryFn: async () => (await get<ApiData<'listOrganizationMembers'>>(`${base}/members`)).members,
+  });
   const invitations = useQuery({
     queryKey: ['org-invitations', org.id],
     enabled: isAdmin,
-    queryFn: async () => (await get<{ invitations: Invitation[] }>(`${base}/invitations`)).invitations,
+    queryFn: async () => (await get<ApiData<'listInvitations'>>(`${base}/invitations`)).invitations,
   });
   const refresh = () =>
     Promise.all([
@@ -58,7 +47,7 @@ export default function OrganizationPage() {
   const [email, setEmail] = useState('');
   const [role, setRole] = useState<OrgRole>('analyst');
   const invite = useMutation({
-    mutationFn: (v: { email: string; role: OrgRole }) => post<{ invitation: Invitation }>(`${base}/invite`, v),
+    mutationFn: (v: { email: string; role: OrgRole }) => post<ApiData<'inviteMember'>>(`${base}/invite`, v),
     onSuccess: async (_d, v) => {
       await refresh();
       setEmail('');

@@ -3,7 +3,7 @@ import { LogOut, UserPlus } from 'lucide-react';
 import { useState, type FormEvent } from 'react';
 import { useNavigate, useOutletContext } from 'react-router';
 import { del, patch, post } from '../api/client';
-import type { Permissions, Workspace } from '../api/types';
+import type { Permissions } from '../api/types';
 import { useMe } from '../auth/session';
 import { ErrorMessage } from '../ui/Alert';
 import { Button } from '../ui/Button';
@@ -13,13 +13,6 @@ import { vendorKey, vendorsKey } from '../vendors/api';
 import type { VendorOutletContext } from '../vendors/VendorPage';
 import { McpSources } from './McpSources';
 
-interface Member {
-  user: { id: string; name: string; email: string };
-  role: 'owner' | 'admin' | 'member' | 'viewer';
-  permissions: Permissions;
-  status: string;
-  membership?: 'explicit' | 'organization';
-}
 const FLAGS: { key: keyof Permissions; label: string }[] = [
   { key: 'canQuery', label: 'Ask' },
   { key: 'canViewSources', label: 'See documents' },
@@ -31,7 +24,7 @@ const RANK = { owner: 4, admin: 3, member: 2, viewer: 1 } as const;
 /** A vendor's administration: members and permissions, transfer and leave, sync schedule, MCP sources. */
 export default function VendorSettingsTab() {
   const { vendor } = useOutletContext<VendorOutletContext>();
-  const w = vendor as Workspace & { members?: Member[] };
+  const w = vendor;
   const me = useMe().data!;
   const qc = useQueryClient();
   const toast = useToast();
@@ -78,7 +71,7 @@ export default function VendorSettingsTab() {
   const myRank = RANK[w.myRole as keyof typeof RANK] ?? 0;
   const canInvite = w.permissions.canInvite;
   const isOwner = w.myRole === 'owner';
-  const members = (w.members ?? []).filter((m) => m.status === 'active');
+  const members = w.members.filter((m) => m.status === 'active');
   const [vendorOwner, setVendorOwner] = useState(w.vendorOwnerId ?? '');
   const [lifecycle, setLifecycle] = useState<string>(w.lifecycle ?? 'active');
   return (

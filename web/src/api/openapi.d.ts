@@ -14579,12 +14579,12 @@ export interface operations {
                                         score: number | null;
                                     }[];
                                     answer: {
-                                        value: (string | number | unknown[]) | (never | null);
+                                        value: (string | number | string[]) | (never | null);
                                         comment: string | null;
                                         answeredAt: string | null;
                                     } | null;
                                     suggestion: {
-                                        value: (string | number | unknown[]) | (never | null);
+                                        value: (string | number | string[]) | (never | null);
                                         rationale: string;
                                         citations: {
                                             sourceId: string;
@@ -14598,7 +14598,7 @@ export interface operations {
                                         createdAt: string;
                                     } | null;
                                     review: {
-                                        overrideValue: (string | number | unknown[]) | (never | null);
+                                        overrideValue: (string | number | string[]) | (never | null);
                                         overrideScore: number | null;
                                         note: string | null;
                                         reviewedBy: string | null;
@@ -14969,12 +14969,12 @@ export interface operations {
                                         score: number | null;
                                     }[];
                                     answer: {
-                                        value: (string | number | unknown[]) | (never | null);
+                                        value: (string | number | string[]) | (never | null);
                                         comment: string | null;
                                         answeredAt: string | null;
                                     } | null;
                                     suggestion: {
-                                        value: (string | number | unknown[]) | (never | null);
+                                        value: (string | number | string[]) | (never | null);
                                         rationale: string;
                                         citations: {
                                             sourceId: string;
@@ -14988,7 +14988,7 @@ export interface operations {
                                         createdAt: string;
                                     } | null;
                                     review: {
-                                        overrideValue: (string | number | unknown[]) | (never | null);
+                                        overrideValue: (string | number | string[]) | (never | null);
                                         overrideScore: number | null;
                                         note: string | null;
                                         reviewedBy: string | null;
@@ -15514,12 +15514,12 @@ export interface operations {
                                         score: number | null;
                                     }[];
                                     answer: {
-                                        value: (string | number | unknown[]) | (never | null);
+                                        value: (string | number | string[]) | (never | null);
                                         comment: string | null;
                                         answeredAt: string | null;
                                     } | null;
                                     suggestion: {
-                                        value: (string | number | unknown[]) | (never | null);
+                                        value: (string | number | string[]) | (never | null);
                                         rationale: string;
                                         citations: {
                                             sourceId: string;
@@ -15533,7 +15533,7 @@ export interface operations {
                                         createdAt: string;
                                     } | null;
                                     review: {
-                                        overrideValue: (string | number | unknown[]) | (never | null);
+                                        overrideValue: (string | number | string[]) | (never | null);
                                         overrideScore: number | null;
                                         note: string | null;
                                         reviewedBy: string | null;
@@ -15865,12 +15865,12 @@ export interface operations {
                                         score: number | null;
                                     }[];
                                     answer: {
-                                        value: (string | number | unknown[]) | (never | null);
+                                        value: (string | number | string[]) | (never | null);
                                         comment: string | null;
                                         answeredAt: string | null;
                                     } | null;
                                     suggestion: {
-                                        value: (string | number | unknown[]) | (never | null);
+                                        value: (string | number | string[]) | (never | null);
                                         rationale: string;
                                         citations: {
                                             sourceId: string;
@@ -15884,7 +15884,7 @@ export interface operations {
                                         createdAt: string;
                                     } | null;
                                     review: {
-                                        overrideValue: (string | number | unknown[]) | (never | null);
+                                        overrideValue: (string | number | string[]) | (never | null);
                                         overrideScore: number | null;
                                         note: string | null;
                                         reviewedBy: string | null;
@@ -16233,12 +16233,12 @@ export interface operations {
                                         score: number | null;
                                     }[];
                                     answer: {
-                                        value: (string | number | unknown[]) | (never | null);
+                                        value: (string | number | string[]) | (never | null);
                                         comment: string | null;
                                         answeredAt: string | null;
                                     } | null;
                                     suggestion: {
-                                        value: (string | number | unknown[]) | (never | null);
+                                        value: (string | number | string[]) | (never | null);
                                         rationale: string;
                                         citations: {
                                             sourceId: string;
@@ -16252,7 +16252,7 @@ export interface operations {
                                         createdAt: string;
                                     } | null;
                                     review: {
-                                        overrideValue: (string | number | unknown[]) | (never | null);
+                                        overrideValue: (string | number | string[]) | (never | null);
                                         overrideScore: number | null;
                                         note: string | null;
                                         reviewedBy: string | null;
@@ -16520,12 +16520,12 @@ export interface operations {
                                         label: string;
                                     }[];
                                     answer: {
-                                        value: (string | number | unknown[]) | (never | null);
+                                        value: (string | number | string[]) | (never | null);
                                         comment: string | null;
                                         answeredAt: string | null;
                                     } | null;
                                     suggestion: {
-                                        value: (string | number | unknown[]) | (never | null);
+                                        value: (string | number | string[]) | (never | null);
                                         rationale: string;
                                         citations: {
                                             title: string;
@@ -16755,12 +16755,12 @@ export interface operations {
                                         label: string;
                                     }[];
                                     answer: {
-                                        value: (string | number | unknown[]) | (never | null);
+                                        value: (string | number | string[]) | (never | null);
                                         comment: string | null;
                                         answeredAt: string | null;
                                     } | null;
                                     suggestion: {
-                                        value: (string | number | unknown[]) | (never | null);
+                                        value: (string | number | string[]) | (never | null);
                                         rationale: string;
                                         citations: {
                                             title: string;

@@ -6,18 +6,10 @@
 import type { operations } from './openapi';
 
 type Json<R> = R extends { content: { 'application/json': infer B } } ? B : never;
-/** The `data` of an operation's success response (200, else 201). */
-export type ApiData<Op extends keyof operations> = operations[Op]['responses'] extends infer R
-  ? R extends { 200: infer O }
-    ? Json<O> extends { data: infer D }
-      ? D
-      : never
-    : R extends { 201: infer C }
-      ? Json<C> extends { data: infer D }
-        ? D
-        : never
-      : never
-  : never;
+/** The JSON body of an operation's success response (200, else 201, else 202). */
+type Success<R> = R extends { 200: infer O } ? Json<O> : R extends { 201: infer C } ? Json<C> : R extends { 202: infer A } ? Json<A> : never;
+/** The `data` of an operation's success response. */
+export type ApiData<Op extends keyof operations> = Success<operations[Op]['responses']> extends { data: infer D } ? D : never;
 /** The JSON body an operation takes. */
 export type ApiBody<Op extends keyof operations> = operations[Op] extends { requestBody?: { content: { 'application/json': infer B } } } ? B : never;
 

@@ -1,20 +1,16 @@
 import { useQuery } from '@tanstack/react-query';
 import { formatBytes } from '../ui/format';
 import { get } from './client';
+import type { ApiData } from './types';
 
 /** What the service accepts (GET /data-sources/limits, docs/data-sources.md "Upload limits"). */
-export interface UploadLimits {
-  maxFileBytes: number;
-  maxFiles: number;
-  formats: { format: string; extensions: string[]; mimeType: string }[];
-  textByContent: boolean;
-}
+export type UploadLimits = ApiData<'getUploadLimits'>['limits'];
 
 export function useUploadLimits() {
   return useQuery({
     queryKey: ['upload-limits'],
     staleTime: Number.POSITIVE_INFINITY,
-    queryFn: async () => (await get<{ limits: UploadLimits }>('/data-sources/limits')).limits,
+    queryFn: async () => (await get<ApiData<'getUploadLimits'>>('/data-sources/limits')).limits,
   });
 }
 

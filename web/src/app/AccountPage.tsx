@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { apiWithMessage, post } from '../api/client';
-import type { User } from '../api/types';
+import type { ApiData } from '../api/types';
 import { meKey, useMe, useOrganization } from '../auth/session';
 import { useTitle } from '../lib/useTitle';
 import { Alert, ErrorMessage } from '../ui/Alert';
@@ -23,7 +23,7 @@ export function AccountPage() {
 
   const profile = useMutation({
     mutationFn: () =>
-      apiWithMessage<{ user: Pick<User, 'id' | 'name' | 'email'> }>('PATCH', '/auth/me', {
+      apiWithMessage<ApiData<'updateMe'>>('PATCH', '/auth/me', {
         body: { ...(name !== me.name ? { name } : {}), ...(email !== me.email ? { email } : {}) },
       }),
     onSuccess: async ({ message }) => {

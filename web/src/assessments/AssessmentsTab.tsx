@@ -3,7 +3,7 @@ import { ClipboardCheck, Plus, Upload } from 'lucide-react';
 import { useState, type FormEvent } from 'react';
 import { Link, useNavigate, useOutletContext } from 'react-router';
 import { get } from '../api/client';
-import type { DataSource, PageInfo } from '../api/types';
+import type { ApiData } from '../api/types';
 import { uploadWithProgress } from '../api/upload';
 import { acceptOf, FORMATS_IN_WORDS, uploadProblem, useUploadLimits } from '../api/uploadCheck';
 import { ErrorMessage } from '../ui/Alert';
@@ -115,8 +115,7 @@ function NewAssessmentDialog({ open, onClose, ws, vendorName }: { open: boolean;
   const sources = useQuery({
     queryKey: ['data-sources', ws, 'for-assessment'],
     enabled: open,
-    queryFn: () =>
-      get<{ dataSources: DataSource[]; pagination: PageInfo }>('/data-sources', { workspace: ws, query: { limit: 100, status: 'ready', sort: '-createdAt' } }),
+    queryFn: () => get<ApiData<'listDataSources'>>('/data-sources', { workspace: ws, query: { limit: 100, status: 'ready', sort: '-createdAt' } }),
   });
   const existing = (sources.data?.dataSources ?? []).flatMap((d) => d.files.map((f) => ({ ...f, source: d.name })));
   const create = useMutation({

@@ -1,7 +1,7 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { ApiError, get, onSessionExpired, refreshSession } from '../api/client';
-import type { Organization, User } from '../api/types';
+import type { ApiData, User } from '../api/types';
 
 export const meKey = ['me'] as const;
 export const orgKey = ['organization'] as const;
@@ -16,10 +16,10 @@ export function useMe() {
     queryKey: meKey,
     queryFn: async (): Promise<User | null> => {
       try {
-        const first = await get<{ user: User | null; refreshable: boolean }>('/auth/session', { noRefresh: true });
+        const first = await get<ApiData<'getSession'>>('/auth/session', { noRefresh: true });
         if (first.user || !first.refreshable) return first.user;
         if (!(await refreshSession())) return null;
-        return (await get<{ user: User | null }>('/auth/session', { noRefresh: true })).user;
+        return (await get<ApiData<'getSession'>>('/auth/session', { noRefresh: true })).user;
       } catch (err) {
         if (err instanceof ApiError && err.status === 401) return null;
         throw err;
@@ -36,7 +36,7 @@ export function useOrganization(enabled = true) {
     enabled,
     queryFn: async () => {
       try {
-        return (await get<{ organization: Organization }>('/organizations/me')).organization;
+        return (await get<ApiData<'getMyOrganization'>>('/organizations/me')).organization;
       } catch (err) {
         if (err instanceof ApiError && err.code === 'ONBOARDING_REQUIRED') return null;
         throw err;

@@ -1,12 +1,10 @@
 import { useCallback, useRef, useState } from 'react';
 import { ApiError, messageOf } from '../api/client';
 import { streamSse } from '../api/sse';
-import type { CitedSource, Source, Validation } from '../api/types';
+import type { ApiBody, CitedSource, Source, Validation } from '../api/types';
 
-export interface Filters {
-  section?: string;
-  dateRange?: { start?: string; end?: string };
-}
+/** The filters of an answer's retrieval (the `filters` of `POST /rag/stream`'s body). */
+export type Filters = NonNullable<ApiBody<'askStream'>['filters']>;
 
 /** The answer being streamed (or just streamed) from `POST /rag/stream`. */
 export interface LiveAnswer {

@@ -3,7 +3,7 @@ import { CalendarX2, Pencil, Plus, Trash2 } from 'lucide-react';
 import { useEffect, useMemo, useState, type FormEvent } from 'react';
 import { Link, useLocation } from 'react-router';
 import { ApiError, del, patch, post } from '../api/client';
-import type { Workspace } from '../api/types';
+import type { ApiData, Workspace } from '../api/types';
 import { functionsKey, preflightKey, useCodeLists, useFunctions } from '../register/api';
 import { ErrorMessage } from '../ui/Alert';
 import { Button } from '../ui/Button';
@@ -231,8 +231,8 @@ function ContractForm({
   const save = useMutation({
     mutationFn: () => {
       const body = blankToNull(c);
-      if (current) return patch<{ vendorProfile: unknown }>(`${base}/${encodeURIComponent(current.id!)}`, body);
-      return post<{ vendorProfile: unknown }>(base, Object.fromEntries(Object.entries(body).filter(([, v]) => v !== null)));
+      if (current) return patch<ApiData<'updateContract'>>(`${base}/${encodeURIComponent(current.id!)}`, body);
+      return post<ApiData<'createContract'>>(base, Object.fromEntries(Object.entries(body).filter(([, v]) => v !== null)));
     },
     onSuccess: async (res) => {
       await onSaved(res, current ? `Contract ${c.reference} saved` : `Contract ${c.reference} added`);
@@ -419,7 +419,7 @@ function EndForm({
   const [reason, setReason] = useState('');
   const end = useMutation({
     mutationFn: () =>
-      post<{ vendorProfile: unknown }>(`/workspaces/${encodeURIComponent(vendor.id)}/contracts/${encodeURIComponent(contract.id!)}/end`, {
+      post<ApiData<'endContract'>>(`/workspaces/${encodeURIComponent(vendor.id)}/contracts/${encodeURIComponent(contract.id!)}/end`, {
         endDate,
         terminationReason: reason,
       }),

@@ -2,7 +2,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Check, FileSearch, Pencil, X } from 'lucide-react';
 import { useState } from 'react';
 import { ApiError, get, messageOf, post } from '../api/client';
-import type { Workspace } from '../api/types';
+import type { ApiBody, ApiData, Workspace } from '../api/types';
 import { useStreamEvent } from '../notifications/stream';
 import { ErrorMessage } from '../ui/Alert';
 import { Button } from '../ui/Button';
@@ -15,42 +15,14 @@ import { OpenPassage } from '../viewer/DocumentViewer';
 import { countryLabel, ICT_OPTIONS } from './codes';
 import styles from './Profile.module.css';
 
-/** A register draft as the API returns it (docs/register-drafting.md). */
-interface Evidence {
-  documentId: string;
-  chunkId: string;
-  title: string;
-  section: string;
-  page: string | null;
-  quote: string;
-  link: string;
-}
-interface DraftField {
-  field: string;
-  label: string;
-  form: string;
-  /** `contract`: the value goes into the vendor's first contract. */
-  target?: 'profile' | 'contract';
-  status: 'proposed' | 'conflict' | 'not_found' | 'unchanged';
-  value?: unknown;
-  confidence?: number;
-  evidence: Evidence[];
-  candidates?: { value: unknown; confidence: number; evidence: Evidence[] }[];
-  /** Not found although the documents address the field: why (with its passages in `evidence`). */
-  reason?: string;
-  decision: { action: 'accepted' | 'edited' | 'rejected'; value?: unknown } | null;
-}
-interface Draft {
-  id: string;
-  status: 'pending' | 'running' | 'completed' | 'failed';
-  error: string | null;
-  createdAt: string;
-  summary: { proposed: number; conflicts: number; notFound: number; unchanged: number } | null;
-  fields?: DraftField[];
-}
-type Decision = { field: string; action: 'accept' | 'edit' | 'reject'; value?: unknown; candidate?: number };
+/** A register draft as the API returns it (docs/register-drafting.md): as listed, with its fields once read in full. */
+type FullDraft = ApiData<'getProfileDraft'>['draft'];
+type Draft = ApiData<'listProfileDrafts'>['drafts'][number] & Partial<Pick<FullDraft, 'fields'>>;
+type DraftField = FullDraft['fields'][number];
+type Evidence = DraftField['evidence'][number];
+type Decision = ApiBody<'decideProfileDraft'>['decisions'][number];
 /** The contract created with a decision when the vendor has none (docs/register-drafting.md, "Decisions"). */
-type NewContract = { reference: string; startDate: string };
+type NewContract = Required<NonNullable<ApiBody<'decideProfileDraft'>['contract']>>;
 
 const draftsKey = (ws: string) => ['profile-drafts', ws] as const;
 
@@ -330,11 +302,11 @@ function DraftPanelBody({ vendor }: { vendor: Workspace }) {
   const toast = useToast();
   const list = useQuery({
     queryKey: draftsKey(ws),
-    queryFn: async () => {
-      const { drafts } = await get<{ drafts: Draft[] }>(`/workspaces/${encodeURIComponent(ws)}/profile-drafts`, { query: { limit: 1 } });
+    queryFn: async (): Promise<Draft | null> => {
+      const { drafts } = await get<ApiData<'listProfileDrafts'>>(`/workspaces/${encodeURIComponent(ws)}/profile-drafts`, { query: { limit: 1 } });
       const latest = drafts[0];
       if (!latest || latest.status !== 'completed') return latest ?? null;
-      return (await get<{ draft: Draft }>(`/workspaces/${encodeURIComponent(ws)}/profile-drafts/${latest.id}`)).draft;
+      return (await get<ApiData<'getProfileDraft'>>(`/workspaces/${encodeURIComponent(ws)}/profile-drafts/${latest.id}`)).draft;
     },
   });
   const draft = list.data ?? null;
@@ -347,7 +319,7 @@ function DraftPanelBody({ vendor }: { vendor: Workspace }) {
   useStreamEvent('stream:reconnecting', refresh);
 
   const start = useMutation({
-    mutationFn: () => post<{ draft: Draft }>(`/workspaces/${encodeURIComponent(ws)}/profile-drafts`),
+    mutationFn: () => post<ApiData<'startProfileDraft'>>(`/workspaces/${encodeURIComponent(ws)}/profile-drafts`),
     onSuccess: ({ draft: d }) => {
       qc.setQueryData(draftsKey(ws), d);
       toast.show('Drafting from the documents; you will be notified when it is ready', 'info');
@@ -355,7 +327,7 @@ function DraftPanelBody({ vendor }: { vendor: Workspace }) {
   });
   const decide = useMutation({
     mutationFn: ({ d, contract }: { d: Decision; contract?: NewContract }) =>
-      post<{ draft: Draft; vendorProfile: unknown }>(`/workspaces/${encodeURIComponent(ws)}/profile-drafts/${draft!.id}/decisions`, {
+      post<ApiData<'decideProfileDraft'>>(`/workspaces/${encodeURIComponent(ws)}/profile-drafts/${draft!.id}/decisions`, {
         decisions: [d],
         ...(contract ? { contract: { startDate: contract.startDate, reference: contract.reference.trim() || undefined } } : {}),
       }),

@@ -4,7 +4,7 @@ import { useEffect, useMemo, useState, type FormEvent } from 'react';
 import { Link, useLocation, useOutletContext } from 'react-router';
 import { WouldAddPanel } from '../concentration/WouldAddPanel';
 import { ApiError, patch } from '../api/client';
-import type { Workspace } from '../api/types';
+import type { ApiData, Workspace } from '../api/types';
 import { ErrorMessage } from '../ui/Alert';
 import { Button } from '../ui/Button';
 import { useToast } from '../ui/Toasts';
@@ -153,7 +153,7 @@ export default function ProfileTab() {
   }, [location.hash]);
 
   const save = useMutation({
-    mutationFn: () => patch<{ workspace: Workspace }>(`/workspaces/${encodeURIComponent(vendor.id)}`, { vendorProfile: toPatch(draft) }),
+    mutationFn: () => patch<ApiData<'updateWorkspace'>>(`/workspaces/${encodeURIComponent(vendor.id)}`, { vendorProfile: toPatch(draft) }),
     onSuccess: async ({ workspace }) => {
       qc.setQueryData(vendorKey(vendor.workspaceId), (old: Workspace | undefined) => (old ? { ...old, ...workspace } : old));
       qc.invalidateQueries({ queryKey: ['concentration'] });

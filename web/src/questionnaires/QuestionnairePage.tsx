@@ -3,6 +3,7 @@ import { AlertTriangle, ArrowLeft, CheckCircle2, Copy, FileSearch, Send, Sparkle
 import { useState } from 'react';
 import { Link, useOutletContext, useParams } from 'react-router';
 import { patch, post } from '../api/client';
+import type { ApiData } from '../api/types';
 import { ErrorMessage } from '../ui/Alert';
 import { Button } from '../ui/Button';
 import { Dialog } from '../ui/Dialog';
@@ -13,7 +14,7 @@ import { useToast } from '../ui/Toasts';
 import { reflowQuote } from '../ui/reflow';
 import type { VendorOutletContext } from '../vendors/VendorPage';
 import { OpenPassage } from '../viewer/DocumentViewer';
-import { answerText, CLAIM_VERDICT, questionnairesKey, useQuestionnaire, type AnalystQuestion, type ClaimFlag, type QuestionnaireDetail } from './api';
+import { answerText, CLAIM_VERDICT, questionnairesKey, useQuestionnaire, type AnalystQuestion, type ClaimFlag } from './api';
 import { QStatusBadge } from './QStatusBadge';
 import styles from './Questionnaires.module.css';
 
@@ -37,16 +38,15 @@ export default function QuestionnairePage() {
   const path = `/questionnaires/${encodeURIComponent(questionnaireId)}`;
   const act = useMutation({
     mutationFn: async (a: { kind: 'prefill' | 'send' | 'status' | 'contact' | 'accept'; status?: string; questionId?: string; note?: string }) => {
-      if (a.kind === 'prefill') return (await post<{ questionnaire: QuestionnaireDetail }>(`${path}/prefill`, undefined, { workspace: ws })).questionnaire;
-      if (a.kind === 'send') return (await post<{ questionnaire: QuestionnaireDetail }>(`${path}/send`, undefined, { workspace: ws })).questionnaire;
+      if (a.kind === 'prefill') return (await post<ApiData<'prefillQuestionnaire'>>(`${path}/prefill`, undefined, { workspace: ws })).questionnaire;
+      if (a.kind === 'send') return (await post<ApiData<'sendQuestionnaire'>>(`${path}/send`, undefined, { workspace: ws })).questionnaire;
       if (a.kind === 'contact')
-        return (await patch<{ questionnaire: QuestionnaireDetail }>(path, { vendorContact: { email: email.trim() } }, { workspace: ws })).questionnaire;
+        return (await patch<ApiData<'updateQuestionnaire'>>(path, { vendorContact: { email: email.trim() } }, { workspace: ws })).questionnaire;
       if (a.kind === 'accept')
-        return (
-          await patch<{ questionnaire: QuestionnaireDetail }>(path, { reviews: [{ questionId: a.questionId, acceptSuggestion: true }] }, { workspace: ws })
-        ).questionnaire;
+        return (await patch<ApiData<'updateQuestionnaire'>>(path, { reviews: [{ questionId: a.questionId, acceptSuggestion: true }] }, { workspace: ws }))
+          .questionnaire;
       const body = a.note !== undefined ? { status: a.status, reviewerNotes: a.note } : { status: a.status };
-      return (await patch<{ questionnaire: QuestionnaireDetail }>(path, body, { workspace: ws })).questionnaire;
+      return (await patch<ApiData<'updateQuestionnaire'>>(path, body, { workspace: ws })).questionnaire;
     },
     onSuccess: (data, a) => {
       qc.setQueryData([...questionnairesKey(ws), questionnaireId], data);

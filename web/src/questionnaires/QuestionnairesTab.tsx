@@ -3,6 +3,7 @@ import { ListChecks, Plus } from 'lucide-react';
 import { useState, type FormEvent } from 'react';
 import { Link, useNavigate, useOutletContext } from 'react-router';
 import { post } from '../api/client';
+import type { ApiData } from '../api/types';
 import { ErrorMessage } from '../ui/Alert';
 import { Button } from '../ui/Button';
 import { Dialog } from '../ui/Dialog';
@@ -12,7 +13,7 @@ import { formatDateTime } from '../ui/format';
 import { Loading } from '../ui/Spinner';
 import { useToast } from '../ui/Toasts';
 import type { VendorOutletContext } from '../vendors/VendorPage';
-import { questionnairesKey, useQuestionnaires, useTemplates, type QuestionnaireDetail } from './api';
+import { questionnairesKey, useQuestionnaires, useTemplates } from './api';
 import { QStatusBadge } from './QStatusBadge';
 
 /** A vendor's questionnaires: status, progress and score; a new one from the DORA template or own questions. */
@@ -133,7 +134,7 @@ function NewQuestionnaireDialog({ open, onClose, ws }: { open: boolean; onClose:
         prefill,
         shareSuggestions: share,
       };
-      return post<{ questionnaire: QuestionnaireDetail; prefill: { suggestions: number; withValue: number } | null }>('/questionnaires', body, {
+      return post<ApiData<'createQuestionnaire'>>('/questionnaires', body, {
         workspace: ws,
       });
     },

@@ -3,16 +3,17 @@ import { CheckCircle2, Save, Send } from 'lucide-react';
 import { useEffect, useMemo, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { ApiError, apiWithMessage, get } from '../api/client';
+import type { ApiData } from '../api/types';
 import { useTitle } from '../lib/useTitle';
 import { ErrorMessage } from '../ui/Alert';
 import { Button } from '../ui/Button';
 import { formatDate, formatDateTime } from '../ui/format';
 import { ProgressBar } from '../ui/ProgressBar';
 import { Loading } from '../ui/Spinner';
-import { answerText, type AnswerValue, type VendorQuestionnaire } from './api';
+import { answerText, type AnswerValue, type VendorQuestion } from './api';
 import styles from './VendorForm.module.css';
 
-type Q = VendorQuestionnaire['questions'][number];
+type Q = VendorQuestion;
 type Draft = Record<string, { value: AnswerValue | null; comment: string }>;
 
 const YES_NO = [
@@ -36,7 +37,7 @@ export default function VendorQuestionnairePage() {
     queryKey: key,
     enabled: !!token,
     queryFn: async () =>
-      (await get<{ questionnaire: VendorQuestionnaire }>(`/vendor-questionnaires/${encodeURIComponent(token)}`, { noRefresh: true })).questionnaire,
+      (await get<ApiData<'getVendorQuestionnaire'>>(`/vendor-questionnaires/${encodeURIComponent(token)}`, { noRefresh: true })).questionnaire,
     retry: false,
   });
   useTitle(q.data?.title ?? 'Questionnaire');
@@ -50,7 +51,7 @@ export default function VendorQuestionnairePage() {
 
   const save = useMutation({
     mutationFn: (submit: boolean) =>
-      apiWithMessage<{ questionnaire: VendorQuestionnaire }>('PUT', `/vendor-questionnaires/${encodeURIComponent(token)}/answers`, {
+      apiWithMessage<ApiData<'saveVendorAnswers'>>('PUT', `/vendor-questionnaires/${encodeURIComponent(token)}/answers`, {
         noRefresh: true,
         body: {
           answers: [...changed].map((id) => ({

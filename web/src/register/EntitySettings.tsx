@@ -2,6 +2,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { CheckCircle2 } from 'lucide-react';
 import { useEffect, useMemo, useState, type FormEvent, type InputHTMLAttributes, type ReactNode } from 'react';
 import { api, ApiError } from '../api/client';
+import type { ApiData } from '../api/types';
 import { COUNTRY_OPTIONS, CURRENCY_CODES, leiProblem } from '../profile/codes';
 import { ErrorMessage } from '../ui/Alert';
 import { Button } from '../ui/Button';
@@ -38,7 +39,7 @@ export function EntitySettings() {
   }, [entity.data, dirty]);
 
   const save = useMutation({
-    mutationFn: (body: Record<string, unknown>) => api<{ entity: EntityView }>('PUT', '/register/entity', { body }),
+    mutationFn: (body: Record<string, unknown>) => api<ApiData<'updateRegisterEntity'>>('PUT', '/register/entity', { body }),
     onSuccess: async ({ entity: e }) => {
       qc.setQueryData(entityKey, e);
       setTouched(new Set());

@@ -1,6 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { get, patch } from '../api/client';
+import type { ApiData } from '../api/types';
 import { ErrorMessage } from '../ui/Alert';
 import { Button } from '../ui/Button';
 import { Dialog } from '../ui/Dialog';
@@ -9,8 +10,11 @@ import { formatDate } from '../ui/format';
 import { Loading } from '../ui/Spinner';
 import { useToast } from '../ui/Toasts';
 
+type DocumentMetadata = ApiData<'listDocumentMetadata'>['documents'][number];
+type DocType = NonNullable<DocumentMetadata['type']>;
+
 /** Document types (src/domain/documentMetadata.ts), with the words the dashboard shows. */
-const TYPES = {
+const TYPES: Record<DocType, string> = {
   contract: 'Contract',
   dpa: 'DPA',
   sla: 'SLA',
@@ -18,19 +22,7 @@ const TYPES = {
   policy: 'Policy',
   certificate: 'Certificate',
   other: 'Other',
-} as const;
-type DocType = keyof typeof TYPES;
-
-interface DocumentMetadata {
-  documentId: string;
-  title: string;
-  type: DocType | null;
-  effectiveDate: string | null;
-  expiryDate: string | null;
-  version: string | null;
-  expired: boolean;
-  editedFields: string[];
-}
+};
 
 const metadataKey = (slug: string) => ['document-metadata', slug] as const;
 
@@ -45,7 +37,7 @@ export function DocumentDetails({ slug, canManage }: { slug: string; canManage: 
   const query = { type: type || undefined, expired: expiry === 'expired' ? true : undefined, expiringWithinDays: expiry === 'soon' ? 30 : undefined };
   const docs = useQuery({
     queryKey: [...metadataKey(slug), query],
-    queryFn: () => get<{ documents: DocumentMetadata[] }>('/document-metadata', { workspace: slug, query }),
+    queryFn: () => get<ApiData<'listDocumentMetadata'>>('/document-metadata', { workspace: slug, query }),
     placeholderData: (prev) => prev,
   });
   return (

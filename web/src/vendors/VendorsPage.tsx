@@ -3,7 +3,7 @@ import { ArrowDown, ArrowUp, Building2, Plus, X } from 'lucide-react';
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { post } from '../api/client';
-import type { Workspace, WorkspaceListItem } from '../api/types';
+import type { ApiData, WorkspaceListItem } from '../api/types';
 import { useOrganization } from '../auth/session';
 import { useTitle } from '../lib/useTitle';
 import { ErrorMessage } from '../ui/Alert';
@@ -341,7 +341,7 @@ function CreateVendorDialog({ open, onClose }: { open: boolean; onClose: () => v
   const toast = useToast();
   const [name, setName] = useState('');
   const create = useMutation({
-    mutationFn: () => post<{ workspace: Workspace }>('/workspaces', { workspaceName: name.trim() }),
+    mutationFn: () => post<ApiData<'createWorkspace'>>('/workspaces', { workspaceName: name.trim() }),
     onSuccess: async ({ workspace }) => {
       await qc.invalidateQueries({ queryKey: vendorsKey });
       toast.show(`Vendor ${workspace.workspaceName} created`, 'success');

@@ -1,6 +1,6 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { get } from '../api/client';
-import type { DataSource, PageInfo } from '../api/types';
+import type { ApiData, DataSource } from '../api/types';
 import { useStreamEvent } from '../notifications/stream';
 import { vendorKey, vendorsKey } from './api';
 
@@ -11,8 +11,7 @@ export const PAGE_SIZE = 50;
 export function useDataSources(ws: string, page: number) {
   return useQuery({
     queryKey: [...dataSourcesKey(ws), page],
-    queryFn: () =>
-      get<{ dataSources: DataSource[]; pagination: PageInfo }>('/data-sources', { workspace: ws, query: { page, limit: PAGE_SIZE, sort: '-createdAt' } }),
+    queryFn: () => get<ApiData<'listDataSources'>>('/data-sources', { workspace: ws, query: { page, limit: PAGE_SIZE, sort: '-createdAt' } }),
     placeholderData: (prev) => prev,
   });
 }
@@ -33,7 +32,7 @@ export function useLiveDataSources(workspaceId: string, slug: string) {
   useStreamEvent('data-source:status', (e) => {
     if (e.workspaceId !== workspaceId) return;
     let known = false;
-    qc.setQueriesData<{ dataSources: DataSource[]; pagination: PageInfo }>({ queryKey: dataSourcesKey(slug) }, (old) => {
+    qc.setQueriesData<ApiData<'listDataSources'>>({ queryKey: dataSourcesKey(slug) }, (old) => {
       if (!old) return old;
       return {
         ...old,

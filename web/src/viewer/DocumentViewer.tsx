@@ -3,6 +3,7 @@ import { ExternalLink, FileDown } from 'lucide-react';
 import { createContext, Fragment, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { get, messageOf } from '../api/client';
 import { openApiFile } from '../api/files';
+import type { ApiData } from '../api/types';
 import { Alert, ErrorMessage } from '../ui/Alert';
 import { Button } from '../ui/Button';
 import { Dialog } from '../ui/Dialog';
@@ -30,11 +31,11 @@ export interface ViewerTarget {
   passage?: string | null;
 }
 
-interface Block {
-  text: string;
-  headings: string[];
-  page: number | null;
-}
+type DocumentText = ApiData<'getDocumentText'>['document'];
+type AssessmentDocument = ApiData<'getAssessmentDocument'>['document'];
+type Block = DocumentText['blocks'][number] | AssessmentDocument['blocks'][number];
+
+/** What the viewer shows of either kind of document. */
 interface ViewerDocument {
   title: string;
   blocks: Block[];
@@ -46,25 +47,9 @@ interface ViewerDocument {
   note: string | null;
 }
 
-interface DocumentText {
-  title: string;
-  kind: 'file' | 'mcp' | 'corpus';
-  blocks: Block[];
-  file: { url: string; filename: string } | null;
-  link: string | null;
-  passage: { content: string } | null;
-}
-interface AssessmentDocument {
-  filename: string;
-  title: string | null;
-  /** The vendor's file with the same bytes, when there is one. */
-  original: { url: string; filename: string } | null;
-  blocks: Block[];
-}
-
 async function load(t: ViewerTarget): Promise<ViewerDocument> {
   if (t.source.kind === 'document') {
-    const { document: d } = await get<{ document: DocumentText }>(`/documents/${encodeURIComponent(t.source.documentId)}`, {
+    const { document: d } = await get<ApiData<'getDocumentText'>>(`/documents/${encodeURIComponent(t.source.documentId)}`, {
       workspace: t.ws,
       query: { chunk: t.source.chunkId ?? undefined },
     });
@@ -77,7 +62,7 @@ async function load(t: ViewerTarget): Promise<ViewerDocument> {
       note: d.file || d.link ? null : d.kind === 'mcp' ? 'This document comes from an MCP source: its original stays with that server.' : null,
     };
   }
-  const { document: d } = await get<{ document: AssessmentDocument }>(
+  const { document: d } = await get<ApiData<'getAssessmentDocument'>>(
     `/assessments/${encodeURIComponent(t.source.assessmentId)}/documents/${encodeURIComponent(t.source.documentId)}`,
     { workspace: t.ws },
   );
