@@ -13,7 +13,7 @@ import {
 } from './concepts.js';
 import { looksLikeInstruction } from './prompt.js';
 import { passageIndexOf } from './rerank.js';
-import { plainText, sentences, words } from './text.js';
+import { listParagraphs, sentences, words } from './text.js';
 import type { Source } from '../domain/sources.js';
 
 /**
@@ -244,16 +244,26 @@ function sentencesOf(source: Source): Sentence[] {
   const out: Sentence[] = [];
   let lead: number | null = null;
   let leadText: string | null = null;
-  sentences(plainText(source.content)).forEach((s, position) => {
+  // Each sentence with whether its paragraph was a point of a list.
+  // A short point ("Braintree. Payment processing services.") is one sentence: its name and what it is go together.
+  const pieces = listParagraphs(source.content).flatMap((p) =>
+    (p.item && p.text.length <= 240 ? [p.text.replace(/\s+/g, ' ')] : sentences(p.text)).map((text) => ({ text, item: p.item })),
+  );
+  pieces.forEach(({ text: s, item }, position) => {
     const text = s.replace(/\s+/g, ' ').trim();
     const leadIn = /:$/.test(text);
+    // A paragraph that is not a point of the list ends it (a list of points goes on over their full stops).
+    if (!item && !leadIn && lead !== null && pieces[position - 1]?.item) {
+      lead = null;
+      leadText = null;
+    }
     const itemOf = lead;
     const itemLead = leadText;
     if (leadIn) {
       lead = position;
       leadText = text;
-    } else if (!/[;,]$|\b(and|or)$/.test(text)) {
-      lead = null; // a list ends with its first full stop
+    } else if (!item && !/[;,]$|\b(and|or)$/.test(text)) {
+      lead = null; // a list in prose ends with its first full stop
       leadText = null;
     }
     // A short point of a list ("(a) disruption to their business activities,") is kept: it is

@@ -144,6 +144,23 @@ export function plainText(text: string): string {
     .replace(/[ \t]+/g, ' ');
 }
 
+/** Marks the paragraphs that were points of a list (`listParagraphs`); never in real text. */
+export const ITEM_MARK = '\u2063';
+
+/**
+ * The plain text's paragraphs, each with whether it was a point of a list ("- Braintree. Payment
+ * processing services."): a list goes on over its points, whatever full stops they hold.
+ */
+export function listParagraphs(text: string): { text: string; item: boolean }[] {
+  const marked = plainText(text.replace(/^(\s*(?:[-*+•]|\d{1,3}[.)]|\(?[a-z]\))\s+)/gm, `$1${ITEM_MARK}`));
+  return marked
+    .split(/\n\s*\n/)
+    .map((p) => p.trim())
+    .filter(Boolean)
+    .map((p) => ({ text: p.replaceAll(ITEM_MARK, '').trim(), item: p.startsWith(ITEM_MARK) }))
+    .filter((p) => p.text);
+}
+
 const segmenter = new Intl.Segmenter('en', { granularity: 'sentence' });
 
 /**

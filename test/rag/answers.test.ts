@@ -226,3 +226,27 @@ t.test('the anthropic prompt of a judgement question carries the obligation, its
   t.match(user, /meets \/ partly meets \/ does not meet \/ the documents do not address it/);
   t.ok(user.indexOf('Judgement frame') < user.indexOf('Question:'), 'the frame comes before the question');
 });
+
+t.test('a list of points is quoted whole: each point with its name and what it is, past their full stops', async (t) => {
+  const subprocessors = makeSources([
+    {
+      title: 'Acme Subprocessors',
+      content: [
+        'The following is a list of personal data subprocessors we use. These subprocessors are all located in the United States:',
+        '',
+        '* [Amazon Web Services](https://aws.example). Cloud services provider.',
+        '* [Braintree](https://braintree.example). Payment processing services.',
+        '* [Sentry](https://sentry.example). Error reporting software.',
+        '',
+        'If you want to be notified every time we update this list, subscribe to our policies repository.',
+      ].join('\n'),
+    },
+  ]);
+  const text = composeExtractiveAnswer("List Acme's subprocessors and what each one is used for.", subprocessors);
+  t.match(text, /- Braintree\. Payment processing services \[Source 1\]/);
+  t.match(text, /- Sentry\. Error reporting software \[Source 1\]/, 'the list goes on past the first point’s full stop');
+  t.notMatch(text, /- If you want to be notified/, 'the paragraph after the list is not one of its points');
+  const v = validateAnswer({ question: "List Acme's subprocessors and what each one is used for.", answer: text, sources: subprocessors });
+  t.equal(v.hasHallucinations, false, 'every point quoted is verbatim in its source');
+  t.equal(v.isGrounded, true);
+});

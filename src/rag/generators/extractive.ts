@@ -40,7 +40,7 @@ export interface ExtractiveOptions {
 }
 
 /** At most this many points of a list are quoted. */
-const MAX_ITEMS = 8;
+const MAX_ITEMS = 12;
 /** A comparison side answers with a lower share: the other side's concepts are not its to hold. */
 const SIDE_COVERAGE = 0.4;
 /** Further sentences must score at least this share of the best one. */
