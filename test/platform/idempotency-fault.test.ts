@@ -170,7 +170,12 @@ t.test('a retried request stores its effect exactly once, and the query log says
     const extra = (logged.answered ?? 0) - fresh200;
     t.comment(`answered rows ${logged.answered ?? 0}, fresh answers ${fresh200}, 503s ${answered503}`);
     t.ok(extra >= 0 && extra <= answered503, `an answered row for every fresh answer, at most one more per 503 (${extra} more)`);
-    t.ok((logged['failed DATABASE_UNAVAILABLE'] ?? 0) <= answered503, 'failures logged as DATABASE_UNAVAILABLE, never as INTERNAL_ERROR');
+    // The same window the other way: an attempt logged as failed whose commit went through is answered
+    // after the reconnection (200), so a failed row may stand for no 503; at most one per cut (seen once
+    // in six full runs). Every failure is logged as DATABASE_UNAVAILABLE, never as INTERNAL_ERROR.
+    const failed = logged['failed DATABASE_UNAVAILABLE'] ?? 0;
+    t.comment(`failed rows ${failed}, 503s ${answered503}, cuts ${rounds}`);
+    t.ok(failed <= answered503 + rounds, `failures logged as DATABASE_UNAVAILABLE: ${failed} rows for ${answered503} 503s and ${rounds} cuts`);
     t.notOk(logged['failed INTERNAL_ERROR'], 'no INTERNAL_ERROR');
     t.equal(app.services.analytics.queryLogStats().dropped, 0, 'no query-log row dropped');
   });
