@@ -124,6 +124,9 @@ export function figures(text: string): string[] {
   return [...new Set(found.map((f) => f.replace(/,(?=\d{3}\b)/g, '')))];
 }
 
+/** The marker of a point of a list at the start of a line: `- `, `* `, `1. `, `(a) `. */
+const LIST_MARKER = /^(\s*(?:[-*+•]|\d{1,3}[.)]|\(?[a-z]\))\s+)/gm;
+
 /** Turns Markdown/HTML/Liquid source text into plain prose before it is split into sentences. */
 export function plainText(text: string): string {
   return text
@@ -134,7 +137,7 @@ export function plainText(text: string): string {
     .replace(/!\[[^\]]*\]\([^)]*\)/g, ' ') // images
     .replace(/\[([^\]]+)\]\([^)]*\)/g, '$1') // links -> text
     .replace(/^\s{0,3}#{1,6}\s+(.*)$/gm, '\n$1.\n') // headings are sentences of their own
-    .replace(/^\s*(?:[-*+•]|\d{1,3}[.)]|\(?[a-z]\))\s+/gm, '\n') // list items start a new paragraph
+    .replace(LIST_MARKER, '\n') // list items start a new paragraph
     .replace(/^\s*>\s?/gm, '') // quotes
     .replace(/^\s*\|.*\|\s*$/gm, (row) => `\n${row.replace(/\|/g, ' ').trim()}.\n`) // table rows
     .replace(/^\s*[-=|: ]{3,}\s*$/gm, '') // rules, table separators
@@ -152,7 +155,7 @@ export const ITEM_MARK = '\u2063';
  * processing services."): a list goes on over its points, whatever full stops they hold.
  */
 export function listParagraphs(text: string): { text: string; item: boolean }[] {
-  const marked = plainText(text.replace(/^(\s*(?:[-*+•]|\d{1,3}[.)]|\(?[a-z]\))\s+)/gm, `$1${ITEM_MARK}`));
+  const marked = plainText(text.replace(LIST_MARKER, `$1${ITEM_MARK}`));
   return marked
     .split(/\n\s*\n/)
     .map((p) => p.trim())

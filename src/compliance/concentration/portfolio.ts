@@ -1,3 +1,4 @@
+import { EEA } from '../../domain/countries.js';
 import type { Evidence, FieldSource } from '../../domain/profileDrafts.js';
 import type { VendorProfile } from '../../domain/vendorProfile.js';
 import type { ProviderResolver } from './providers.js';
@@ -11,39 +12,8 @@ import type { ProviderResolver } from './providers.js';
  * vendor would add. Pure functions: no I/O.
  */
 
-/** EEA members: the EU 27 with Iceland, Liechtenstein and Norway. Any other country is a third country (Art. 29(2)). */
-export const EEA = new Set([
-  'AT',
-  'BE',
-  'BG',
-  'HR',
-  'CY',
-  'CZ',
-  'DK',
-  'EE',
-  'FI',
-  'FR',
-  'DE',
-  'GR',
-  'HU',
-  'IE',
-  'IT',
-  'LV',
-  'LT',
-  'LU',
-  'MT',
-  'NL',
-  'PL',
-  'PT',
-  'RO',
-  'SK',
-  'SI',
-  'ES',
-  'SE',
-  'IS',
-  'LI',
-  'NO',
-]);
+/** EEA members (src/domain/countries.ts): any other country is a third country (Art. 29(2)). */
+export { EEA };
 export const isThirdCountry = (c: string | undefined | null) => !!c && !EEA.has(c);
 
 /** Deepest rank followed through the portfolio (vendor -> subcontractor that is a vendor -> …). */

@@ -1,3 +1,4 @@
+import { EEA } from '../../domain/countries.js';
 import type { ICT_SERVICE_TYPES } from '../../domain/vendorProfile.js';
 import type { DraftField, DraftValue } from '../../domain/profileDrafts.js';
 import { countriesIn, dates, durations, jurisdictionCountry, lawAdjectiveCountry, sentences, type Sentence } from './text.js';
@@ -77,6 +78,15 @@ const priorText = (ss: Sentence[], i: number, n: number) =>
 /** Roles a contract gives the provider in a definition ("“Vendor” means X Inc.", "X Inc. (“we”, “us”)"). */
 const PROVIDER_TERMS = 'we|us|our|company|vendor|provider|supplier|licensor|service provider|processor|data importer';
 
+/** The cells of a Markdown table row, or null for its separator row (`| --- | :-: |`). */
+function tableCells(row: string): string[] | null {
+  const cells = row
+    .replace(/^\||\|$/g, '')
+    .split('|')
+    .map((c) => c.trim());
+  return cells.every((c) => /^:?-+:?$/.test(c) || c === '') ? null : cells;
+}
+
 /**
  * The "contracting entity" table of terms that name the provider's entity, notice address,
  * governing law and courts by where the customer is domiciled ("If Licensee is domiciled in: |
@@ -105,11 +115,8 @@ function entityRows(content: string): EntityRow[] {
     const tr = line.trim();
     const at = start + line.indexOf(tr);
     if (tr.startsWith('|')) {
-      const cells = tr
-        .replace(/^\||\|$/g, '')
-        .split('|')
-        .map((c) => c.trim());
-      if (cells.every((c) => /^:?-+:?$/.test(c) || c === '')) continue;
+      const cells = tableCells(tr);
+      if (!cells) continue;
       if (!header) header = cells.map((c) => c.replace(/\s*:\s*$/, ''));
       else rows.push({ pairs: cells.map((c, i) => [header![i] ?? '', c] as [string, string]), start: at, end: at + tr.length });
       continue;
@@ -126,7 +133,7 @@ function entityRows(content: string): EntityRow[] {
     if (!entityCell || !lawCell) continue;
     const where = get(DOMICILE_KEY, /contracting|law|court|notice|address/i) ?? '';
     const score =
-      /\b(europe|european (union|economic area)|EU|EEA)\b/i.test(where) || countriesIn(where).some((c) => EU_EEA.has(c.code))
+      /\b(europe|european (union|economic area)|EU|EEA)\b/i.test(where) || countriesIn(where).some((c) => EEA.has(c.code))
         ? 3
         : !where || /\b(any|all|other|elsewhere|rest of (the )?world|worldwide|outside)\b/i.test(where)
           ? 2
@@ -141,38 +148,6 @@ function entityRows(content: string): EntityRow[] {
   const best = Math.max(0, ...scored.map((x) => x.score));
   return scored.filter((x) => x.score === best);
 }
-const EU_EEA = new Set([
-  'AT',
-  'BE',
-  'BG',
-  'HR',
-  'CY',
-  'CZ',
-  'DK',
-  'EE',
-  'FI',
-  'FR',
-  'DE',
-  'GR',
-  'HU',
-  'IE',
-  'IT',
-  'LV',
-  'LT',
-  'LU',
-  'MT',
-  'NL',
-  'PL',
-  'PT',
-  'RO',
-  'SK',
-  'SI',
-  'ES',
-  'SE',
-  'IS',
-  'LI',
-  'NO',
-]);
 
 /**
  * The provider's legal name, where contracts state it: the `Name:` / `Data importer:` block
@@ -318,6 +293,7 @@ const address: Rule = (content, ss, ctx) => {
   const alt = ctx.legalNames?.length ? vendorAlt({ vendorNames: ctx.legalNames }) : vendorAlt(ctx);
   if (alt) out.push(...contactBlock(content, alt));
   for (const r of entityRows(content)) if (r.address) out.push({ value: r.address, start: r.start, end: r.end, strength: 0.9 });
+  const noticeTo = new RegExp(String.raw`(?:\bto:?\s+|:\s+)(?:${vendorAlt({ vendorNames: [...(ctx.legalNames ?? []), ...ctx.vendorNames] })}),\s+(?=\d)`, 'i');
   ss.forEach((s, i) => {
     const t = clean(s.text);
     let m = /^Address:\s*(.{10,300})$/.exec(t);
@@ -340,8 +316,7 @@ const address: Rule = (content, ss, ctx) => {
     }
     if (!alt) return;
     // A notice or contact address after the provider's short name: "by post to: Pydantic, 1207 Delaware Ave #1225 Wilmington, DE 19806".
-    const shortAlt = vendorAlt({ vendorNames: [...(ctx.legalNames ?? []), ...ctx.vendorNames] });
-    m = new RegExp(String.raw`(?:\bto:?\s+|:\s+)(?:${shortAlt}),\s+(?=\d)`, 'i').exec(t);
+    m = noticeTo.exec(t);
     if (m && /\b(notices?|post|mail|courier|delivery|contact|inquiries|address)\b/i.test(t.slice(0, m.index))) {
       const a = addressAt(t.slice(m.index + m[0].length));
       if (a) out.push(found(s, a, 0.8));
@@ -390,6 +365,14 @@ const SERVICE_NOUN = /\b(platform|service|services|software|solution|system|tool
  */
 const description: Rule = (_c, ss, ctx) => {
   const out: Found[] = [];
+  const alt = vendorAlt(ctx);
+  // The vendor's own service ("Services", "Secoda Services"), not another company's ("Mendix Platform").
+  const ownLabel = (label: string) => {
+    const rest = label
+      .replace(/\b(the|services?|platform|software|solutions?|subscription|cloud|hosted|online|applications?|products?|offerings?)\b/gi, '')
+      .trim();
+    return !rest || (!!alt && new RegExp(`^(?:${alt})$`, 'i').test(rest));
+  };
   for (const s of ss) {
     const t = clean(s.text).replace(/^Activities relevant to the data transferred under these Clauses:\s*/i, '');
     if (t.length < 30 || t.length > 600) continue;
@@ -398,14 +381,6 @@ const description: Rule = (_c, ss, ctx) => {
       continue;
     }
     const def = /^[“"]([^”"]{2,40})[”"]\s+(?:means|shall mean|refers to)\s+(.{20,})$/.exec(t);
-    // The vendor's own service ("Services", "Secoda Services"), not another company's ("Mendix Platform").
-    const ownLabel = (label: string) => {
-      const rest = label
-        .replace(/\b(the|services?|platform|software|solutions?|subscription|cloud|hosted|online|applications?|products?|offerings?)\b/gi, '')
-        .trim();
-      const alt = vendorAlt(ctx);
-      return !rest || (!!alt && new RegExp(`^(?:${alt})$`, 'i').test(rest));
-    };
     if (
       def &&
       /\b(services?|platform|software|solution|subscription service)$/i.test(def[1]!) &&
@@ -422,7 +397,6 @@ const description: Rule = (_c, ss, ctx) => {
       continue;
     }
     // "These Terms govern the licensing, use and delivery of software products and services provided by X AB".
-    const alt = vendorAlt(ctx);
     if (
       alt &&
       /^(?:these|this)\b[^.]{0,60}\bgovern(s)?\b/i.test(t) &&
@@ -877,11 +851,8 @@ function subprocessorRows(content: string, section: string): SubRow[] {
       return r;
     };
     if (tr.startsWith('|')) {
-      const cells = tr
-        .replace(/^\||\|$/g, '')
-        .split('|')
-        .map((c) => c.trim());
-      if (cells.every((c) => /^:?-+:?$/.test(c) || c === '')) continue;
+      const cells = tableCells(tr);
+      if (!cells) continue;
       const next = lines[li + 1]?.trim() ?? '';
       if (/^\|?\s*:?-{3,}/.test(next) || cells.some((c) => /^name\b/i.test(c))) {
         header = cells.map((c) => c.toLowerCase());
@@ -1110,13 +1081,13 @@ const exitProvisions: Rule = (_c, ss, ctx) => {
     }
     return '';
   };
+  const endingRe = new RegExp(
+    String.raw`\b(upon|after|following|on|of|at|before|prior to|within [^.]{0,30} (of|after))\s+(the\s+)?(termination|expiration|expiry|cancell?ation|end)\b|\bwhen you cancel\b|\bafter (you )?cancel|\b(if|when|once)\s+(we|you|either party|customer|client${alt ? `|${alt}` : ''})\s+terminates?\b|\baccount termination\b|\bwhen the (contract(ual relationship)?|agreement|subscription) (ends|expires|terminates|is terminated)\b|\bend of the provision of (the )?services\b|\bbusiness purposes\b[^.]{0,60}\bfulfilled\b`,
+    'i',
+  );
   for (const [i, s] of ss.entries()) {
     const t = clean(s.text);
     if (t.length > 700) continue;
-    const endingRe = new RegExp(
-      String.raw`\b(upon|after|following|on|of|at|before|prior to|within [^.]{0,30} (of|after))\s+(the\s+)?(termination|expiration|expiry|cancell?ation|end)\b|\bwhen you cancel\b|\bafter (you )?cancel|\b(if|when|once)\s+(we|you|either party|customer|client${alt ? `|${alt}` : ''})\s+terminates?\b|\baccount termination\b|\bwhen the (contract(ual relationship)?|agreement|subscription) (ends|expires|terminates|is terminated)\b|\bend of the provision of (the )?services\b|\bbusiness purposes\b[^.]{0,60}\bfulfilled\b`,
-      'i',
-    );
     const ending = endingRe.test(t) || endingRe.test(leadIn(i));
     const data =
       /\b(return|export|exporting|retrieve|download|delete|destroy|deletion|destruction|extract|purge|backup|copy|provide|hand over)\b[^.]{0,80}\b(data|content|submissions|files)\b|\b(data|content|submissions|confidential information)\b[^.]{0,80}\b(returned|exported|deleted|destroyed|retrieved|extracted)\b/i.test(
