@@ -23,11 +23,12 @@ export const SCREENSHOT_DIR = process.env.SCREENSHOT_DIR || path.join(root, '.da
 /**
  * Why the browser tests cannot run here, or null when they can. Without Chromium a developer
  * sees a skip with the reason; under CI=true a missing Chromium is a failure (.ci/run installs it).
- * They run in the PGlite run of the suite only: the dashboard talks to the same API on both
- * databases, and the API tests cover PostgreSQL.
+ * They run on whichever database the run uses. `TEST_BROWSER=0` turns them off: `.ci/run` sets
+ * it for its PGlite run, so that the browser tests run once, in the PostgreSQL run beside it
+ * (the dashboard talks to the same API on both databases, and the API tests cover both).
  */
 export function browserSkipReason(): string | null {
-  if (process.env.DATABASE_URL) return 'browser tests run in the PGlite run only (DATABASE_URL is set)';
+  if (process.env.TEST_BROWSER === '0') return 'browser tests are off in this run (TEST_BROWSER=0)';
   if (!existsSync(CHROMIUM)) {
     if (process.env.CI === 'true') return null; // let the launch fail loudly in CI
     return `Chromium not found at ${CHROMIUM}: install it (apt-get install chromium) or set CHROMIUM_PATH`;

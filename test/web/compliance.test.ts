@@ -78,8 +78,9 @@ else
       await page.getByRole('link', { name: 'Register', exact: true }).click();
       await page.getByRole('heading', { name: 'Register of Information', level: 1 }).waitFor();
       await page.getByText(/^Left out of the package ·/).waitFor();
-      t.equal(await page.getByLabel('LEI of the entity').inputValue(), ENTITY_LEI, 'the entity settings in force, from the configuration');
+      // The settings arrive with their own request: their origin is shown once they have.
       await page.locator('[data-setting="lei"]').getByText('From the service configuration (ROI_ENTITY_LEI)').waitFor();
+      t.equal(await page.getByLabel('LEI of the entity').inputValue(), ENTITY_LEI, 'the entity settings in force, from the configuration');
       await a11y('register');
       // Its to-do item links to the contracts of the profile.
       await page.getByRole('link', { name: /Fix in the profile: GitHub, GitHub has no contract recorded/ }).click();
@@ -350,7 +351,10 @@ else
       await toast('Invitation sent to bob@bank.example');
       await page.getByRole('button', { name: 'Resend the invitation to bob@bank.example' }).click();
       await toast('Invitation sent to bob@bank.example');
-      t.equal(server.ctx.mailer.sent.filter((m) => m.to === 'bob@bank.example').length, 2, 'sent and resent');
+      // The toast answers the request; the mail may leave a moment later (the job queue on PostgreSQL).
+      const toBob = () => server.ctx.mailer.sent.filter((m) => m.to === 'bob@bank.example').length;
+      for (let i = 0; i < 50 && toBob() < 2; i++) await new Promise((r) => setTimeout(r, 100));
+      t.equal(toBob(), 2, 'sent and resent');
       await a11y('organization');
       await shot('organization', 0);
       await page.getByRole('button', { name: 'Revoke the invitation to bob@bank.example' }).click();
