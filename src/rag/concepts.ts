@@ -336,7 +336,13 @@ export function light(word: string): string {
   return w;
 }
 
-const stemOf = (lower: string) => (/^\p{N}/u.test(lower) ? lower : stemmer(lower));
+// A Porter stem of two letters from a longer word (`adding` → `ad`) meets unrelated words
+// (`ads`): such a word keeps its light form.
+const stemOf = (lower: string) => {
+  if (/^\p{N}/u.test(lower)) return lower;
+  const s = stemmer(lower);
+  return s.length < 3 && lower.length > 4 ? light(lower) : s;
+};
 
 /** What `tokens` derives from a word as written, whatever its place in the text. */
 interface WordForms {
@@ -504,8 +510,12 @@ export const asksFrequency = (question: string) => HOW_OFTEN.test(question);
 /** The text states a frequency: it answers a "how often" question. */
 export const statesFrequency = (text: string) => STATED_FREQUENCY.test(text);
 
+const TELL_US = /\b(tells?|let)\s+(us|them|you|customers?|the customer|clients?|the client)(\s+know)?\b/gi;
+
 /** The concepts of a question. */
-export function analyseQuestion(question: string): QuestionAnalysis {
+export function analyseQuestion(asked: string): QuestionAnalysis {
+  // "Tell us" / "let us know" is notifying (the instruction "tell me about" stays a frame word).
+  const question = asked.replace(TELL_US, 'notify $2');
   const toks = tokens(question, true);
   const used = new Array<boolean>(toks.length).fill(false);
   const matches: { start: number; len: number; entry: CompiledEntry; alias: boolean }[] = [];

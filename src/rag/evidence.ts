@@ -37,7 +37,7 @@ export interface Reading {
   /** The question points at the workspace's vendor, by name or as "the vendor". */
   namesVendor: boolean;
   /** What the answer must contain: a figure (`how much`, `how many`, `maximum`), a date (`from what date`). */
-  expects: 'figure' | 'date' | 'frequency' | null;
+  expects: 'figure' | 'date' | 'frequency' | 'timing' | null;
   /** The question asks for the points of a list (what a contract must include, which elements). */
   asksList: boolean;
   /** The question asks how often (`how often`, `how frequently`, `at what interval`). */
@@ -107,6 +107,19 @@ const MIN_CHARS = 25;
 const MAX_CHARS = 700;
 
 const FREQUENCY_QUESTION = /\bhow\s+(often|frequently|long)\b/i;
+/** How soon or how far ahead: answered by a time limit (`within 72 hours`) or a stated timing (`without undue delay`). */
+const TIMING_QUESTION =
+  /\bhow\s+(quickly|fast|soon|promptly|far\s+in\s+advance|much\s+(advance\s+|prior\s+)?(notice|warning|time))\b|\bwithin\s+(what|which)\s+(time|period|timeframe|time\s*frame|deadline)\b|\bwhat\s+(notice\s+period|time\s*limit|timeframe|time\s+frame|deadline)\b/i;
+/** A time limit: a number of hours, days, weeks or months (`72 hours`, `thirty (30) days`). */
+export const DURATION =
+  /\b(\d+|an?|one|two|three|four|five|six|seven|eight|nine|ten|twelve|fourteen|fifteen|twenty|twenty-four|thirty|forty-eight|sixty|seventy-two|ninety)(\s*\(\d+\))?[\s-]+(business\s+|working\s+|calendar\s+)?(hours?|days?|weeks?|months?)\b/i;
+/**
+ * A timing or manner stated instead of a figure ("without undue delay", "promptly", "upon
+ * request"): a question asking "within how many hours" is answered by saying no figure is
+ * given and quoting it (docs/rag.md, "A figure the text does not give").
+ */
+export const INSTEAD_OF_FIGURE =
+  /\b(without undue delay|undue delay|promptly|immediately|as soon as (possible|practicable|reasonably)|in a timely manner|timely|without delay|expeditiously|with or without notice|upon (\w+ )?request|on request|before|prior to|in advance|regularly|periodically|from time to time|reasonable (time|period|notice|efforts?|advance)|unreasonably delay|at no (additional|extra) (charge|cost))\b/i;
 const FIGURE_QUESTION = /\b(how\s+(much|many)|what\s+(percentage|proportion|share|amount|number)|(maximum|minimum|highest|lowest)\b(?!\s+(notice|number of)))/i;
 const DATE_QUESTION = /\b((from|on|by|since|as of|until)\s+(what|which)\s+(date|day|year)|what\s+(date|year)\b|(from|since)\s+when\b)/i;
 const LIST_QUESTION =
@@ -202,13 +215,21 @@ export function readQuestion(question: string, history = ''): Reading {
     vendorByName: false,
     namesDora: analysis.namesDora,
     namesVendor: analysis.namesVendor,
-    expects: DATE_QUESTION.test(asked) ? 'date' : FIGURE_QUESTION.test(asked) ? 'figure' : FREQUENCY_QUESTION.test(asked) ? 'frequency' : null,
+    expects: DATE_QUESTION.test(asked)
+      ? 'date'
+      : TIMING_QUESTION.test(asked)
+        ? 'timing'
+        : FIGURE_QUESTION.test(asked)
+          ? 'figure'
+          : FREQUENCY_QUESTION.test(asked)
+            ? 'frequency'
+            : null,
     asksList: LIST_QUESTION.test(asked),
     asksFrequency: asksFrequency(asked),
   };
 }
 
-/** A sentence holds what the question expects: a figure or a date. */
+/** A sentence holds what the question expects: a figure, a date, a frequency or a timing. */
 export function holdsExpected(text: string, expects: Reading['expects']): boolean {
   if (!expects) return true;
   // Regulation numbers (`No 1093/2010`, `2022/2554`) and references to articles, paragraphs
@@ -219,6 +240,7 @@ export function holdsExpected(text: string, expects: Reading['expects']): boolea
     .replace(/(^|\s)\(\d{1,2}\)(?=\s)/g, ' ');
   if (expects === 'date') return MONTH.test(plain) || /\b(19|20)\d{2}\b/.test(plain);
   if (expects === 'frequency' && FREQUENCY.test(plain)) return true;
+  if (expects === 'timing') return DURATION.test(plain) || INSTEAD_OF_FIGURE.test(plain);
   return /\d/.test(plain) || NUMBER_WORD.test(plain);
 }
 

@@ -85,6 +85,33 @@ t.test('extractive: a reference to a paragraph or point is not the figure a ques
   t.match(composeExtractiveAnswer('How many hours do we have for the initial notification?', hours), /within 4 hours .* \[Source 1\]\.$/);
 });
 
+t.test('extractive: "how quickly" is answered by a time limit, or by the timing stated instead of one', async (t) => {
+  const dpa = (content: string) => makeSources([{ title: 'Acme Data Processing Agreement', content, score: 0.9 }]);
+  // A termination clause holds a period and the word "breach", but not the notification asked about.
+  const termination = 'Either party may terminate this Agreement if Acme breaches a material obligation and fails to cure the breach within thirty (30) days.';
+  const undue = dpa(`${termination} Acme will notify the Customer of a data breach without undue delay after becoming aware of it.`);
+  const answer = composeExtractiveAnswer('How quickly will Acme notify us of a data breach?', undue);
+  t.match(answer, /^The retrieved sources give no time limit for this; what they say is: Acme will notify the Customer of a data breach without undue delay/);
+  t.notMatch(answer, /thirty \(30\) days/, 'the termination clause is not the answer');
+  // "Tell us" asks the same as "notify us"; a stated time limit is quoted as the answer.
+  const hours = dpa(`${termination} Acme will notify the Customer of a data breach within 48 hours of becoming aware of it.`);
+  t.match(composeExtractiveAnswer('How fast will Acme tell us about a data breach?', hours), /^Acme will notify the Customer of a data breach within 48 hours/);
+});
+
+t.test('extractive: a word whose stem is two letters does not meet unrelated words ("adding" is not "ads")', async (t) => {
+  const src = makeSources([
+    { title: 'Acme cookie notice', content: 'Advertising cookies show you new ads based on ads you have already seen.', score: 0.9 },
+    {
+      title: 'Acme subprocessors',
+      content: 'Acme publishes the names of any new subprocessors at least 30 days in advance of their authorisation.',
+      score: 0.5,
+    },
+  ]);
+  const answer = composeExtractiveAnswer('How much advance notice does Acme give before adding a new subprocessor?', src);
+  t.match(answer, /at least 30 days in advance/);
+  t.notMatch(answer, /cookies/);
+});
+
 t.test('extractive: a list is quoted with all its points, short ones too; a short point under its lead-in', async (t) => {
   const exit = passage28(
     'Financial entities shall ensure that they are able to exit contractual arrangements without:\n\n(a) disruption to their business activities,\n\n(b) limiting compliance with regulatory requirements,\n\n(c) detriment to the continuity and quality of services provided to clients.',

@@ -9,12 +9,15 @@ import { createOrgAndWorkspace, createWorkspace } from '../helpers/workspaces.js
 t.test('full-text queries of a question: one per concept, frame words left out', async (t) => {
   t.same(
     conceptQueries(analyseQuestion('Is there a notice period?')),
-    ['"notice periods" or "notice period" or "prior written notice" or "days notice" or "advance notice"'],
+    ['"notice periods" or "notice period" or "prior written notice" or "days notice" or "advance notice" or "days in advance" or "in advance of"'],
     'a vocabulary concept: any of its wordings',
   );
   t.same(
     conceptQueries(analyseQuestion('What is the notice period?')),
-    ['"notice periods" or "notice period" or "prior written notice" or "days notice" or "advance notice"', '"notice periods means" or "notice period means"'],
+    [
+      '"notice periods" or "notice period" or "prior written notice" or "days notice" or "advance notice" or "days in advance" or "in advance of"',
+      '"notice periods means" or "notice period means"',
+    ],
     'a question asking what something is also looks for its definition',
   );
   t.same(conceptQueries(analyseQuestion('What does DORA say about papaya?')), ['papaya'], 'DORA and "say" frame the question');

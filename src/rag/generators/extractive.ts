@@ -2,7 +2,9 @@ import {
   asksForRows,
   definitionAnswers,
   definitionFit,
+  DURATION,
   holdsExpected,
+  INSTEAD_OF_FIGURE,
   isSpecific,
   readQuestion,
   weighEvidence,
@@ -166,14 +168,6 @@ interface Composed {
   also: Scored[];
 }
 
-/**
- * A timing or manner stated instead of a figure ("without undue delay", "promptly", "upon
- * request"): a question asking "within how many hours" is answered by saying no figure is
- * given and quoting it (docs/rag.md, "A figure the text does not give").
- */
-const INSTEAD_OF_FIGURE =
-  /\b(without undue delay|undue delay|promptly|immediately|as soon as (possible|practicable|reasonably)|in a timely manner|timely|without delay|expeditiously|with or without notice|upon (\w+ )?request|on request|before|prior to|in advance|regularly|periodically|from time to time|reasonable (time|period|notice|efforts?|advance)|unreasonably delay|at no (additional|extra) (charge|cost))\b/i;
-
 /** A row of a table as the chunker writes it: `Name of Subprocessor: AWS; Location of Processing: United States`. */
 const TABLE_ROW = /^[^:;\n]{2,60}: [^;\n]{1,300}(?:; [^:;\n]{2,60}: [^;\n]{0,300}){1,}$/;
 /** At most this many rows of a table are quoted. */
@@ -183,6 +177,7 @@ const KIND_WORD: Record<NonNullable<ReturnType<typeof readQuestion>['expects']>,
   figure: 'figure',
   date: 'date',
   frequency: 'frequency',
+  timing: 'time limit',
 };
 
 /** One question (or one part of a multi-part question) over the sources. */
@@ -280,6 +275,10 @@ function composeOne(question: string, sources: Source[], opts: ExtractiveOptions
   const first = pool.find((s) => s.coverage >= minCoverage);
   const focused = reading.asksFrequency && first && statesFrequency(first.unit.text) ? pool.filter((s) => statesFrequency(s.unit.text)) : pool;
   const p = pick(ev, focused, maxSentences, minCoverage);
+  // "How quickly": a stated timing with no time limit ("without undue delay") is said to be one.
+  if (p.chosen.length && reading.expects === 'timing' && !p.chosen.some((c) => DURATION.test(c.unit.text))) {
+    return answered(p, `The retrieved sources give no time limit for this; what they say is: ${render(p)}`, pool);
+  }
   if (p.chosen.length) return answered(p, render(p), pool);
 
   // A figure asked where the text gives a timing or manner instead ("without undue delay"):
