@@ -1,6 +1,6 @@
 import t from 'tap';
-import { decide, type Passage } from '../../src/compliance/drafting/draft.js';
-import { extract, type ExtractContext } from '../../src/compliance/drafting/extractors.js';
+import { decide, draftFields, type Passage } from '../../src/compliance/drafting/draft.js';
+import { companyNames, extract, type ExtractContext } from '../../src/compliance/drafting/extractors.js';
 import type { DraftField } from '../../src/domain/profileDrafts.js';
 
 /**
@@ -247,4 +247,34 @@ t.test('short names, notice addresses, cards of subprocessors, "the subject of t
     'in effect until terminated: no end date',
   );
   t.equal(draft('endDate', 'These Terms shall remain in effect unless terminated or amended as set forth herein.').status, 'proposed');
+});
+
+t.test('European legal forms, after the name or before it, and not in an all-caps disclaimer', async (t) => {
+  t.same(companyNames('Operated by Nordlys AS (“Nordlys”, “we”) of Oslo.'), ['Nordlys AS']);
+  t.same(companyNames('This Agreement is between SASU Acme and you.'), ['SASU Acme']);
+  t.same(companyNames('Acme S.p.A., Beta Sp. z o.o. and Gamma GmbH & Co. KG'), ['Acme S.p.A.', 'Beta Sp. z o.o.', 'Gamma GmbH & Co. KG']);
+  t.same(companyNames('THE SERVICES ARE PROVIDED AS IS. The Services are Provided AS IS.'), []);
+  t.equal(draft('legalName', 'These Terms form a binding agreement between you and Acme Oy (“Acme”, “we”).').value, 'Acme Oy');
+});
+
+t.test('a legal name no clause defines: the one the documents keep using, when it clearly leads', async (t) => {
+  const doc = (documentId: string, content: string): Passage => ({ ...passage(content), chunkId: `c-${documentId}`, documentId });
+  const run = (passages: Passage[]) => draftFields({ vendorNames: ['Acme'], fields: ['legalName'], search: async () => passages }).then((f) => f[0]!);
+  // No preamble, definition or imprint: two documents say "Acme Cloud, Inc.".
+  let d = await run([
+    doc('terms', 'Acme Cloud, Inc. provides the Services described on its website.'),
+    doc('privacy', 'Questions about this policy can be sent to Acme Cloud, Inc. by e-mail.'),
+    doc('sla', 'The Services are hosted by Example Hosting Ltd.'),
+  ]);
+  t.equal(d.status, 'proposed');
+  t.equal(d.value, 'Acme Cloud, Inc.');
+  t.ok(d.confidence! < 0.85, 'a lower confidence than a clause that names the provider');
+  // Used in one document only, or two of the vendor's names as widely: nothing is proposed.
+  d = await run([doc('terms', 'Acme Cloud, Inc. provides the Services.')]);
+  t.not(d.status, 'proposed');
+  d = await run([
+    doc('terms', 'Acme Cloud, Inc. provides the Services. Acme Europe GmbH resells them.'),
+    doc('privacy', 'Acme Cloud, Inc. and Acme Europe GmbH are joint controllers.'),
+  ]);
+  t.not(d.status, 'proposed');
 });

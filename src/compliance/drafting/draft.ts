@@ -9,7 +9,7 @@ import {
   type FieldProposal,
   type Subcontractor,
 } from '../../domain/profileDrafts.js';
-import { companyNames, extract, providerAliases, type Found } from './extractors.js';
+import { brandCompanies, companyNames, extract, providerAliases, type Found } from './extractors.js';
 import { FIELD_SPECS } from './fields.js';
 
 /**
@@ -192,13 +192,43 @@ export function decide(field: DraftField, hits: { passage: Passage; found: Found
 }
 
 /** The passages of a field: each of its queries through the workspace's retrieval, deduplicated. */
-export async function passagesOf(field: DraftField, search: (q: string, limit?: number) => Promise<Passage[]>, signal?: AbortSignal): Promise<Passage[]> {
+export async function passagesOf(
+  field: DraftField,
+  search: (q: string, limit?: number) => Promise<Passage[]>,
+  signal?: AbortSignal,
+  vendorNames: string[] = [],
+): Promise<Passage[]> {
   const out = new Map<string, Passage>();
-  for (const q of FIELD_SPECS[field].queries) {
+  // The legal name is looked for next to the vendor's own name too ("Gruntwork, Inc. (“Gruntwork,” “we”)"):
+  // the generic queries find a preamble or definition, not always the one that names this vendor.
+  const own = field === 'legalName' ? vendorNames.filter((n) => n.length >= 3).map((n) => `${n} Inc. LLC Ltd GmbH “we” “us”`) : [];
+  for (const q of [...FIELD_SPECS[field].queries, ...own]) {
     signal?.throwIfAborted();
     for (const p of await search(q, FIELD_SPECS[field].limit)) if (!out.has(p.chunkId)) out.set(p.chunkId, p);
   }
   return [...out.values()];
+}
+
+/**
+ * The legal name where no clause names the provider's entity: the company name starting with
+ * the vendor's own name ("Spacelift, Inc.") that the most documents use, proposed only when
+ * at least two documents use it and no other such name is used as widely. A lower
+ * confidence than a clause's: the analyst sees it came from use, not from a definition.
+ */
+function legalNameByUse(passages: Passage[], vendorNames: string[]): FieldProposal | null {
+  const hits = passages.flatMap((p) => brandCompanies(p.content, vendorNames).map((found) => ({ passage: p, found })));
+  const docs = new Map<string, Set<string>>();
+  for (const h of hits) {
+    const k = valueKey('legalName', h.found.value);
+    docs.set(k, (docs.get(k) ?? new Set()).add(h.passage.documentId));
+  }
+  const ranked = [...docs.entries()].sort((a, b) => b[1].size - a[1].size);
+  const [top, next] = ranked;
+  if (!top || top[1].size < 2 || (next && next[1].size >= top[1].size)) return null;
+  return decide(
+    'legalName',
+    hits.filter((h) => valueKey('legalName', h.found.value) === top[0]),
+  );
 }
 
 /** Drafts every field (or `fields`) from the passages the workspace's retrieval returns. */
@@ -210,7 +240,7 @@ export async function draftFields(input: DraftInput): Promise<FieldProposal[]> {
     if (!byQuery.has(k)) byQuery.set(k, input.search(q, limit));
     return byQuery.get(k)!;
   };
-  const passagesFor = (field: DraftField) => passagesOf(field, search, input.signal);
+  const passagesFor = (field: DraftField) => passagesOf(field, search, input.signal, input.vendorNames);
   // The vendor's own names (legal names found first) make "X is a provider of ..." and "X may terminate" readable.
   const names = new Set(input.vendorNames.filter(Boolean));
   const legalNames: string[] = [];
@@ -224,7 +254,11 @@ export async function draftFields(input: DraftInput): Promise<FieldProposal[]> {
     return proposal;
   };
   if (fields.includes('legalName')) {
-    const legal = await run('legalName');
+    let legal = await run('legalName');
+    if (legal.status !== 'proposed' && legal.status !== 'conflict') {
+      const byUse = legalNameByUse(await passagesFor('legalName'), [...names]);
+      if (byUse) results.set('legalName', (legal = byUse));
+    }
     const values = legal.status === 'proposed' ? [legal.value] : (legal.candidates ?? []).map((c) => c.value);
     for (const v of values) {
       if (typeof v !== 'string') continue;

@@ -40,7 +40,13 @@ export interface ExtractContext {
 
 type Rule = (content: string, ss: Sentence[], ctx: ExtractContext, section: string) => Found[];
 
-const COMPANY = String.raw`(?:[A-Z0-9][\w&'’.-]*(?:,?\s+[A-Z0-9][\w&'’.-]*){0,4}?),?\s+(?:LLC|L\.L\.C\.|LLP|Inc\.?|INC\.?|Ltd\.?|LTD\.?|Limited|LIMITED|Pty\.? Ltd\.?|GmbH|GMBH|B\.V\.|BV|N\.V\.|S\.A\.S\.|SAS|S\.A\.|SARL|S\.r\.l\.|PBC|Corporation|CORPORATION|Corp\.?|CORP\.?|plc|PLC|AG|SE|AB|Oy|ApS|A/S)(?![\w])`;
+/**
+ * A company name with its legal form: after the name ("Acme, Inc.", "Acme GmbH", "Acme S.p.A.",
+ * "Acme Sp. z o.o."), or before it as French practice writes it ("SASU Acme", "SARL Acme").
+ * The Nordic "AS"/"ASA" and the Italian "SpA" follow a name written in mixed case only: an
+ * all-caps disclaimer ("PROVIDED AS IS") is not a company, nor is "Provided AS IS".
+ */
+const COMPANY = String.raw`(?:(?:[A-Z0-9][\w&'’.-]*(?:,?\s+[A-Z0-9][\w&'’.-]*){0,4}?),?\s+(?:LLC|L\.L\.C\.|LLP|Inc\.?|INC\.?|Ltd\.?|LTD\.?|Limited|LIMITED|Pty\.? Ltd\.?|GmbH(?: & Co\. KG)?|GMBH|UG|KG|B\.V\.|BV|N\.V\.|S\.A\.S\.|SAS|S\.A\.|SARL|S\.à r\.l\.|S\.r\.l\.|SRL|S\.p\.A\.|S\.L\.|PBC|Corporation|CORPORATION|Corp\.?|CORP\.?|plc|PLC|AG|SE|AB|Oy|Oyj|ApS|A/S|Sp\. z o\.o\.|s\.r\.o\.|Kft\.|Lda\.)(?![\w])|(?:[A-Z0-9][\w&'’.-]*[a-z][\w&'’.-]*(?:\s+[A-Z0-9][\w&'’.-]*){0,3}?),?\s+(?:AS|ASA|SpA)(?![\w])(?!\s+IS\b)|(?:SASU|SAS|SARL|EURL)\s+[A-Z0-9][\w&'’.-]*[a-z][\w&'’.-]*(?:\s+[A-Z0-9][\w&'’.-]*[a-z][\w&'’.-]*){0,2})`;
 const companyRe = () => new RegExp(COMPANY, 'g');
 const found = (s: Sentence, value: DraftValue, strength: number): Found => ({ value, start: s.start, end: s.end, strength });
 const openFound = (s: Sentence, reason: string, strength = 0.7): Found => ({ value: null, start: s.start, end: s.end, strength, open: reason });
@@ -1160,6 +1166,31 @@ export const RULES: Record<DraftField, Rule> = {
 /** Runs a field's rule over one passage. */
 export function extract(field: DraftField, content: string, ctx: ExtractContext, section = ''): Found[] {
   return RULES[field](content, sentences(content), ctx, section);
+}
+
+/**
+ * The company names in a passage that start with one of the vendor's own names ("Spacelift,
+ * Inc." for Spacelift), each with the sentence it stands in: where no clause names the
+ * provider's legal entity, the one its documents keep using is the likely one (draft.ts
+ * `legalNameByUse` counts them by document and proposes one only when it clearly leads).
+ */
+export function brandCompanies(content: string, vendorNames: string[]): Found[] {
+  const brands = vendorNames.filter((n) => n.length >= 3 && !companyAt(n));
+  if (!brands.length) return [];
+  const brand = new RegExp(String.raw`(?:^|[\s(“"‘])((?:${brands.map((b) => esc(b).replace(/\s+/g, '\\s+')).join('|')})\b)`, 'i');
+  const out: Found[] = [];
+  for (const s of sentences(content)) {
+    for (const m of clean(s.text).matchAll(companyRe())) {
+      const b = brand.exec(m[0]);
+      if (!b) continue;
+      // From the vendor's name on ("Agreement between Spacelift, Inc." → "Spacelift, Inc."); a
+      // name that only goes on after the brand ("Spacelift Customer Success Ltd") stays as written.
+      const name = (/^(?:SASU|SAS|SARL|EURL)\s/.test(m[0]) ? m[0] : m[0].slice(b.index + b[0].length - b[1]!.length)).replace(/\s+/g, ' ');
+      if (!/^[A-Z0-9]/.test(name) || name.split(' ').length > 4) continue;
+      out.push(found(s, name, 0.55));
+    }
+  }
+  return out;
 }
 
 /** Company names of the "X LLC / Y, Inc." form in a text (to learn the vendor's own names). */

@@ -105,7 +105,7 @@ export function anthropicExtractor(opts: ModelOptions): ModelExtractor {
       const fields: FieldProposal[] = [];
       let dropped = 0;
       for (const field of DRAFT_FIELDS) {
-        const passages = await passagesOf(field, input.search);
+        const passages = await passagesOf(field, input.search, undefined, input.vendorNames);
         if (!passages.length) {
           fields.push(decide(field, []));
           continue;
