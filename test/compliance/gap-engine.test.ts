@@ -296,3 +296,40 @@ t.test('list items are bound by their lead-in; termination at will only without 
   t.equal(h('Acme may immediately terminate the Services without notice in the event that you breach these Terms.'), 'met', 'for cause');
   t.equal(h('Acme may terminate the Services without notice.'), 'limited', 'without notice and without cause');
 });
+
+t.test('the scope of a commitment: some storage, physical access, visitor logs, free delegation', async (t) => {
+  // Encryption at rest of one store is not encryption of the customer's data.
+  const s3 = read('A9.3.enc', 'Connections use TLS 1.2. The S3 storage holding attachments is encrypted and replicated.');
+  t.equal(level(s3, 'rest'), 'limited');
+  t.match(s3.rationale, /only for some storage/);
+  const all = read('A9.3.enc', 'Connections use TLS 1.2. All customer data, including S3 buckets and database volumes, is encrypted at rest.');
+  t.equal(level(all, 'rest'), 'met', 'the same store named inside a statement about all customer data');
+  // Two-factor authentication to enter a data centre is not strong authentication to systems.
+  const floors = read('A9.4.c', 'Access is restricted to authorised personnel. Staff must pass two-factor authentication to access data center floors.');
+  t.equal(level(floors, 'strong-auth'), 'limited');
+  const systems = read('A9.4.c', 'Access is restricted to authorised personnel. Staff must use multi-factor authentication to access production systems.');
+  t.equal(level(systems, 'strong-auth'), 'met');
+  // A privacy policy's server logs of visitors are not security logging.
+  const visitors = read(
+    'A10',
+    'Acme monitors its systems to detect security threats and alerts its on-call engineers.',
+    'We automatically receive and record information on our server logs from your browser, including your IP address and cookie information, when you access the Services.',
+  );
+  t.equal(level(visitors, 'logging'), 'none');
+  const audit = read('A10', 'Acme monitors its systems to detect security threats. Acme logs administrative access events and keeps the logs for one year.');
+  t.equal(level(audit, 'logging'), 'met');
+  // A provider that may delegate its duties without consent has set no subcontracting condition.
+  const free = read(
+    'A30.2.a',
+    '“Services” means the hosted platform Acme provides. Subprocessors are bound by a written agreement with the same obligations.',
+    'Acme may also delegate its duties under these Terms to any third party without notice to you or approval from you.',
+  );
+  t.equal(level(free, 'subcontracting'), 'limited');
+  t.equal(free.status, 'partial');
+  const neither = read(
+    'A30.2.a',
+    '“Services” means the hosted platform Acme provides. Subprocessors are bound by a written agreement with the same obligations.',
+    'Neither party may assign or delegate its duties under this Agreement without the prior written consent of the other party.',
+  );
+  t.equal(level(neither, 'subcontracting'), 'met', 'a restriction on both parties is not a free hand');
+});
