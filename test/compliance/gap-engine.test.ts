@@ -333,3 +333,16 @@ t.test('the scope of a commitment: some storage, physical access, visitor logs, 
   );
   t.equal(level(neither, 'subcontracting'), 'met', 'a restriction on both parties is not a free hand');
 });
+
+t.test('continuity tested: a test of the recovery arrangements, not the words "testing" and "recovery" side by side', async (t) => {
+  const snapshots = read(
+    'A11',
+    'Acme maintains a disaster recovery plan.',
+    'Raw database snapshots and restored clones are available upon request for testing and recovery.',
+  );
+  t.equal(level(snapshots, 'tested'), 'none');
+  const drills = read('A11', 'Acme maintains a disaster recovery plan. We practice regular recovery drills where we test disaster and failure scenarios.');
+  t.equal(level(drills, 'tested'), 'met');
+  const restores = read('A11', 'Acme maintains a disaster recovery plan.', 'Regular tests for data recovery are performed and their results logged.');
+  t.equal(level(restores, 'tested'), 'met');
+});
