@@ -222,6 +222,9 @@ function around(text: string, at: number): string {
  *   the element's partial evidence is found, `none` otherwise; a contrary clause anywhere in
  *   the documents turns `met` into `limited`.
  */
+/** A sentence that defines a term: `“Customer Data” means …`, `- "Services" refers to …`. */
+const DEFINITION = /^[\s\-*•(\w)]{0,6}[“"'‘*]{1,3}[^”"'’*]{2,60}[”"'’*]{1,3}\s+(means|shall mean|refers to|has the meaning)\b/i;
+
 function readElement(
   el: EvidenceElement,
   sentences: Sentence[],
@@ -240,6 +243,9 @@ function readElement(
     const rel = relevance(m.span);
     if (rel < o.minRelevance && !bySection) continue;
     if (el.exclude?.some((x) => x.test(m.text))) continue;
+    // A definition ("“Customer Data” means …") says what a word means, not what anyone commits
+    // to: it evidences only an element that asks for one (a description of the services).
+    if (DEFINITION.test(m.text) && !el.any.some((alt) => alt.some((re) => /means/.test(re.source)))) continue;
     const first = sentences[m.span[0]!]!;
     // A list item is bound by its lead-in ("You will not:" + "- conduct penetration tests ..."; "Customer warrants that:" + "(iii) ...").
     const lead = m.span.length === 1 && first.lead !== undefined ? sentences[first.lead]! : null;

@@ -34,6 +34,16 @@ export function actors(text: string, vendorNames: readonly string[] = []): { par
     const modality: Modality = new RegExp(`^(?:${RIGHT})$`, 'i').test(v[1]!) ? 'right' : 'duty';
     out.push({ party, modality, at: m.index! });
   }
+  // The customer's duty written without a modal of its own: "the need for you to maintain backups",
+  // "Customer is advised to", "we recommend that you".
+  for (const m of text.matchAll(
+    new RegExp(
+      String.raw`\b(?:need|needs|required|requires|obligation|responsibility|advised|encouraged|expected|recommend(?:ed|s)?(?: that)?)\s+(?:for\s+)?(${CUSTOMER_WORDS})\s+(?:to|should|must)\b`,
+      'gi',
+    ),
+  )) {
+    out.push({ party: 'customer', modality: 'duty', at: m.index! + m[0].indexOf(m[1]!) });
+  }
   // A name that is not the customer's acting with a modal ("Travis-CI shall", "37signals will"): in a
   // provider's document, the other party is the provider.
   for (const m of text.matchAll(

@@ -346,3 +346,19 @@ t.test('continuity tested: a test of the recovery arrangements, not the words "t
   const restores = read('A11', 'Acme maintains a disaster recovery plan.', 'Regular tests for data recovery are performed and their results logged.');
   t.equal(level(restores, 'tested'), 'met');
 });
+
+t.test("a definition is not a commitment; the customer's duty without a modal of its own is the customer's", async (t) => {
+  const defined = read(
+    'A30.2.c',
+    '“Confidential Information” means any information disclosed by either party that is marked confidential and must be protected.',
+  );
+  t.equal(level(defined, 'confidentiality'), 'none');
+  const kept = read('A30.2.c', 'Each party will keep the other party’s Confidential Information confidential and protect it with reasonable care.');
+  t.equal(level(kept, 'confidentiality'), 'met');
+  const services = read('A30.2.a', '“Services” means the hosted analytics platform Acme provides to Customer.');
+  t.equal(level(services, 'description'), 'met', 'a description of the services is asked for as a definition');
+  const yours = read('A11', 'The Services do not replace the need for you to maintain regular data backups or redundant data archives.');
+  t.equal(level(yours, 'plan'), 'none');
+  const ours = read('A11', 'Acme maintains redundant data archives and a disaster recovery plan.');
+  t.equal(level(ours, 'plan'), 'met');
+});
