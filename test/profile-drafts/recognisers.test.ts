@@ -278,3 +278,9 @@ t.test('a legal name no clause defines: the one the documents keep using, when i
   ]);
   t.not(d.status, 'proposed');
 });
+
+t.test('a cloud region named by its code is the country it is in', async (t) => {
+  t.same(draft('dataStorageLocations', 'Customer Data is stored in the AWS eu-central-1 region.').value, ['DE']);
+  t.same(draft('dataStorageLocations', 'Customer data is stored in the europe-west1 and europe-west4 regions of Google Cloud.').value, ['BE', 'NL']);
+  t.not(draft('dataStorageLocations', 'Customer Data is stored in the AWS eu-west-1 region.').value?.toString(), 'DE');
+});

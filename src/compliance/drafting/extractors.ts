@@ -1,7 +1,7 @@
 import { EEA } from '../../domain/countries.js';
 import type { ICT_SERVICE_TYPES } from '../../domain/vendorProfile.js';
 import type { DraftField, DraftValue } from '../../domain/profileDrafts.js';
-import { countriesIn, dates, durations, jurisdictionCountry, lawAdjectiveCountry, sentences, type Sentence } from './text.js';
+import { CLOUD_REGION_CODES, countriesIn, dates, durations, jurisdictionCountry, lawAdjectiveCountry, sentences, type Sentence } from './text.js';
 
 /**
  * Offline extraction rules, one per field form (docs/register-drafting.md, "Extraction
@@ -705,6 +705,9 @@ const REGION_ONLY = /\b(in|within)\s+(the\s+)?(European Union|EU|EEA|European Ec
  * data (a website's cookies, a third party's office). A cue followed only by a region
  * ("stored on servers within the European Union") is open: no country is named.
  */
+/** "in (the) X", "within X", "from X": X a name (capitalised) or a cloud region's code ("in the europe-west1 region"). */
+const PLACE_PHRASE = new RegExp(String.raw`^[^.;]{0,80}?\b(?:in|within|from)\s+((?:the\s+)?(?:[A-Z]|(?:${CLOUD_REGION_CODES})(?![\w-]))[^.;()]{1,120})`);
+
 function locationRule(cue: RegExp, what: string): Rule {
   return (_c, ss, ctx) => {
     const out: Found[] = [];
@@ -723,7 +726,7 @@ function locationRule(cue: RegExp, what: string): Rule {
         const after = t.slice(cueAt.index);
         const vague = VAGUE.test(t) || /\band (other|various|additional)\b[^.]{0,20}\b(countries|locations|jurisdictions)\b/i.test(t);
         // Countries named within the cue's phrase: "in (the) X", "in X and Y".
-        const phrase = /^[^.;]{0,80}?\b(?:in|within|from)\s+((?:the\s+)?[A-Z][^.;()]{1,120})/.exec(after);
+        const phrase = PLACE_PHRASE.exec(after);
         const codes = phrase
           ? countriesIn(phrase[1]!)
               .filter((c) => !NEGATED.test(phrase[1]!.slice(Math.max(0, c.index - 40), c.index)))

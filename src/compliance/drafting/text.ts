@@ -276,11 +276,109 @@ function countryIndex() {
   return { re: countryRe, byName };
 }
 
-/** ISO 3166-1 alpha-2 codes of the countries a text names, in order of appearance (no repeats). */
+/**
+ * The country of a public cloud region named by its code (AWS `eu-central-1`, Google Cloud
+ * `europe-west3`, Azure `germanywestcentral`): where a vendor says it hosts "in AWS eu-west-1",
+ * that is Ireland. Codes only: a region's display name ("West Europe") is too close to prose.
+ */
+const CLOUD_REGIONS: Record<string, string> = {
+  // AWS
+  'us-east-1': 'US',
+  'us-east-2': 'US',
+  'us-west-1': 'US',
+  'us-west-2': 'US',
+  'ca-central-1': 'CA',
+  'ca-west-1': 'CA',
+  'eu-central-1': 'DE',
+  'eu-central-2': 'CH',
+  'eu-west-1': 'IE',
+  'eu-west-2': 'GB',
+  'eu-west-3': 'FR',
+  'eu-north-1': 'SE',
+  'eu-south-1': 'IT',
+  'eu-south-2': 'ES',
+  'ap-south-1': 'IN',
+  'ap-south-2': 'IN',
+  'ap-southeast-1': 'SG',
+  'ap-southeast-2': 'AU',
+  'ap-southeast-3': 'ID',
+  'ap-northeast-1': 'JP',
+  'ap-northeast-2': 'KR',
+  'ap-northeast-3': 'JP',
+  'ap-east-1': 'HK',
+  'sa-east-1': 'BR',
+  'me-south-1': 'BH',
+  'me-central-1': 'AE',
+  'af-south-1': 'ZA',
+  'il-central-1': 'IL',
+  // Google Cloud
+  'europe-west1': 'BE',
+  'europe-west2': 'GB',
+  'europe-west3': 'DE',
+  'europe-west4': 'NL',
+  'europe-west6': 'CH',
+  'europe-west8': 'IT',
+  'europe-west9': 'FR',
+  'europe-west10': 'DE',
+  'europe-west12': 'IT',
+  'europe-north1': 'FI',
+  'europe-central2': 'PL',
+  'europe-southwest1': 'ES',
+  'us-central1': 'US',
+  'us-east1': 'US',
+  'us-east4': 'US',
+  'us-east5': 'US',
+  'us-west1': 'US',
+  'us-west2': 'US',
+  'us-west3': 'US',
+  'us-west4': 'US',
+  'us-south1': 'US',
+  'northamerica-northeast1': 'CA',
+  'northamerica-northeast2': 'CA',
+  'southamerica-east1': 'BR',
+  'asia-northeast1': 'JP',
+  'asia-southeast1': 'SG',
+  'australia-southeast1': 'AU',
+  'asia-south1': 'IN',
+  // Azure
+  westeurope: 'NL',
+  northeurope: 'IE',
+  germanywestcentral: 'DE',
+  francecentral: 'FR',
+  swedencentral: 'SE',
+  uksouth: 'GB',
+  ukwest: 'GB',
+  switzerlandnorth: 'CH',
+  norwayeast: 'NO',
+  polandcentral: 'PL',
+  italynorth: 'IT',
+  eastus: 'US',
+  eastus2: 'US',
+  westus: 'US',
+  westus2: 'US',
+  westus3: 'US',
+  centralus: 'US',
+  southcentralus: 'US',
+  northcentralus: 'US',
+  canadacentral: 'CA',
+  australiaeast: 'AU',
+  japaneast: 'JP',
+};
+/** The region codes as an alternation (for phrases like "in the europe-west1 region", which start in lower case). */
+export const CLOUD_REGION_CODES = Object.keys(CLOUD_REGIONS).join('|');
+const CLOUD_REGION_RE = new RegExp(`(?<![\\w-])(${Object.keys(CLOUD_REGIONS).join('|')})(?![\\w-])`, 'g');
+
+/** ISO 3166-1 alpha-2 codes of the countries a text names (or its cloud region codes), in order of appearance (no repeats). */
 export function countriesIn(text: string): { code: string; index: number; name: string }[] {
   const { re, byName } = countryIndex();
   const out: { code: string; index: number; name: string }[] = [];
   const seen = new Set<string>();
+  const regions = [...text.matchAll(CLOUD_REGION_RE)].map((m) => ({ code: CLOUD_REGIONS[m[1]!]!, index: m.index!, name: m[1]! }));
+  for (const r of regions) {
+    if (seen.has(r.code)) continue;
+    seen.add(r.code);
+    out.push(r);
+  }
   for (const m of text.matchAll(re)) {
     const name = m[0];
     // Abbreviations count only in capitals ("us" is a pronoun).
@@ -291,7 +389,7 @@ export function countriesIn(text: string): { code: string; index: number; name: 
     seen.add(code);
     out.push({ code, index: m.index!, name });
   }
-  return out;
+  return regions.length ? out.sort((a, b) => a.index - b.index) : out;
 }
 
 /** States and provinces of federal countries whose law a contract names instead of the country's. */
