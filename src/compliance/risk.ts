@@ -25,7 +25,7 @@ export function riskRating(results: GapResult[], vendor: { critical: boolean }):
   const score = scoreOf(results);
   const reasons: string[] = [];
   let rating: Rating = score >= 80 ? 'low' : score >= 60 ? 'medium' : score >= 40 ? 'high' : 'critical';
-  reasons.push(`Score ${score}/100 gives ${rating}.`);
+  reasons.push(`A score of ${score}/100 gives a ${rating} risk rating.`);
   const missingKey = results.filter((r) => r.key && r.status === 'missing');
   if (missingKey.length >= 3) {
     const next = atLeast(rating, 'high');
