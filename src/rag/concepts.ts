@@ -53,6 +53,7 @@ const STOP = new Set<string>([
   'must',
   'will',
   'tell',
+  'own',
   'explain',
   'describe',
   'please',
