@@ -190,9 +190,15 @@ export async function atEachSize(page: Page, name: string, ready?: (size: Size) 
   return out;
 }
 
-/** The newest recorded e-mail to `to` (the recording mail transport) and the first dashboard link in it. */
-export function lastMailLink(ctx: TestContext, to: string, pathPrefix: string): string {
-  const mail = [...ctx.mailer.sent].reverse().find((m) => m.to === to && m.text.includes(pathPrefix));
+/**
+ * The newest recorded e-mail to `to` (the recording mail transport) and the first dashboard link in
+ * it. The page's confirmation answers the request; the mail may leave a moment later (it goes through
+ * the job queue), so it is waited for, up to 10 s.
+ */
+export async function lastMailLink(ctx: TestContext, to: string, pathPrefix: string): Promise<string> {
+  const find = () => [...ctx.mailer.sent].reverse().find((m) => m.to === to && m.text.includes(pathPrefix));
+  for (let i = 0; i < 100 && !find(); i++) await new Promise((r) => setTimeout(r, 100));
+  const mail = find();
   if (!mail) throw new Error(`no mail to ${to} with a ${pathPrefix} link`);
   const m = new RegExp(`https?://[^\\s]*${pathPrefix.replace(/[/?]/g, '\\$&')}[^\\s)]*`).exec(mail.text);
   if (!m) throw new Error(`no ${pathPrefix} link in the mail to ${to}`);

@@ -94,7 +94,7 @@ else
     await page.getByText('Your e-mail address is not verified yet').waitFor();
 
     // Verify the e-mail address with the mailed link.
-    await page.goto(`${base}${lastMailLink(server.ctx, email, '/verify-email?token=')}`);
+    await page.goto(`${base}${await lastMailLink(server.ctx, email, '/verify-email?token=')}`);
     await page.getByText('E-mail address verified').waitFor();
     await page.getByRole('link', { name: 'Go to the dashboard' }).click();
     await page.getByRole('link', { name: /Ada Analyst/ }).click();
@@ -111,7 +111,7 @@ else
     await page.getByLabel('E-mail').fill(email);
     await page.getByRole('button', { name: 'Send the reset link' }).click();
     await page.getByText('Check your inbox').waitFor();
-    await page.goto(`${base}${lastMailLink(server.ctx, email, '/reset-password?token=')}`);
+    await page.goto(`${base}${await lastMailLink(server.ctx, email, '/reset-password?token=')}`);
     await page.getByLabel('New password').fill('a brand new passphrase');
     await page.getByRole('button', { name: 'Set the new password' }).click();
     await page.getByText('Password changed').waitFor();

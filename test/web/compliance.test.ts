@@ -274,7 +274,7 @@ else
       await browser.context.clearCookies();
       const vp = await browser.context.newPage();
       await vp.setViewportSize({ width: 390, height: 844 });
-      const link = lastMailLink(server.ctx, email, '/vendor-questionnaire?token=');
+      const link = await lastMailLink(server.ctx, email, '/vendor-questionnaire?token=');
       await vp.goto(`${base}${link}`);
       await vp.getByRole('heading', { name: 'Quick DORA check' }).waitFor();
       await vp.getByText('Example Bank AG asks').waitFor();
@@ -405,7 +405,7 @@ else
       await page.keyboard.press('Escape');
       // The vendor's page (no account), at the laptop size too.
       const vp = await browser.context.newPage();
-      await vp.goto(`${base}${lastMailLink(server.ctx, 'security@github.example', '/vendor-questionnaire?token=')}`);
+      await vp.goto(`${base}${await lastMailLink(server.ctx, 'security@github.example', '/vendor-questionnaire?token=')}`);
       await vp.getByRole('heading', { name: 'Quick DORA check' }).waitFor();
       t.same(await atEachSize(vp, 'compliance-vendor-questionnaire'), { phone: 0, laptop: 0 }, 'the vendor questionnaire page');
       await vp.close();
