@@ -122,6 +122,17 @@ t.test('term and renewal', async (t) => {
   d = draft('startDate', '“Effective Date” means the date Customer first accesses the Services or signs an Order Form.');
   t.equal(d.status, 'not_found');
   t.match(d.reason, /event/);
+  // A start on an event in other usual words: agreeing or starting to use, execution, a formed contract.
+  for (const clause of [
+    'These Terms take effect when you agree to them or begin using the Services, whichever is earlier.',
+    'The Agreement commences when the Licensee executes it and returns it to Acme.',
+    'The contract is formed when Acme accepts the Customer’s order.',
+  ]) {
+    d = draft('startDate', clause);
+    t.equal(d.status, 'not_found', clause);
+    t.match(d.reason, /event/, clause);
+  }
+  t.notOk(draft('startDate', 'The contract is formed on the terms set out below.').reason, 'no event, no reason');
   t.equal(draft('renewal', 'The subscription will be automatically renewed for successive one-year terms.').status, 'proposed');
   t.equal(draft('renewal', 'Your plan is billed month-to-month.').status, 'proposed');
 });

@@ -79,7 +79,13 @@ export const FIELD_SPECS: Record<DraftField, FieldSpec> = {
       'A calendar date on which the contract starts ("This Agreement commences on 1 March 2024"). A start tied to an event (order form, sign-up, acceptance, first use) has no date: record nothing and give it as open. A version or last-updated date is not a start date.',
     form: 'date',
     target: 'contract',
-    queries: ['agreement starts effective date', 'commencement date of the agreement', 'effective date means order form first access'],
+    queries: [
+      'agreement starts effective date',
+      'commencement date of the agreement',
+      'effective date means order form first access',
+      'these terms take effect when you accept them or begin using the services',
+      'the contract is concluded when the order is accepted',
+    ],
   },
   endDate: {
     label: 'Contract end date (or indefinite)',
