@@ -141,8 +141,15 @@ const keysOf = (a: QuestionAnalysis) => new Set(a.concepts.map((c) => c.key));
 function askPart(question: string): string {
   const parts = sentences(question);
   const asks = parts.filter((s) => /\?\s*$/.test(s));
-  return asks.length && asks.length < parts.length ? asks.join(' ') : question;
+  const asked = asks.length && asks.length < parts.length ? asks.join(' ') : question;
+  // "… for a customer in Europe?": who the answer is for sets the scene; it is not what the sources must name.
+  const unscened = asked.replace(SCENE, '');
+  return unscened !== asked && /\p{L}{3,}/u.test(unscened) ? unscened : asked;
 }
+
+/** A phrase saying whom the question is for: "for a customer in Europe", "as a bank based in Germany". */
+const SCENE =
+  /\s*,?\s*\b(?:for|as)\s+(?:(?:a|an|the|our|us as an?)\s+)?(?:customers?|clients?|entit(?:y|ies)|firms?|banks?|compan(?:y|ies)|insurers?|users?|subscribers?|licensees?)\b(?:\s+(?:based|located|established|domiciled|headquartered))?\s+(?:in|outside(?:\s+of)?|from)\s+(?:the\s+)?[A-Z][\w-]*(?:\s+[A-Z][\w-]*)*/g;
 
 /** A question that asks for a definition in so many words ("define", "what does … mean", "what is 'X'"). */
 const EXPLICIT_DEFINITION = /\b(defin\w*|mean|meaning|called|counts? as|qualif\w+ as)\b|^\s*(what|who)\s*(is|are|['’]s)\s+(an?\s+|the\s+)?['‘"“]/i;

@@ -98,6 +98,20 @@ t.test('extractive: "how quickly" is answered by a time limit, or by the timing 
   t.match(composeExtractiveAnswer('How fast will Acme tell us about a data breach?', hours), /^Acme will notify the Customer of a data breach within 48 hours/);
 });
 
+t.test('extractive: whom a question is for sets the scene ("for a customer in Europe"); it is not what the sources must name', async (t) => {
+  const terms = makeSources([
+    {
+      title: 'Acme Terms: Governing Law',
+      content:
+        'If Customer’s principal office is outside the Americas, this contract is governed by the laws of Ireland. Otherwise the laws of California apply.',
+      score: 0.9,
+    },
+  ]);
+  t.match(composeExtractiveAnswer('Which law governs the Acme contract for a customer in Europe?', terms), /laws of Ireland/);
+  // Named as what is asked, a place the sources do not hold is still missing.
+  t.match(composeExtractiveAnswer('Does Acme store data in Europe?', terms), /^The retrieved sources do not answer this question\./);
+});
+
 t.test('extractive: a word whose stem is two letters does not meet unrelated words ("adding" is not "ads")', async (t) => {
   const src = makeSources([
     { title: 'Acme cookie notice', content: 'Advertising cookies show you new ads based on ads you have already seen.', score: 0.9 },
