@@ -15,6 +15,9 @@ const EITHER_WORDS = `either party|each party|both parties|the parties|either of
 const DUTY = `will|shall|must|agrees? to|undertakes? to|commits? to|responsible|liable|has to|have to|is (?:responsible|required|obliged|obligated|committed)|are (?:responsible|required|obliged|obligated|committed)|warrants?|guarantees?`;
 const RIGHT = `may|can|has the right|have the right|is entitled|are entitled|shall be entitled|reserves? the right|is permitted|are permitted`;
 
+/** Verbs of the provider's own statements in the indicative. */
+const INDICATIVE = `notifies|informs|provides|maintains|ensures|implements|engages|grants|allows|permits|agrees|undertakes|commits|performs|keeps|deletes|returns|makes|uses|encrypts|monitors|conducts|retains|stores|hosts|processes`;
+
 const esc = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /** Every (party, modality) pair of a clause: a party word followed within a few words by a modal verb. */
@@ -34,6 +37,12 @@ export function actors(text: string, vendorNames: readonly string[] = []): { par
     const modality: Modality = new RegExp(`^(?:${RIGHT})$`, 'i').test(v[1]!) ? 'right' : 'duty';
     out.push({ party, modality, at: m.index! });
   }
+  // The provider stating what it does, in the indicative ("the Processor notifies the Controller", "Acme
+  // maintains"): a commitment as much as "will notify".
+  for (const m of text.matchAll(new RegExp(String.raw`\b(${provider})\s+(${INDICATIVE})\b`, 'gi'))) {
+    if (out.some((a) => a.at === m.index)) continue;
+    out.push({ party: 'provider', modality: 'duty', at: m.index! });
+  }
   // The customer's duty written without a modal of its own: "the need for you to maintain backups",
   // "Customer is advised to", "we recommend that you".
   for (const m of text.matchAll(
@@ -50,7 +59,8 @@ export function actors(text: string, vendorNames: readonly string[] = []): { par
     /\b([A-Z0-9][\w&.'’-]*[A-Za-z][\w&.'’-]*(?:[ -][A-Z][\w&.'’-]*){0,2})\s+(shall|will|must|agrees? to|undertakes? to|may|can)\b/g,
   )) {
     const name = m[1]!;
-    if (out.some((a) => a.at === m.index)) continue;
+    // A party already read inside the name ("The Controller may": the customer, not a provider named "The Controller").
+    if (out.some((a) => a.at >= m.index! && a.at < m.index! + name.length)) continue;
     if (NOT_A_PARTY.test(name) || new RegExp(`^(?:${CUSTOMER_WORDS}|${EITHER_WORDS})$`, 'i').test(name)) continue;
     out.push({ party: 'provider', modality: /^(may|can)$/i.test(m[2]!) ? 'right' : 'duty', at: m.index! });
   }

@@ -3,6 +3,7 @@ import { analyzeGaps, runGapAnalysis } from '../../src/compliance/gapAnalysis.js
 import type { GapResult } from '../../src/domain/gap.js';
 import { VENDOR_OBLIGATIONS, applicableObligations, type VendorObligation } from '../../src/compliance/obligations.js';
 import { quoteAround, splitSentences } from '../../src/compliance/passages.js';
+import { bindsAsNeeded } from '../../src/compliance/reading.js';
 import { riskRating, scoreOf } from '../../src/compliance/risk.js';
 import { LocalHashEmbedder } from '../../src/rag/embedders/local.js';
 
@@ -361,4 +362,22 @@ t.test("a definition is not a commitment; the customer's duty without a modal of
   t.equal(level(yours, 'plan'), 'none');
   const ours = read('A11', 'Acme maintains redundant data archives and a disaster recovery plan.');
   t.equal(level(ours, 'plan'), 'met');
+});
+
+t.test('who acts: "The Controller may" is the customer; "the Processor notifies" is the provider; a warned termination is not at will', async (t) => {
+  const customerOnly = 'The Controller may terminate the agreement at any time without notice if the Processor breaches this agreement.';
+  t.notOk(bindsAsNeeded(customerOnly, 'provider', ['Acme']), "the customer's right to terminate is not the provider's");
+  t.ok(bindsAsNeeded('The Processor notifies the Controller of any new sub-processor before processing starts.', 'provider', ['Acme']));
+  const warned = read(
+    'A30.2.h',
+    "Either party may terminate this Agreement for convenience upon thirty (30) days' prior written notice.",
+    'Termination without notice is always subject to the requirement that the other Party is warned and requested in writing to remedy the grounds within a reasonable period.',
+  );
+  t.equal(level(warned, 'notice'), 'met');
+  const atWill = read(
+    'A30.2.h',
+    "Either party may terminate this Agreement for convenience upon thirty (30) days' prior written notice.",
+    'Acme may terminate your account at any time, in its sole discretion, without notice.',
+  );
+  t.equal(level(atWill, 'notice'), 'limited');
 });
