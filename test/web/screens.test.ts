@@ -196,7 +196,14 @@ else
       await answers.nth(questions.length - 1).waitFor();
       const threadBox = async () => (await thread.boundingBox())!;
       const inThread = async (loc: ReturnType<typeof answers.nth>) => {
-        const a = (await loc.boundingBox())!;
+        // When a streamed answer ends, the stored message takes its place: wait until it is laid out.
+        await loc.waitFor({ state: 'visible' });
+        let box = await loc.boundingBox();
+        for (let i = 0; i < 20 && !box; i++) {
+          await page.waitForTimeout(100);
+          box = await loc.boundingBox();
+        }
+        const a = box!;
         const th = await threadBox();
         return a.y < th.y + th.height && a.y + a.height > th.y;
       };
