@@ -210,6 +210,9 @@ function around(text: string, at: number): string {
   return `${start > 0 ? '…' : ''}${cut}${start + LIMIT_WINDOW < text.length ? '…' : ''}`;
 }
 
+/** A sentence that defines a term: `“Customer Data” means …`, `- "Services" refers to …`. */
+const DEFINITION = /^[\s\-*•(\w)]{0,6}[“"'‘*]{1,3}[^”"'’*]{2,60}[”"'’*]{1,3}\s+(means|shall mean|refers to|has the meaning)\b/i;
+
 /**
  * Reads one element against the documents (docs/assessments.md, "How a clause is read"):
  * - candidates are the passages matching one of its alternatives, relevant enough, not
@@ -222,9 +225,6 @@ function around(text: string, at: number): string {
  *   the element's partial evidence is found, `none` otherwise; a contrary clause anywhere in
  *   the documents turns `met` into `limited`.
  */
-/** A sentence that defines a term: `“Customer Data” means …`, `- "Services" refers to …`. */
-const DEFINITION = /^[\s\-*•(\w)]{0,6}[“"'‘*]{1,3}[^”"'’*]{2,60}[”"'’*]{1,3}\s+(means|shall mean|refers to|has the meaning)\b/i;
-
 function readElement(
   el: EvidenceElement,
   sentences: Sentence[],
@@ -235,6 +235,8 @@ function readElement(
   const bound = el.bound ?? 'provider';
   const rules = [...(el.genericLimits === false ? [] : GENERIC_LIMITS), ...(el.limits ?? [])];
   const candidates: Candidate[] = [];
+  // A definition evidences only an element that asks for one (its pattern reads "… means").
+  const takesDefinitions = el.any.some((alt) => alt.some((re) => /means/.test(re.source)));
   const matches = [
     ...matchesOf(el.any, sentences, o.minWords).map((m) => ({ m, bySection: false })),
     ...(el.sectionAny ? matchesOf(el.sectionAny, sentences, 1, true).map((m) => ({ m, bySection: true })) : []),
@@ -245,7 +247,7 @@ function readElement(
     if (el.exclude?.some((x) => x.test(m.text))) continue;
     // A definition ("“Customer Data” means …") says what a word means, not what anyone commits
     // to: it evidences only an element that asks for one (a description of the services).
-    if (DEFINITION.test(m.text) && !el.any.some((alt) => alt.some((re) => /means/.test(re.source)))) continue;
+    if (!takesDefinitions && DEFINITION.test(m.text)) continue;
     const first = sentences[m.span[0]!]!;
     // A list item is bound by its lead-in ("You will not:" + "- conduct penetration tests ..."; "Customer warrants that:" + "(iii) ...").
     const lead = m.span.length === 1 && first.lead !== undefined ? sentences[first.lead]! : null;

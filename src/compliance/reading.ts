@@ -18,6 +18,12 @@ const RIGHT = `may|can|has the right|have the right|is entitled|are entitled|sha
 /** Verbs of the provider's own statements in the indicative. */
 const INDICATIVE = `notifies|informs|provides|maintains|ensures|implements|engages|grants|allows|permits|agrees|undertakes|commits|performs|keeps|deletes|returns|makes|uses|encrypts|monitors|conducts|retains|stores|hosts|processes`;
 
+/** The customer's duty without a modal of its own: "the need for you to", "Customer is advised to". */
+const CUSTOMER_DUTY = new RegExp(
+  String.raw`\b(?:need|needs|required|requires|obligation|responsibility|advised|encouraged|expected|recommend(?:ed|s)?(?: that)?)\s+(?:for\s+)?(${CUSTOMER_WORDS})\s+(?:to|should|must)\b`,
+  'gi',
+);
+
 const esc = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /** Every (party, modality) pair of a clause: a party word followed within a few words by a modal verb. */
@@ -45,12 +51,7 @@ export function actors(text: string, vendorNames: readonly string[] = []): { par
   }
   // The customer's duty written without a modal of its own: "the need for you to maintain backups",
   // "Customer is advised to", "we recommend that you".
-  for (const m of text.matchAll(
-    new RegExp(
-      String.raw`\b(?:need|needs|required|requires|obligation|responsibility|advised|encouraged|expected|recommend(?:ed|s)?(?: that)?)\s+(?:for\s+)?(${CUSTOMER_WORDS})\s+(?:to|should|must)\b`,
-      'gi',
-    ),
-  )) {
+  for (const m of text.matchAll(CUSTOMER_DUTY)) {
     out.push({ party: 'customer', modality: 'duty', at: m.index! + m[0].indexOf(m[1]!) });
   }
   // A name that is not the customer's acting with a modal ("Travis-CI shall", "37signals will"): in a

@@ -320,16 +320,18 @@ t.test('the scope of a commitment: some storage, physical access, visitor logs, 
   const audit = read('A10', 'Acme monitors its systems to detect security threats. Acme logs administrative access events and keeps the logs for one year.');
   t.equal(level(audit, 'logging'), 'met');
   // A provider that may delegate its duties without consent has set no subcontracting condition.
+  const servicesAndSubprocessors =
+    '“Services” means the hosted platform Acme provides. Subprocessors are bound by a written agreement with the same obligations.';
   const free = read(
     'A30.2.a',
-    '“Services” means the hosted platform Acme provides. Subprocessors are bound by a written agreement with the same obligations.',
+    servicesAndSubprocessors,
     'Acme may also delegate its duties under these Terms to any third party without notice to you or approval from you.',
   );
   t.equal(level(free, 'subcontracting'), 'limited');
   t.equal(free.status, 'partial');
   const neither = read(
     'A30.2.a',
-    '“Services” means the hosted platform Acme provides. Subprocessors are bound by a written agreement with the same obligations.',
+    servicesAndSubprocessors,
     'Neither party may assign or delegate its duties under this Agreement without the prior written consent of the other party.',
   );
   t.equal(level(neither, 'subcontracting'), 'met', 'a restriction on both parties is not a free hand');

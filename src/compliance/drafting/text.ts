@@ -366,7 +366,7 @@ const CLOUD_REGIONS: Record<string, string> = {
 };
 /** The region codes as an alternation (for phrases like "in the europe-west1 region", which start in lower case). */
 export const CLOUD_REGION_CODES = Object.keys(CLOUD_REGIONS).join('|');
-const CLOUD_REGION_RE = new RegExp(`(?<![\\w-])(${Object.keys(CLOUD_REGIONS).join('|')})(?![\\w-])`, 'g');
+const CLOUD_REGION_RE = new RegExp(`(?<![\\w-])(${CLOUD_REGION_CODES})(?![\\w-])`, 'g');
 
 /** ISO 3166-1 alpha-2 codes of the countries a text names (or its cloud region codes), in order of appearance (no repeats). */
 export function countriesIn(text: string): { code: string; index: number; name: string }[] {
