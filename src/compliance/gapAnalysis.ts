@@ -31,6 +31,8 @@ export interface Vectors {
 }
 
 const NEGATION = /\b(not|no|never|neither|nor|without|cannot|n't|none)\b(?! (less|more|later|fewer|longer|shorter|sooner) than\b)[^.;:]{0,40}$/i;
+/** A negated subject before the anchor's verb: "no information … can be retrieved", "no data will be returned". */
+const NEGATED_SUBJECT = /\bno\b(?! (less|more|later|fewer|longer|shorter|sooner) than\b)[^.;:,]{0,70}\b(can|could|will|may|shall|is|are)( be)?\s+$/i;
 
 function cosine(a: number[], b: number[]): number {
   let dot = 0;
@@ -124,7 +126,8 @@ function matchAlternative(alt: RegExp[], text: string): number | null {
     if (!m) return null;
     if (i === 0) anchorAt = m.index;
   }
-  if (NEGATION.test(text.slice(Math.max(0, anchorAt - 60), anchorAt))) return null;
+  const before = text.slice(Math.max(0, anchorAt - 90), anchorAt);
+  if (NEGATION.test(before.slice(-60)) || NEGATED_SUBJECT.test(before)) return null;
   return anchorAt;
 }
 
@@ -210,6 +213,13 @@ function around(text: string, at: number): string {
   return `${start > 0 ? '…' : ''}${cut}${start + LIMIT_WINDOW < text.length ? '…' : ''}`;
 }
 
+/** A document that lists subprocessors (its file name or title). */
+const SUBPROCESSOR_LIST = /sub[-_ ]?(processor|contractor)s?\b/i;
+/** An element about subprocessors, subcontracting, where data is or how it is transferred (its patterns). */
+const SUBPROCESSOR_ELEMENT = /sub-?\??\(?(processor|contract)|sub-\?\(processor|locat|countr|region|hosted|transfer|contractual clauses|SCC|adequacy/i;
+/** Prompts of the 2021 SCCs' Annex I.B, which a DPA reproduces with its answers. */
+const SCC_FORM = /applied restrictions or safeguards that fully take into consideration the nature of the data/i;
+
 /** A sentence that defines a term: `“Customer Data” means …`, `- "Services" refers to …`. */
 const DEFINITION = /^[\s\-*•(\w)]{0,6}[“"'‘*]{1,3}[^”"'’*]{2,60}[”"'’*]{1,3}\s+(means|shall mean|refers to|has the meaning)\b/i;
 
@@ -235,8 +245,13 @@ function readElement(
   const bound = el.bound ?? 'provider';
   const rules = [...(el.genericLimits === false ? [] : GENERIC_LIMITS), ...(el.limits ?? [])];
   const candidates: Candidate[] = [];
+  /** Passages about another company's controls (`ownOnly`): they do not evidence the element. */
+  const others: Candidate[] = [];
   // A definition evidences only an element that asks for one (its pattern reads "… means").
   const takesDefinitions = el.any.some((alt) => alt.some((re) => /means/.test(re.source)));
+  // A subprocessor list describes the subprocessors' services ("SMS provider for 2 Factor
+  // Authentication"): it evidences only an element about subprocessors or where data is.
+  const takesSubprocessorLists = el.any.some((alt) => alt.some((re) => SUBPROCESSOR_ELEMENT.test(re.source)));
   const matches = [
     ...matchesOf(el.any, sentences, o.minWords).map((m) => ({ m, bySection: false })),
     ...(el.sectionAny ? matchesOf(el.sectionAny, sentences, 1, true).map((m) => ({ m, bySection: true })) : []),
@@ -249,6 +264,9 @@ function readElement(
     // to: it evidences only an element that asks for one (a description of the services).
     if (!takesDefinitions && DEFINITION.test(m.text)) continue;
     const first = sentences[m.span[0]!]!;
+    if (!takesSubprocessorLists && SUBPROCESSOR_LIST.test(`${first.filename} ${first.title ?? ''}`)) continue;
+    // The 2021 SCCs' annex prompts are the form's wording, not the provider's ("Sensitive data transferred (if applicable) and applied restrictions …").
+    if (SCC_FORM.test(m.text)) continue;
     // A list item is bound by its lead-in ("You will not:" + "- conduct penetration tests ..."; "Customer warrants that:" + "(iii) ...").
     const lead = m.span.length === 1 && first.lead !== undefined ? sentences[first.lead]! : null;
     const bindText = lead && !actors(m.text, ctx.vendorNames).length ? `${lead.text} ${m.text}` : m.text;
@@ -274,8 +292,10 @@ function readElement(
         at: m.anchorAt,
       };
     }
+    // A host's or subprocessor's certificate is not the provider's own: kept only to say so.
     if (!limit && el.ownOnly && el.ownOnly.re.test(m.text)) {
-      limit = { note: el.ownOnly.note, sentence: m.span[0]!, text: m.text, at: m.anchorAt };
+      others.push({ m, rel, limit: { note: el.ownOnly.note, sentence: m.span[0]!, text: m.text, at: m.anchorAt } });
+      continue;
     }
     if (!limit && ctx.contractual && !first.contractual) {
       limit = { note: notInContract(first), sentence: m.span[0]!, text: m.text, at: m.anchorAt };
@@ -331,6 +351,16 @@ function readElement(
       .sort(byRel);
     if (weak.length) return { level: 'partial', note: el.partial.note, best: weak.slice(0, 1), extra: [] };
   }
+  const other = others.sort(byRel)[0];
+  if (other) {
+    const l = other.limit!;
+    return {
+      level: 'none',
+      note: `${l.note} (“${around(l.text, l.at)}”)`,
+      best: [],
+      extra: [{ sentence: l.sentence, text: l.text, at: l.at, role: 'limitation' }],
+    };
+  }
   return { level: 'none', best: [], extra: [] };
 }
 
@@ -340,13 +370,15 @@ const LEVEL_COVERAGE: Record<ElementLevel, number> = { met: 1, limited: 0.5, par
 function rationaleOf(status: GapStatus, elements: ElementResult[]): string {
   const lower = (s: string) => s.charAt(0).toLowerCase() + s.slice(1);
   if (status === 'covered') return `Covered: the documents commit to ${elements.map((e) => lower(e.label)).join('; ')}.`;
-  if (status === 'missing') return `Missing: the documents do not show ${elements.map((e) => lower(e.label)).join('; ')}.`;
+  // An element found only as another company's (a host's certificate) says so.
+  const noneLabel = (e: ElementResult) => `${lower(e.label)}${e.note ? ` (only ${e.note})` : ''}`;
+  if (status === 'missing') return `Missing: the documents do not show ${elements.map(noneLabel).join('; ')}.`;
   const parts: string[] = [];
   for (const e of elements) {
     if (e.level === 'limited') parts.push(`${lower(e.label)} is limited: ${e.note}`);
     else if (e.level === 'partial') parts.push(`${lower(e.label)} only in part: ${e.note}`);
   }
-  const none = elements.filter((e) => e.level === 'none').map((e) => lower(e.label));
+  const none = elements.filter((e) => e.level === 'none').map(noneLabel);
   if (none.length) parts.push(`not found: ${none.join('; ')}`);
   const met = elements.filter((e) => e.level === 'met').map((e) => lower(e.label));
   return `Partial: ${parts.join('; ')}${met.length ? `; found: ${met.join('; ')}` : ''}.`;

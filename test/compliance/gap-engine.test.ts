@@ -103,8 +103,20 @@ t.test('data-protection scope, authorities and clauses pointing the other way', 
   t.equal(level(unencrypted, 'rest'), 'limited');
   t.ok(unencrypted.evidence.some((e) => e.role === 'contrary' && /not encrypted at rest/.test(e.quote)));
   const hostCert = read('A28.5', 'Our hosting provider, AWS, has achieved ISO 27001 certification and SOC 2 Type 2 reports.');
-  t.equal(hostCert.status, 'partial');
+  // The host's certificate is not the provider's: nothing is held, and the rationale says what was found.
+  t.equal(hostCert.status, 'missing');
   t.match(hostCert.rationale, /not the provider's own/);
+  t.ok(
+    hostCert.evidence.some((e) => e.role === 'limitation' && /AWS/.test(e.quote)),
+    'the host clause is quoted',
+  );
+  const ownAndHost = read(
+    'A28.5',
+    'Our hosting provider, AWS, has achieved ISO 27001 certification.',
+    'We hold our own SOC 2 Type 2 report, available on request.',
+  );
+  t.equal(level(ownAndHost, 'certification'), 'none');
+  t.equal(level(ownAndHost, 'assurance'), 'met', "the provider's own report still counts");
   const example = read('A28.5', 'Such audits may be fulfilled by certificates such as ISO 27001 or by self-assessments.');
   t.equal(level(example, 'certification'), 'none', 'a standard named as an example is not held');
 });
@@ -382,4 +394,77 @@ t.test('who acts: "The Controller may" is the customer; "the Processor notifies"
     'Acme may terminate your account at any time, in its sole discretion, without notice.',
   );
   t.equal(level(atWill, 'notice'), 'limited');
+});
+
+t.test('readings that keep a clause from counting for more than it says', async (t) => {
+  // Export controls are not an export of the customer's data.
+  const exportControls = read(
+    'A30.2.d',
+    'The Services may not be downloaded or otherwise exported or re-exported into any country subject to U.S. export controls.',
+  );
+  t.equal(level(exportControls, 'return'), 'none');
+  t.equal(level(read('A30.2.d', 'Acme will return all Customer Data to Customer within 30 days of termination.'), 'return'), 'met');
+  // "no information … can be retrieved" negates its subject.
+  t.equal(level(read('A30.2.d', 'Once an account is terminated, no information associated with the account can be retrieved.'), 'return'), 'none');
+  // A dispute about a breach of contract is not a security breach notice.
+  const dispute = read(
+    'A30.3.b',
+    'For any dispute or breach of these terms, you agree to first contact us and Acme will contact you to resolve the dispute informally.',
+  );
+  t.equal(level(dispute, 'incident-notice'), 'none');
+  // A waiver of termination rights the contract does not state.
+  const waiver = read(
+    'A30.2.h',
+    'Either party may terminate the Agreement if the other party fails to cure a material breach within 15 days of written notice.',
+    'With the exception of the rights explicitly provided in the Agreement, each party waives any rights to terminate or rescind the Agreement.',
+  );
+  t.equal(level(waiver, 'termination'), 'limited');
+  t.match(waiver.rationale, /waive/);
+  // A provider free to change the terms on its own: the written contract is only partly one.
+  const unilateral = read(
+    'A30.1',
+    'This Agreement constitutes the entire agreement between the parties and supersedes all prior agreements.',
+    'Acme may modify these Terms at any time in its sole discretion.',
+  );
+  t.equal(level(unilateral, 'written'), 'limited');
+  const withNotice = read(
+    'A30.1',
+    'This Agreement constitutes the entire agreement between the parties and supersedes all prior agreements.',
+    'Acme may modify these Terms at any time by giving thirty (30) days notice.',
+  );
+  t.equal(level(withNotice, 'written'), 'met', 'a change on thirty days notice is not a unilateral change at will');
+  // "Regular security testing" names no penetration test; "regular data backups" no frequency.
+  const testing = read('A24', 'Acme performs regular security testing and vulnerability management.');
+  t.equal(level(testing, 'testing'), 'partial');
+  t.equal(level(read('A30.3.d', 'Acme performs regular security testing of the platform.'), 'pentest'), 'partial');
+  t.equal(level(read('A30.3.d', 'GitHub Dependabot scans our dependencies for vulnerabilities.'), 'pentest'), 'none');
+  t.equal(level(read('A12', 'Acme maintains business continuity capabilities, including regular data backups of the platform.'), 'backup'), 'partial');
+  t.equal(level(read('A12', 'Acme backs up all Customer Data daily and keeps the backups for 30 days.'), 'backup'), 'met');
+  const deletion = read(
+    'A12',
+    'Acme will delete all Customer Personal Data within 30 days, excluding any back-up or archival copies which shall be deleted in accordance with its retention policy.',
+  );
+  t.equal(level(deletion, 'backup'), 'none', 'backups named as an exception to deletion are no backup commitment');
+  // A team that responds to incidents is an incident response team.
+  t.equal(level(read('A17', 'A 24/7 staffed team is responsible for monitoring the services and responding to incidents.'), 'process'), 'met');
+  // Internal monitoring of availability is not measurement against a service level.
+  t.equal(level(read('A30.3.a', 'Our operations team monitors service availability around the clock.'), 'measurement'), 'none');
+  t.equal(level(read('A30.3.a', 'Uptime is calculated monthly and reported on our status page.'), 'measurement'), 'met');
+});
+
+t.test('a subprocessor list describes the subprocessors, not the provider', async (t) => {
+  const list = {
+    id: 'subs',
+    filename: 'subprocessors.md',
+    title: 'Subprocessors',
+    blocks: [
+      {
+        text: 'Name of Subprocessor: Twilio; Description of Processing: SMS notification provider for 2 Factor Authentication; Location: United States',
+        headings: ['Subprocessors'],
+      },
+    ],
+  };
+  const [auth, sub] = analyzeGaps([ob('A9.4.c'), ob('A29.2.sub')], splitSentences([list]), { minRelevance: 0, vendorNames: ['Acme'] });
+  t.equal(level(auth!, 'strong-auth'), 'none', "a subprocessor's 2FA service is not the provider's strong authentication");
+  t.equal(level(sub!, 'list'), 'met', 'the list still discloses the subprocessors');
 });
