@@ -116,6 +116,8 @@ t.test('notice periods per party in words and digits; "at any time" is a reason,
 t.test('term and renewal', async (t) => {
   t.equal(draft('endDate', 'This Agreement remains in effect until terminated by either party.').value, null);
   t.equal(draft('endDate', 'This Agreement runs for an indefinite time.').value, null);
+  t.equal(draft('endDate', 'This Agreement will continue in effect until either you or we terminate it.').value, null);
+  t.not(draft('endDate', 'This Agreement continues until either party terminates on 31 December 2027.').value, null, 'an end on a date is not open-ended');
   let d = draft('endDate', 'This Agreement continues for so long as there is an active Order Form.');
   t.equal(d.status, 'not_found');
   t.match(d.reason, /no end date/);
@@ -200,6 +202,20 @@ t.test('personal data, audit rights and exit terms; a negating passage proposes 
   t.equal(draft('auditRights', 'Nothing in this Agreement grants Customer any right to audit Acme.').status, 'not_found');
   t.equal(draft('exitProvisions', 'We will delete your profile and content within 90 days of cancellation or termination.').status, 'proposed');
   t.equal(draft('exitProvisions', 'During key rotation, both old and new keys remain accessible for a transition period.').status, 'not_found');
+  // The processor role without an article, a DPA's subject matter, the GDPR's definition written out.
+  t.equal(draft('personalData', 'Acme acts as processor only with respect to personal data in the Customer’s workspace.').value, true);
+  t.equal(draft('personalData', 'The processing of personal data includes the data of the users of the service.').value, true);
+  t.equal(
+    draft(
+      'personalData',
+      'We will process any information relating to identified or identifiable natural persons in accordance with our Data Processing Addendum.',
+    ).value,
+    true,
+  );
+  t.equal(draft('personalData', 'Acme does not act as a processor for any customer, and we will not process personal data.').status, 'proposed');
+  t.equal(draft('auditRights', 'Customers may contact our security team to request a copy of our SOC 2 report.').status, 'proposed');
+  t.equal(draft('auditRights', 'We are working towards a SOC 2 report.').status, 'not_found');
+  t.equal(draft('exitProvisions', 'Following termination of this Agreement, Acme will remove your Content from the Services.').status, 'proposed');
 });
 
 t.test('a contracting-entity table by customer domicile: the EU row gives entity, address and law; an Americas-only table gives nothing', async (t) => {
@@ -261,6 +277,9 @@ t.test('short names, notice addresses, cards of subprocessors, "the subject of t
 });
 
 t.test('European legal forms, after the name or before it, and not in an all-caps disclaimer', async (t) => {
+  t.equal(draft('legalName', 'Acme B.V. is referred to as Acme.').value, 'Acme B.V.');
+  t.equal(draft('legalName', 'Acme Cloud GmbH (hereinafter referred to as “the Provider”) offers hosting.').value, 'Acme Cloud GmbH');
+  t.equal(draft('legalName', 'Widget Corp Inc. is referred to as the Reseller.').status, 'not_found', 'another party named the same way is not the vendor');
   t.same(companyNames('Operated by Nordlys AS (“Nordlys”, “we”) of Oslo.'), ['Nordlys AS']);
   t.same(companyNames('This Agreement is between SASU Acme and you.'), ['SASU Acme']);
   t.same(companyNames('Acme S.p.A., Beta Sp. z o.o. and Gamma GmbH & Co. KG'), ['Acme S.p.A.', 'Beta Sp. z o.o.', 'Gamma GmbH & Co. KG']);

@@ -217,6 +217,17 @@ const legalName: Rule = (content, ss, ctx) => {
         return;
       }
     }
+    // "Simptel B.V. is referred to as Simptel", "X GmbH (hereinafter referred to as “X”)".
+    m = new RegExp(
+      String.raw`(?:^|[\s(])(${COMPANY}),?\s*\(?\s*(?:is\s+|shall be\s+|will be\s+)?(?:hereinafter|hereafter|henceforth)?\s*(?:referred to as|called)\s+(?:the\s+)?[“"'‘*]*([^”"'’*.,;)]{1,40})`,
+    ).exec(t);
+    if (m) {
+      const label = m[2]!.trim().replace(/^the\s+/i, '');
+      if (new RegExp(`^(?:${PROVIDER_TERMS})$`, 'i').test(label) || (alt && new RegExp(`^(?:${alt})`, 'i').test(label))) {
+        out.push(found(s, m[1]!.replace(/\s+/g, ' '), 0.85));
+        return;
+      }
+    }
     // "X, Inc., an Ontario corporation" / "X Ltd, a company incorporated in ...".
     m = new RegExp(
       String.raw`(?:^|\bby\s+|\band\s+)(${COMPANY}),?\s+an?\s+(?:[A-Z][\w ]{1,40}\s+)?(?:corporation|company|limited liability company|private limited company|public benefit corporation|partnership|GmbH)\b`,
@@ -500,7 +511,7 @@ const endDate: Rule = (_c, ss) => {
     const t = clean(s.text);
     if (!/\b(agreements?|contracts?|term|terms)\b/i.test(t)) continue;
     if (
-      /\b(continues?|remains?|will continue|shall continue|runs?)\s+(in (full )?(force|effect)\s+)?(until|unless)\s+(it is\s+)?(otherwise\s+)?(terminated|cancell?ed)\b|\b(concluded|entered into) for an indefinite (term|period)\b|\bindefinite (term|period|time|duration)\b|\bno fixed (term|end)\b|\b(remain|continue)s?\s+in\s+(full\s+)?(force|effect)\s+(while|for as long as|as long as)\s+you\s+(use|access)\b/i.test(
+      /\b(continues?|remains?|will continue|shall continue|runs?)\s+(in (full )?(force|effect)\s+)?(until|unless)\s+(it is\s+)?(otherwise\s+)?(terminated|cancell?ed)\b|\b(continues?|remains?|will continue|shall continue|runs?)\s+(in (full )?(force|effect)\s+)?until\s+(either|each|one|both|you|we|the parties)\b[^.]{0,30}\bterminates?\b(?!\s+(on|upon|at)\b)|\b(concluded|entered into) for an indefinite (term|period)\b|\bindefinite (term|period|time|duration)\b|\bno fixed (term|end)\b|\b(remain|continue)s?\s+in\s+(full\s+)?(force|effect)\s+(while|for as long as|as long as)\s+you\s+(use|access)\b/i.test(
         t,
       )
     ) {
@@ -1016,12 +1027,28 @@ const personalData: Rule = (_c, ss, ctx) => {
     }
     if (
       new RegExp(
-        String.raw`\b(?:${vendor})\b[^.]{0,60}?\b(?:is|acts as|act as|shall act as|will act as|shall be|will be|shall qualify as|qualifies as|is acting as|remains|(?:is and )?(?:shall|will) remain)\s+(?:the|a)\s+(?:data\s+)?processor\b`,
+        String.raw`\b(?:${vendor})\b[^.]{0,60}?\b(?:is|acts as|act as|shall act as|will act as|shall be|will be|shall qualify as|qualifies as|is acting as|remains|(?:is and )?(?:shall|will) remain)\s+(?:(?:the|a)\s+)?(?:data\s+)?processor\b`,
         'i',
       ).test(t) ||
       new RegExp(String.raw`\bprocessed by\s+(?:the\s+)?(?:${vendor})\b[^.]{0,20}\bas\s+(?:a|the)\s+processor\b`, 'i').test(t)
     ) {
       if (!NEGATES.test(t)) out.push(found(s, true, 0.85));
+      continue;
+    }
+    // "we will process any information relating to identified or identifiable natural persons in accordance with our Data Processing Addendum".
+    if (
+      /\bprocess\w*\b[^.]{0,60}\b(personal data|personal information|information relating to (an )?identified or identifiable natural persons?)\b[^.]{0,100}\b(data processing (addendum|agreement)|DPA)\b/i.test(
+        t,
+      ) &&
+      (vendorMention(t, ctx) || /^\W*we\b|\bwe will\b/i.test(t)) &&
+      !NEGATES.test(t)
+    ) {
+      out.push(found(s, true, 0.75));
+      continue;
+    }
+    // A DPA's subject matter: "The processing of personal data includes the data of the users of …".
+    if (/^\W*the processing of personal data\b[^.]{0,40}\b(includes?|concerns?|comprises?|covers?)\b/i.test(t) && !NEGATES.test(t)) {
+      out.push(found(s, true, 0.7));
       continue;
     }
     if (/\b(sub-?processors?|data processors)\b[^.]{0,80}\b(customer|client) (personal )?data\b/i.test(t)) {
@@ -1071,7 +1098,7 @@ const auditRights: Rule = (content, ss) => {
       // A report offered to customers: in the sentence or the one right after it.
       const next = content.slice(s.end, s.end + 200);
       if (
-        /\b(upon|on) (written )?request|\bcontact us\b|\baccess to (our|the) report|\bavailable to (customers|clients)|\bprovide (a copy|documentation|the report|copies)/i.test(
+        /\b(upon|on) (written )?request|\brequest (a copy|access|our|the)\b|\bcontact us\b|\baccess to (our|the) report|\bavailable to (customers|clients)|\bprovide (a copy|documentation|the report|copies)/i.test(
           `${t} ${next.split(/\n\s*\n/)[0]}`,
         )
       )
@@ -1103,7 +1130,7 @@ const exitProvisions: Rule = (_c, ss, ctx) => {
     if (t.length > 700) continue;
     const ending = endingRe.test(t) || endingRe.test(leadIn(i));
     const data =
-      /\b(return|export|exporting|retrieve|download|delete|destroy|deletion|destruction|extract|purge|backup|copy|provide|hand over)\b[^.]{0,80}\b(data|content|submissions|files)\b|\b(data|content|submissions|confidential information)\b[^.]{0,80}\b(returned|exported|deleted|destroyed|retrieved|extracted)\b/i.test(
+      /\b(return|export|exporting|retrieve|download|delete|destroy|deletion|destruction|extract|purge|backup|copy|provide|hand over|remove|erase)\b[^.]{0,80}\b(data|content|submissions|files)\b|\b(data|content|submissions|confidential information)\b[^.]{0,80}\b(returned|exported|deleted|destroyed|retrieved|extracted|removed|erased)\b/i.test(
         t,
       );
     // The Standard Contractual Clauses' own wording ("the data importer shall ... delete") is standard text: the vendor's own clause comes first.
