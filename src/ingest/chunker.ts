@@ -23,11 +23,34 @@ interface Unit {
 
 const sentenceSegmenter = new Intl.Segmenter('en', { granularity: 'sentence' });
 
+/** A line that starts a point of a list, a table row, a heading, a numbered clause or a `Label: value` field. */
+const LINE_START = /^\s*(?:[-*•|#>]|\(?(?:\d{1,3}|[a-z]|[ivxlc]{1,6})[.)]\s|\p{Lu}[^.:;\n]{0,80}:(?:\s|$))/u;
+/** Shortest line taken as wrapped: a shorter one ends where its writer ended it ("Name: 37signals LLC"). */
+const WRAP_MIN = 50;
+
+/**
+ * Joins the lines of hard-wrapped text (plain text and PDF conversions) where a line break only
+ * wraps a sentence: the line is long, ends without a full stop, colon or semicolon, and the next
+ * line starts no point of a list, table row, numbered clause or `Label:` field. Intl.Segmenter
+ * ends a sentence at every line break.
+ */
+function unwrap(text: string): string {
+  const lines = text.split('\n');
+  let out = lines[0]!;
+  for (let i = 1; i < lines.length; i++) {
+    const prev = lines[i - 1]!.trimEnd();
+    const next = lines[i]!;
+    const wrapped = prev.length >= WRAP_MIN && !/[.!?:;|]$/.test(prev) && next.trim() !== '' && !LINE_START.test(next);
+    out += wrapped ? ` ${next.trimStart()}` : `\n${next}`;
+  }
+  return out;
+}
+
 /** Splits a text longer than `size` into pieces at sentence, then word boundaries. */
 function splitLong(text: string, size: number): string[] {
   if (text.length <= size) return [text];
   const pieces: string[] = [];
-  for (const { segment } of sentenceSegmenter.segment(text)) {
+  for (const { segment } of sentenceSegmenter.segment(unwrap(text))) {
     const s = segment.trim();
     if (!s) continue;
     if (s.length <= size) {
@@ -64,7 +87,7 @@ function tail(text: string, overlap: number): string {
 }
 
 /** Changes when the same blocks would be cut differently: part of a document's index fingerprint. */
-export const CHUNKING_VERSION = 2;
+export const CHUNKING_VERSION = 3;
 
 /** A point of a list: `(d) where …`, `(iv) …`, `b) …`, `- …`, `• …`. */
 const LIST_POINT = /^(?:\((?:[a-z]{1,2}|[ivxlc]{1,6}|\d{1,3})\)|[a-z]\)|[-*•])\s/i;

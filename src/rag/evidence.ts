@@ -37,7 +37,7 @@ export interface Reading {
   /** The question points at the workspace's vendor, by name or as "the vendor". */
   namesVendor: boolean;
   /** What the answer must contain: a figure (`how much`, `how many`, `maximum`), a date (`from what date`). */
-  expects: 'figure' | 'date' | 'frequency' | 'timing' | null;
+  expects: 'figure' | 'date' | 'frequency' | 'timing' | 'period' | null;
   /** The question asks for the points of a list (what a contract must include, which elements). */
   asksList: boolean;
   /** The question asks how often (`how often`, `how frequently`, `at what interval`). */
@@ -106,7 +106,12 @@ const DEFINITION_BONUS = 0.15;
 const MIN_CHARS = 25;
 const MAX_CHARS = 700;
 
-const FREQUENCY_QUESTION = /\bhow\s+(often|frequently|long)\b/i;
+const FREQUENCY_QUESTION = /\bhow\s+(often|frequently)\b/i;
+/** How long something lasts or is kept: answered by a duration (`90 days`) or a stated period (`as long as your account is active`). */
+const PERIOD_QUESTION = /\bhow\s+long\b|\bfor\s+(what|which)\s+(period|duration|length\s+of\s+time)\b/i;
+/** A period stated without a number: for as long as, until an event, indefinitely, the term. */
+const STATED_PERIOD =
+  /\b(as long as|for so long as|until|indefinitely|no longer than|for the (term|duration|life(time)?|period)|retention (period|schedule)|permanently)\b/i;
 /** How soon or how far ahead: answered by a time limit (`within 72 hours`) or a stated timing (`without undue delay`). */
 const TIMING_QUESTION =
   /\bhow\s+(quickly|fast|soon|promptly|far\s+in\s+advance|much\s+(advance\s+|prior\s+)?(notice|warning|time))\b|\bwithin\s+(what|which)\s+(time|period|timeframe|time\s*frame|deadline)\b|\bwhat\s+(notice\s+period|time\s*limit|timeframe|time\s+frame|deadline)\b/i;
@@ -124,6 +129,9 @@ const FIGURE_QUESTION = /\b(how\s+(much|many)|what\s+(percentage|proportion|shar
 const DATE_QUESTION = /\b((from|on|by|since|as of|until)\s+(what|which)\s+(date|day|year)|what\s+(date|year)\b|(from|since)\s+when\b)/i;
 const LIST_QUESTION =
   /\b(what|which)\b.{0,60}\b(include|includes|contain|contains|cover|covers|elements?|clauses?|provisions?|points?|items?|list|requirements?|obligations?)\b|\b(list|enumerate)\b/i;
+
+/** An instruction to list ("List them.", "Please enumerate …"). */
+const LIST_INSTRUCTION = /(^|[.?!]\s+)(please\s+)?(list|enumerate)\b/i;
 
 const MONTH = /\b(January|February|March|April|May|June|July|August|September|October|November|December)\b/;
 const NUMBER_WORD =
@@ -228,10 +236,13 @@ export function readQuestion(question: string, history = ''): Reading {
         ? 'timing'
         : FIGURE_QUESTION.test(asked)
           ? 'figure'
-          : FREQUENCY_QUESTION.test(asked)
-            ? 'frequency'
-            : null,
-    asksList: LIST_QUESTION.test(asked),
+          : PERIOD_QUESTION.test(asked)
+            ? 'period'
+            : FREQUENCY_QUESTION.test(asked)
+              ? 'frequency'
+              : null,
+    // "… what must we be able to exit without? List them.": an instruction to list, wherever it stands.
+    asksList: LIST_QUESTION.test(asked) || LIST_INSTRUCTION.test(question),
     asksFrequency: asksFrequency(asked),
   };
 }
@@ -248,6 +259,7 @@ export function holdsExpected(text: string, expects: Reading['expects']): boolea
   if (expects === 'date') return MONTH.test(plain) || /\b(19|20)\d{2}\b/.test(plain);
   if (expects === 'frequency' && FREQUENCY.test(plain)) return true;
   if (expects === 'timing') return DURATION.test(plain) || INSTEAD_OF_FIGURE.test(plain);
+  if (expects === 'period') return DURATION.test(plain) || STATED_PERIOD.test(plain);
   return /\d/.test(plain) || NUMBER_WORD.test(plain);
 }
 
@@ -276,11 +288,24 @@ function sentencesOf(source: Source): Sentence[] {
   // Each sentence with whether its paragraph was a point of a list.
   // A short point ("Braintree. Payment processing services.") is one sentence: its name and what it is go together.
   const pieces = listParagraphs(source.content).flatMap((p) =>
-    (p.item && p.text.length <= 240 ? [p.text.replace(/\s+/g, ' ')] : sentences(p.text)).map((text) => ({ text, item: p.item })),
+    (p.item && p.text.length <= 240 ? [p.text.replace(/\s+/g, ' ')] : sentences(p.text)).map((text, k) => ({
+      text,
+      item: p.item,
+      marker: k === 0 ? p.marker : undefined,
+    })),
   );
-  pieces.forEach(({ text: s, item }, position) => {
+  // The kind of marker of the first point of the current list: "(a) … (d)" then "8. For …" is a new paragraph, not a point.
+  let listMarker: string | undefined;
+  pieces.forEach(({ text: s, item, marker }, position) => {
     const text = s.replace(/\s+/g, ' ').trim();
     const leadIn = /:$/.test(text);
+    if (lead !== null && item && marker) {
+      if (listMarker === undefined) listMarker = marker;
+      else if (marker !== listMarker) {
+        lead = null;
+        leadText = null;
+      }
+    }
     // A paragraph that is not a point of the list ends it (a list of points goes on over their full stops).
     if (!item && !leadIn && lead !== null && pieces[position - 1]?.item) {
       lead = null;
@@ -291,6 +316,7 @@ function sentencesOf(source: Source): Sentence[] {
     if (leadIn) {
       lead = position;
       leadText = text;
+      listMarker = undefined;
     } else if (!item && !/[;,]$|\b(and|or)$/.test(text)) {
       lead = null; // a list in prose ends with its first full stop
       leadText = null;

@@ -149,18 +149,31 @@ export function plainText(text: string): string {
 
 /** Marks the paragraphs that were points of a list (`listParagraphs`); never in real text. */
 export const ITEM_MARK = '\u2063';
+/** How a point of a list is marked: `1.`, `(a)`, `-`. A point marked otherwise than the list's first is not of that list. */
+export type ListMarker = 'number' | 'letter' | 'bullet';
+const KINDS: ListMarker[] = ['number', 'letter', 'bullet'];
+/** Private-use characters after ITEM_MARK that say the marker's kind; never in real text. */
+const KIND_MARK: Record<ListMarker, string> = { number: '\uE001', letter: '\uE002', bullet: '\uE003' };
+const KIND_MARKS = /[\uE001-\uE003]/g;
 
 /**
  * The plain text's paragraphs, each with whether it was a point of a list ("- Braintree. Payment
  * processing services."): a list goes on over its points, whatever full stops they hold.
  */
-export function listParagraphs(text: string): { text: string; item: boolean }[] {
-  const marked = plainText(text.replace(LIST_MARKER, `$1${ITEM_MARK}`));
+export function listParagraphs(text: string): { text: string; item: boolean; marker?: ListMarker }[] {
+  const marked = plainText(
+    text.replace(LIST_MARKER, (m: string) => `${m}${ITEM_MARK}${KIND_MARK[/\d/.test(m) ? 'number' : /[a-z]/i.test(m) ? 'letter' : 'bullet']}`),
+  );
   return marked
     .split(/\n\s*\n/)
     .map((p) => p.trim())
     .filter(Boolean)
-    .map((p) => ({ text: p.replaceAll(ITEM_MARK, '').trim(), item: p.startsWith(ITEM_MARK) }))
+    .map((p) => {
+      const item = p.startsWith(ITEM_MARK);
+      const marker = item ? KINDS.find((k) => p.charAt(1) === KIND_MARK[k]) : undefined;
+      const clean = p.replaceAll(ITEM_MARK, '').replace(KIND_MARKS, '').trim();
+      return { text: clean, item, ...(marker ? { marker } : {}) };
+    })
     .filter((p) => p.text);
 }
 

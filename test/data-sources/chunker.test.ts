@@ -100,3 +100,33 @@ t.test('the text of a document comes back from its chunks: every block once, in 
     blocks.map((b) => b.text),
   );
 });
+
+t.test('a sentence hard-wrapped over lines stays one sentence when its paragraph is cut', async (t) => {
+  // Plain text exported from a PDF wraps its lines at a fixed width: a line break inside a
+  // sentence is not the end of one (Intl.Segmenter would cut "… use of a new" from "Subprocessor by …").
+  const name = 'data-processing-addendum.txt';
+  const parsed = await parseFile(readFileSync(path.join(VENDOR_DOCS, 'basecamp', name)), name, null, {
+    maxTextChars: 5_000_000,
+    maxDecompressedBytes: 100 * 1024 * 1024,
+  });
+  const chunks = chunkBlocks(parsed.doc.blocks, { size: 1200, overlap: 200 });
+  const whole = 'Customer may object to 37signals’s use of a new Subprocessor by notifying 37signals promptly in writing within ten (10) business days';
+  t.ok(
+    chunks.some((c) => c.content.replace(/\s+/g, ' ').includes(whole)),
+    'the objection clause is whole in a chunk',
+  );
+  t.notOk(
+    chunks.some((c) => /use of a new\n\nSubprocessor/.test(c.content)),
+    'no paragraph break is put inside it',
+  );
+  // A form's `Label: value` lines (the SCC annex's list of parties) stay lines of their own.
+  t.ok(
+    chunks.some((c) => c.content.includes('Name: 37signals LLC\n\nAddress: 2045 W Grand Ave')),
+    'the name and the address of the data importer stay separate fields',
+  );
+  // Points of a list and numbered clauses on their own lines still start a piece of their own.
+  const list = `${'A long lead-in sentence that goes on. '.repeat(8)}The customer may:\n- terminate the agreement\n- object to the change\n(a) ask for a refund\n1. keep its data`;
+  const pieces = chunkBlocks([block(list)], { size: 200, overlap: 0 }).flatMap((c) => c.content.split('\n\n'));
+  for (const p of ['- terminate the agreement', '- object to the change', '(a) ask for a refund', '1. keep its data'])
+    t.ok(pieces.includes(p), `"${p}" is a piece of its own`);
+});

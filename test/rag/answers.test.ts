@@ -250,3 +250,52 @@ t.test('a list of points is quoted whole: each point with its name and what it i
   t.equal(v.hasHallucinations, false, 'every point quoted is verbatim in its source');
   t.equal(v.isGrounded, true);
 });
+
+t.test('"List them": a chosen point brings its whole list, from every passage that repeats the lead-in', async (t) => {
+  const lead = 'Financial entities shall ensure that they are able to exit contractual arrangements without:';
+  const sources = makeSources([
+    {
+      title: 'DORA Article 28: General principles',
+      content: [lead, '', '(a) disruption to their business activities,', '', '8. Exit plans shall be comprehensive, documented and sufficiently tested.'].join(
+        '\n',
+      ),
+      score: 0.9,
+    },
+    {
+      title: 'DORA Article 28: General principles',
+      content: [
+        lead,
+        '',
+        '(b) limiting compliance with regulatory requirements,',
+        '',
+        '(c) detriment to the continuity and quality of services provided to clients.',
+      ].join('\n'),
+      score: 0.8,
+    },
+  ]);
+  // Both passages are chunks of one document (a chunk that starts inside a list repeats its lead-in).
+  sources[1]!.documentId = sources[0]!.documentId;
+  const text = composeExtractiveAnswer('What must we be able to exit contractual arrangements without under DORA? List them.', sources);
+  t.match(text, /- Disruption to their business activities \[Source 1\]/);
+  t.match(text, /- Limiting compliance with regulatory requirements \[Source 2\]/, 'a point of the other passage cites that passage');
+  t.match(text, /- Detriment to the continuity and quality of services provided to clients \[Source 2\]/);
+  t.notMatch(text, /- Exit plans shall be comprehensive/, 'a numbered paragraph after lettered points is not one of them');
+  t.equal(text.split(lead.replace(/:$/, '')).length - 1, 1, 'the lead-in is quoted once');
+  const v = validateAnswer({ question: 'What must we be able to exit contractual arrangements without under DORA? List them.', answer: text, sources });
+  t.equal(v.hasHallucinations, false);
+});
+
+t.test('"How long" asks for a period: a duration or "as long as", never a "promptly"', async (t) => {
+  const sources = makeSources([
+    {
+      title: 'Acme Privacy Statement',
+      content:
+        'Acme will promptly and adequately deal with enquiries about personal data. Acme retains personal data for as long as your account is active, and deletes it within 90 days of account closure.',
+      score: 0.9,
+    },
+  ]);
+  const text = composeExtractiveAnswer('How long does Acme keep personal data?', sources);
+  t.match(text, /as long as your account is active/);
+  t.notMatch(text, /give no frequency/, 'a period asked is not a frequency');
+  t.notMatch(text, /promptly and adequately/);
+});

@@ -99,6 +99,25 @@ interface Pick {
   items: Map<Scored, Unit[]>;
 }
 
+/**
+ * The points of the list a lead-in opens, in order: in its own passage and in any other retrieved
+ * passage that repeats the lead-in (a chunk that starts inside a list starts with its lead-in),
+ * each point once.
+ */
+function listOf(ev: Evidence, lead: Unit): Unit[] {
+  const out: Unit[] = [];
+  const seen = new Set<string>();
+  const leads = ev.units.filter((u) => u === lead || (u.leadIn && u.text === lead.text && u.source.documentId === lead.source.documentId));
+  for (const l of leads) {
+    for (const u of ev.units) {
+      if (u.source !== l.source || u.itemOf !== l.position || seen.has(u.text)) continue;
+      seen.add(u.text);
+      out.push(u);
+    }
+  }
+  return out;
+}
+
 /** The best sentences among `pool` (already in order): the best, then close seconds that add something. */
 function pick(ev: Evidence, pool: Scored[], max: number, min: number): Pick {
   const chosen: Scored[] = [];
@@ -112,10 +131,34 @@ function pick(ev: Evidence, pool: Scored[], max: number, min: number): Pick {
     if ([...items.values()].some((list) => list.includes(c.unit))) continue;
     chosen.push(c);
     if (c.unit.leadIn) {
-      const list = ev.units.filter((u) => u.source === c.unit.source && u.itemOf === c.unit.position);
+      const list = listOf(ev, c.unit);
       if (list.length) items.set(c, list);
     }
     if (items.size) break; // a list is an answer of its own
+  }
+  return { chosen, items };
+}
+
+/**
+ * "List them": a point of a list chosen on its own is quoted with its lead-in and every point of
+ * its list (Art. 28(8)'s "without: (a) …, (b) …, (c) …"), not as the one point that scored.
+ */
+function wholeLists(ev: Evidence, p: Pick): Pick {
+  const chosen: Scored[] = [];
+  const items = new Map(p.items);
+  for (const c of p.chosen) {
+    const u = c.unit;
+    if (u.itemOf !== null && !u.leadIn) {
+      const lead = ev.scored.find((s) => s.unit.source === u.source && s.unit.position === u.itemOf && s.unit.leadIn);
+      const list = lead ? listOf(ev, lead.unit) : [];
+      if (lead && chosen.some((x) => x.unit.text === lead.unit.text)) continue;
+      if (lead && list.length > 1) {
+        chosen.push(lead);
+        items.set(lead, list);
+        continue;
+      }
+    }
+    chosen.push(c);
   }
   return { chosen, items };
 }
@@ -133,7 +176,8 @@ function render(p: Pick, label?: (s: Source) => string): string {
     const lead = label ? `${label(c.unit.source)}: ` : '';
     const list = p.items.get(c);
     if (list) {
-      const shown = list.slice(0, MAX_ITEMS).map((u) => `- ${cite(u.text, n)}`);
+      // A point read from another passage that repeats the lead-in cites that passage.
+      const shown = list.slice(0, MAX_ITEMS).map((u) => `- ${cite(u.text, u.source.sourceNumber)}`);
       const more = list.length > MAX_ITEMS ? [`- (${list.length - MAX_ITEMS} more points in [Source ${n}].)`] : [];
       out.push([`${lead}${cite(c.unit.text, n).replace(/\.$/, ':')}`, ...shown, ...more].join('\n'));
     } else if (c.unit.lead !== null && c.unit.itemOf !== null) {
@@ -177,6 +221,7 @@ const KIND_WORD: Record<NonNullable<ReturnType<typeof readQuestion>['expects']>,
   figure: 'figure',
   date: 'date',
   frequency: 'frequency',
+  period: 'period',
   timing: 'time limit',
 };
 
@@ -274,7 +319,8 @@ function composeOne(question: string, sources: Source[], opts: ExtractiveOptions
   // "How often": once a sentence states the frequency, only sentences that state one follow it.
   const first = pool.find((s) => s.coverage >= minCoverage);
   const focused = reading.asksFrequency && first && statesFrequency(first.unit.text) ? pool.filter((s) => statesFrequency(s.unit.text)) : pool;
-  const p = pick(ev, focused, maxSentences, minCoverage);
+  const picked = pick(ev, focused, maxSentences, minCoverage);
+  const p = reading.asksList ? wholeLists(ev, picked) : picked;
   // "How quickly": a stated timing with no time limit ("without undue delay") is said to be one.
   if (p.chosen.length && reading.expects === 'timing' && !p.chosen.some((c) => DURATION.test(c.unit.text))) {
     return answered(p, `The retrieved sources give no time limit for this; what they say is: ${render(p)}`, pool);
