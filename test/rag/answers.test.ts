@@ -299,3 +299,24 @@ t.test('"How long" asks for a period: a duration or "as long as", never a "promp
   t.notMatch(text, /give no frequency/, 'a period asked is not a frequency');
   t.notMatch(text, /promptly and adequately/);
 });
+
+t.test('a topic of a summary request is answered by a sentence on the topic, whatever the request around it', async (t) => {
+  const sources = makeSources([
+    ...security.slice(0, 2).map((s) => ({ title: s.title, content: s.content, score: s.score })),
+    {
+      title: 'Basecamp security overview',
+      section: 'Monitoring',
+      content:
+        'Our operations team uses monitoring tools to watch the security of the infrastructure around the clock. Physical access to the data centres is controlled with biometric locks.',
+      score: 0.7,
+    },
+  ]);
+  const text = composeExtractiveAnswer(
+    "Summarise Basecamp's security posture for our vendor file: encryption, physical security, monitoring, breach history.",
+    sources,
+  );
+  t.match(text, /\*\*Encryption:\*\* [^\n]*encrypted at rest/);
+  t.match(text, /\*\*Physical security:\*\* [^\n]*biometric locks \[Source 3\]/, "the request's own words do not keep a topic's sentence from answering it");
+  t.match(text, /\*\*Monitoring:\*\* [^\n]*monitoring tools/);
+  t.match(text, /\*\*Breach history:\*\* Not answered/, 'a topic nothing speaks of stays unanswered');
+});

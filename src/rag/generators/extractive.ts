@@ -45,6 +45,8 @@ export interface ExtractiveOptions {
 const MAX_ITEMS = 12;
 /** A comparison side answers with a lower share: the other side's concepts are not its to hold. */
 const SIDE_COVERAGE = 0.4;
+/** A topic of a summary request answers with this share (its scene's words are not its to hold). */
+const TOPIC_COVERAGE = 0.35;
 /** Further sentences must score at least this share of the best one. */
 const FOLLOW_SHARE = 0.75;
 
@@ -194,7 +196,8 @@ function render(p: Pick, label?: (s: Source) => string): string {
       out.push(`${lead}${cite(c.unit.text, n, c.unit.orphan)}`);
     }
   }
-  const parts = out.map((o) => grouped.get(o)?.join('\n') ?? o);
+  // The same block twice (one point chosen from two chunks that repeat its lead-in) is quoted once.
+  const parts = [...new Set(out.map((o) => grouped.get(o)?.join('\n') ?? o))];
   const structured = p.items.size > 0 || grouped.size > 0;
   return label || structured ? parts.join('\n\n') : parts.join(' ');
 }
@@ -468,7 +471,14 @@ export function composeExtractiveAnswer(question: string, sources: Source[], opt
   const parts = sources.length ? questionParts(question) : [];
   if (parts.length) {
     const answers = parts.map((p) =>
-      composeOne(p.question, sources, { ...opts, maxSentences: Math.min(2, opts.maxSentences ?? 3) }, [p.context, context].filter(Boolean).join(' ')),
+      composeOne(
+        p.question,
+        sources,
+        // A topic of a request ("… security posture: encryption, monitoring") is one word against the
+        // request's scene: a sentence on the topic answers it with a lower share, as a comparison side does.
+        { ...opts, maxSentences: Math.min(2, opts.maxSentences ?? 3), ...(p.topic ? { minCoverage: Math.min(opts.minCoverage ?? 0.5, TOPIC_COVERAGE) } : {}) },
+        [p.context, context].filter(Boolean).join(' '),
+      ),
     );
     if (answers.some((a) => !a.refused)) {
       const blocks = parts.map((p, i) => {
