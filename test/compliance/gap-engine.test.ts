@@ -447,6 +447,15 @@ t.test('readings that keep a clause from counting for more than it says', async 
   t.equal(level(deletion, 'backup'), 'none', 'backups named as an exception to deletion are no backup commitment');
   // A team that responds to incidents is an incident response team.
   t.equal(level(read('A17', 'A 24/7 staffed team is responsible for monitoring the services and responding to incidents.'), 'process'), 'met');
+  // A documented incident process is a process, not a record of incidents.
+  const documented = read('A17', 'Acme has a documented internal incident-response process, including notification of affected customers.');
+  t.equal(level(documented, 'process'), 'met');
+  t.equal(level(documented, 'records'), 'none');
+  t.equal(level(read('A17', 'Acme records and classifies every security incident by severity.'), 'records'), 'met');
+  // Monitoring written with a slash, and breach detection, are security monitoring.
+  t.equal(level(read('A10', 'Automated backups and monitoring/alerting are in place for production systems.'), 'monitoring'), 'met');
+  // Dependencies watched for known vulnerabilities are testing in part, not a penetration test or scan programme.
+  t.equal(level(read('A24', 'Security-relevant changes are reviewed; dependencies are monitored for known vulnerabilities.'), 'testing'), 'partial');
   // Internal monitoring of availability is not measurement against a service level.
   t.equal(level(read('A30.3.a', 'Our operations team monitors service availability around the clock.'), 'measurement'), 'none');
   t.equal(level(read('A30.3.a', 'Uptime is calculated monthly and reported on our status page.'), 'measurement'), 'met');
