@@ -167,6 +167,30 @@ t.test('subprocessor tables by what their columns mean, and name-description lis
   );
   d = draft('subcontractors', 'Name: Tracker Co; Purpose: Analytics cookies; Expiry: 1 year', ctx, 'Cookies we use');
   t.equal(d.status, 'not_found', 'a cookie table is not a subprocessor list');
+  // A cell holding its own semicolons does not break its row.
+  d = draft(
+    'subcontractors',
+    'Sub-processor: Hostco Inc.; Service: Cloud hosting; Location: Germany; Safeguard: EU region: no transfer (Clause 6.8); SCCs and/or the Data Privacy Framework as applicable',
+    ctx,
+    'Annex IV: Sub-processors',
+  );
+  t.same(d.value, [{ name: 'Hostco Inc.', role: 'Cloud hosting', country: 'DE' }]);
+  // A hosting row that gives the place per region the customer picks leaves the location open.
+  const perRegion = draft(
+    'dataStorageLocations',
+    'Sub-processor: Hostco Inc.; Service: Cloud hosting and infrastructure; Location / region: EU region: European Union · US region: United States',
+    ctx,
+    'Sub-processors',
+  );
+  t.equal(perRegion.status, 'not_found');
+  t.match(perRegion.reason, /per region/);
+  const regions = draft(
+    'dataStorageLocations',
+    'Sub-processor: Hostco Inc.; Service: Hosting; Location of processing: United States (us-east-1), Germany (eu-central-1)',
+    ctx,
+    'Sub-processors',
+  );
+  t.same(regions.value, ['DE', 'US'], 'a cloud region code is not a region of the customer’s choice');
 });
 
 t.test('locations right after the cue; hedges and regions are reasons; someone else’s place is nothing', async (t) => {

@@ -778,8 +778,11 @@ function locationRule(cue: RegExp, what: string): Rule {
  * as quote; the field's quote is the first one.
  */
 function keyValues(line: string): [string, string][] | null {
-  if (!/^[A-Z][^:;]{1,60}: [^;]*(; [A-Z][^:;]{1,60}: [^;]*)+$/.test(line)) return null;
-  return line.split(/; (?=[A-Z][^:;]{1,60}: )/).map((p) => {
+  // A cell's value may hold its own semicolons ("(Clause 6.8); SCCs …"): a pair starts only at "; Key: ".
+  if (!/^[A-Z][^:;]{1,60}: /.test(line)) return null;
+  const parts = line.split(/; (?=[A-Z][^:;]{1,60}: )/);
+  if (parts.length < 2) return null;
+  return parts.map((p) => {
     const i = p.indexOf(': ');
     return [p.slice(0, i).trim(), p.slice(i + 2).trim()] as [string, string];
   });
@@ -799,6 +802,8 @@ interface SubRow {
   country?: string;
   /** Countries of a column that says where the processing takes place. */
   where: string[];
+  /** The text of that column ("EU scale unit: European Union · US scale unit: United States"). */
+  whereText?: string;
   start: number;
   end: number;
   strength: number;
@@ -867,6 +872,7 @@ function subprocessorRows(content: string, section: string): SubRow[] {
         ...(role ? { role } : {}),
         ...(country ? { country } : {}),
         where: whereCell ? countriesIn(whereCell).map((c) => c.code) : [],
+        ...(whereCell ? { whereText: whereCell } : {}),
         start: at,
         end,
         strength,
@@ -1152,6 +1158,9 @@ const service = locationRule(
 );
 
 /** The hosting provider's row of a subprocessor table where its column says where processing takes place: that is where data is. */
+/** A place given per region or as a region: "EU scale unit: European Union · US scale unit: United States", "European Union". */
+const REGION_CELL = /\b(European Union|European Economic Area|Europe|Asia[- ]Pacific|[Ss]cale units?|[Rr]egions?)\b|\b(EU|EEA|APAC)\b(?!-)/;
+
 function hostingRows(what: string): Rule {
   return (content, _ss, _ctx, section) => {
     const rows = subprocessorRows(content, section).filter(
@@ -1166,6 +1175,9 @@ function hostingRows(what: string): Rule {
     const heading = section.split(' > ').pop() ?? '';
     if (countriesIn(heading).length || /\b(EU|EEA|US|APAC|Asia|Europe|Americas?|HIPAA|region|instance)\b/.test(heading))
       return open(`the subprocessors are listed per region or instance (${heading}); where ${what} depends on the region the customer uses`);
+    // A row that gives the place per region the customer picks ("EU region: European Union · US region: United States").
+    const perRegion = rows.find((r) => r.whereText && REGION_CELL.test(r.whereText));
+    if (perRegion) return open(`the subprocessor table gives the place per region (${perRegion.whereText}); where ${what} depends on the region the customer uses`);
     // Several hosting providers in different places say nothing (decided over all passages, in draft.ts).
     return rows.map((r) => ({ value: [...new Set(r.where)].sort(), start: r.start, end: r.end, strength: 0.7, host: r.name }));
   };
