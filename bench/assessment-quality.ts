@@ -11,7 +11,10 @@
  * than the analyst: covered for partial or missing, partial for missing) per obligation and
  * on key obligations, and with --verbose every disagreement with the analyst's reason.
  *
- *   npx tsx bench/assessment-quality.ts [--set demo|tune|report|all] [--rendered] [--verbose] [--json FILE]
+ *   npx tsx bench/assessment-quality.ts [--set demo|tune|report|all] [--rendered] [--verbose] [--show-report] [--json FILE]
+ *
+ * --verbose does not print the reporting half's disagreements (that half is for measuring);
+ * --show-report does.
  */
 import './lib/load.js';
 import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
@@ -32,6 +35,7 @@ const { values } = parseArgs({
     set: { type: 'string', default: 'all' },
     rendered: { type: 'boolean', default: false },
     verbose: { type: 'boolean', default: false },
+    'show-report': { type: 'boolean', default: false },
     json: { type: 'string' },
     'min-relevance': { type: 'string' },
   },
@@ -157,7 +161,9 @@ for (const set of [...new Set(rows.map((r) => r.set))]) {
     console.log('over-claims per obligation:');
     for (const [ob, list] of [...byOb.entries()].sort()) console.log(`  ${ob}${KEY.has(ob) ? ' (key)' : ''}: ${list.join('; ')}`);
   }
-  if (values.verbose) {
+  if (values.verbose && set.startsWith('report') && !values['show-report']) {
+    console.log('disagreements: not printed for the reporting half (it is for measuring); --show-report prints them');
+  } else if (values.verbose) {
     console.log('disagreements:');
     for (const r of rs.filter((x) => x.gold !== x.got)) {
       console.log(`  ${r.vendor} ${r.obligation}: engine ${r.got}, analyst ${r.gold}: ${r.reason}`);
