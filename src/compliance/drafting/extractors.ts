@@ -1177,7 +1177,8 @@ function hostingRows(what: string): Rule {
       return open(`the subprocessors are listed per region or instance (${heading}); where ${what} depends on the region the customer uses`);
     // A row that gives the place per region the customer picks ("EU region: European Union · US region: United States").
     const perRegion = rows.find((r) => r.whereText && REGION_CELL.test(r.whereText));
-    if (perRegion) return open(`the subprocessor table gives the place per region (${perRegion.whereText}); where ${what} depends on the region the customer uses`);
+    if (perRegion)
+      return open(`the subprocessor table gives the place per region (${perRegion.whereText}); where ${what} depends on the region the customer uses`);
     // Several hosting providers in different places say nothing (decided over all passages, in draft.ts).
     return rows.map((r) => ({ value: [...new Set(r.where)].sort(), start: r.start, end: r.end, strength: 0.7, host: r.name }));
   };
