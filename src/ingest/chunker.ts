@@ -29,19 +29,20 @@ const LINE_START = /^\s*(?:[-*•|#>]|\(?(?:\d{1,3}|[a-z]|[ivxlc]{1,6})[.)]\s|\p
 const WRAP_MIN = 50;
 
 /**
- * Joins the lines of hard-wrapped text (plain text and PDF conversions) where a line break only
- * wraps a sentence: the line is long, ends without a full stop, colon or semicolon, and the next
- * line starts no point of a list, table row, numbered clause or `Label:` field. Intl.Segmenter
- * ends a sentence at every line break.
+ * The text with each line break that only wraps a sentence replaced by a space, the same length
+ * as the text (hard-wrapped plain text and PDF conversions): the line is long, ends without a full
+ * stop, colon or semicolon, and the next line starts no point of a list, table row, numbered
+ * clause or `Label:` field. Intl.Segmenter ends a sentence at every line break; the sentences are
+ * found in this text and cut from the original, which keeps its lines.
  */
-function unwrap(text: string): string {
+function wrapsMasked(text: string): string {
   const lines = text.split('\n');
   let out = lines[0]!;
   for (let i = 1; i < lines.length; i++) {
     const prev = lines[i - 1]!.trimEnd();
     const next = lines[i]!;
     const wrapped = prev.length >= WRAP_MIN && !/[.!?:;|]$/.test(prev) && next.trim() !== '' && !LINE_START.test(next);
-    out += wrapped ? ` ${next.trimStart()}` : `\n${next}`;
+    out += `${wrapped ? ' ' : '\n'}${next}`;
   }
   return out;
 }
@@ -50,8 +51,9 @@ function unwrap(text: string): string {
 function splitLong(text: string, size: number): string[] {
   if (text.length <= size) return [text];
   const pieces: string[] = [];
-  for (const { segment } of sentenceSegmenter.segment(unwrap(text))) {
-    const s = segment.trim();
+  for (const { index, segment } of sentenceSegmenter.segment(wrapsMasked(text))) {
+    // The sentence as written, with the line breaks that wrap it.
+    const s = text.slice(index, index + segment.length).trim();
     if (!s) continue;
     if (s.length <= size) {
       pieces.push(s);
