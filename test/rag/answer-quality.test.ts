@@ -18,6 +18,12 @@ t.test("the vocabulary reads analysts' words as the documents' concepts", async 
   t.equal(concept('Is it a vendor?', 'it'), undefined, 'the pronoun "it" is not IT');
   t.equal(concept('How should we set our RTO?', 'RTO'), 'recovery-objectives');
   t.equal(concept('Is 37signals ISO 27001 certified?', 'ISO'), undefined, 'no alias stands for a different certificate');
+  t.equal(
+    concept('Can GitHub change the contract terms on its own?', 'change contract terms'),
+    'contract-amendment',
+    'the documents say "amend this Agreement"',
+  );
+  t.equal(concept('Can GitHub assign our contract to another company?', 'assign contract'), 'assignment');
   const a = analyseQuestion("What does DORA say about the vendor's exit plan?");
   t.ok(a.namesDora && a.namesVendor, 'names DORA and points at the vendor');
   t.ok(a.concepts.find((c) => c.label === 'DORA')?.frame, 'DORA frames the question');
