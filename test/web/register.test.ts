@@ -240,7 +240,18 @@ else
     await toast('USD rate saved');
 
     // --- Ready: what the page says the package holds is what it holds.
-    await page.getByText('Ready to file: no blocking issue').waitFor();
+    // On a timeout the failure says what still blocks (the page's status and to-do list).
+    await page
+      .getByText('Ready to file: no blocking issue')
+      .waitFor()
+      .catch(async (e: Error) => {
+        const shown = await page
+          .locator('main')
+          .textContent()
+          .then((x) => x ?? '')
+          .catch(() => '');
+        throw new Error(`${e.message}\nthe register page shows:\n${shown.slice(0, 4000)}`);
+      });
     t.equal(await page.getByTestId('count-errors').textContent(), '0');
     t.equal(await page.getByTestId('count-vendors').textContent(), '2 of 2');
     const holds = await page.getByTestId('package-holds').textContent();
