@@ -216,7 +216,7 @@ function around(text: string, at: number): string {
 /** A document that lists subprocessors (its file name or title). */
 const SUBPROCESSOR_LIST = /sub[-_ ]?(processor|contractor)s?\b/i;
 /** An element about subprocessors, subcontracting, where data is or how it is transferred (its patterns). */
-const SUBPROCESSOR_ELEMENT = /sub-?\??\(?(processor|contract)|sub-\?\(processor|locat|countr|region|hosted|transfer|contractual clauses|SCC|adequacy/i;
+const SUBPROCESSOR_ELEMENT = /sub-?\??\(?(processor|contract)|locat|countr|region|hosted|transfer|contractual clauses|SCC|adequacy/i;
 /** Prompts of the 2021 SCCs' Annex I.B, which a DPA reproduces with its answers. */
 const SCC_FORM = /applied restrictions or safeguards that fully take into consideration the nature of the data/i;
 

@@ -511,7 +511,7 @@ const endDate: Rule = (_c, ss) => {
     const t = clean(s.text);
     if (!/\b(agreements?|contracts?|term|terms)\b/i.test(t)) continue;
     if (
-      /\b(continues?|remains?|will continue|shall continue|runs?)\s+(in (full )?(force|effect)\s+)?(until|unless)\s+(it is\s+)?(otherwise\s+)?(terminated|cancell?ed)\b|\b(continues?|remains?|will continue|shall continue|runs?)\s+(in (full )?(force|effect)\s+)?until\s+(either|each|one|both|you|we|the parties)\b[^.]{0,30}\bterminates?\b(?!\s+(on|upon|at)\b)|\b(concluded|entered into) for an indefinite (term|period)\b|\bindefinite (term|period|time|duration)\b|\bno fixed (term|end)\b|\b(remain|continue)s?\s+in\s+(full\s+)?(force|effect)\s+(while|for as long as|as long as)\s+you\s+(use|access)\b/i.test(
+      /\b(continues?|remains?|will continue|shall continue|runs?)\s+(in (full )?(force|effect)\s+)?((until|unless)\s+(it is\s+)?(otherwise\s+)?(terminated|cancell?ed)\b|until\s+(either|each|one|both|you|we|the parties)\b[^.]{0,30}\bterminates?\b(?!\s+(on|upon|at)\b))|\b(concluded|entered into) for an indefinite (term|period)\b|\bindefinite (term|period|time|duration)\b|\bno fixed (term|end)\b|\b(remain|continue)s?\s+in\s+(full\s+)?(force|effect)\s+(while|for as long as|as long as)\s+you\s+(use|access)\b/i.test(
         t,
       )
     ) {
@@ -1157,10 +1157,10 @@ const service = locationRule(
   'the service is provided',
 );
 
-/** The hosting provider's row of a subprocessor table where its column says where processing takes place: that is where data is. */
 /** A place given per region or as a region: "EU scale unit: European Union · US scale unit: United States", "European Union". */
 const REGION_CELL = /\b(European Union|European Economic Area|Europe|Asia[- ]Pacific|[Ss]cale units?|[Rr]egions?)\b|\b(EU|EEA|APAC)\b(?!-)/;
 
+/** The hosting provider's row of a subprocessor table where its column says where processing takes place: that is where data is. */
 function hostingRows(what: string): Rule {
   return (content, _ss, _ctx, section) => {
     const rows = subprocessorRows(content, section).filter(

@@ -152,8 +152,8 @@ function wholeLists(ev: Evidence, p: Pick): Pick {
     const u = c.unit;
     if (u.itemOf !== null && !u.leadIn) {
       const lead = ev.scored.find((s) => s.unit.source === u.source && s.unit.position === u.itemOf && s.unit.leadIn);
-      const list = lead ? listOf(ev, lead.unit) : [];
       if (lead && chosen.some((x) => x.unit.text === lead.unit.text)) continue;
+      const list = lead ? listOf(ev, lead.unit) : [];
       if (lead && list.length > 1) {
         chosen.push(lead);
         items.set(lead, list);
