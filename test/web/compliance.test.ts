@@ -143,6 +143,37 @@ else
       await toast('Contract CTR-2024-001 saved');
       await shot('vendor-profile', 0);
 
+      // A change made elsewhere while a form is open (a drafted value accepted in another panel,
+      // a colleague's save) is not overwritten by saving the form: it sends only what was changed in it.
+      const contractsUrl = `/api/v1/workspaces/${ws.workspaceId}/contracts`;
+      const contractId = (await app.inject({ method: 'GET', url: contractsUrl, headers: ws.headers })).json().data.contracts[0].id as string;
+      await page.getByRole('button', { name: 'Edit contract CTR-2024-001' }).click();
+      const open = page.getByRole('form', { name: 'Contract CTR-2024-001' });
+      await open.getByLabel('Annual cost').fill('48000');
+      const elsewhere = await app.inject({
+        method: 'PATCH',
+        url: `${contractsUrl}/${contractId}`,
+        headers: ws.headers,
+        payload: { storesData: true, dataStorageLocations: ['IE'] },
+      });
+      t.equal(elsewhere.statusCode, 200, elsewhere.body);
+      await open.getByRole('button', { name: 'Save the contract' }).click();
+      await toast('Contract CTR-2024-001 saved');
+      const after = (await app.inject({ method: 'GET', url: contractsUrl, headers: ws.headers })).json().data.contracts[0];
+      t.same([after.annualCost?.amount, after.storesData, after.dataStorageLocations], [48000, true, ['IE']], 'the form saved its field and kept the other change');
+      await page.getByLabel('Description of the services').fill('Source code hosting and collaboration');
+      const profileElsewhere = await app.inject({
+        method: 'PATCH',
+        url: `/api/v1/workspaces/${ws.workspaceId}`,
+        headers: ws.headers,
+        payload: { vendorProfile: { website: 'https://github.com' } },
+      });
+      t.equal(profileElsewhere.statusCode, 200, profileElsewhere.body);
+      await page.getByRole('button', { name: 'Save profile' }).click();
+      await toast('Vendor profile saved');
+      const profile = (await app.inject({ method: 'GET', url: `/api/v1/workspaces/${ws.workspaceId}`, headers: ws.headers })).json().data.workspace.vendorProfile;
+      t.same([profile.description, profile.website, profile.legalName], ['Source code hosting and collaboration', 'https://github.com', 'GitHub, Inc.'], 'the profile form too');
+
       // The workbook is always available, read back with ExcelJS: the vendor's row, and the EBA templates as sheets.
       await page.getByRole('link', { name: 'Register', exact: true }).click();
       await page.getByTestId('count-errors').waitFor();

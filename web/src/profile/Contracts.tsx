@@ -54,13 +54,23 @@ function errorsOf(err: unknown, path: string): Map<string, string[]> {
   return out;
 }
 
-const blankToNull = (c: Contract) => {
+const normalised = (v: unknown) => {
+  if (typeof v === 'string') v = v.trim() || undefined;
+  if (Array.isArray(v) && v.length === 0) v = undefined;
+  return v === undefined ? null : v;
+};
+
+/**
+ * What PATCH sends: only the fields the analyst changed in the form (null clears one), so a
+ * field changed meanwhile elsewhere (a drafted value accepted in another panel, a colleague's
+ * edit) is not overwritten with what the form showed when it opened. A new contract sends all.
+ */
+const bodyOf = (c: Contract, current?: Contract) => {
   const body: Record<string, unknown> = {};
   for (const k of FIELDS) {
-    let v = c[k] as unknown;
-    if (typeof v === 'string') v = v.trim() || undefined;
-    if (Array.isArray(v) && v.length === 0) v = undefined;
-    body[k] = v === undefined ? null : v;
+    const v = normalised(c[k]);
+    if (current && JSON.stringify(v) === JSON.stringify(normalised(current[k]))) continue;
+    body[k] = v;
   }
   return body;
 };
@@ -230,12 +240,13 @@ function ContractForm({
   const base = `/workspaces/${encodeURIComponent(vendor.id)}/contracts`;
   const save = useMutation({
     mutationFn: () => {
-      const body = blankToNull(c);
+      const body = bodyOf(c, current);
+      if (current && Object.keys(body).length === 0) return Promise.resolve(null);
       if (current) return patch<ApiData<'updateContract'>>(`${base}/${encodeURIComponent(current.id!)}`, body);
       return post<ApiData<'createContract'>>(base, Object.fromEntries(Object.entries(body).filter(([, v]) => v !== null)));
     },
     onSuccess: async (res) => {
-      await onSaved(res, current ? `Contract ${c.reference} saved` : `Contract ${c.reference} added`);
+      if (res) await onSaved(res, current ? `Contract ${c.reference} saved` : `Contract ${c.reference} added`);
       onDone();
     },
   });

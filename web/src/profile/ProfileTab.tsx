@@ -62,7 +62,7 @@ function errorsByPath(err: unknown): Map<string, string[]> {
   return out;
 }
 
-const blank = (s: string | undefined) => !s || !s.trim();
+const blank = (s: string | undefined) => !s?.trim();
 /** The draft as the API takes it: empty values left out; every key given (null clears it). */
 export function toPatch(d: VendorProfile): Record<string, unknown> {
   const out: Record<string, unknown> = {};
@@ -90,11 +90,25 @@ export function toPatch(d: VendorProfile): Record<string, unknown> {
   return out;
 }
 
+/**
+ * The keys of the draft that differ from the profile as it was when editing began, as the API
+ * takes them: a field changed meanwhile elsewhere (a drafted value accepted, a colleague's save,
+ * a contract edited in its own form) is left as the server has it, not overwritten with what
+ * this form showed. The unit is the top-level key: a list (subcontractors) is sent whole.
+ */
+export function changedKeys(draft: VendorProfile, baseline: VendorProfile): Record<string, unknown> {
+  const now = toPatch(draft);
+  const before = toPatch(baseline);
+  return Object.fromEntries(Object.entries(now).filter(([k, v]) => JSON.stringify(v) !== JSON.stringify(before[k])));
+}
+
 /** The vendor profile: every field of the Register of Information the API keeps, grouped as the register groups them. */
 export default function ProfileTab() {
   const { vendor } = useOutletContext<VendorOutletContext>();
   const stored = vendor.vendorProfile as VendorProfile;
   const [draft, setDraft] = useState<VendorProfile>(stored);
+  // The profile as it was when the analyst started editing: saving sends only what differs from it.
+  const [baseline, setBaseline] = useState<VendorProfile>(stored);
   const [dirty, setDirty] = useState(false);
   const canEdit = vendor.permissions.canEditSettings;
   const qc = useQueryClient();
@@ -102,7 +116,9 @@ export default function ProfileTab() {
   const location = useLocation();
 
   useEffect(() => {
-    if (!dirty) setDraft(stored);
+    if (dirty) return;
+    setDraft(stored);
+    setBaseline(stored);
   }, [stored, dirty]);
 
   // A link from the register's to-do list (#contracts.0.ictServiceType): bring that field into view and focus it.
@@ -153,7 +169,7 @@ export default function ProfileTab() {
   }, [location.hash]);
 
   const save = useMutation({
-    mutationFn: () => patch<ApiData<'updateWorkspace'>>(`/workspaces/${encodeURIComponent(vendor.id)}`, { vendorProfile: toPatch(draft) }),
+    mutationFn: () => patch<ApiData<'updateWorkspace'>>(`/workspaces/${encodeURIComponent(vendor.id)}`, { vendorProfile: changedKeys(draft, baseline) }),
     onSuccess: async ({ workspace }) => {
       qc.setQueryData(vendorKey(vendor.workspaceId), (old: Workspace | undefined) => (old ? { ...old, ...workspace } : old));
       qc.invalidateQueries({ queryKey: ['concentration'] });
@@ -164,6 +180,7 @@ export default function ProfileTab() {
       ]);
       setDirty(false);
       setDraft(workspace.vendorProfile as VendorProfile);
+      setBaseline(workspace.vendorProfile as VendorProfile);
       toast.show('Vendor profile saved', 'success');
     },
   });
