@@ -160,7 +160,11 @@ else
       await open.getByRole('button', { name: 'Save the contract' }).click();
       await toast('Contract CTR-2024-001 saved');
       const after = (await app.inject({ method: 'GET', url: contractsUrl, headers: ws.headers })).json().data.contracts[0];
-      t.same([after.annualCost?.amount, after.storesData, after.dataStorageLocations], [48000, true, ['IE']], 'the form saved its field and kept the other change');
+      t.same(
+        [after.annualCost?.amount, after.storesData, after.dataStorageLocations],
+        [48000, true, ['IE']],
+        'the form saved its field and kept the other change',
+      );
       await page.getByLabel('Description of the services').fill('Source code hosting and collaboration');
       const profileElsewhere = await app.inject({
         method: 'PATCH',
@@ -171,8 +175,13 @@ else
       t.equal(profileElsewhere.statusCode, 200, profileElsewhere.body);
       await page.getByRole('button', { name: 'Save profile' }).click();
       await toast('Vendor profile saved');
-      const profile = (await app.inject({ method: 'GET', url: `/api/v1/workspaces/${ws.workspaceId}`, headers: ws.headers })).json().data.workspace.vendorProfile;
-      t.same([profile.description, profile.website, profile.legalName], ['Source code hosting and collaboration', 'https://github.com', 'GitHub, Inc.'], 'the profile form too');
+      const profile = (await app.inject({ method: 'GET', url: `/api/v1/workspaces/${ws.workspaceId}`, headers: ws.headers })).json().data.workspace
+        .vendorProfile;
+      t.same(
+        [profile.description, profile.website, profile.legalName],
+        ['Source code hosting and collaboration', 'https://github.com', 'GitHub, Inc.'],
+        'the profile form too',
+      );
 
       // The workbook is always available, read back with ExcelJS: the vendor's row, and the EBA templates as sheets.
       await page.getByRole('link', { name: 'Register', exact: true }).click();
