@@ -265,6 +265,8 @@ function readElement(
     if (!takesDefinitions && DEFINITION.test(m.text)) continue;
     const first = sentences[m.span[0]!]!;
     if (!takesSubprocessorLists && SUBPROCESSOR_LIST.test(`${first.filename} ${first.title ?? ''}`)) continue;
+    // A question ("How can a customer … transfer it to another provider?", an FAQ's heading) asks, it commits to nothing.
+    if (/\?\s*$/.test(m.text)) continue;
     // The 2021 SCCs' annex prompts are the form's wording, not the provider's ("Sensitive data transferred (if applicable) and applied restrictions …").
     if (SCC_FORM.test(m.text)) continue;
     // A list item is bound by its lead-in ("You will not:" + "- conduct penetration tests ..."; "Customer warrants that:" + "(iii) ...").
@@ -272,6 +274,13 @@ function readElement(
     const bindText = lead && !actors(m.text, ctx.vendorNames).length ? `${lead.text} ${m.text}` : m.text;
     if (!bindsAsNeeded(bindText, bound, ctx.vendorNames)) continue;
     if (lead && /\b(not|never|no)\b[^.:]{0,40}:\s*$/i.test(lead.text) && bound !== 'customer') continue;
+    // A host's or subprocessor's certificate or service level is not the provider's own, however
+    // it is worded (a list item read with its lead-in: "Underlying Amazon AWS complies with:" +
+    // "- ISO 27001 Certification"): kept only to say so.
+    if (el.ownOnly?.re.test(lead ? `${lead.text} ${m.text}` : m.text)) {
+      others.push({ m, rel, limit: { note: el.ownOnly.note, sentence: m.span[0]!, text: m.text, at: m.anchorAt } });
+      continue;
+    }
     let limit: Candidate['limit'] = null;
     const own = limitationsOf(m.text, rules)[0];
     if (own) limit = { note: own.note, sentence: m.span[0]!, text: m.text, at: own.at };
@@ -291,11 +300,6 @@ function readElement(
         text: m.text,
         at: m.anchorAt,
       };
-    }
-    // A host's or subprocessor's certificate is not the provider's own: kept only to say so.
-    if (!limit && el.ownOnly && el.ownOnly.re.test(m.text)) {
-      others.push({ m, rel, limit: { note: el.ownOnly.note, sentence: m.span[0]!, text: m.text, at: m.anchorAt } });
-      continue;
     }
     if (!limit && ctx.contractual && !first.contractual) {
       limit = { note: notInContract(first), sentence: m.span[0]!, text: m.text, at: m.anchorAt };
@@ -323,13 +327,24 @@ function readElement(
       for (const s of sentences) {
         const m = c.re.exec(s.text);
         if (m && /\b(never|not)\s+$/i.test(s.text.slice(Math.max(0, m.index - 12), m.index))) continue;
-        if (m && c.unless?.test(s.text)) continue;
+        // The exception may follow in the next sentence ("… may amend this Agreement at any time. GitHub will notify
+        // Customer of material changes … at least 30 days prior").
+        if (m && (c.unless?.test(s.text) || (s.next !== null && c.unless?.test(sentences[s.next]!.text)))) continue;
         if (m && s.text.split(' ').length >= o.minWords && bindsAsNeeded(s.text, c.bound ?? 'any', ctx.vendorNames)) {
           return { level: 'limited', note: c.note, best: clean.slice(0, 1), extra: [{ sentence: s.index, text: s.text, at: m.index, role: 'contrary' }] };
         }
       }
     }
     return { level: 'met', best: clean.slice(0, o.maxEvidencePerElement), extra: [] };
+  }
+  // Where the documents give the right nowhere else, a limiting clause that is only the provider's own right
+  // ("We may at our absolute discretion … terminate") gives the customer nothing to limit.
+  if (!clean.length && !limited.length) {
+    const providersOwn = (c: Candidate) => {
+      const list = actors(c.m.text, ctx.vendorNames);
+      return list.some((a) => a.party === 'provider' && a.modality === 'right') && list.every((a) => a.party === 'provider');
+    };
+    limiters.splice(0, limiters.length, ...limiters.filter((c) => !providersOwn(c)));
   }
   if (limited.length || limiters.length) {
     // The limitations that decide, strongest first (the provider's own words limiting the right
@@ -347,7 +362,7 @@ function readElement(
   if (el.partial) {
     const weak = matchesOf(el.partial.any, sentences, o.minWords)
       .map((m) => ({ m, rel: relevance(m.span), limit: null }))
-      .filter((c) => c.rel >= o.minRelevance * 0.5 && bindsAsNeeded(c.m.text, el.partial!.bound ?? bound, ctx.vendorNames))
+      .filter((c) => c.rel >= o.minRelevance * 0.5 && bindsAsNeeded(c.m.text, el.partial!.bound ?? bound, ctx.vendorNames) && !el.ownOnly?.re.test(c.m.text))
       .sort(byRel);
     if (weak.length) return { level: 'partial', note: el.partial.note, best: weak.slice(0, 1), extra: [] };
   }

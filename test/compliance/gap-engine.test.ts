@@ -477,3 +477,54 @@ t.test('a subprocessor list describes the subprocessors, not the provider', asyn
   t.equal(level(auth!, 'strong-auth'), 'none', "a subprocessor's 2FA service is not the provider's strong authentication");
   t.equal(level(sub!, 'list'), 'met', 'the list still discloses the subprocessors');
 });
+
+t.test("readings of the fifth round: page updates as notice, unilateral changes, others' commitments, questions", async (t) => {
+  const notify = 'Acme will notify Customer by e-mail at least 30 days before engaging a new sub-processor.';
+  t.equal(level(read('A29.2.sub', notify), 'change-notice'), 'met');
+  // A notice that may be only an update of a web page is not a notice to the customer.
+  const pageOnly = read('A29.2.sub', 'Acme will update this page at least 30 days before engaging a new sub-processor.');
+  t.equal(level(pageOnly, 'change-notice'), 'limited');
+  t.match(pageOnly.rationale, /web page/);
+  const deemed = read(
+    'A29.2.sub',
+    notify,
+    'Any update that Acme makes to its list of Subprocessors at https://www.acme.example/legal/subprocessors will constitute notice to Customer.',
+  );
+  t.equal(level(deemed, 'change-notice'), 'limited', 'an update of the list "will constitute notice", even with a URL in the clause');
+  const andOr = read('A29.2.sub', `${notify} Notice shall be given by e-mail and/or by updating the list published at this page.`);
+  t.equal(level(andOr, 'change-notice'), 'limited');
+
+  // A right to change the terms at the provider's discretion, written with a comma, limits the written contract ...
+  const entire = 'This Agreement constitutes the entire agreement between the parties and supersedes all prior agreements.';
+  t.equal(level(read('A30.1', entire, 'We reserve the right, at our discretion, to change these Terms at any time.'), 'written'), 'limited');
+  // ... and so do new terms that take immediate effect; a notice period in the next sentence is the exception.
+  t.equal(level(read('A30.1', entire, 'From time to time Acme may update these Terms. The new Terms will take immediate effect.'), 'written'), 'limited');
+  const noticeNext = read(
+    'A30.1',
+    entire,
+    'Acme reserves the right, at its sole discretion, to amend this Agreement at any time. Acme will notify Customer of material changes at least 30 days prior to the change taking effect.',
+  );
+  t.equal(level(noticeNext, 'written'), 'met');
+
+  // A host's service level, or its certificates listed under its name, are not the provider's own.
+  const hostSla = read(
+    'A30.2.e',
+    'Amazon in case of EC2 and RDS claims to “use commercially reasonable efforts to make each available with a Monthly Uptime Percentage of at least 99.95%”.',
+  );
+  t.equal(level(hostSla, 'uptime'), 'none');
+  t.equal(level(read('A30.2.e', 'Acme commits to a Monthly Uptime Percentage of at least 99.9% for the Service.'), 'uptime'), 'met');
+  const hostCerts = analyzeGaps(
+    [ob('A28.5')],
+    splitSentences([doc('sec', 'Underlying Amazon AWS is dedicated to comply with the most demanding certifications, namely:', '* ISO 27001 Certification')]),
+    { minRelevance: 0, vendorNames: ['Acme'] },
+  )[0]!;
+  t.equal(level(hostCerts, 'certification'), 'none', "a list item is read with its lead-in: the host's certificate");
+  t.equal(level(read('A30.2.i', 'Data centers are staffed 24x7 by trained security guards.'), 'own-training'), 'none');
+
+  // A question commits to nothing.
+  t.equal(level(read('A30.3.f', 'How can a customer download its content and transfer it to another provider?'), 'migration'), 'none');
+  t.equal(level(read('A30.3.f', 'Acme will assist the Customer in migrating its data to another provider.'), 'migration'), 'met');
+  // The provider's own right to terminate gives the customer no termination right to limit.
+  const providerOnly = read('A28.7', 'We may at our absolute discretion terminate your use of the Services without prior notice for any reason.');
+  t.equal(level(providerOnly, 'customer-right'), 'none');
+});
