@@ -338,3 +338,20 @@ t.test('a cloud region named by its code is the country it is in', async (t) => 
   t.same(draft('dataStorageLocations', 'Customer data is stored in the europe-west1 and europe-west4 regions of Google Cloud.').value, ['BE', 'NL']);
   t.not(draft('dataStorageLocations', 'Customer Data is stored in the AWS eu-west-1 region.').value?.toString(), 'DE');
 });
+
+t.test('a notice period is read in its own clause; one a change of terms triggers is not the ordinary one; a purpose clause is no description', async (t) => {
+  const two =
+    'In addition, (i) either party may terminate this Agreement at any time when there is no Order Form in effect upon notice to the other party; and (ii) the Client may terminate this Agreement with thirty (30) days written notice upon a Material Change.';
+  t.not(draft('noticePeriodDaysProvider', two).value, 30, "the Client's period is not the provider's");
+  t.not(draft('noticePeriodDaysEntity', two).value, 30, 'a period triggered by a Material Change is not the ordinary notice period');
+  const clauses =
+    'In addition, (i) the Client may cancel an Order Form on renewal; and (ii) Acme may terminate this Agreement upon thirty (30) days’ notice to the Client.';
+  t.equal(draft('noticePeriodDaysProvider', clauses).value, 30, 'the clause that names the party gives its period');
+  t.equal(
+    draft('noticePeriodDaysEntity', 'Either party may terminate this Agreement (a) for convenience upon sixty (60) days’ prior written notice.').value,
+    60,
+    'an enumeration that names no party keeps the sentence subject',
+  );
+  t.equal(draft('description', 'We have absolute discretion to do so, and this is to keep our platform clean, safe, and respectable.').status, 'not_found');
+  t.equal(draft('description', 'Acme provides a hosted data warehousing platform for analytics teams.').status, 'proposed');
+});

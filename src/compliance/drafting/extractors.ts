@@ -439,10 +439,10 @@ const description: Rule = (_c, ss, ctx) => {
     if (!serviceSubject(t, ctx) && !vendorSubject(t, ctx)) continue;
     if (/\bis an?\b[^.]{0,120}\b(provider|producer|platform|developer|vendor|supplier)\s+of\b/i.test(t)) out.push(found(s, t, 0.8));
     else if (
-      /^.{0,80}?\b(is|provides|operates|offers|has developed|develops|represents|delivers|is a company (?:created|formed|founded) to provide|(?<=\bwe\s+)(?:provide|operate|offer|develop|deliver))\s+(an?|the|its|our)?\s*[^.]{0,160}?\b(platform|service|software|solution|system|tool|application|hosting)\b/i.test(
+      /^.{0,80}?\b(is|provides|operates|offers|has developed|develops|represents|delivers|is a company (?:created|formed|founded) to provide|(?<=\bwe\s+)(?:provide|operate|offer|develop|deliver))\s+(?!to\b)(an?|the|its|our)?\s*[^.]{0,160}?\b(platform|service|software|solution|system|tool|application|hosting)\b/i.test(
         t,
       ) &&
-      !/\b(may|might|reserves?|shall not|will not|is not|does not|liable|responsible|warrant)/i.test(t.slice(0, 120))
+      !/\b(may|might|reserves?|shall not|will not|is not|does not|liable|responsible|warrant|discretion)/i.test(t.slice(0, 120))
     )
       out.push(found(s, t, 0.7));
   }
@@ -588,8 +588,20 @@ function noticeRule(party: 'entity' | 'provider'): Rule {
           (/^\s*(in advance|prior|before)\b/i.test(after) && /\bnotice\b/i.test(t))
         );
       });
+      // A period that applies only upon a change of the terms ("may terminate with thirty (30) days written notice upon a
+      // Material Change") is a right the change triggers, not the ordinary notice period.
+      const triggered =
+        near.length === 1 &&
+        /^[^.;]{0,40}?\b(upon|following|after|in (the )?event of|in case of)\b[^.;]{0,30}\b(material )?(change|amendment|modification|price increase)/i.test(
+          t.slice(near[0]!.index + near[0]!.length),
+        );
+      if (triggered) continue;
       if (near.length === 1) {
-        const subject = t.slice(0, Math.max(0, near[0]!.index));
+        // The subject is that of the period's own clause where that clause names a party: "(i) either party may … ; and
+        // (ii) the Client may … thirty (30) days" (not "Either party may terminate (a) for convenience on thirty days' notice").
+        const before = t.slice(0, near[0]!.index);
+        const clause = before.slice(Math.max(0, ...[...before.matchAll(/;|\(\s*(?:[ivx]{1,4}|[a-h])\s*\)/gi)].map((m) => m.index!)));
+        const subject = both.test(clause) || entityRe.test(clause) || providerRe.test(clause) ? clause : before;
         const isBoth = both.test(subject);
         const entity =
           entityRe.test(subject) ||
