@@ -355,3 +355,17 @@ t.test('a notice period is read in its own clause; one a change of terms trigger
   t.equal(draft('description', 'We have absolute discretion to do so, and this is to keep our platform clean, safe, and respectable.').status, 'not_found');
   t.equal(draft('description', 'Acme provides a hosted data warehousing platform for analytics teams.').status, 'proposed');
 });
+
+t.test("audit rights in the GDPR processor's wording, singular or in an infinitive list", async (t) => {
+  const one = draft(
+    'auditRights',
+    'Not more than once in any period of twelve months, we will allow for and contribute to an audit, including an inspection, by you.',
+  );
+  t.equal(one.status, 'proposed');
+  const list = draft(
+    'auditRights',
+    'The Processor undertakes to make available to the Client all information necessary to demonstrate compliance, and to allow audits.',
+  );
+  t.equal(list.status, 'proposed');
+  t.equal(draft('auditRights', 'Acme does not allow audits of its facilities by customers.').status, 'not_found');
+});

@@ -1111,7 +1111,12 @@ const auditRights: Rule = (content, ss) => {
     else if (new RegExp(String.raw`\b(?:${party})['’]s?\s+(audit rights|rights? (of|to) audit)`, 'i').test(t)) out.push(found(s, t, 0.8));
     else if (/\b(upon|on)\s+(customer|client)['’]s\s+(written\s+)?request\b[^.]{0,200}\baudit/i.test(t)) out.push(found(s, t, 0.8));
     else if (/\baudit reports?\b[^.]{0,60}\b(upon|on)\s+(customer|client)['’]?s?\s+(written\s+)?request/i.test(t)) out.push(found(s, t, 0.8));
-    else if (/\b(allow for and contribute to audits|submit (its|their) [^.]{0,60}facilities for (an )?audit)/i.test(t)) out.push(found(s, t, 0.75));
+    else if (
+      /\b(allow for and contribute to (an )?audits?|(?:to |shall |will |must )(?:allow|permit|facilitate|submit to) (an? )?(audits?|inspections?)\b|submit (its|their) [^.]{0,60}facilities for (an )?audit)/i.test(
+        t,
+      )
+    )
+      out.push(found(s, t, 0.75));
     else if (/\b(SOC ?2|SOC ?1|ISO(\/IEC)? ?27001)\b[^.]{0,60}\b(report|attestation|certificat|complian)/i.test(t)) {
       // A report offered to customers: in the sentence or the one right after it.
       const next = content.slice(s.end, s.end + 200);
