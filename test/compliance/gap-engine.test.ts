@@ -521,6 +521,11 @@ t.test("readings of the fifth round: page updates as notice, unilateral changes,
   t.equal(level(hostCerts, 'certification'), 'none', "a list item is read with its lead-in: the host's certificate");
   t.equal(level(read('A30.2.i', 'Data centers are staffed 24x7 by trained security guards.'), 'own-training'), 'none');
 
+  // Monitoring of availability or performance is not the detection of anomalous activity, unless the clause says security.
+  const uptimeWatch = read('A10', 'All Acme components are continuously monitored. System availability is monitored by an external service.');
+  t.equal(level(uptimeWatch, 'monitoring'), 'limited');
+  t.equal(level(read('A10', 'Systems are continuously monitored with regard to availability and safety.'), 'monitoring'), 'met');
+  t.equal(level(read('A10', 'Acme monitors its systems for suspicious activity and alerts the on-call team.'), 'monitoring'), 'met');
   // A question commits to nothing.
   t.equal(level(read('A30.3.f', 'How can a customer download its content and transfer it to another provider?'), 'migration'), 'none');
   t.equal(level(read('A30.3.f', 'Acme will assist the Customer in migrating its data to another provider.'), 'migration'), 'met');
