@@ -369,3 +369,25 @@ t.test("audit rights in the GDPR processor's wording, singular or in an infiniti
   t.equal(list.status, 'proposed');
   t.equal(draft('auditRights', 'Acme does not allow audits of its facilities by customers.').status, 'not_found');
 });
+
+t.test('a contact block ends at its registration lines and needs no postcode when a country closes it; a programme is no service', async (t) => {
+  const withNumbers = draft(
+    'address',
+    'Processor:\n\nAcme SRL\nStr. Fabricii, Nr. 47\nBucharest\nRomania\nTrade Register No.: J40/7232/2017\nCUI: 37597235\n',
+    {
+      ...ctx,
+      legalNames: ['Acme SRL'],
+    },
+  );
+  t.equal(withNumbers.value, 'Str. Fabricii, Nr. 47, Bucharest, Romania');
+  const noCountry = draft('address', 'Processor:\n\nAcme SRL\nStr. Fabricii, Nr. 47\nBucharest\nTrade Register No.: J40/7232/2017\n', {
+    ...ctx,
+    legalNames: ['Acme SRL'],
+  });
+  t.equal(noCountry.status, 'not_found', 'street and town alone, without postcode or country, are not taken');
+  t.equal(
+    draft('description', 'Acme’s information security program is based on an established Information Security Management System (ISMS).').status,
+    'not_found',
+  );
+  t.equal(draft('description', 'Acme’s platform is a hosted identity and security service for enterprises.').status, 'proposed');
+});

@@ -249,6 +249,10 @@ const legalName: Rule = (content, ss, ctx) => {
 };
 
 /** A postal address starting at the beginning of `text`, up to where the clause goes on; null without a street number or postcode. */
+/** A line of a company's registration details, not of its address. */
+const REGISTRATION_LINE =
+  /^(trade register|registration|reg\.|company (no|number|registration)|commercial register|register(ed)? (no|number)|VAT|CUI|CIF|ABN|ACN|EIN|tax id|KvK|Handelsregister|HRB|HRA|Amtsgericht|SIREN|SIRET|RCS|UID|CRN|CVR|NIP|REGON|KRS|OIB)\b/i;
+
 function addressAt(text: string): string | null {
   const t = text.replace(/^\s*[:,-]?\s*/, '');
   const stop =
@@ -286,6 +290,8 @@ function contactBlock(content: string, alt: string): Found[] {
         continue;
       }
       if (/^(e-?mail|phone|tel|fax|attn|attention|web|www|http|contact)/i.test(tt) || tt.length > 80) break;
+      // A registration line ends the address ("Trade Register No.: J40/7232/2017", "CUI: 37597235", "ABN 33 …").
+      if (REGISTRATION_LINE.test(tt)) break;
       parts.push(n);
     }
     // An agent's address ("c/o Corporation Service Company") is not the provider's own.
@@ -295,7 +301,10 @@ function contactBlock(content: string, alt: string): Found[] {
     const start = first.start + first.text.indexOf(first.text.trim());
     const end = last.start + last.text.trimEnd().length;
     const value = parts.map((p) => clean(p.text).replace(/[,\s]+$/, '')).join(', ');
-    if (addressAt(value) === value.replace(/[\s,.]+$/, '').trim()) out.push({ value, start, end, strength: 0.8 });
+    // Without a postcode, a block of street (with its number), town and a country on its own line is an address too.
+    const countryLine =
+      parts.length >= 3 && /\d/.test(parts[0]!.text) && countriesIn(clean(last.text)).length === 1 && clean(last.text).split(/\s+/).length <= 3;
+    if (addressAt(value) === value.replace(/[\s,.]+$/, '').trim() || countryLine) out.push({ value, start, end, strength: 0.8 });
   });
   return out;
 }
@@ -437,6 +446,12 @@ const description: Rule = (_c, ss, ctx) => {
       continue;
     }
     if (!serviceSubject(t, ctx) && !vendorSubject(t, ctx)) continue;
+    // The vendor's programme, policy or team ("Simptel’s information security program is based on …") is not its service.
+    if (
+      alt &&
+      new RegExp(String.raw`^(?:the\s+)?(?:${alt})['’]s?\s+(?!(?:software|platform|services?|cloud|solutions?|products?|applications?)\b)`, 'i').test(t)
+    )
+      continue;
     if (/\bis an?\b[^.]{0,120}\b(provider|producer|platform|developer|vendor|supplier)\s+of\b/i.test(t)) out.push(found(s, t, 0.8));
     else if (
       /^.{0,80}?\b(is|provides|operates|offers|has developed|develops|represents|delivers|is a company (?:created|formed|founded) to provide|(?<=\bwe\s+)(?:provide|operate|offer|develop|deliver))\s+(?!to\b)(an?|the|its|our)?\s*[^.]{0,160}?\b(platform|service|software|solution|system|tool|application|hosting)\b/i.test(
