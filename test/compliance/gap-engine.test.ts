@@ -494,6 +494,50 @@ t.test("readings of the fifth round: page updates as notice, unilateral changes,
   const andOr = read('A29.2.sub', `${notify} Notice shall be given by e-mail and/or by updating the list published at this page.`);
   t.equal(level(andOr, 'change-notice'), 'limited');
 
+  const byPosting = read(
+    'A29.2.sub',
+    'Acme will maintain a list of Subprocessors and will provide at least 10 days’ prior notice of the addition of any subprocessor, which may be given by posting detail of such addition at https://acme.example/subprocessors.',
+  );
+  t.equal(level(byPosting, 'change-notice'), 'limited');
+  const withMechanism = read(
+    'A29.2.sub',
+    'Acme will give Customer notice (by updating the website at https://acme.example/subprocessors and providing Customer with a mechanism to obtain notice of that update) of any new Subprocessor in advance.',
+  );
+  t.equal(level(withMechanism, 'change-notice'), 'met', 'a page update with a way to be notified of it is a notice');
+  const otherNotice = read(
+    'A29.2.sub',
+    notify,
+    'If there are material changes to this privacy statement, we will provide at least 30 days prior notice by updating our website.',
+  );
+  t.equal(level(otherNotice, 'change-notice'), 'met', "a page update announcing another document's changes says nothing of subprocessors");
+  t.equal(
+    level(
+      read(
+        'A29.2.sub',
+        'These obligations do not apply to infringement resulting from modification of the Service by someone other than Acme or its subcontractors, or after notice of a new claim.',
+      ),
+      'change-notice',
+    ),
+    'none',
+  );
+  // Data protected only on commercially reasonable efforts.
+  const effortsOnly = read(
+    'A30.2.c',
+    'Acme will implement appropriate technical and organisational measures to protect Customer Data.',
+    'Acme will implement commercially reasonable efforts at all times to protect Customer Data from unauthorized use, access, or disclosure.',
+  );
+  t.equal(level(effortsOnly, 'security-measures'), 'limited');
+  // A credit card, a discount credit, "make available": no service credits.
+  t.equal(
+    level(read('A30.2.e', 'Acme may seek pre-authorization of your credit card to verify that it has the necessary funds or credit available.'), 'credits'),
+    'none',
+  );
+  t.equal(
+    level(read('A30.2.e', 'Acme may make available trials without charge. Acme may offer you discounts or other credits based on campaigns.'), 'credits'),
+    'none',
+  );
+  t.equal(level(read('A30.2.e', 'If availability falls below 99.9% in a month, Customer receives a credit of 10% of the monthly fee.'), 'credits'), 'met');
+
   // A right to change the terms at the provider's discretion, written with a comma, limits the written contract ...
   const entire = 'This Agreement constitutes the entire agreement between the parties and supersedes all prior agreements.';
   t.equal(level(read('A30.1', entire, 'We reserve the right, at our discretion, to change these Terms at any time.'), 'written'), 'limited');
