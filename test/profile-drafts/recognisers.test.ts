@@ -368,6 +368,15 @@ t.test("audit rights in the GDPR processor's wording, singular or in an infiniti
   );
   t.equal(list.status, 'proposed');
   t.equal(draft('auditRights', 'Acme does not allow audits of its facilities by customers.').status, 'not_found');
+  t.equal(
+    draft('auditRights', 'Acme will make information available and allow for any audits, including inspections, conducted by Customer or another auditor.')
+      .status,
+    'proposed',
+  );
+  t.equal(
+    draft('renewal', 'Your subscription is subject to auto-renewal on the same terms and subscription length set forth in the Order Form.').status,
+    'proposed',
+  );
 });
 
 t.test('a contact block ends at its registration lines and needs no postcode when a country closes it; a programme is no service', async (t) => {

@@ -558,7 +558,7 @@ const renewal: Rule = (_c, ss) => {
   const out: Found[] = [];
   for (const s of ss) {
     const t = clean(s.text);
-    if (/\b(automatically renew|auto-renew|renews? automatically|automatically (be )?(renewed|extended))\b/i.test(t)) out.push(found(s, t, 0.9));
+    if (/\b(automatically renew|auto-renew(?:al|s|ed)?|renews? automatically|automatically (be )?(renewed|extended))\b/i.test(t)) out.push(found(s, t, 0.9));
     else if (/\brenew(al|s|ed)?\b[^.]{0,80}\b(for (another|a further|an additional|successive)|subscription term|renewal term)\b/i.test(t))
       out.push(found(s, t, 0.75));
     else if (/\bsuccessive\b[^.]{0,40}\b(terms?|periods?)\b/i.test(t) && /\brenew|extend/i.test(t)) out.push(found(s, t, 0.75));
@@ -1127,7 +1127,7 @@ const auditRights: Rule = (content, ss) => {
     else if (/\b(upon|on)\s+(customer|client)['’]s\s+(written\s+)?request\b[^.]{0,200}\baudit/i.test(t)) out.push(found(s, t, 0.8));
     else if (/\baudit reports?\b[^.]{0,60}\b(upon|on)\s+(customer|client)['’]?s?\s+(written\s+)?request/i.test(t)) out.push(found(s, t, 0.8));
     else if (
-      /\b(allow for and contribute to (an )?audits?|(?:to |shall |will |must )(?:allow|permit|facilitate|submit to) (an? )?(audits?|inspections?)\b|submit (its|their) [^.]{0,60}facilities for (an )?audit)/i.test(
+      /\b(allow for and contribute to (an )?audits?|(?:to |shall |will |must |and )(?:allow|permit|facilitate|submit to)(?: for)?(?: any| all)? (an? )?(audits?|inspections?)\b|submit (its|their) [^.]{0,60}facilities for (an )?audit)/i.test(
         t,
       )
     )
