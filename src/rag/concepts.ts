@@ -674,7 +674,14 @@ export function conceptQueries(a: QuestionAnalysis): string[] {
     if (c.entry) {
       // Document wordings, the question's own words, and the analysts' words that are not abbreviations.
       const aliases = (c.entry.aliases ?? []).filter((x) => !/\b\p{Lu}{2,}\b/u.test(x));
-      const forms = [...c.entry.terms, ...c.label.split(' / '), ...aliases].map(phrase).filter(Boolean);
+      const wordings = [...c.entry.terms, ...aliases].map(phrase);
+      // The question's own words, but not one word cut from a wording ("back" of "back up", whose "up" is a stop
+      // word): alone it matches every "claim back".
+      const own = c.label
+        .split(' / ')
+        .map(phrase)
+        .filter((l) => /\s/.test(l) || wordings.includes(l) || !wordings.some((w) => w.replace(/"/g, '').split(' ').includes(l)));
+      const forms = [...c.entry.terms.map(phrase), ...own, ...aliases.map(phrase)].filter(Boolean);
       out.push([...new Set(forms)].join(' or '));
     } else {
       out.push(c.label);

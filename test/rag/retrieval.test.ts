@@ -21,6 +21,10 @@ t.test('full-text queries of a question: one per concept, frame words left out',
     'a question asking what something is also looks for its definition',
   );
   t.same(conceptQueries(analyseQuestion('What does DORA say about papaya?')), ['papaya'], 'DORA and "say" frame the question');
+  const backUp = conceptQueries(analyseQuestion('How often does Acme back up customer data?')).find((q) => /backup/.test(q)) ?? '';
+  t.match(backUp, /"back up"/, 'the verb "back up" is the backup concept');
+  t.notOk(backUp.split(' or ').includes('back'), 'and not the word "back" alone, which every "claim back" holds');
+  t.notMatch(conceptQueries(analyseQuestion('How do we claim SLA credits?')).join(' | '), /compensation/, 'service credits are not any compensation');
   t.ok(isWebsearchSyntax('"notice period" -termination'), 'websearch syntax is searched as written');
   t.notOk(isWebsearchSyntax('Is it a critical or important function?'), 'a lower-case "or" is part of the question');
   t.same(conceptQueries(analyseQuestion('What does DORA require?')), ['DORA or require'], 'a question of frame words only is searched with its words');
