@@ -570,6 +570,14 @@ t.test("readings of the fifth round: page updates as notice, unilateral changes,
   t.equal(level(uptimeWatch, 'monitoring'), 'limited');
   t.equal(level(read('A10', 'Systems are continuously monitored with regard to availability and safety.'), 'monitoring'), 'met');
   t.equal(level(read('A10', 'Acme monitors its systems for suspicious activity and alerts the on-call team.'), 'monitoring'), 'met');
+  // Encrypted database backups are encrypted backups; encryption said not to be part of the services counts against.
+  t.equal(level(read('A9.3.enc', 'Technical Measures: Encryption of database backups.'), 'rest'), 'limited');
+  const notPart = read(
+    'A9.3.enc',
+    'Acme encrypts all customer data stored in its databases with AES-256.',
+    'Pseudonymization and encryption of the controller’s data are generally not part of the services to be provided.',
+  );
+  t.equal(level(notPart, 'rest'), 'limited');
   // A question commits to nothing.
   t.equal(level(read('A30.3.f', 'How can a customer download its content and transfer it to another provider?'), 'migration'), 'none');
   t.equal(level(read('A30.3.f', 'Acme will assist the Customer in migrating its data to another provider.'), 'migration'), 'met');
