@@ -400,3 +400,12 @@ t.test('a contact block ends at its registration lines and needs no postcode whe
   );
   t.equal(draft('description', 'Acme’s platform is a hosted identity and security service for enterprises.').status, 'proposed');
 });
+
+t.test("personal data from a DPA's scope under Article 28(1) GDPR", async (t) => {
+  const scope = draft(
+    'personalData',
+    'The following provisions apply to all processing activities within the meaning of Art. 28(1) GDPR that the processor performs for the controller.',
+  );
+  t.equal(scope.value, true);
+  t.equal(draft('personalData', 'Processing within the meaning of Art. 28 GDPR is not part of this agreement.').status, 'not_found');
+});

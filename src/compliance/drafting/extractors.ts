@@ -1044,6 +1044,15 @@ const personalData: Rule = (_c, ss, ctx) => {
       out.push(found(s, true, 0.85));
       continue;
     }
+    // A DPA's scope: "all processing activities within the meaning of Art. 28(1) GDPR that the processor performs for the controller".
+    if (
+      /\bprocessing\b[^.]{0,80}\bwithin the meaning of Art(?:icle|\.)?\s*28\b[^.]{0,20}\bGDPR\b/i.test(t) &&
+      /\bprocessor\b[^.]{0,40}\b(performs|carries out|conducts)\b[^.]{0,20}\bfor the controller\b/i.test(t) &&
+      !NEGATES.test(t)
+    ) {
+      out.push(found(s, true, 0.8));
+      continue;
+    }
     if (/\b(does not|do not|will not|never)\s+process\s+(any\s+)?personal data\b/i.test(t) && vendorSubject(t, ctx)) {
       out.push(found(s, false, 0.8));
       continue;
@@ -1185,7 +1194,7 @@ const storage = locationRule(
 );
 const processing = locationRule(/\b(processed|processes|processing|run on (virtuali[sz]ed )?servers|servers running)\b/i, 'data is processed');
 const service = locationRule(
-  /\b(operated|operates|provided from|services? (are|is) (provided|operated)|run on (virtuali[sz]ed )?servers|servers running|(we|only) host (in|within)|(is|are) hosted (in|within))\b/i,
+  /\b(operated|operates|provided from|services? (are|is) (provided|operated)|run on (virtuali[sz]ed )?servers|servers running|(we|only) host (in|within)|(is|are) hosted (?:(?:at|by|with|on) [^.;]{0,40}?\s)?(in|within))\b/i,
   'the service is provided',
 );
 
