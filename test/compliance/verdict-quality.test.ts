@@ -10,9 +10,9 @@ import { devVendors, vendorFiles } from '../helpers/devset.js';
  * Floors under the offline verdicts on the reporting half of the development set
  * (bench/eval/vendors/: real vendors' published documents, never read while the rules were
  * written), against the strict analyst's verdict gold: a little under the figures
- * bench/assessment-quality.ts measured (docs/assessments.md: exact agreement 0.78, 43
- * over-claims in 420 verdicts of 14 vendors, 3.1 per 30 obligations, after Axiom and Taxy joined
- * the half with 7 over-claims each at their first run; 2.8 per 30 for the twelve before them). An
+ * bench/assessment-quality.ts measured (docs/assessments.md: exact agreement 0.78, 47
+ * over-claims in 450 verdicts of 15 vendors, 3.1 per 30 obligations, after Axiom, Taxy and Airfold
+ * joined the half with 7, 7 and 4 over-claims at their first run; 2.8 per 30 for the twelve before). An
  * over-claim (the engine says more than the analyst) is the dangerous error, so the floor is a
  * ceiling on those too, per 30 obligations so that it holds as vendors are added.
  */
@@ -24,7 +24,7 @@ t.test('offline verdicts of the reporting half: exact agreement >= 0.74, at most
   let over = 0;
   let total = 0;
   const vendors = devVendors('report').filter((v) => v.gold?.verdicts);
-  t.ok(vendors.length >= 14, `${vendors.length} reporting vendors with verdict gold`);
+  t.ok(vendors.length >= 15, `${vendors.length} reporting vendors with verdict gold`);
   for (const v of vendors) {
     const documents = [];
     for (const [i, f] of vendorFiles(v).entries()) {
@@ -46,7 +46,7 @@ t.test('offline verdicts of the reporting half: exact agreement >= 0.74, at most
     }
   }
   t.comment(`exact ${(exact / total).toFixed(2)} (${exact}/${total}), over-claims ${over}`);
-  t.ok(total >= 420, `${total} verdicts compared`);
+  t.ok(total >= 450, `${total} verdicts compared`);
   t.ok(exact / total >= 0.74, `exact agreement ${(exact / total).toFixed(2)} >= 0.74`);
   const per30 = (over / total) * 30;
   t.ok(per30 <= 3.2, `${over} over-claims in ${total} verdicts: ${per30.toFixed(2)} per 30 obligations <= 3.2`);

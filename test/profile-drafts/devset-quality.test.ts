@@ -11,8 +11,8 @@ import { createOrg } from '../helpers/workspaces.js';
  * (bench/eval/vendors/: real SaaS vendors' published terms, DPAs, subprocessor lists, SLAs
  * and security pages, never read while the rules were written), against each vendor's gold:
  * a little under the figures bench/draft.ts measured (docs/register-drafting.md, "Quality":
- * precision 0.86, recall 0.59 over 14 vendors, after Axiom (10 of 10 right at its first run) and
- * Taxy (4 of 8 right) joined; 0.88 / 0.58 for the twelve before them). Every quote is
+ * precision 0.87, recall 0.61 over 15 vendors, after Axiom (10 of 10 proposals right at its first
+ * run), Taxy (4 of 8) and Airfold (8 of 8) joined; 0.88 / 0.58 for the twelve before). Every quote is
  * verbatim in its stored passage; a field the documents leave open and the draft explains
  * is `not_found` with a reason and the passage it read.
  */
