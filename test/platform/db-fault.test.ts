@@ -251,7 +251,8 @@ t.test('no process exit, 503 DATABASE_UNAVAILABLE during the outage, recovery wi
     `backends terminated in each round (${terminated.join(', ')})`,
   );
 
-  t.same(uncaught.map(String), [], 'no error escaped to the process');
+  // The stack says which code let it escape (a driver's event without a listener, a promise nobody awaited).
+  t.same(uncaught.map(String), [], `no error escaped to the process${uncaught.length ? `\n${(uncaught[0] as Error).stack ?? ''}` : ''}`);
   const byOutcome = new Map<string, number>();
   for (const r of results)
     byOutcome.set(`${r.route} ${r.status}${r.code ? ` ${r.code}` : ''}`, (byOutcome.get(`${r.route} ${r.status}${r.code ? ` ${r.code}` : ''}`) ?? 0) + 1);

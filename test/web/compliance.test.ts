@@ -157,7 +157,11 @@ else
         payload: { storesData: true, dataStorageLocations: ['IE'] },
       });
       t.equal(elsewhere.statusCode, 200, elsewhere.body);
-      await open.getByRole('button', { name: 'Save the contract' }).click();
+      // The save's own response, not the toast of the previous save that may still be on screen.
+      await Promise.all([
+        page.waitForResponse((r) => r.request().method() === 'PATCH' && r.url().includes(`/contracts/${contractId}`)),
+        open.getByRole('button', { name: 'Save the contract' }).click(),
+      ]);
       await toast('Contract CTR-2024-001 saved');
       const after = (await app.inject({ method: 'GET', url: contractsUrl, headers: ws.headers })).json().data.contracts[0];
       t.same(
@@ -173,7 +177,10 @@ else
         payload: { vendorProfile: { website: 'https://github.com' } },
       });
       t.equal(profileElsewhere.statusCode, 200, profileElsewhere.body);
-      await page.getByRole('button', { name: 'Save profile' }).click();
+      await Promise.all([
+        page.waitForResponse((r) => r.request().method() === 'PATCH' && /\/api\/v1\/workspaces\/[^/]+$/.test(new URL(r.url()).pathname)),
+        page.getByRole('button', { name: 'Save profile' }).click(),
+      ]);
       await toast('Vendor profile saved');
       const profile = (await app.inject({ method: 'GET', url: `/api/v1/workspaces/${ws.workspaceId}`, headers: ws.headers })).json().data.workspace
         .vendorProfile;

@@ -236,11 +236,14 @@ function ContractForm({
   const profile = vendor.vendorProfile as VendorProfile;
   const fns = useFunctions();
   const [c, setC] = useState<Contract>(current ?? { reference: '', startDate: '' });
+  // The contract as it was when the form opened: what the analyst changed is measured against it, not against a
+  // refetched copy (which may hold a change made elsewhere meanwhile, that the form would then send back).
+  const [opened] = useState<Contract | undefined>(current);
   const set = (x: Partial<Contract>) => setC((d) => ({ ...d, ...x }));
   const base = `/workspaces/${encodeURIComponent(vendor.id)}/contracts`;
   const save = useMutation({
     mutationFn: () => {
-      const body = bodyOf(c, current);
+      const body = bodyOf(c, opened);
       if (current && Object.keys(body).length === 0) return Promise.resolve(null);
       if (current) return patch<ApiData<'updateContract'>>(`${base}/${encodeURIComponent(current.id!)}`, body);
       return post<ApiData<'createContract'>>(base, Object.fromEntries(Object.entries(body).filter(([, v]) => v !== null)));
