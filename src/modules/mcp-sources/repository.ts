@@ -149,20 +149,24 @@ export function mcpSourcesRepository(db: Db) {
       trigger: McpSyncTrigger;
       requestedBy: string | null;
     }): Promise<{ run: McpSyncRunRow; created: boolean }> {
-      try {
-        const [run] = await db
-          .insert(mcpSyncRuns)
-          .values({ ...v, status: 'queued' })
-          .returning();
-        return { run: run!, created: true };
-      } catch (err) {
-        if (!uniqueViolation(err)) throw err;
-        const [run] = await db
-          .select()
-          .from(mcpSyncRuns)
-          .where(and(eq(mcpSyncRuns.sourceId, v.sourceId), eq(mcpSyncRuns.status, 'queued')));
-        if (!run) throw err;
-        return { run, created: false };
+      // The queued run the insert collided with may start running before it is read back (a worker took it):
+      // then nothing is queued any more, and this request queues its own run on the next attempt.
+      for (let attempt = 0; ; attempt++) {
+        try {
+          const [run] = await db
+            .insert(mcpSyncRuns)
+            .values({ ...v, status: 'queued' })
+            .returning();
+          return { run: run!, created: true };
+        } catch (err) {
+          if (!uniqueViolation(err)) throw err;
+          const [run] = await db
+            .select()
+            .from(mcpSyncRuns)
+            .where(and(eq(mcpSyncRuns.sourceId, v.sourceId), eq(mcpSyncRuns.status, 'queued')));
+          if (run) return { run, created: false };
+          if (attempt >= 2) throw err;
+        }
       }
     },
 
