@@ -311,12 +311,19 @@ function readElement(
   const limited = candidates.filter((c) => c.limit).sort(byRel);
   // Clauses about the same right that limit it, whoever they bind ("Customer agrees that audit
   // rights will be satisfied by these reports"): they qualify the right wherever they are.
+  // Where the documents give the right nowhere else, a limiting clause that is only the provider's own right
+  // ("We may at our absolute discretion … terminate") gives the customer nothing to limit.
+  const providersOwnRight = (text: string) => {
+    const list = actors(text, ctx.vendorNames);
+    return list.some((a) => a.party === 'provider' && a.modality === 'right') && list.every((a) => a.party === 'provider');
+  };
   const limiters: Candidate[] = [];
   if (el.bound === 'customer') {
     for (const m of matchesOf(el.any, sentences, o.minWords)) {
       if (candidates.some((c) => c.m.span[0] === m.span[0])) continue;
       const rel = relevance(m.span);
       if (rel < o.minRelevance) continue;
+      if (!candidates.length && providersOwnRight(m.text)) continue;
       const l = limitationsOf(m.text, rules).find((x) => STRONG_LIMIT.test(x.note));
       if (l) limiters.push({ m, rel, limit: { note: l.note, sentence: m.span[0]!, text: m.text, at: l.at } });
     }
@@ -336,15 +343,6 @@ function readElement(
       }
     }
     return { level: 'met', best: clean.slice(0, o.maxEvidencePerElement), extra: [] };
-  }
-  // Where the documents give the right nowhere else, a limiting clause that is only the provider's own right
-  // ("We may at our absolute discretion … terminate") gives the customer nothing to limit.
-  if (!clean.length && !limited.length) {
-    const providersOwn = (c: Candidate) => {
-      const list = actors(c.m.text, ctx.vendorNames);
-      return list.some((a) => a.party === 'provider' && a.modality === 'right') && list.every((a) => a.party === 'provider');
-    };
-    limiters.splice(0, limiters.length, ...limiters.filter((c) => !providersOwn(c)));
   }
   if (limited.length || limiters.length) {
     // The limitations that decide, strongest first (the provider's own words limiting the right
