@@ -428,4 +428,28 @@ t.test('an accept that needs a contract creates it at the button: a start date, 
   res = await decide(app, owner, two.id, second.queued.id, [{ field: 'governingLaw', action: 'accept' }], { startDate: '2024-04-01' });
   t.equal(res.statusCode, 200, res.body);
   t.equal(res.json().data.vendorProfile.contracts[0].reference, 'Acme Cloud Customer Terms (2)', 'never a literal "Drafted contract", never a duplicate');
+
+  // Decisions on different fields taken at the same time (two analysts, quick clicks): each is kept, in the draft and the profile.
+  const open = second.done.fields.filter((f) => f.status === 'proposed' && f.field !== 'governingLaw').map((f) => f.field);
+  t.ok(open.length >= 3, `fields to decide at once: ${open.join(', ')}`);
+  const all = await Promise.all(open.map((field) => decide(app, owner, two.id, second.queued.id, [{ field, action: 'accept' }])));
+  t.same(
+    all.map((r) => r.statusCode),
+    open.map(() => 200),
+  );
+  const after = await waitForDraft(app, wsHeaders(owner, two.id), two.id, second.queued.id);
+  t.same(
+    after.fields
+      .filter((f) => f.decision)
+      .map((f) => f.field)
+      .sort(),
+    ['governingLaw', ...open].sort(),
+    'every decision is recorded in the draft',
+  );
+  const ws = (await app.inject({ method: 'GET', url: `${API}/workspaces/${two.id}`, headers: wsHeaders(owner, two.id) })).json().data.workspace;
+  t.same(
+    open.filter((f) => ws.vendorProfileSources[byField(second.done.fields, f).target === 'contract' ? `contracts.0.${f}` : f] === undefined),
+    [],
+    'and every accepted value is in the profile with its source',
+  );
 });

@@ -43,11 +43,21 @@ else
       ],
       'the demo seed',
     );
-    await browser.context.addCookies(
-      Object.entries(
-        cookiesOf(await app.inject({ method: 'POST', url: '/api/v1/auth/login', payload: { email: DEMO_USER.email, password: DEMO_USER.password } })),
-      ).map(([name, value]) => ({ name, value, url: base })),
+    const session = cookiesOf(
+      await app.inject({ method: 'POST', url: '/api/v1/auth/login', payload: { email: DEMO_USER.email, password: DEMO_USER.password } }),
     );
+    await browser.context.addCookies(Object.entries(session).map(([name, value]) => ({ name, value, url: base })));
+    // What the dashboard asked of the API, in order (printed when the register is not ready in the end).
+    const calls: string[] = [];
+    page.on('response', (res) => {
+      const req = res.request();
+      if (!req.url().includes('/api/') || req.method() === 'GET') return;
+      calls.push(`${req.method()} ${new URL(req.url()).pathname} ${req.postData()?.slice(0, 300) ?? ''} -> ${res.status()}`);
+    });
+    page.on('requestfailed', (req) => {
+      if (req.url().includes('/api/'))
+        calls.push(`FAILED ${req.method()} ${new URL(req.url()).pathname} ${req.postData()?.slice(0, 300) ?? ''}: ${req.failure()?.errorText}`);
+    });
     const toast = (text: string | RegExp) => page.locator('.toast').filter({ hasText: text }).first().waitFor();
     const a11y = async (what: string) => t.same(await a11yViolations(page), [], `${what}: no serious accessibility violation`);
     const register = async () => {
@@ -120,10 +130,22 @@ else
       await page.getByRole('button', { name: 'Draft from documents' }).click();
       await page.getByText(/^Draft of .*proposed/).waitFor({ timeout: 60_000 });
     };
+    // A decision is done when the API has answered it and the row says so (the request is awaited, so a click
+    // that does not reach the button fails here, not later as a missing value).
+    const decided = async (row: Locator, press: Locator) => {
+      const field = await row.getAttribute('data-draft-field');
+      const [res] = await Promise.all([
+        page.waitForResponse(
+          (r) => r.request().method() === 'POST' && r.url().includes('/decisions') && (r.request().postData() ?? '').includes(`"field":"${field}"`),
+        ),
+        press.click(),
+      ]);
+      t.equal(res.status(), 200, `${field} decided`);
+      await row.getByText('Accepted', { exact: true }).waitFor();
+    };
     const accept = async (label: string) => {
       const row = page.getByRole('listitem', { name: label, exact: true });
-      await row.getByRole('button', { name: `Accept ${label}` }).click();
-      await row.getByText('Accepted').waitFor();
+      await decided(row, row.getByRole('button', { name: `Accept ${label}` }));
     };
     await draftVendor('github');
     await accept('Legal name of the provider');
@@ -135,8 +157,7 @@ else
     const reference = await create.getByLabel('Contract reference for Governing law (country)').inputValue();
     t.equal(reference, 'GitHub Corporate Terms of Service', 'the reference proposed from the document title');
     await create.getByLabel('Contract start date for Governing law (country)').fill('2024-01-01');
-    await create.getByRole('button', { name: 'Create the contract and accept' }).click();
-    await law.getByText('Accepted').waitFor();
+    await decided(law, create.getByRole('button', { name: 'Create the contract and accept' }));
     await toast(/Contract GitHub Corporate Terms of Service created/);
     for (const label of [
       'Contract end date (or indefinite)',
@@ -207,8 +228,7 @@ else
     await where.getByRole('button', { name: 'Accept Countries where the service is provided' }).click();
     const create2 = where.getByRole('form', { name: 'Create the contract for Countries where the service is provided' });
     await create2.getByLabel('Contract start date for Countries where the service is provided').fill('2023-07-01');
-    await create2.getByRole('button', { name: 'Create the contract and accept' }).click();
-    await where.getByText('Accepted').waitFor();
+    await decided(where, create2.getByRole('button', { name: 'Create the contract and accept' }));
     await accept('Countries where data is stored');
     await accept('Subcontractors (subprocessors) with role and location');
     const bcRef = (await page.locator('[data-contract]').first().getAttribute('data-contract'))!;
@@ -250,7 +270,21 @@ else
           .textContent()
           .then((x) => x ?? '')
           .catch(() => '');
-        throw new Error(`${e.message}\nthe register page shows:\n${shown.slice(0, 4000)}`);
+        const contracts = (await app.services.workspaces.get('basecamp').catch(() => null))?.vendorProfile.contracts;
+        const cookie = Object.entries(session)
+          .map(([k, v]) => `${k}=${v}`)
+          .join('; ');
+        const drafts = await app.inject({ method: 'GET', url: '/api/v1/workspaces/basecamp/profile-drafts', headers: { cookie } });
+        const latest = drafts.json().data?.drafts?.[0]?.id;
+        if (latest) {
+          const d = await app.inject({ method: 'GET', url: `/api/v1/workspaces/basecamp/profile-drafts/${latest}`, headers: { cookie } });
+          calls.push(
+            `Basecamp's draft (field, status, decision): ${JSON.stringify(d.json().data?.draft?.fields?.map((f: { field: string; status: string; decision: unknown }) => [f.field, f.status, f.decision]))}`,
+          );
+        }
+        throw new Error(
+          `${e.message}\nthe register page shows:\n${shown.slice(0, 2500)}\nBasecamp's contracts: ${JSON.stringify(contracts)}\nthe dashboard's changes:\n${calls.join('\n')}`,
+        );
       });
     t.equal(await page.getByTestId('count-errors').textContent(), '0');
     t.equal(await page.getByTestId('count-vendors').textContent(), '2 of 2');

@@ -66,11 +66,21 @@ export function profileDraftsRepository(db: Db) {
     async fail(id: string, message: string) {
       await db.update(profileDrafts).set({ status: 'failed', errorMessage: message, updatedAt: new Date() }).where(eq(profileDrafts.id, id));
     },
-    async saveFields(scope: Scope, id: string, fields: DraftFieldState[]) {
-      await db
-        .update(profileDrafts)
-        .set({ fields, updatedAt: new Date() })
-        .where(and(eq(profileDrafts.workspaceId, scope.workspaceId), eq(profileDrafts.id, id)));
+    /**
+     * Records decisions on the draft's fields, applied to the locked row: decisions taken at the
+     * same time on other fields of the draft (two analysts, two quick clicks) are kept.
+     */
+    async recordDecisions(scope: Scope, id: string, decisions: Map<string, DraftFieldState['decision']>) {
+      await db.transaction(async (tx) => {
+        const [row] = await tx
+          .select({ fields: profileDrafts.fields })
+          .from(profileDrafts)
+          .where(and(eq(profileDrafts.workspaceId, scope.workspaceId), eq(profileDrafts.id, id)))
+          .for('update');
+        if (!row?.fields) return;
+        const fields = row.fields.map((f) => (decisions.has(f.field) ? { ...f, decision: decisions.get(f.field)! } : f));
+        await tx.update(profileDrafts).set({ fields, updatedAt: new Date() }).where(eq(profileDrafts.id, id));
+      });
     },
   };
 }

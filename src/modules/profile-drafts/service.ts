@@ -330,26 +330,29 @@ export function profileDraftsService(deps: Deps): ProfileDraftsService {
 
       let workspace: { vendorProfile: VendorProfile; vendorProfileSources: Record<string, FieldSource> } | null = null;
       const contractWrites = writes.filter((w) => FIELD_SPECS[w.field].target === 'contract');
+      const noContract = () =>
+        new AppError(
+          409,
+          'CONTRACT_REQUIRED',
+          `${scope.workspaceName} has no contract yet: create it (a reference and a start date) to record ${contractWrites[0]!.field}`,
+        );
       // A contract field needs a contract: the one offered at the button, or one from an accepted start date.
+      // Without either, the write below (on the locked profile) decides: a contract created meanwhile is used.
       let created: Contract | null = null;
       if (contractWrites.length && !(await deps.workspaces.get(scope.workspaceId))?.vendorProfile.contracts?.length) {
         const start = contractWrites.find((w) => w.field === 'startDate');
         const startDate = newContract?.startDate ?? (start?.value as string | undefined);
-        if (!startDate)
-          throw new AppError(
-            409,
-            'CONTRACT_REQUIRED',
-            `${scope.workspaceName} has no contract yet: create it (a reference and a start date) to record ${contractWrites[0]!.field}`,
-          );
-        const title = (start?.source ?? contractWrites.find((w) => w.source)?.source)?.evidence[0]?.title;
-        const reference = newContract?.reference?.trim() || (await deps.contracts.freeReference(scope.orgId, title ?? `${scope.workspaceName} contract`));
-        created = { id: randomUUID(), reference, startDate };
-        await deps.contracts.assertFits(scope.orgId, created);
+        if (startDate) {
+          const title = (start?.source ?? contractWrites.find((w) => w.source)?.source)?.evidence[0]?.title;
+          const reference = newContract?.reference?.trim() || (await deps.contracts.freeReference(scope.orgId, title ?? `${scope.workspaceName} contract`));
+          created = { id: randomUUID(), reference, startDate };
+          await deps.contracts.assertFits(scope.orgId, created);
+        }
       } else if (newContract) throw badRequest('contract: the vendor already has a contract; the values go into its first contract', ['contract: not needed']);
       if (writes.length) {
         workspace = await deps.workspaces.applyProfileValues(scope.workspaceId, (profile, sources) => {
           if (contractWrites.length && !profile.contracts?.length) {
-            if (!created) throw new AppError(409, 'CONTRACT_REQUIRED', `${scope.workspaceName} has no contract yet: create it to record contract fields`);
+            if (!created) throw noContract();
             profile.contracts = [created];
           }
           for (const w of writes) {
@@ -362,7 +365,7 @@ export function profileDraftsService(deps: Deps): ProfileDraftsService {
           return { profile, sources };
         });
       }
-      await repo.saveFields(scope, id, fields);
+      await repo.recordDecisions(scope, id, new Map(fields.filter((f) => fieldsSeen.has(f.field)).map((f) => [f.field, f.decision])));
       const updated = (await repo.get(scope, id))!;
       const ws = workspace ?? (await deps.workspaces.get(scope.workspaceId));
       return {

@@ -168,7 +168,8 @@ function FieldRow({
   const decided = f.decision;
   const askContract = needsContract || (error instanceof ApiError && error.code === 'CONTRACT_REQUIRED');
   const decide = (d: Decision) => {
-    if (askContract && !pending && d.action !== 'reject') return setPending(d);
+    setPending(null);
+    if (askContract && d.action !== 'reject') return setPending(d);
     onDecide(d, askContract && d.action !== 'reject' ? contract : undefined);
   };
   return (
@@ -257,7 +258,7 @@ function FieldRow({
           )}
         </div>
       )}
-      {canDecide && !decided && pending && (
+      {canDecide && !decided && pending && askContract && (
         <form
           className={styles.draftActions}
           onSubmit={(e) => {
@@ -333,6 +334,10 @@ function DraftPanelBody({ vendor }: { vendor: Workspace }) {
       }),
     onSuccess: async (res, { d, contract }) => {
       qc.setQueryData(draftsKey(ws), res.draft);
+      // The profile as the decision left it, at once: a field decided next sees the contract this one created.
+      qc.setQueryData(vendorKey(vendor.workspaceId), (old: Workspace | undefined) =>
+        old ? { ...old, vendorProfile: res.vendorProfile as Record<string, unknown>, vendorProfileSources: res.vendorProfileSources } : old,
+      );
       await qc.invalidateQueries({ queryKey: vendorKey(vendor.workspaceId) });
       await qc.invalidateQueries({ queryKey: ['roi-preflight'] });
       toast.show(
