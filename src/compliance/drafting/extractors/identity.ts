@@ -1,0 +1,386 @@
+import type { ICT_SERVICE_TYPES } from '../../../domain/vendorProfile.js';
+import { countriesIn, sentences } from '../text.js';
+import {
+  COMPANY,
+  addressAt,
+  clean,
+  companyAt,
+  companyRe,
+  entityRows,
+  esc,
+  found,
+  priorText,
+  PROVIDER_TERMS,
+  vendorAlt,
+  vendorSubject,
+  type ExtractContext,
+  type Found,
+  type Rule,
+} from './common.js';
+
+/**
+ * The register drafting rules for who the provider is and what it provides: legal name,
+ * address (contact blocks, registration lines), description and ICT service type; and the
+ * vendor's own company names and aliases found in a text (draft.ts learns them).
+ */
+
+/**
+ * The provider's legal name, where contracts state it: the `Name:` / `Data importer:` block
+ * of the SCC annexes; the preamble ("entered into by and between X Inc.", "between you
+ * (“Customer”) and X LLP"); a definition ("“Pulumi” means Pulumi Corporation", "X Inc.
+ * (“we”, “us”)"); the description of the party ("X, Inc., an Ontario corporation"); the
+ * imprint ("X GmbH, Street 8, 10247 Berlin, registered with the commercial register").
+ */
+export const legalName: Rule = (content, ss, ctx) => {
+  const out: Found[] = [];
+  const alt = vendorAlt(ctx);
+  for (const r of entityRows(content)) if (r.entity) out.push({ value: r.entity, start: r.start, end: r.end, strength: 0.9 });
+  ss.forEach((s, i) => {
+    const t = clean(s.text);
+    let m = /^Name:\s*(.+)$/.exec(t);
+    if (m) {
+      if (i > 0 && /importer/i.test(priorText(ss, i, 3))) {
+        const name = companyAt(m[1]!);
+        if (name) out.push(found(s, name, 0.95));
+      }
+      return;
+    }
+    m = /^(?:Data importer|Processor|Service provider|Provider|Vendor|Supplier)\s*:\s*(.+)$/i.exec(t);
+    if (m) {
+      const name = companyAt(m[1]!);
+      if (name) out.push(found(s, name, 0.9));
+      return;
+    }
+    // Preamble: "between X Inc. (", "between you (...) and X LLP", "by and between Customer and X Ltd".
+    m = new RegExp(
+      String.raw`\b(?:[Bb]etween|BETWEEN)\s+\[?(?:(?:[Yy]ou|YOU|[Cc]ustomer|CUSTOMER|[Cc]lient|CLIENT|[Tt]he [Cc]ustomer|[Ll]icensee)\b(?:\s*\([^)]{0,80}\))?,?\s+(?:and|AND)\s+)?(${COMPANY})`,
+    ).exec(t);
+    if (m) {
+      const rest = t.slice(m.index + m[0].length);
+      // The vendor's side of the preamble: followed by its role, "and you/Customer", or the vendor's name.
+      if (/^\s*(\(|,|and\b|AND\b|its affiliates|$|\.)/.test(rest) || (alt && new RegExp(`^(?:${alt})`, 'i').test(m[1]!))) {
+        out.push(found(s, m[1]!.replace(/\s+/g, ' '), 0.85));
+        return;
+      }
+    }
+    // Definition: "“Pulumi” means Pulumi Corporation", "X Inc. (“Zulip,” “we” and “us”)".
+    m = new RegExp(String.raw`[“"']([^”"']{2,40})[”"']\s+(?:means|shall mean|refers to)\s+(${COMPANY})`).exec(t);
+    if (m && (new RegExp(`^(?:${PROVIDER_TERMS})$`, 'i').test(m[1]!.trim()) || (alt && new RegExp(`^(?:${alt})`, 'i').test(m[1]!.trim())))) {
+      out.push(found(s, m[2]!.replace(/\s+/g, ' '), 0.85));
+      return;
+    }
+    // "“Menditect” is a private limited liability company under Dutch law with the name Menditect B.V.".
+    m = new RegExp(
+      String.raw`^(?:\d+\.\s*)?[“"]\*?([^”"*]{2,40})\*?[”"]\s+(?:is|means)\s+[^.;]{0,120}?\b(?:with the name|under the name|named|called)\s+(${COMPANY})`,
+    ).exec(t);
+    if (m && (new RegExp(`^(?:${PROVIDER_TERMS})$`, 'i').test(m[1]!.trim()) || (alt && new RegExp(`^(?:${alt})`, 'i').test(m[1]!.trim())))) {
+      out.push(found(s, m[2]!.replace(/\s+/g, ' '), 0.85));
+      return;
+    }
+    m = new RegExp(String.raw`(?:^|[\s(])(${COMPANY})\s*\(\s*(?:the\s+)?[“"'‘]([^”"'’]{1,40})[”"'’]`).exec(t);
+    if (m) {
+      const label = m[2]!.replace(/[,.]$/, '').trim();
+      const after = t.slice(m.index + m[0].length, m.index + m[0].length + 60);
+      if (new RegExp(`^(?:${PROVIDER_TERMS})$`, 'i').test(label) || /[“"'‘](we|us)\b/i.test(after) || (alt && new RegExp(`^(?:${alt})`, 'i').test(label))) {
+        out.push(found(s, m[1]!.replace(/\s+/g, ' '), 0.85));
+        return;
+      }
+    }
+    // "Simptel B.V. is referred to as Simptel", "X GmbH (hereinafter referred to as “X”)".
+    m = new RegExp(
+      String.raw`(?:^|[\s(])(${COMPANY}),?\s*\(?\s*(?:is\s+|shall be\s+|will be\s+)?(?:hereinafter|hereafter|henceforth)?\s*(?:referred to as|called)\s+(?:the\s+)?[“"'‘*]*([^”"'’*.,;)]{1,40})`,
+    ).exec(t);
+    if (m) {
+      const label = m[2]!.trim().replace(/^the\s+/i, '');
+      if (new RegExp(`^(?:${PROVIDER_TERMS})$`, 'i').test(label) || (alt && new RegExp(`^(?:${alt})`, 'i').test(label))) {
+        out.push(found(s, m[1]!.replace(/\s+/g, ' '), 0.85));
+        return;
+      }
+    }
+    // "X, Inc., an Ontario corporation" / "X Ltd, a company incorporated in ...".
+    m = new RegExp(
+      String.raw`(?:^|\bby\s+|\band\s+)(${COMPANY}),?\s+an?\s+(?:[A-Z][\w ]{1,40}\s+)?(?:corporation|company|limited liability company|private limited company|public benefit corporation|partnership|GmbH)\b`,
+    ).exec(t);
+    if (m) {
+      out.push(found(s, m[1]!.replace(/\s+/g, ' '), 0.8));
+      return;
+    }
+    // Imprint: "X GmbH, Street 8, 10247 Berlin, registered with the commercial register ...".
+    m = new RegExp(String.raw`^(?:of\s+|by\s+)?(${COMPANY}),\s+[^,]{2,60}\s\d+[a-z]?,\s+\d{4,5}\s+[A-Z]`).exec(t);
+    if (
+      m &&
+      (/\b(registered|commercial register|company (number|no)|HRB|register(ed)? office)\b/i.test(t) ||
+        /^.{0,200}?\bis an?\s+[^.]{0,60}\b(developer|provider|company|corporation|manufacturer|supplier|vendor|publisher)\b/i.test(t.slice(m[0].length)))
+    )
+      out.push(found(s, m[1]!.replace(/\s+/g, ' '), 0.8));
+  });
+  return out;
+};
+
+/** A line of a company's registration details, not of its address. */
+const REGISTRATION_LINE =
+  /^(trade register|registration|reg\.|company (no|number|registration)|commercial register|register(ed)? (no|number)|VAT|CUI|CIF|ABN|ACN|EIN|tax id|KvK|Handelsregister|HRB|HRA|Amtsgericht|SIREN|SIRET|RCS|UID|CRN|CVR|NIP|REGON|KRS|OIB)\b/i;
+
+/**
+ * A contact or signature block: the vendor's name alone on a line, then its street, town
+ * and postcode, and country on the next lines (up to an e-mail, phone or web line).
+ */
+function contactBlock(content: string, alt: string): Found[] {
+  const out: Found[] = [];
+  const lines: { text: string; start: number }[] = [];
+  let at = 0;
+  for (const l of content.split('\n')) {
+    lines.push({ text: l, start: at });
+    at += l.length + 1;
+  }
+  lines.forEach((l, i) => {
+    const name = clean(l.text);
+    const co = companyAt(name);
+    if (!co || co.length < name.replace(/[.,]$/, '').length - 1 || !new RegExp(`^(?:${alt})`, 'i').test(co)) return;
+    const parts: { text: string; start: number }[] = [];
+    for (const n of lines.slice(i + 1, i + 6)) {
+      const tt = n.text.trim();
+      if (!tt) {
+        if (parts.length) break;
+        continue;
+      }
+      if (/^(e-?mail|phone|tel|fax|attn|attention|web|www|http|contact)/i.test(tt) || tt.length > 80) break;
+      // A registration line ends the address ("Trade Register No.: J40/7232/2017", "CUI: 37597235", "ABN 33 …").
+      if (REGISTRATION_LINE.test(tt)) break;
+      parts.push(n);
+    }
+    // An agent's address ("c/o Corporation Service Company") is not the provider's own.
+    if (parts.length < 2 || parts.some((p) => /^(c\/o|care of|attn|attention)\b/i.test(p.text.trim()))) return;
+    const first = parts[0]!;
+    const last = parts[parts.length - 1]!;
+    const start = first.start + first.text.indexOf(first.text.trim());
+    const end = last.start + last.text.trimEnd().length;
+    const value = parts.map((p) => clean(p.text).replace(/[,\s]+$/, '')).join(', ');
+    // Without a postcode, a block of street (with its number), town and a country on its own line is an address too.
+    const countryLine =
+      parts.length >= 3 && /\d/.test(parts[0]!.text) && countriesIn(clean(last.text)).length === 1 && clean(last.text).split(/\s+/).length <= 3;
+    if (addressAt(value) === value.replace(/[\s,.]+$/, '').trim() || countryLine) out.push({ value, start, end, strength: 0.8 });
+  });
+  return out;
+}
+
+/**
+ * The provider's address: `Address:` in the block of the data importer or of the provider;
+ * "X Inc., located at / with offices at <address>"; "X GmbH, <street>, <postcode> <town>"
+ * (SCC annex, imprint). Only next to the vendor's name (or the data importer's block).
+ */
+export const address: Rule = (content, ss, ctx) => {
+  const out: Found[] = [];
+  const alt = ctx.legalNames?.length ? vendorAlt({ vendorNames: ctx.legalNames }) : vendorAlt(ctx);
+  if (alt) out.push(...contactBlock(content, alt));
+  for (const r of entityRows(content)) if (r.address) out.push({ value: r.address, start: r.start, end: r.end, strength: 0.9 });
+  const noticeTo = new RegExp(String.raw`(?:\bto:?\s+|:\s+)(?:${vendorAlt({ vendorNames: [...(ctx.legalNames ?? []), ...ctx.vendorNames] })}),\s+(?=\d)`, 'i');
+  ss.forEach((s, i) => {
+    const t = clean(s.text);
+    let m = /^Address:\s*(.{10,300})$/.exec(t);
+    if (m) {
+      const near = priorText(ss, i, 4);
+      let rest = m[1]!.replace(/\s*<\/?br\/?>\s*$/i, '').trim();
+      const co = companyAt(rest);
+      const ours = /importer/i.test(near) || (alt && new RegExp(`(?:${alt})`, 'i').test(`${near} ${co ?? ''}`)) || false;
+      if (!ours || /exporter/i.test(ss[i - 1]?.text ?? '')) return;
+      if (co) rest = rest.slice(rest.indexOf(co) + co.length).replace(/^[\s,]+/, '');
+      // Outside the data importer's block, only a postal address (street number, postcode).
+      if (/importer/i.test(near) ? /\d/.test(rest) : addressAt(rest) !== null) out.push(found(s, rest.replace(/\s*<\/?br\/?>\s*$/i, '').trim(), 0.9));
+      return;
+    }
+    m = /^Contact details:\s*(.{10,300})$/i.exec(t);
+    if (m && /importer/i.test(priorText(ss, i, 3)) && !/exporter/i.test(ss[i - 1]?.text ?? '')) {
+      const a = addressAt(m[1]!.replace(/^(?:[^\s,]+@[^\s,]+|https?:\/\/\S+)\s*,\s*/g, ''));
+      if (a) out.push(found(s, a, 0.85));
+      return;
+    }
+    if (!alt) return;
+    // A notice or contact address after the provider's short name: "by post to: Pydantic, 1207 Delaware Ave #1225 Wilmington, DE 19806".
+    m = noticeTo.exec(t);
+    if (m && /\b(notices?|post|mail|courier|delivery|contact|inquiries|address)\b/i.test(t.slice(0, m.index))) {
+      const a = addressAt(t.slice(m.index + m[0].length));
+      if (a) out.push(found(s, a, 0.8));
+      return;
+    }
+    m = new RegExp(
+      String.raw`(?:${alt})[^.;]{0,80}?\b(?:located at|with (?:its |their )?(?:principal |registered )?(?:offices?|place of business|address) (?:at|in)|having (?:its |their )?(?:registered )?(?:office|seat|address) at|whose (?:registered )?(?:office|address) is(?: at)?|registered (?:office|address)(?: is)?(?: at)?)\s+`,
+      'i',
+    ).exec(t);
+    if (m) {
+      const a = addressAt(t.slice(m.index + m[0].length));
+      if (a) out.push(found(s, a, 0.85));
+      return;
+    }
+    m = new RegExp(String.raw`(?:^|:\s*|\bby\s+|^and\s+)(${COMPANY}),\s+`).exec(t);
+    if (m && new RegExp(`^(?:${alt})`, 'i').test(m[1]!)) {
+      const a = addressAt(t.slice(m.index + m[0].length));
+      if (a && /^[^,]*\d/.test(a)) out.push(found(s, a, 0.8));
+    }
+  });
+  return out;
+};
+
+/** The subject of a sentence describing the vendor's service: the vendor, "we", or "The <vendor> Software/Platform/Service". */
+const serviceSubject = (t: string, ctx: ExtractContext) => {
+  const alt = vendorAlt(ctx);
+  const names = alt ? `${alt}|` : '';
+  return new RegExp(
+    String.raw`^(?:the\s+)?(?:(?:${names}we|our company|the company|the data importer)(?:['’]s?)?(?:\s+(?:software|platform|services?|cloud|solution|product))?|the\s+(?:platform|service|services|software|solution))\b`,
+    'i',
+  ).test(t);
+};
+const SERVICE_NOUN = /\b(platform|service|services|software|solution|system|tool|application|product)\b/i;
+
+/**
+ * What the vendor's service is: "X is a ... provider/producer of ...", "X provides / operates
+ * / offers / has developed a ... platform", "The X Software is a hosted ... service", the
+ * definition of the services ("“X Services” means X's proprietary ... platform for ..."),
+ * and the SCC "Activities relevant ..." line naming the vendor.
+ */
+export const description: Rule = (_c, ss, ctx) => {
+  const out: Found[] = [];
+  const alt = vendorAlt(ctx);
+  // The vendor's own service ("Services", "Secoda Services"), not another company's ("Mendix Platform").
+  const ownLabel = (label: string) => {
+    const rest = label
+      .replace(/\b(the|services?|platform|software|solutions?|subscription|cloud|hosted|online|applications?|products?|offerings?)\b/gi, '')
+      .trim();
+    return !rest || (!!alt && new RegExp(`^(?:${alt})$`, 'i').test(rest));
+  };
+  for (const s of ss) {
+    const t = clean(s.text).replace(/^Activities relevant to the data transferred under these Clauses:\s*/i, '');
+    if (t.length < 30 || t.length > 600) continue;
+    if (/^(?:Data importer:\s*)?The data importer is\s+[^.]{2,60}?,\s+an?\s+[^.]{0,100}\b(provider|producer|developer|vendor|supplier)\s+of\b/i.test(t)) {
+      out.push(found(s, t.replace(/^Data importer:\s*/i, ''), 0.75));
+      continue;
+    }
+    const def = /^[“"]([^”"]{2,40})[”"]\s+(?:means|shall mean|refers to)\s+(.{20,})$/.exec(t);
+    if (
+      def &&
+      /\b(services?|platform|software|solution|subscription service)$/i.test(def[1]!) &&
+      !/\b(third[- ]party|non-|customer|your)\b/i.test(def[1]!) &&
+      ownLabel(def[1]!)
+    ) {
+      const body = def[2]!;
+      if (
+        SERVICE_NOUN.test(body) &&
+        /\b(proprietary|hosted|cloud|online|web-based|software-as-a-service|as a service|platform|saas)\b/i.test(body) &&
+        !/\b(excludes?|does not include)\b/i.test(body.slice(0, 40))
+      )
+        out.push(found(s, t, 0.7));
+      continue;
+    }
+    // "These Terms govern the licensing, use and delivery of software products and services provided by X AB".
+    if (
+      alt &&
+      /^(?:these|this)\b[^.]{0,60}\bgovern(s)?\b/i.test(t) &&
+      new RegExp(String.raw`\b(?:provided|offered|operated|supplied|made available)\s+by\s+(?:${alt})`, 'i').test(t) &&
+      SERVICE_NOUN.test(t)
+    ) {
+      out.push(found(s, t, 0.6));
+      continue;
+    }
+    // "The subject of the Agreement is the supply of the “X Cloud” software provided as SaaS", "Welcome to X, an application monitoring service operated by X Inc.".
+    if (
+      /^the subject(?:[- ]matter)? of (?:the|this) (?:agreement|contract)\b[^.]{0,20}\b(?:is|are|shall be)\b/i.test(t) &&
+      SERVICE_NOUN.test(t) &&
+      /\b(supply|provision|use|access|licen[cs]|subscription|saas|software)\b/i.test(t)
+    ) {
+      out.push(found(s, t, 0.7));
+      continue;
+    }
+    if (alt && new RegExp(String.raw`^Welcome to (?:${alt})\s*,\s+an?\s+[^.]{3,120}?\b(platform|service|software|solution|tool|application)\b`, 'i').test(t)) {
+      out.push(found(s, t, 0.75));
+      continue;
+    }
+    if (!serviceSubject(t, ctx) && !vendorSubject(t, ctx)) continue;
+    // The vendor's programme, policy or team ("Simptel’s information security program is based on …") is not its service.
+    if (
+      alt &&
+      new RegExp(String.raw`^(?:the\s+)?(?:${alt})['’]s?\s+(?!(?:software|platform|services?|cloud|solutions?|products?|applications?)\b)`, 'i').test(t)
+    )
+      continue;
+    if (/\bis an?\b[^.]{0,120}\b(provider|producer|platform|developer|vendor|supplier)\s+of\b/i.test(t)) out.push(found(s, t, 0.8));
+    else if (
+      /^.{0,80}?\b(is|provides|operates|offers|has developed|develops|represents|delivers|is a company (?:created|formed|founded) to provide|(?<=\bwe\s+)(?:provide|operate|offer|develop|deliver))\s+(?!to\b)(an?|the|its|our)?\s*[^.]{0,160}?\b(platform|service|software|solution|system|tool|application|hosting)\b/i.test(
+        t,
+      ) &&
+      !/\b(may|might|reserves?|shall not|will not|is not|does not|liable|responsible|warrant|discretion)/i.test(t.slice(0, 120))
+    )
+      out.push(found(s, t, 0.7));
+  }
+  return out;
+};
+
+/** EBA service types named by keywords, only in a sentence describing the vendor's own service. */
+const SERVICE_KEYWORDS: [keyof typeof ICT_SERVICE_TYPES, RegExp][] = [
+  ['S19', /\b(software[- ]as[- ]a[- ]service|SaaS)\b/i],
+  ['S18', /\b(platform[- ]as[- ]a[- ]service|PaaS)\b/i],
+  ['S17', /\b(infrastructure[- ]as[- ]a[- ]service|IaaS)\b/i],
+  ['S10', /\btelecom(munications)? carrier\b/i],
+  ['S06', /\bdata analy(sis|tics) services?\b/i],
+];
+export const ictServiceType: Rule = (content, ss, ctx) => {
+  const out: Found[] = [];
+  for (const f of description(content, ss, ctx, '')) {
+    const t = clean(content.slice(f.start, f.end));
+    for (const [code, re] of SERVICE_KEYWORDS) if (re.test(t)) out.push({ ...f, value: code, strength: 0.8 });
+  }
+  for (const s of ss) {
+    const t = clean(s.text);
+    // "X provides X Software as a service", "provided to You on X's proprietary software as a service basis".
+    if (!serviceSubject(t, ctx) || !/\b(provides?|provided|operates|offers|basis|delivers)\b/i.test(t)) continue;
+    if (/\b(is an?|provides|operates|offers|has developed)\b/i.test(t) && description(content, [s], ctx, '').length) continue;
+    for (const [code, re] of SERVICE_KEYWORDS) if (re.test(t) && !/\bthird[- ]party\b/i.test(t)) out.push(found(s, code, 0.75));
+  }
+  return out;
+};
+
+/**
+ * The company names in a passage that start with one of the vendor's own names ("Spacelift,
+ * Inc." for Spacelift), each with the sentence it stands in: where no clause names the
+ * provider's legal entity, the one its documents keep using is the likely one (draft.ts
+ * `legalNameByUse` counts them by document and proposes one only when it clearly leads).
+ */
+export function brandCompanies(content: string, vendorNames: string[]): Found[] {
+  const brands = vendorNames.filter((n) => n.length >= 3 && !companyAt(n));
+  if (!brands.length) return [];
+  const brand = new RegExp(String.raw`(?:^|[\s(“"‘])((?:${brands.map((b) => esc(b).replace(/\s+/g, '\\s+')).join('|')})\b)`, 'i');
+  const out: Found[] = [];
+  for (const s of sentences(content)) {
+    for (const m of clean(s.text).matchAll(companyRe())) {
+      const b = brand.exec(m[0]);
+      if (!b) continue;
+      // From the vendor's name on ("Agreement between Spacelift, Inc." → "Spacelift, Inc."); a
+      // name that only goes on after the brand ("Spacelift Customer Success Ltd") stays as written.
+      const name = (/^(?:SASU|SAS|SARL|EURL)\s/.test(m[0]) ? m[0] : m[0].slice(b.index + b[0].length - b[1]!.length)).replace(/\s+/g, ' ');
+      if (!/^[A-Z0-9]/.test(name) || name.split(' ').length > 4) continue;
+      out.push(found(s, name, 0.55));
+    }
+  }
+  return out;
+}
+
+/** Company names of the "X LLC / Y, Inc." form in a text (to learn the vendor's own names). */
+export function companyNames(text: string): string[] {
+  return [...text.matchAll(companyRe())].map((m) => m[0]);
+}
+
+/**
+ * The short names a contract defines for the provider right after its legal name ("Pydantic
+ * Services, Inc. and/or its affiliates (“PSI”, “we”, “us”)" → PSI), leaving out pronouns and roles.
+ */
+export function providerAliases(legalName: string, text: string): string[] {
+  const at = text.indexOf(legalName);
+  if (at < 0) return [];
+  const paren = /^[^(.;]{0,40}\(([^)]{2,160})\)/.exec(text.slice(at + legalName.length));
+  if (!paren) return [];
+  const out: string[] = [];
+  for (const m of paren[1]!.matchAll(/[“"'‘]\**([^”"'’*]{2,30}?)\**[”"'’]/g)) {
+    const label = m[1]!.replace(/[,.]$/, '').trim();
+    if (new RegExp(`^(?:${PROVIDER_TERMS}|the company|the provider)$`, 'i').test(label) || !/^[A-Z]/.test(label)) continue;
+    out.push(label);
+  }
+  return out;
+}

@@ -1,0 +1,120 @@
+import { CLOUD_REGION_CODES, countriesIn, type Sentence } from '../text.js';
+import { clean, found, keyValues, openFound, vendorSubject, type Found, type Rule } from './common.js';
+import { subprocessorRows } from './subprocessors.js';
+
+/**
+ * The register drafting rules for where the service is provided and data is stored and
+ * processed: countries named after the field's cue, and the hosting provider's row of a
+ * subprocessor table (`withHosting` joins the two).
+ */
+
+const VAGUE =
+  /\b(privacy framework|department of commerce|certified|adequacy|variety of|other countries|any country|around the world|worldwide|globally|such as|for example|may (be )?(transfer|store|process)|primarily|mainly|generally|typically|by default|from time to time)/i;
+const NEGATED = /\b(outside (of )?|not (be )?(stored|located|processed|transferred) (in|to)|except)\s*(the\s+)?$/i;
+/** Someone else's data or place: a website's cookies and analytics, a third party's office. */
+const NOT_SERVICE_DATA =
+  /\b(cookies?|analytics|tracking|advertis|website|web site|log files?|operated by|headquartered|offices? (is|are) located|registered office|HIPAA|PHI)\b/i;
+/** Only a region is named ("within the European Union", "in the EEA"): no country. */
+const REGION_ONLY = /\b(in|within)\s+(the\s+)?(European Union|EU|EEA|European Economic Area|Europe)\b/;
+
+/**
+ * Countries named right after the field's cue ("stored in the United States", "data centers
+ * in Germany and Ireland"), leaving out negated mentions ("outside of the US"), hedged or
+ * open-ended ones ("primarily", "and other countries"), and sentences about someone else's
+ * data (a website's cookies, a third party's office). A cue followed only by a region
+ * ("stored on servers within the European Union") is open: no country is named.
+ */
+/** "in (the) X", "within X", "from X": X a name (capitalised) or a cloud region's code ("in the europe-west1 region"). */
+const PLACE_PHRASE = new RegExp(String.raw`^[^.;]{0,80}?\b(?:in|within|from)\s+((?:the\s+)?(?:[A-Z]|(?:${CLOUD_REGION_CODES})(?![\w-]))[^.;()]{1,120})`);
+
+function locationRule(cue: RegExp, what: string): Rule {
+  return (_c, ss, ctx) => {
+    const out: Found[] = [];
+    // A table row as the ingestion writes it ("Sub-processor: X; Service: we only host in Dublin, Ireland"): each cell is read on its own.
+    const cells = (s: Sentence) => keyValues(clean(s.text))?.map(([, v]) => v) ?? [clean(s.text)];
+    for (const s of ss) {
+      if (s.text.trim().startsWith('|')) continue; // tables are the subcontractors' locations
+      for (const t of cells(s)) {
+        const cueAt = cue.exec(t);
+        if (!cueAt || NOT_SERVICE_DATA.test(t) || /^Data processed in (the )?[A-Z][\w-]* Cloud\b/.test(t)) continue;
+        if (
+          !/\b(we|our|all|customer data|personal data|data|information|infrastructure|products|services?|data centers?|servers?|code)\b/i.test(t) &&
+          !vendorSubject(t, ctx)
+        )
+          continue;
+        const after = t.slice(cueAt.index);
+        const vague = VAGUE.test(t) || /\band (other|various|additional)\b[^.]{0,20}\b(countries|locations|jurisdictions)\b/i.test(t);
+        // Countries named within the cue's phrase: "in (the) X", "in X and Y".
+        const phrase = PLACE_PHRASE.exec(after);
+        const codes = phrase
+          ? countriesIn(phrase[1]!)
+              .filter((c) => !NEGATED.test(phrase[1]!.slice(Math.max(0, c.index - 40), c.index)))
+              .map((c) => c.code)
+          : [];
+        if (!codes.length) {
+          if (REGION_ONLY.test(after) && !vague && /\b(we|our|data|servers?|infrastructure)\b/i.test(t))
+            out.push(openFound(s, `only a region is named (${REGION_ONLY.exec(after)![3]}), not the countries where ${what}`));
+          continue;
+        }
+        if (vague) {
+          out.push(
+            openFound(s, `the documents name ${codes.join(', ')} only as a possible or partial location; the set of countries where ${what} is not fixed`),
+          );
+          continue;
+        }
+        if (
+          !vendorSubject(t, ctx) &&
+          !/\b(our|all data|data infrastructure|stored in|stored on|hosted in|(we|only) host (in|within)|processed (entirely )?(in|within)|operated in|located in|running in|run on)\b/i.test(
+            t,
+          )
+        )
+          continue;
+        out.push(found(s, [...new Set(codes)].sort(), 0.8));
+      }
+    }
+    return out;
+  };
+}
+
+export const storage = locationRule(
+  /\b(stored|stores|storage|hosted|hosts|host (in|on|within)|data cent(er|re)s?|data infrastructure|infrastructure (is|are) located|servers? (are )?located)\b/i,
+  'data is stored',
+);
+export const processing = locationRule(/\b(processed|processes|processing|run on (virtuali[sz]ed )?servers|servers running)\b/i, 'data is processed');
+export const service = locationRule(
+  /\b(operated|operates|provided from|services? (are|is) (provided|operated)|run on (virtuali[sz]ed )?servers|servers running|(we|only) host (in|within)|(is|are) hosted (?:(?:at|by|with|on) [^.;]{0,40}?\s)?(in|within))\b/i,
+  'the service is provided',
+);
+
+/** A place given per region or as a region: "EU scale unit: European Union · US scale unit: United States", "European Union". */
+const REGION_CELL = /\b(European Union|European Economic Area|Europe|Asia[- ]Pacific|[Ss]cale units?|[Rr]egions?)\b|\b(EU|EEA|APAC)\b(?!-)/;
+
+/** The hosting provider's row of a subprocessor table where its column says where processing takes place: that is where data is. */
+function hostingRows(what: string): Rule {
+  return (content, _ss, _ctx, section) => {
+    const rows = subprocessorRows(content, section).filter(
+      (r) =>
+        r.role &&
+        /\b(hosting|hosted|cloud (infrastructure|hosting|computing|service provider|provider)|infrastructure|data cent(er|re)|servers?)\b/i.test(r.role) &&
+        r.where.length,
+    );
+    if (!rows.length) return [];
+    const open = (reason: string): Found[] => [{ value: null, start: rows[0]!.start, end: rows[0]!.end, strength: 0.6, open: reason }];
+    // A table per region or instance ("Cloud: EU", "Cloud: US"): where data is depends on the region the customer picks.
+    const heading = section.split(' > ').pop() ?? '';
+    if (countriesIn(heading).length || /\b(EU|EEA|US|APAC|Asia|Europe|Americas?|HIPAA|region|instance)\b/.test(heading))
+      return open(`the subprocessors are listed per region or instance (${heading}); where ${what} depends on the region the customer uses`);
+    // A row that gives the place per region the customer picks ("EU region: European Union · US region: United States").
+    const perRegion = rows.find((r) => r.whereText && REGION_CELL.test(r.whereText));
+    if (perRegion)
+      return open(`the subprocessor table gives the place per region (${perRegion.whereText}); where ${what} depends on the region the customer uses`);
+    // Several hosting providers in different places say nothing (decided over all passages, in draft.ts).
+    return rows.map((r) => ({ value: [...new Set(r.where)].sort(), start: r.start, end: r.end, strength: 0.7, host: r.name }));
+  };
+}
+export const withHosting = (field: 'dataStorageLocations' | 'dataProcessingLocations' | 'serviceLocations', rule: Rule): Rule => {
+  const rows = hostingRows(
+    field === 'dataStorageLocations' ? 'data is stored' : field === 'dataProcessingLocations' ? 'data is processed' : 'the service is provided',
+  );
+  return (c, ss, ctx, section) => [...rule(c, ss, ctx, section), ...rows(c, ss, ctx, section)];
+};

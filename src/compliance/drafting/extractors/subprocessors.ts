@@ -1,0 +1,212 @@
+import { countriesIn } from '../text.js';
+import { companyAt, keyValues, tableCells, type Rule } from './common.js';
+
+/**
+ * Subprocessor tables and lists in register drafting: their rows (a Markdown table, a
+ * `Key: value; ...` row, a card per subprocessor, a list under a lead-in) read as name,
+ * role and location, and the `subcontractors` rule over them (locations.ts reads the
+ * hosting provider's row too).
+ */
+
+const SUBPROCESSOR = /\bsub-?processors?\b|\bsub-?contractors?\b|\bsub-?processing\b/i;
+const NAME_KEY =
+  /^(?:name|entity|company|vendor|provider|supplier|sub-?processor|subcontractor|third[- ]party|service provider|organi[sz]ation|legal entity|partner)\b|\b(?:name|entity)\b/i;
+const ROLE_KEY = /description|purpose|service|role|function|activit|nature|department|usage|category of service|type of service/i;
+const LOCATION_KEY = /location|country|countries|region|headquarter|jurisdiction|where/i;
+/** A location column that says where the processing takes place (not where the company is registered). */
+const WHERE_KEY = /process|hosting|hosted|stored|storage|region|sub-processing|location of (data|processing)|data location/i;
+
+interface SubRow {
+  name: string;
+  role?: string;
+  country?: string;
+  /** Countries of a column that says where the processing takes place. */
+  where: string[];
+  /** The text of that column ("EU scale unit: European Union · US scale unit: United States"). */
+  whereText?: string;
+  start: number;
+  end: number;
+  strength: number;
+}
+
+/** A name as a table cell gives it, without an address after it ("X Inc., 156, 2nd Street, ..."). */
+function cellName(cell: string): string {
+  const n = cell.replace(/\s+/g, ' ').trim();
+  const co = companyAt(n);
+  // "X GmbH, Street 8, 10119 Berlin", "X SARL – AWS, 38 Avenue ...": the company, not its address or brand.
+  if (co && /^(,?\s*\d|,\s*[^;()]{1,80}?\d|\s*[–—-]\s+[^,]{1,40},\s*[^,]{0,40}\d)/.test(n.slice(co.length))) return co;
+  return n;
+}
+
+/** A list item that is a name (and maybe a role): "Amazon Web Services, Inc. for cloud infrastructure.", "Name. Role.", "Name – role". */
+function listItem(text: string): { name: string; role?: string } | null {
+  const t = text.replace(/\s+/g, ' ').trim();
+  const m =
+    /^\[?(.{2,80}?)\]?(?:\([^)]*\))?(?:\s+(?:for|to provide|provides?)\s+(.{3,200}?)|\.\s+([A-Z].{2,200}?)|\s+[–—-]\s+(.{3,200}?)|:\s+(.{3,200}?))?\.?$/.exec(
+      t,
+    );
+  if (!m) return null;
+  const name = m[1]!.trim();
+  if (!/^[A-Z0-9]|^[a-z]+[A-Z]/.test(name) || name.split(/\s+/).length > 8) return null;
+  // A name, not a sentence: its lower-case words are few and not verbs.
+  const lower = name.split(/\s+/).filter((w) => /^[a-z]/.test(w) && !/^(of|and|d\/b\/a|dba|de|the|und|et|a\/s|for)$/.test(w));
+  if (lower.length > 1 || /\b(we|our|is|are|will|may|shall|you|your)\b/.test(name)) return null;
+  const role = (m[2] ?? m[3] ?? m[4] ?? m[5])?.replace(/\.$/, '').trim();
+  return { name, ...(role ? { role } : {}) };
+}
+
+/**
+ * The rows of subprocessor tables and lists in a passage. A table (a row reads `Header:
+ * value; ...` once ingested, or `| a | b |` in raw Markdown) counts when its columns or its
+ * heading or the text above it speak of subprocessors, never of cookies; its columns are
+ * read by what they mean (name / entity / company, purpose / description / service,
+ * location / country / region). A list counts under a lead-in or heading about
+ * subprocessors: items that are names, with a role after "for", a full stop or a dash.
+ */
+export function subprocessorRows(content: string, section: string): SubRow[] {
+  const out: SubRow[] = [];
+  const lines = content.split('\n');
+  let offset = 0;
+  let header: string[] | null = null;
+  let listCountry: string | undefined;
+  let inList = SUBPROCESSOR.test(section) && /:\s*$/.test(section.split(' > ').pop() ?? '');
+  const about = (before: string) => (SUBPROCESSOR.test(section) || SUBPROCESSOR.test(before)) && !/\bcookie/i.test(section);
+  let last: SubRow | null = null;
+  for (let li = 0; li < lines.length; li++) {
+    const line = lines[li]!;
+    const start = offset;
+    offset += line.length + 1;
+    const tr = line.trim();
+    const at = start + line.indexOf(tr);
+    const row = (
+      name: string,
+      role: string | undefined,
+      locCell: string | undefined,
+      whereCell: string | undefined,
+      strength: number,
+      end = at + tr.length,
+    ) => {
+      const country = locCell ? countriesIn(locCell)[0]?.code : undefined;
+      const r: SubRow = {
+        name,
+        ...(role ? { role } : {}),
+        ...(country ? { country } : {}),
+        where: whereCell ? countriesIn(whereCell).map((c) => c.code) : [],
+        ...(whereCell ? { whereText: whereCell } : {}),
+        start: at,
+        end,
+        strength,
+      };
+      out.push(r);
+      return r;
+    };
+    if (tr.startsWith('|')) {
+      const cells = tableCells(tr);
+      if (!cells) continue;
+      const next = lines[li + 1]?.trim() ?? '';
+      if (/^\|?\s*:?-{3,}/.test(next) || cells.some((c) => /^name\b/i.test(c))) {
+        header = cells.map((c) => c.toLowerCase());
+        if (header.some((h) => /cookie/.test(h))) header = null;
+        continue;
+      }
+      if (!header || !(header.some((h) => SUBPROCESSOR.test(h)) || about(content.slice(0, start)))) continue;
+      const col = (re: RegExp, not?: number) => header!.findIndex((h, i) => i !== not && re.test(h));
+      const ni = Math.max(0, col(NAME_KEY));
+      const name = cells[ni] ? cellName(cells[ni]!) : '';
+      if (!name) continue;
+      const li2 = col(LOCATION_KEY, ni);
+      const wi = header.findIndex((h, i) => i !== ni && LOCATION_KEY.test(h) && WHERE_KEY.test(h) && !/entity|corporate|headquarter|registered/.test(h));
+      last = row(name, cells[col(ROLE_KEY, ni)], cells[col(/corporate location|headquarter/, ni)] ?? cells[li2], wi >= 0 ? cells[wi] : undefined, 0.9);
+      continue;
+    }
+    header = null;
+    // A table row as the ingestion writes it: "Name of Subprocessor: X; Description of Processing: Y; ...".
+    const pairs = keyValues(tr);
+    if (pairs && !pairs.some(([k]) => /cookie/i.test(k)) && (pairs.some(([k]) => SUBPROCESSOR.test(k)) || about(content.slice(0, start)))) {
+      const nameAt = pairs.findIndex(([k]) => NAME_KEY.test(k));
+      if (nameAt >= 0 && pairs[nameAt]![1]) {
+        const others = pairs.filter((_, i) => i !== nameAt);
+        const get = (re: RegExp) => others.find(([k]) => re.test(k))?.[1];
+        const where = others.find(([k]) => LOCATION_KEY.test(k) && WHERE_KEY.test(k) && !/entity|corporate|headquarter|registered/i.test(k))?.[1];
+        last = row(cellName(pairs[nameAt]![1]), get(ROLE_KEY), get(/corporate location|headquarter/i) ?? get(LOCATION_KEY), where, 0.9);
+        continue;
+      }
+    }
+    // A card per subprocessor under a subprocessors heading: its name, its role, its address, its web site, one per line.
+    if (tr && !lines[li - 1]?.trim() && SUBPROCESSOR.test(section) && !/\bcookie/i.test(section)) {
+      const card: string[] = [];
+      for (let k = li; k < lines.length && lines[k]!.trim(); k++) card.push(lines[k]!.trim());
+      const url = (l: string) => /^(https?:\/\/|www\.)\S+$/i.test(l);
+      const postal = (l: string) => /\d/.test(l) && /,/.test(l) && !url(l);
+      if (card.length >= 3 && card.length <= 5 && tr.length <= 60 && !/[.:;]$/.test(tr) && card.slice(1).some((l) => url(l) || postal(l))) {
+        const role = card[1] && !url(card[1]) && !postal(card[1]) && card[1].length <= 80 ? card[1] : undefined;
+        const addr = card.find((l, i) => i > 0 && postal(l));
+        const lastLine = card.at(-1)!;
+        last = row(cellName(tr), role, addr, undefined, 0.85, content.indexOf(lastLine, at) + lastLine.length);
+        for (let k = 1; k < card.length; k++) offset += lines[li + k]!.length + 1;
+        li += card.length - 1;
+        continue;
+      }
+    }
+    if (/\bsub-?processors?\b[^.:]{0,80}\blocated in\b/i.test(tr) && tr.endsWith(':')) {
+      listCountry = countriesIn(tr)[0]?.code;
+      inList = true;
+      continue;
+    }
+    // The lead-in may be wrapped over several lines: the paragraph up to this line.
+    let p0 = li;
+    while (p0 > 0 && lines[p0 - 1]!.trim() && !/^([*•-]\s|\|)/.test(lines[p0 - 1]!.trim())) p0--;
+    const para = lines
+      .slice(p0, li + 1)
+      .map((l) => l.trim())
+      .join(' ');
+    if ((tr.endsWith(':') && SUBPROCESSOR.test(para) && !/\bcookie/i.test(para)) || /^sub-?processors?\b[^.:]{0,80}:$/i.test(tr)) {
+      inList = true;
+      listCountry = countriesIn(tr)[0]?.code;
+      continue;
+    }
+    if (!tr) continue;
+    const marker = /^[*•-]\s+(.*)$/.exec(tr);
+    if (inList && marker) {
+      // The item may go on over the next lines ("- Amazon Web Services, Inc.\nfor cloud infrastructure.").
+      let text = marker[1]!;
+      let end = at + tr.length;
+      let k = li + 1;
+      let o = offset;
+      while (k < lines.length && lines[k]!.trim() && !/^([*•-]\s|\||#)/.test(lines[k]!.trim()) && /^[a-z(]/.test(lines[k]!.trim())) {
+        text += ` ${lines[k]!.trim()}`;
+        end = o + lines[k]!.indexOf(lines[k]!.trim()) + lines[k]!.trim().length;
+        o += lines[k]!.length + 1;
+        k++;
+      }
+      const item = listItem(text);
+      if (item) {
+        last = row(item.name, item.role, undefined, undefined, item.role ? 0.85 : 0.8, end);
+        if (listCountry && !last.country) last.country = listCountry;
+        li = k - 1;
+        offset = o;
+        continue;
+      }
+      // An item that is not a name (a sentence) is skipped; the list goes on.
+      li = k - 1;
+      offset = o;
+      continue;
+    }
+    if (inList && last && /^[a-z(]/.test(tr)) continue;
+    inList = false;
+  }
+  return out;
+}
+
+/**
+ * Subprocessor tables (a `Name` column, a location column) and lists ("* [Name](url).
+ * Role.") below a sentence that says where they are located. Each item keeps its own row
+ * as quote; the field's quote is the first one.
+ */
+export const subcontractors: Rule = (content, _ss, _ctx, section) =>
+  subprocessorRows(content, section).map((r) => ({
+    value: [{ name: r.name, ...(r.role ? { role: r.role } : {}), ...(r.country ? { country: r.country } : {}) }],
+    start: r.start,
+    end: r.end,
+    strength: r.strength,
+  }));

@@ -1,0 +1,234 @@
+import { dates, durations } from '../text.js';
+import { clean, entityRows, found, lawCountry, openFound, vendorAlt, type Found, type Rule } from './common.js';
+
+/**
+ * The register drafting rules for the contract's terms: start date, end date, renewal,
+ * the notice periods of the customer and of the provider, and governing law.
+ */
+
+/** "This Agreement starts on <date>", "commences on <date>", "Effective Date: <date>" (not a version date); a start on an event is open. */
+export const startDate: Rule = (_c, ss) => {
+  const out: Found[] = [];
+  for (const s of ss) {
+    const t = clean(s.text);
+    if (/\b(version|last (updated|modified|revised)|updated)\b/i.test(t)) continue;
+    if (/\b(agreement|contract|term)\b[^.]{0,40}\b(starts|commences|begins|is effective|shall commence)\s+(on|as of)\b/i.test(t)) {
+      const d = dates(t)[0];
+      if (d) {
+        out.push(found(s, d.date, 0.85));
+        continue;
+      }
+    }
+    // The start is an event: the Effective Date defined by an order form, sign-up, first use or acceptance.
+    if (
+      (/[“"]?Effective Date[”"]?\s+(means|shall mean|is)\b/i.test(t) ||
+        /\b(agreement|terms|contract)\b[^.]{0,60}\b(begins?|commences?|starts?|takes? effect|(is|are) (concluded|formed|entered into)|becomes? (effective|binding)|enters? into force|(is|are) binding)\b/i.test(
+          t,
+        )) &&
+      /\b(order form|(your |the )?orders?\b|first (access|use|uses|accesses)|accept|agree(s|d)? to|sign(s|ed)? up|registration|register|opening of an account|use of the|execut(es|ed|ion)|purchase|(begins?|starts?) (using|to use)|downloads?|installs?)/i.test(
+        t,
+      ) &&
+      !dates(t).length
+    )
+      out.push(openFound(s, 'the contract starts on an event (an order form, sign-up, acceptance or first use), not on a date the documents state'));
+    else if (/\b(use|using|access)\b[^.]{0,60}\bas (your )?acceptance of (the|these) (terms|agreement)\b/i.test(t))
+      out.push(openFound(s, 'the terms apply from first use; the documents state no start date'));
+  }
+  return out;
+};
+
+/** "continue in effect until terminated" → indefinite (null); "expires on <date>" → that date; a term set elsewhere is open. */
+export const endDate: Rule = (_c, ss) => {
+  const out: Found[] = [];
+  for (const s of ss) {
+    const t = clean(s.text);
+    if (!/\b(agreements?|contracts?|term|terms)\b/i.test(t)) continue;
+    if (
+      /\b(continues?|remains?|will continue|shall continue|runs?)\s+(in (full )?(force|effect)\s+)?((until|unless)\s+(it is\s+)?(otherwise\s+)?(terminated|cancell?ed)\b|until\s+(either|each|one|both|you|we|the parties)\b[^.]{0,30}\bterminates?\b(?!\s+(on|upon|at)\b))|\b(concluded|entered into) for an indefinite (term|period)\b|\bindefinite (term|period|time|duration)\b|\bno fixed (term|end)\b|\b(remain|continue)s?\s+in\s+(full\s+)?(force|effect)\s+(while|for as long as|as long as)\s+you\s+(use|access)\b/i.test(
+        t,
+      )
+    ) {
+      out.push(found(s, null, 0.85));
+      continue;
+    }
+    if (/\b(expires|shall expire|will expire|ends|terminates automatically)\s+on\b/i.test(t)) {
+      const d = dates(t)[0];
+      if (d) {
+        out.push(found(s, d.date, 0.85));
+        continue;
+      }
+    }
+    if (/\b(for (so|as) long as|while)\b[^.]{0,60}\b(active|order form|subscription|account)\b/i.test(t) && /\b(remain|continue|in effect|in force)/i.test(t))
+      out.push(openFound(s, 'the contract runs as long as a subscription, account or order form is active; no end date is stated'));
+    else if (
+      /\b(?:(?:initial|subscription|service|contract|agreement)(?:\s+service)?\s+term|for the term|subscription period)\b[^.]{0,40}\b(specified|set out|stated|identified|defined|set forth)\s+in\s+(the|your|an?|each)\s+(applicable\s+)?(order form|order|agreement|subscription)/i.test(
+        t,
+      )
+    )
+      out.push(openFound(s, 'the term is set in an order form or separate agreement the documents do not include; no end date'));
+    else if (/\bmonth[- ]to[- ]month\b/i.test(t)) out.push(openFound(s, 'the subscription runs month to month until cancelled; no end date'));
+  }
+  return out;
+};
+
+/** A sentence about renewing the contract or subscription for another term. */
+export const renewal: Rule = (_c, ss) => {
+  const out: Found[] = [];
+  for (const s of ss) {
+    const t = clean(s.text);
+    if (/\b(automatically renew|auto-renew(?:al|s|ed)?|renews? automatically|automatically (be )?(renewed|extended))\b/i.test(t)) out.push(found(s, t, 0.9));
+    else if (/\brenew(al|s|ed)?\b[^.]{0,80}\b(for (another|a further|an additional|successive)|subscription term|renewal term)\b/i.test(t))
+      out.push(found(s, t, 0.75));
+    else if (/\bsuccessive\b[^.]{0,40}\b(terms?|periods?)\b/i.test(t) && /\brenew|extend/i.test(t)) out.push(found(s, t, 0.75));
+    else if (/\b(charged?|bill(ed)?|payment)\b[^.]{0,80}\bon a recurring basis\b|\bmonth[- ]to[- ]month\b/i.test(t)) out.push(found(s, t, 0.6));
+  }
+  return out;
+};
+
+const ENTITY = 'you|customer|client|licensee|subscriber|the financial entity|user';
+/**
+ * Termination notice periods: a sentence about terminating the agreement (or giving notice
+ * of non-renewal) with a notice period in words or digits; its subject tells whose period it
+ * is ("Either Party", "The Parties" → both). A party that may terminate "at any time",
+ * "immediately" or "without notice" has no period: that is said as the reason of a not found.
+ */
+export function noticeRule(party: 'entity' | 'provider'): Rule {
+  return (_c, ss, ctx) => {
+    const out: Found[] = [];
+    const alt = vendorAlt(ctx);
+    const vendor = `we|${alt ? `${alt}|` : ''}provider|supplier|vendor|licensor|the company|company`;
+    for (const s of ss) {
+      const t = clean(s.text);
+      const nonRenewal = /\bnon-?renewal\b|\bnot to renew\b|\bintention not to renew\b/i.test(t);
+      if (!/\bterminat|\bcancel|\bstop using|\bclose (your|its) account|\bdiscontinue|\bcease/i.test(t) && !nonRenewal) continue;
+      if (/\b(breach|cure|insolven|bankrupt|for cause)\b/i.test(t) && !/\bwithout cause\b/i.test(t)) continue;
+      const both = /\b(either party|each party|both parties|either of the parties|the parties|either of us|each of us)\b/i;
+      const entityRe = new RegExp(
+        String.raw`\b(?:${ENTITY})(?:['’]re)?\b[^.]{0,40}?\b(may|can|free to|are free to|is free to|shall have the right to|has the right to|have the right to)\s+(terminate|cancel|stop using|close)`,
+        'i',
+      );
+      const providerRe = new RegExp(
+        String.raw`\b(?:${vendor})\b[^.]{0,50}?\b(may|can|is (also )?free to|are (also )?free to|reserves? the right to|shall have the right to|has the right to|shall observe)\s+(?:[a-z]+,?\s+(?:or\s+)?){0,4}?(terminate|cancel|discontinue|cease|a notice period)`,
+        'i',
+      );
+      // The period next to the word notice: "N days' (prior) (written) notice", "notice of (at least) N days", "at least N days prior to".
+      const near = durations(t).filter((d) => {
+        const after = t.slice(d.index + d.length, d.index + d.length + 40);
+        const before = t.slice(Math.max(0, d.index - 40), d.index);
+        return (
+          /^[’']?s?[’']?\s*(prior\s+|advance\s+|written\s+|prior written\s+)*notice\b/i.test(after) ||
+          /\bnotice\s+(period\s+)?of\s+(at least\s+|not less than\s+)?$/i.test(before) ||
+          (/^\s*(in advance|prior|before)\b/i.test(after) && /\bnotice\b/i.test(t))
+        );
+      });
+      // A period that applies only upon a change of the terms ("may terminate with thirty (30) days written notice upon a
+      // Material Change") is a right the change triggers, not the ordinary notice period.
+      const triggered =
+        near.length === 1 &&
+        /^[^.;]{0,40}?\b(upon|following|after|in (the )?event of|in case of)\b[^.;]{0,30}\b(material )?(change|amendment|modification|price increase)/i.test(
+          t.slice(near[0]!.index + near[0]!.length),
+        );
+      if (triggered) continue;
+      if (near.length === 1) {
+        // The subject is that of the period's own clause where that clause names a party: "(i) either party may … ; and
+        // (ii) the Client may … thirty (30) days" (not "Either party may terminate (a) for convenience on thirty days' notice").
+        const before = t.slice(0, near[0]!.index);
+        const clause = before.slice(Math.max(0, ...[...before.matchAll(/;|\(\s*(?:[ivx]{1,4}|[a-h])\s*\)/gi)].map((m) => m.index!)));
+        const subject = both.test(clause) || entityRe.test(clause) || providerRe.test(clause) ? clause : before;
+        const isBoth = both.test(subject);
+        const entity =
+          entityRe.test(subject) ||
+          (nonRenewal && new RegExp(String.raw`\b(?:${ENTITY})\b[^.]{0,40}\b(provides?|gives?)\b[^.]{0,20}\bnotice`, 'i').test(subject));
+        const provider = providerRe.test(subject);
+        if (isBoth || (party === 'entity' ? entity && !provider : provider && !entity)) {
+          out.push({ ...found(s, near[0]!.days, isBoth ? 0.9 : 0.8), ...(nonRenewal && !/\bterminat/i.test(subject) ? { weak: true } : {}) });
+          continue;
+        }
+      }
+      if (near.length) continue;
+      // No period: "may terminate at any time", "immediately", "without (prior) notice".
+      const noPeriod =
+        /\bat any time\b|\bimmediately\b|\bwithout (any )?(prior |advance )?notice\b|\bwith or without (prior )?notice\b|\bwithout observing a notice period\b/i.exec(
+          t,
+        ) ??
+        (party === 'provider' && /\bterminat/i.test(t) && !/counter-notice|infring/i.test(t)
+          ? /\bfor any (or no )?reason\b|\bin (its|our) (sole )?discretion\b/i.exec(t)
+          : null);
+      if (!noPeriod) continue;
+      if (/\b(suspend|suspension)\b/i.test(t) && !/\bterminat|\bdiscontinue|\bcease/i.test(t)) continue;
+      const who = party === 'entity' ? entityRe : providerRe;
+      const whoAt = who.exec(t);
+      const other = (party === 'entity' ? providerRe : entityRe).exec(t);
+      const passive = party === 'provider' && /\btermination of (your )?(access|account|use)\b[^.]{0,80}\bwithout (prior )?notice\b/i.test(t);
+      if ((whoAt && (!other || whoAt.index < other.index)) || both.test(t.slice(0, noPeriod.index)) || passive) {
+        const by = party === 'entity' ? 'the customer' : 'the provider';
+        const how = /at any time/i.test(noPeriod[0])
+          ? 'at any time'
+          : /immediately/i.test(noPeriod[0])
+            ? 'immediately'
+            : /notice/i.test(noPeriod[0])
+              ? 'without notice'
+              : 'for any reason at its discretion';
+        out.push(openFound(s, `${by} may terminate ${how}; the documents state no notice period`));
+      }
+    }
+    return out;
+  };
+}
+
+/**
+ * The law a contract is governed by: "governed by (and construed in accordance with) the
+ * laws of X" and its usual forms (a US state, a Canadian province or Australian state →
+ * that country; "England and Wales" → GB; "the Federal Republic of Germany" → DE), never the
+ * courts, venue or jurisdiction. A clause that chooses the law by where the customer is, or
+ * by the service instance, takes the branch for customers outside the Americas (the
+ * register is kept by EU financial entities). Clauses about the SCCs are left out.
+ */
+export const governingLaw: Rule = (content, ss) => {
+  const out: Found[] = [];
+  for (const r of entityRows(content)) if (r.law) out.push({ value: r.law, start: r.start, end: r.end, strength: 0.85 });
+  ss.forEach((s, i) => {
+    const t = clean(s.text);
+    const listItem =
+      /^[^:]{1,120}:\s*(the\s+)?laws?\s+of\b/i.test(t) &&
+      ss.slice(Math.max(0, i - 4), i).some((x) => /\b(governed by|governing law)\b[^.]*:\s*$/i.test(clean(x.text)));
+    const cue = /\bgoverned (exclusively |solely )?by\b|\bgoverning law\b|\bconstrued (in accordance with|under)\b|\bapplicable law\b/i.test(t);
+    // "This Agreement is subject to Dutch law", "German law applies": the contract's own law, not a data-protection law.
+    const applies =
+      /\b(agreement|terms|contract)\b[^.;]{0,60}\bsubject to\b[^.;]{0,40}\blaws?\b|\blaws?\b[^.;]{0,60}\b(shall|will)?\s*(exclusively\s+)?appl(y|ies)\b/i.test(
+        t,
+      ) && !/\b(data protection|GDPR|privacy|personal data|consumer)\b/i.test(t);
+    if (!cue && !applies && !listItem) return;
+    if (
+      /\b(these clauses|clauses? \d+|standard contractual|SCCs?|third[- ]party beneficiary|open[- ]source|export|sanction|embargo|(data|personal data|restricted|swiss|uk)[- ](subject )?transfers?)\b/i.test(
+        t,
+      )
+    )
+      return;
+    if (listItem) {
+      // A list of laws per service instance or region: the one for the Americas is not the EU entity's.
+      const label = t.slice(0, t.indexOf(':'));
+      if (/\b(us|usa|u\.s\.|united states|americas|hipaa|north america|canada)\b/i.test(label)) return;
+      const c = lawCountry(t);
+      if (c) out.push(found(s, c, 0.75));
+      return;
+    }
+    // A branch for customers in the Americas (or the US) is not the law of an EU entity's contract.
+    if (/^If\b[^,]{0,80}\b(is|are) in the (Americas|United States)\b/i.test(t)) return;
+    const branches = t.split(/(?=\bIf\b)/);
+    const laws = branches.map((b) => ({ branch: b, country: lawCountry(b) })).filter((x): x is { branch: string; country: string } => !!x.country);
+    if (!laws.length) return;
+    if (laws.length === 1) {
+      out.push(found(s, laws[0]!.country, /^If\b/.test(t) ? 0.75 : 0.9));
+      return;
+    }
+    const eu0 = /^If\b[^,]{0,80}\boutside (of )?the (Americas|United States)\b/i.test(t);
+    if (eu0) {
+      out.push(found(s, laws[0]!.country, 0.75));
+      return;
+    }
+    const eu = laws.find((l) => /\b(outside (of )?the Americas|in (the )?(EU|EEA|Europe|European Union))\b/i.test(l.branch));
+    if (eu) out.push(found(s, eu.country, 0.75));
+  });
+  return out;
+};
