@@ -54,8 +54,10 @@ t.test("answer quality on the demo data (floors under the runner's figures)", as
   });
 
   t.test('diversity: a document repeats only when nothing else is as relevant', async (t) => {
+    // Among the retrieved sources (RAG_TOP_K, 5): the passages added after them (the rest of a list, a table's
+    // rows, a judgement's decisive passages) are of the same document by design.
     const repeated = (r: QuestionResult) =>
-      Math.max(...Object.values(r.sources.reduce<Record<string, number>>((a, s) => ({ ...a, [s]: (a[s] ?? 0) + 1 }), {})));
+      Math.max(...Object.values(r.sources.slice(0, 5).reduce<Record<string, number>>((a, s) => ({ ...a, [s]: (a[s] ?? 0) + 1 }), {})));
     const crowded = results.filter((r) => repeated(r) >= 3);
     t.ok(crowded.length <= results.length * 0.05, `${crowded.length} of ${results.length} answers have one document 3 times or more among their sources`);
     // Before diversity, Article 26 took three of the five sources of this question.

@@ -78,3 +78,29 @@ t.test('a judgement question is answered through the obligation engine', async (
   const words = { meets: 'meets', partly: 'partly meets', does_not: 'does not meet', not_addressed: 'the documents do not address it' } as const;
   t.match(user, `Verdict of the engine: GitHub ${words[verdictOf(gap)]}.`, `the answer's verdict is the assessment's (${gap.status}, ${gap.coverage})`);
 });
+
+t.test('a list cut over two passages is quoted whole, in its order', async (t) => {
+  const ctx = await buildTestApp({ rag: { ...testConfig().rag, generator: 'extractive' } });
+  t.teardown(ctx.close);
+  const { app } = ctx;
+  await app.services.dataSources.indexCorpus();
+  const owner = await registerUser(app);
+  const ws = await createOrgAndWorkspace(app, owner, 'GitHub');
+  // Article 6(8)'s list is stored in two passages: the second starts with the lead-in and point (d).
+  const res = await app.inject({
+    method: 'POST',
+    url: `${API}/rag`,
+    headers: ws.headers,
+    payload: { question: 'What should our digital operational resilience strategy contain?' },
+  });
+  t.equal(res.statusCode, 200, res.body);
+  const { answer, sources } = res.json().data as { answer: string; sources: { title: string; content: string }[] };
+  const parts = sources.filter(
+    (s) => s.title.startsWith('DORA Article 6:') && s.content.includes('the digital operational resilience strategy shall include methods'),
+  );
+  t.ok(parts.length >= 2, `both passages of the list are sources (${parts.length})`);
+  const at = (text: string) => answer.indexOf(text);
+  t.ok(at('risk tolerance level for ICT risk') > 0, `the first points, from the passage before: ${answer}`);
+  t.ok(at('information security objectives') > 0);
+  t.ok(at('ICT reference architecture') > at('information security objectives'), 'point (d) after (c), as the article lists them');
+});

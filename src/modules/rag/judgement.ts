@@ -32,6 +32,14 @@ export interface JudgementService {
    * a subprocessor list is retrieved, its table is the next chunk), at most 2, to be added after `sources`.
    */
   tableRows(question: string, sources: Source[]): Promise<Source[]>;
+  /**
+   * The rest of a list a retrieved passage holds part of: a passage that starts inside a list
+   * starts with the list's lead-in (src/ingest/chunker.ts), and its first points are in the
+   * passage before, as the last ones may be in the one after. The other passages of the same
+   * document (or DORA article) that hold the same lead-in with points, at most 2, from the
+   * first 3 retrieved passages, to be added after `sources`.
+   */
+  listParts(sources: Source[]): Promise<Source[]>;
   /** The engine's result for every obligation over the workspace's live documents (empty: none indexed), read once per version of them. */
   obligationResults(workspaceId: string): Promise<Map<string, GapResult>>;
   /** The judgement of a question in a workspace, with the sources it adds after `sources`; null when the question is not one. */
@@ -57,6 +65,14 @@ interface WorkspaceReading {
 const CACHE_MAX = 32;
 /** A table as stored: a Markdown row (`| AWS | Hosting | United States |`) or a row as the chunker writes it (`Name: AWS; Location: United States`). */
 const TABLE_LINE = /^\|.*\|.*\|$|^[^:;]{2,60}: [^;]{1,300}(?:; [^:;]{2,60}: [^;]{0,300}){1,}$/;
+/** A point of a list and a lead-in, as the chunker cuts them (src/ingest/chunker.ts). */
+const LIST_POINT = /^(?:\((?:[a-z]{1,2}|[ivxlc]{1,6}|\d{1,3})\)|[a-z]\)|[-*•])\s/i;
+const LEAD_IN = /:\s*$/;
+/** The lead-ins of a passage that are followed by a point of their list. */
+const leadInsOf = (content: string): string[] => {
+  const blocks = content.split('\n\n');
+  return blocks.filter((b, i) => LEAD_IN.test(b) && LIST_POINT.test(blocks[i + 1] ?? ''));
+};
 /** A proper name as written: `GitHub`, `37signals`, `HackerOne` (a capital or a figure, then a small letter). */
 const PROPER_NAME = /\b(?:\p{Lu}[\p{L}\p{N}-]*\p{Ll}[\p{L}\p{N}-]*|\p{N}+\p{Ll}[\p{L}\p{N}-]*)\b/gu;
 /** Capitalised words of questions that name the regulation or its parts, not the vendor. */
@@ -206,6 +222,28 @@ export function judgementService(deps: {
         if (!r.content.split('\n').some((line) => TABLE_LINE.test(line.trim()))) continue;
         const near = vendor.find((s) => s.documentId === r.document_id);
         out.push(sourceOf(r, sources.length + out.length + 1, near?.score ?? 0));
+      }
+      return out;
+    },
+
+    async listParts(sources) {
+      const out: Source[] = [];
+      for (const s of sources.slice(0, 3)) {
+        const leads = leadInsOf(s.content);
+        if (!leads.length) continue;
+        const article = s.workspaceId === null ? /^DORA Article (\d+):/.exec(s.title) : null;
+        const siblings =
+          s.workspaceId !== null
+            ? (await chunksOf(s.workspaceId)).filter((c) => c.document_id === s.documentId)
+            : article
+              ? await deps.repo.articleChunks(Number(article[1]))
+              : [];
+        for (const c of siblings) {
+          if (out.length >= 2) return out;
+          if (c.id === s.id || sources.some((x) => x.id === c.id) || out.some((x) => x.id === c.id)) continue;
+          if (!leadInsOf(c.content).some((l) => leads.includes(l))) continue;
+          out.push(sourceOf(c, sources.length + out.length + 1, s.score));
+        }
       }
       return out;
     },

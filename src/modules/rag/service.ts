@@ -239,6 +239,8 @@ export function ragService(deps: {
             if (definition) sources = [...sources, definition];
             // "Which subprocessors …": the table after a retrieved passage of its document.
             sources = [...sources, ...(await deps.judgement.tableRows(p.question, sources))];
+            // A list cut over passages: the passages holding its other points.
+            sources = [...sources, ...(await deps.judgement.listParts(sources))];
           }
         }
         if (signal?.aborted) throw new GenerationAborted();

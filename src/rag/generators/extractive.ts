@@ -102,6 +102,19 @@ interface Pick {
 }
 
 /**
+ * Where a passage's part of a list starts: the rank of the label of the first point after a
+ * lead-in (`(a)` 1, `(d)` 4, `(3)` 3), 0 when the points are not labelled.
+ */
+function firstPointRank(content: string): number {
+  const blocks = content.split('\n\n');
+  const at = blocks.findIndex((b, i) => /:\s*$/.test(b) && /^(?:\(([a-z]|\d{1,3})\)|([a-z])\))\s/i.test(blocks[i + 1] ?? ''));
+  if (at < 0) return 0;
+  const m = /^(?:\(([a-z]|\d{1,3})\)|([a-z])\))\s/i.exec(blocks[at + 1]!)!;
+  const label = (m[1] ?? m[2]!).toLowerCase();
+  return /^\d/.test(label) ? Number(label) : label.charCodeAt(0) - 96;
+}
+
+/**
  * The points of the list a lead-in opens, in order: in its own passage and in any other retrieved
  * passage that repeats the lead-in (a chunk that starts inside a list starts with its lead-in),
  * each point once.
@@ -109,7 +122,12 @@ interface Pick {
 function listOf(ev: Evidence, lead: Unit): Unit[] {
   const out: Unit[] = [];
   const seen = new Set<string>();
-  const leads = ev.units.filter((u) => u === lead || (u.leadIn && u.text === lead.text && u.source.documentId === lead.source.documentId));
+  const leads = ev.units
+    .filter((u) => u === lead || (u.leadIn && u.text === lead.text && u.source.documentId === lead.source.documentId))
+    // Parts of one list in several passages, in the list's order: by the label of each part's first point.
+    .map((u, i) => ({ u, i, rank: firstPointRank(u.source.content) }))
+    .sort((a, b) => a.rank - b.rank || a.i - b.i)
+    .map((x) => x.u);
   for (const l of leads) {
     for (const u of ev.units) {
       if (u.source !== l.source || u.itemOf !== l.position || seen.has(u.text)) continue;
