@@ -591,3 +591,21 @@ t.test("readings of the fifth round: page updates as notice, unilateral changes,
   const providerOnly = read('A28.7', 'We may at our absolute discretion terminate your use of the Services without prior notice for any reason.');
   t.equal(level(providerOnly, 'customer-right'), 'none');
 });
+
+t.test("Art. 30(2)(a): a DPA's conditions on subprocessors of personal data are not conditions on subcontracting the ICT services", async (t) => {
+  const dpaOnly = read(
+    'A30.2.a',
+    '“Services” means the hosted analytics platform Acme provides to Customer.',
+    'Acme will ensure that any Subprocessors to which it transfers Personal Data enter into written agreements requiring that the Subprocessor abide by terms substantially similar to this DPA.',
+  );
+  t.equal(level(dpaOnly, 'subcontracting'), 'limited');
+  t.equal(dpaOnly.status, 'partial');
+  t.match(dpaOnly.rationale, /subprocessors of personal data only/);
+  const services = read(
+    'A30.2.a',
+    '“Services” means the hosted analytics platform Acme provides to Customer.',
+    'Acme may use subcontractors to provide the Services only under a written agreement imposing the same obligations as this Agreement, and Acme remains fully responsible for them.',
+  );
+  t.equal(level(services, 'subcontracting'), 'met', 'conditions on subcontracting the services themselves');
+  t.equal(services.status, 'covered');
+});
