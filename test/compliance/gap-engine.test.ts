@@ -609,3 +609,14 @@ t.test("Art. 30(2)(a): a DPA's conditions on subprocessors of personal data are 
   t.equal(level(services, 'subcontracting'), 'met', 'conditions on subcontracting the services themselves');
   t.equal(services.status, 'covered');
 });
+
+t.test("Article 17: what a customer's service-credit claim must list is not the provider's incident records", async (t) => {
+  const claim = read(
+    'A17',
+    'To receive a Service Credit, the credit request must be received by us by the end of the second billing cycle after which the incident occurred and must include:',
+    'i) the words "SLA Credit Request" in the subject line; ii) the dates and times of each Unavailability incident that you are claiming; iii) the affected team id; and iv) request logs that document the errors and corroborate your claimed outage',
+  );
+  t.equal(level(claim, 'records'), 'none');
+  const logged = read('A17', 'Acme records, classifies and escalates every security incident according to its severity.');
+  t.equal(level(logged, 'records'), 'met');
+});
