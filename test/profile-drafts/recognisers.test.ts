@@ -212,6 +212,11 @@ t.test('locations right after the cue; hedges and regions are reasons; someone e
     'not_found',
     'a third party’s office',
   );
+  // Hosted by or at a provider, then the place: where the service runs and its data is kept.
+  const byHost = 'All Acme services that store data are hosted by Amazon Web Services, in Ireland, in a dedicated VPC.';
+  t.same(draft('dataStorageLocations', byHost).value, ['IE']);
+  t.same(draft('serviceLocations', byHost).value, ['IE']);
+  t.same(draft('serviceLocations', 'The cloud service Acme Cloud is hosted at Exoscale in Frankfurt am Main, Germany.').value, ['DE']);
 });
 
 t.test('personal data, audit rights and exit terms; a negating passage proposes nothing', async (t) => {

@@ -64,7 +64,7 @@ function locationRule(cue: RegExp, what: string): Rule {
         }
         if (
           !vendorSubject(t, ctx) &&
-          !/\b(our|all data|data infrastructure|stored in|stored on|hosted in|(we|only) host (in|within)|processed (entirely )?(in|within)|operated in|located in|running in|run on)\b/i.test(
+          !/\b(our|all data|data infrastructure|stored in|stored on|hosted (?:(?:at|by|with|on) [^.;]{0,40}?,?\s)?(?:in|within)|(we|only) host (in|within)|processed (entirely )?(in|within)|operated in|located in|running in|run on)\b/i.test(
             t,
           )
         )
