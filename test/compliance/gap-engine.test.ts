@@ -620,3 +620,17 @@ t.test("Article 17: what a customer's service-credit claim must list is not the 
   const logged = read('A17', 'Acme records, classifies and escalates every security incident according to its severity.');
   t.equal(level(logged, 'records'), 'met');
 });
+
+t.test('Article 30(2)(f): help with a leak or an unauthorised disclosure is incident assistance; a contract breach is not an incident', async (t) => {
+  const leak = read('A30.2.f', 'Acme will cooperate with Customer in investigating any such Leak of Customer Data.');
+  t.equal(level(leak, 'assistance'), 'met');
+  const support = read('A30.2.f', 'In the event of unauthorised access to personal data by third parties, Acme must provide support to the Customer.');
+  t.equal(level(support, 'assistance'), 'met');
+  const remedy = read('A30.2.f', 'Acme shall reasonably cooperate with Customer to remedy any unauthorized disclosure of Customer Data.');
+  t.equal(level(remedy, 'assistance'), 'met');
+  const contract = read(
+    'A30.2.f',
+    'Either party may terminate this Agreement in the event of a material breach if, after written notice of the breach, the other party does not remedy the breach within thirty days.',
+  );
+  t.equal(level(contract, 'assistance'), 'none');
+});
