@@ -634,3 +634,16 @@ t.test('Article 30(2)(f): help with a leak or an unauthorised disclosure is inci
   );
   t.equal(level(contract, 'assistance'), 'none');
 });
+
+t.test('Article 17: incidents investigated, contained or escalated are handled, short of a defined process; a disclaimer handles nothing', async (t) => {
+  const handled = read('A17', 'Acme investigates and mitigates every security incident affecting the Services and escalates it to its engineers.');
+  t.equal(level(handled, 'process'), 'partial');
+  t.equal(handled.status, 'partial');
+  const disclaimer = read(
+    'A17',
+    'Acme’s obligation to report or respond to a Breach under this Section will not be construed as an acknowledgment by Acme of any fault.',
+  );
+  t.equal(level(disclaimer, 'process'), 'none');
+  const defined = read('A17', 'Acme maintains a documented incident response plan with defined roles and escalation procedures.');
+  t.equal(level(defined, 'process'), 'met');
+});
