@@ -647,3 +647,16 @@ t.test('Article 17: incidents investigated, contained or escalated are handled, 
   const defined = read('A17', 'Acme maintains a documented incident response plan with defined roles and escalation procedures.');
   t.equal(level(defined, 'process'), 'met');
 });
+
+t.test(
+  'Article 24: tests commissioned every so often or run by professional firms are regular or independent; a programme not yet running tests nothing',
+  async (t) => {
+    const cadence = read('A24', 'Acme will commission a detailed penetration test every 2 years, and an interim test every 6 months.');
+    t.equal(level(cadence, 'regular-independent'), 'met');
+    t.equal(cadence.status, 'covered');
+    const firms = read('A24', 'Technical Measures: Penetration tests by professional IT security companies');
+    t.equal(level(firms, 'regular-independent'), 'met');
+    const planned = read('A24', 'A bug bounty program for Acme is currently under construction.');
+    t.equal(level(planned, 'testing'), 'none');
+  },
+);
