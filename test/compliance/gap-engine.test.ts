@@ -660,3 +660,10 @@ t.test(
     t.equal(level(planned, 'testing'), 'none');
   },
 );
+
+t.test('Article 9(4)(c): "only a few people have access" restricts access', async (t) => {
+  const few = read('A9.4.c', 'Only a small handful of Acme engineers have access to production servers or sensitive customer data.');
+  t.equal(level(few, 'least-privilege'), 'met');
+  const everyone = read('A9.4.c', 'All Acme engineers have access to production servers.');
+  t.equal(level(everyone, 'least-privilege'), 'none');
+});
