@@ -667,3 +667,11 @@ t.test('Article 9(4)(c): "only a few people have access" restricts access', asyn
   const everyone = read('A9.4.c', 'All Acme engineers have access to production servers.');
   t.equal(level(everyone, 'least-privilege'), 'none');
 });
+
+t.test('Article 9(4)(e): software updated regularly is part of patching, short of a patching process', async (t) => {
+  const regular = read('A9.4.e', 'Acme keeps its servers secure with firewalls and regularly updated anti-malware software.');
+  t.equal(level(regular, 'patching'), 'partial');
+  t.equal(regular.status, 'partial');
+  const process = read('A9.4.e', 'Acme will apply security patches to production systems within 14 days.');
+  t.equal(level(process, 'patching'), 'met');
+});
