@@ -675,3 +675,15 @@ t.test('Article 9(4)(e): software updated regularly is part of patching, short o
   const process = read('A9.4.e', 'Acme will apply security patches to production systems within 14 days.');
   t.equal(level(process, 'patching'), 'met');
 });
+
+t.test("Article 30(3)(d): a customer who may not test without the provider's consent may test with it (partial)", async (t) => {
+  const inline = read(
+    'A30.3.d',
+    "Client will not: (i) reverse engineer the Solution; (ii) resell the Solution; (iii) conduct security/vulnerability testing without Acme's prior written authorization.",
+  );
+  t.equal(level(inline, 'customer-testing'), 'partial');
+  const listed = read('A30.3.d', 'You will not:', "- conduct security penetration tests or load tests on the Services without Acme's advance written consent;");
+  t.equal(level(listed, 'customer-testing'), 'partial');
+  const never = read('A30.3.d', 'You will not conduct security penetration tests on the Services.');
+  t.equal(level(never, 'customer-testing'), 'none');
+});
