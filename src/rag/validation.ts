@@ -196,17 +196,26 @@ export function validateAnswer(input: ValidationInput): Validation {
     }
   }
 
-  // 3. Relevance of the sources to the question.
+  // What the question asks, held by the cited sentences (step 4 below reports on it).
+  const addressed = askedHeld(
+    question,
+    sources,
+    claims.filter((c) => c.cited.length),
+  );
+  // 3. Relevance of the sources to the question: the share of its words a source holds, unless the
+  // cited sentences hold the concepts it asks about (its words include the frame: "within how many
+  // hours must …", "summarise …", which no source needs to repeat).
+  const askedAnswered = claims.length > 0 && addressed.asked > 0 && addressed.share >= ADDRESSED_SHARE;
   const qTerms = terms(question);
   const relevanceOf = (n: number) => coverage(qTerms, sourceTerms.get(n)!);
   const citedAll = [...new Set(claims.flatMap((c) => c.cited))];
   const considered = citedAll.length ? citedAll : sources.map((s) => s.sourceNumber);
   const relevance = considered.length ? Math.max(...considered.map(relevanceOf)) : 0;
   const anyRelevant = sources.some((s) => relevanceOf(s.sourceNumber) >= RELEVANCE_THRESHOLD);
-  const isRelevant = sources.length > 0 && relevance >= RELEVANCE_THRESHOLD;
+  const isRelevant = sources.length > 0 && (relevance >= RELEVANCE_THRESHOLD || askedAnswered);
 
   if (sources.length === 0) issues.push('No sources were retrieved for this question');
-  else if (!anyRelevant) issues.push('None of the retrieved sources appears relevant to the question');
+  else if (!anyRelevant && !askedAnswered) issues.push('None of the retrieved sources appears relevant to the question');
   else if (!isRelevant) issues.push('The cited sources do not appear relevant to the question');
   if (abstained) issues.push('The answer states that the retrieved sources do not answer the question');
   if (claims.length === 0 && !abstained && sources.length > 0) issues.push('The answer makes no statement that can be checked against the sources');
@@ -218,11 +227,6 @@ export function validateAnswer(input: ValidationInput): Validation {
   }
 
   // 4. What the question asks: held by the cited sentences? (docs/rag.md, "Confidence")
-  const addressed = askedHeld(
-    question,
-    sources,
-    claims.filter((c) => c.cited.length),
-  );
   if (claims.length && addressed.asked > 0) {
     if (addressed.share < ADDRESSED_SHARE) {
       issues.push(

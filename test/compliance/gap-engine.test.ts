@@ -633,6 +633,13 @@ t.test('Article 30(2)(f): help with a leak or an unauthorised disclosure is inci
     'Either party may terminate this Agreement in the event of a material breach if, after written notice of the breach, the other party does not remedy the breach within thirty days.',
   );
   t.equal(level(contract, 'assistance'), 'none');
+  // The customer's own right to act is not the provider's help ("retains the right" is a right).
+  const own = read(
+    'A30.2.f',
+    'Customer retains the right to take reasonable and appropriate steps to stop and remediate unauthorized Processing of Personal Data.',
+  );
+  t.equal(level(own, 'assistance'), 'none');
+  t.notOk(bindsAsNeeded('Customer retains the right to take reasonable steps to stop unauthorized Processing.', 'provider', ['Acme']));
 });
 
 t.test('Article 17: incidents investigated, contained or escalated are handled, short of a defined process; a disclaimer handles nothing', async (t) => {

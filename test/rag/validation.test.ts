@@ -76,6 +76,20 @@ t.test('irrelevant sources make isRelevant false', async (t) => {
   t.match(v.issues.join('\n'), /None of the retrieved sources appears relevant to the question/);
 });
 
+t.test('the words that frame a question are not what its sources must hold: the cited sentences hold what it asks', async (t) => {
+  // "Within how many hours must … notify us of a breach?": most of its words are the frame (within, how,
+  // many, hours, must, us); the cited sentence holds what it asks (a notification of a security incident).
+  const question = 'Within how many hours at the very latest must GitHub let us know about a breach?';
+  const answer = 'GitHub will promptly and without undue delay notify Customer of the Security Incident [Source 1].';
+  const v = validateAnswer({ question, answer, sources });
+  t.notMatch(v.issues.join('\n'), /appears? relevant/, v.issues.join('\n'));
+  t.equal(v.isRelevant, true);
+  // Sources that hold neither the words nor the concepts still say so.
+  const off = validateAnswer({ question: 'What are the termination fees for the Zendesk contract?', answer, sources });
+  t.match(off.issues.join('\n'), /None of the retrieved sources appears relevant to the question/);
+  t.equal(off.isRelevant, false);
+});
+
 t.test('an answer saying the sources do not answer is low confidence and not grounded', async (t) => {
   const v = validateAnswer({ question: 'What is the RTO of GitHub?', answer: `${NO_ANSWER} The retrieved passages do not mention "rto".`, sources });
   t.equal(v.isGrounded, false);
