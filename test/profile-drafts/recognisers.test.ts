@@ -399,6 +399,17 @@ t.test('a contact block ends at its registration lines and needs no postcode whe
     legalNames: ['Acme SRL'],
   });
   t.equal(noCountry.status, 'not_found', 'street and town alone, without postcode or country, are not taken');
+  // "Attn:" names who at the company reads the mail; the company's address follows. An agent's ("c/o") is not the company's.
+  const attn = draft('address', 'Please write to:\n\nAcme Labs, Inc.\nAttn: Legal Department\n450 Market Street\nSan Francisco, CA 94107\n', {
+    ...ctx,
+    legalNames: ['Acme Labs, Inc.'],
+  });
+  t.equal(attn.value, '450 Market Street, San Francisco, CA 94107');
+  const agent = draft('address', 'Please write to:\n\nAcme Labs, Inc.\nc/o Registered Agents Ltd\n1 Agent Road\nWilmington, DE 19801\n', {
+    ...ctx,
+    legalNames: ['Acme Labs, Inc.'],
+  });
+  t.equal(agent.status, 'not_found');
   t.equal(
     draft('description', 'Acme’s information security program is based on an established Information Security Management System (ISMS).').status,
     'not_found',

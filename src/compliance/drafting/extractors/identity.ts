@@ -144,6 +144,8 @@ function contactBlock(content: string, alt: string): Found[] {
         if (parts.length) break;
         continue;
       }
+      // "Attn: Legal Department" names who at the company reads the mail: the address goes on below it.
+      if (/^(attn|attention)\b/i.test(tt) && !parts.length) continue;
       if (/^(e-?mail|phone|tel|fax|attn|attention|web|www|http|contact)/i.test(tt) || tt.length > 80) break;
       // A registration line ends the address ("Trade Register No.: J40/7232/2017", "CUI: 37597235", "ABN 33 …").
       if (REGISTRATION_LINE.test(tt)) break;
