@@ -94,7 +94,13 @@ export const CHUNKING_VERSION = 3;
 /** A point of a list: `(d) where …`, `(iv) …`, `b) …`, `- …`, `• …`. */
 const LIST_POINT = /^(?:\((?:[a-z]{1,2}|[ivxlc]{1,6}|\d{1,3})\)|[a-z]\)|[-*•])\s/i;
 /** A lead-in that introduces a list (`… in any of the following circumstances:`). */
-const LEAD_IN = /:\s*$/;
+export const LEAD_IN = /:\s*$/;
+
+/** The lead-ins of a stored chunk that a point of their list follows (its units are joined by blank lines). */
+export function leadInsOf(content: string): string[] {
+  const units = content.split('\n\n');
+  return units.filter((u, i) => LEAD_IN.test(u) && LIST_POINT.test(units[i + 1] ?? ''));
+}
 
 /**
  * Cuts blocks into chunks. A chunk never spans two sections (heading paths): blocks of

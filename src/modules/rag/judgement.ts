@@ -4,7 +4,7 @@ import { splitSentences } from '../../compliance/passages.js';
 import { VENDOR_OBLIGATIONS, type VendorObligation } from '../../compliance/obligations.js';
 import type { GapResult } from '../../domain/gap.js';
 import type { Source } from '../../domain/sources.js';
-import { blocksFromChunks, type ChunkOptions } from '../../ingest/chunker.js';
+import { blocksFromChunks, leadInsOf, type ChunkOptions } from '../../ingest/chunker.js';
 import { indexPassage } from '../../rag/concepts.js';
 import { asksForDefinition, asksForRows, definitionAnswers, definitionFit, readQuestion, weighEvidence } from '../../rag/evidence.js';
 import type { Judgement } from '../../rag/types.js';
@@ -65,14 +65,6 @@ interface WorkspaceReading {
 const CACHE_MAX = 32;
 /** A table as stored: a Markdown row (`| AWS | Hosting | United States |`) or a row as the chunker writes it (`Name: AWS; Location: United States`). */
 const TABLE_LINE = /^\|.*\|.*\|$|^[^:;]{2,60}: [^;]{1,300}(?:; [^:;]{2,60}: [^;]{0,300}){1,}$/;
-/** A point of a list and a lead-in, as the chunker cuts them (src/ingest/chunker.ts). */
-const LIST_POINT = /^(?:\((?:[a-z]{1,2}|[ivxlc]{1,6}|\d{1,3})\)|[a-z]\)|[-*•])\s/i;
-const LEAD_IN = /:\s*$/;
-/** The lead-ins of a passage that are followed by a point of their list. */
-const leadInsOf = (content: string): string[] => {
-  const blocks = content.split('\n\n');
-  return blocks.filter((b, i) => LEAD_IN.test(b) && LIST_POINT.test(blocks[i + 1] ?? ''));
-};
 /** A proper name as written: `GitHub`, `37signals`, `HackerOne` (a capital or a figure, then a small letter). */
 const PROPER_NAME = /\b(?:\p{Lu}[\p{L}\p{N}-]*\p{Ll}[\p{L}\p{N}-]*|\p{N}+\p{Ll}[\p{L}\p{N}-]*)\b/gu;
 /** Capitalised words of questions that name the regulation or its parts, not the vendor. */

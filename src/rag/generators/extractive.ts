@@ -14,6 +14,7 @@ import {
 } from '../evidence.js';
 import { statesFrequency } from '../concepts.js';
 import { contradictions } from '../contradiction.js';
+import { LEAD_IN } from '../../ingest/chunker.js';
 import { sentences } from '../text.js';
 import { NO_ANSWER } from '../prompt.js';
 import { contextualQuestion } from '../query.js';
@@ -101,15 +102,18 @@ interface Pick {
   items: Map<Scored, Unit[]>;
 }
 
+/** A point labelled with a letter or a number (`(d) …`, `(3) …`, `b) …`): the label. */
+const LABELLED_POINT = /^(?:\(([a-z]|\d{1,3})\)|([a-z])\))\s/i;
+
 /**
  * Where a passage's part of a list starts: the rank of the label of the first point after a
  * lead-in (`(a)` 1, `(d)` 4, `(3)` 3), 0 when the points are not labelled.
  */
 function firstPointRank(content: string): number {
   const blocks = content.split('\n\n');
-  const at = blocks.findIndex((b, i) => /:\s*$/.test(b) && /^(?:\(([a-z]|\d{1,3})\)|([a-z])\))\s/i.test(blocks[i + 1] ?? ''));
+  const at = blocks.findIndex((b, i) => LEAD_IN.test(b) && LABELLED_POINT.test(blocks[i + 1] ?? ''));
   if (at < 0) return 0;
-  const m = /^(?:\(([a-z]|\d{1,3})\)|([a-z])\))\s/i.exec(blocks[at + 1]!)!;
+  const m = LABELLED_POINT.exec(blocks[at + 1]!)!;
   const label = (m[1] ?? m[2]!).toLowerCase();
   return /^\d/.test(label) ? Number(label) : label.charCodeAt(0) - 96;
 }

@@ -167,10 +167,11 @@ function FieldRow({
   };
   const decided = f.decision;
   const askContract = needsContract || (error instanceof ApiError && error.code === 'CONTRACT_REQUIRED');
+  // Without a contract, an accept first asks for the contract to create (the form below sends both).
   const decide = (d: Decision) => {
-    setPending(null);
     if (askContract && d.action !== 'reject') return setPending(d);
-    onDecide(d, askContract && d.action !== 'reject' ? contract : undefined);
+    setPending(null);
+    onDecide(d);
   };
   return (
     <li className={styles.draftField} data-draft-field={f.field} aria-label={f.label}>
