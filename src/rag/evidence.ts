@@ -274,6 +274,20 @@ interface Sentence {
   index: PassageIndex;
 }
 
+/** A sentence announcing what follows it: "The following is a list of …", "… as set out below." */
+const ANNOUNCES = /\b(?:the following|as follows|(?:listed|set out|set forth|shown) below|below is)\b/i;
+
+/**
+ * A paragraph's sentences, with a sentence announcing a list joined to the lead-in that ends the
+ * paragraph ("The following is a list of personal data subprocessors we use. These subprocessors
+ * are all located in the United States:"): the list is what the announcement names.
+ */
+function announcedLeadIn(parts: string[]): string[] {
+  const n = parts.length;
+  if (n < 2 || !/:\s*$/.test(parts[n - 1]!) || !ANNOUNCES.test(parts[n - 2]!) || /:\s*$/.test(parts[n - 2]!)) return parts;
+  return [...parts.slice(0, n - 2), `${parts[n - 2]} ${parts[n - 1]}`];
+}
+
 const sentenceCache = new Map<string, Sentence[]>();
 const CACHE_MAX = 5_000;
 
@@ -288,7 +302,7 @@ function sentencesOf(source: Source): Sentence[] {
   // Each sentence with whether its paragraph was a point of a list.
   // A short point ("Braintree. Payment processing services.") is one sentence: its name and what it is go together.
   const pieces = listParagraphs(source.content).flatMap((p) =>
-    (p.item && p.text.length <= 240 ? [p.text.replace(/\s+/g, ' ')] : sentences(p.text)).map((text, k) => ({
+    announcedLeadIn(p.item && p.text.length <= 240 ? [p.text.replace(/\s+/g, ' ')] : sentences(p.text)).map((text, k) => ({
       text,
       item: p.item,
       marker: k === 0 ? p.marker : undefined,

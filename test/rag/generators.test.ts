@@ -147,6 +147,22 @@ t.test('extractive: a list is quoted with all its points, short ones too; a shor
   );
 });
 
+t.test('extractive: a list announced by the sentence before its lead-in is quoted with its points', async (t) => {
+  const list = makeSources([
+    {
+      title: 'Acme subprocessors',
+      content:
+        'We use third-party subprocessors to run the service.\n\nThe following is a list of personal data subprocessors we use. These subprocessors are all located in Canada:\n\n* Northwind Hosting. Cloud services provider.\n* Contoso Mail. Transactional email service.\n\nWe update this page when the list changes.',
+      score: 0.9,
+    },
+  ]);
+  const text = composeExtractiveAnswer('Which subprocessors does Acme rely on?', list);
+  t.match(
+    text,
+    /The following is a list of personal data subprocessors we use\. These subprocessors are all located in Canada \[Source 1\]:\n- Northwind Hosting\. Cloud services provider \[Source 1\]\.\n- Contoso Mail\. Transactional email service \[Source 1\]\./,
+  );
+});
+
 t.test('extractive: says plainly when the sources do not answer, and validation reflects it', async (t) => {
   const g = extractiveGenerator();
   const q = 'What is the recovery time objective (RTO) of GitHub?';
