@@ -327,6 +327,13 @@ export interface Token {
 }
 
 const WORD = /[\p{L}\p{N}]+(?:[.,][\p{N}]+)*/gu;
+const BACK_UP = /\bback(?:s|ed|ing)?[\s-]+up\b/gi;
+const GET_BACK_TO = /\b(?:get|gets|getting|got|gotten)\s+back\s+to\b/gi;
+/**
+ * "back up", "backed up", "back-up" is one word, and "get back to (you)" is replying: without
+ * it, the stop words gone, "back up our data" and "we get back to you" would both be "claim back".
+ */
+const phrased = (text: string) => (/\bback/i.test(text) ? text.replace(BACK_UP, 'backup').replace(GET_BACK_TO, 'reply to') : text);
 
 export function light(word: string): string {
   const w = word.toLowerCase();
@@ -378,8 +385,9 @@ const formsOf = perWord((raw: string): WordForms => {
  * Content tokens of a text: stop words dropped; with `keepCaps` (questions), abbreviations
  * written in capitals are kept even when they spell a stop word (`IT`).
  */
-export function tokens(text: string, keepCaps = false): Token[] {
+export function tokens(written: string, keepCaps = false): Token[] {
   const out: Token[] = [];
+  const text = phrased(written);
   for (const m of text.matchAll(WORD)) {
     const raw = m[0];
     const f = formsOf(raw);
@@ -601,12 +609,12 @@ export interface PassageIndex {
 }
 
 /** `‘term’ means`, `“Term” means`, `"Term" (the "X") shall mean`: a definition. */
-const DEFINITION = /[‘“"]\s*([^‘’“”"\n]{2,120}?)\s*[’”"]\**\s*(?:\([^)]{0,60}\)\s*)?(?:means|shall mean|refers to|is defined as)\b/g;
+const DEFINITION = /[‘“"]\s*([^‘’“”"\n]{2,120}?)\s*[’”"]\**\s*(?:\([^)]{0,60}\)\s*)?(?:means|shall mean|refers to|is defined as|(?:is|are) (?:a|an|the)\b)\b/g;
 
 /** Content word forms of a text (what `tokens` keeps, without the place of each word). */
 function contentForms(text: string): WordForms[] {
   const out: WordForms[] = [];
-  for (const raw of text.match(WORD) ?? []) {
+  for (const raw of phrased(text).match(WORD) ?? []) {
     const f = formsOf(raw);
     if (!f.stop) out.push(f);
   }

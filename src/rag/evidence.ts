@@ -62,7 +62,15 @@ export interface Unit {
   orphan: boolean;
   /** A point of a list too short to stand on its own (it is quoted under its lead-in, as every point whose lead-in is in the passage). */
   minor: boolean;
+  /** A cell of a long table row (quoted cell by cell): the row's place in its passage, the cell's header, whether it is the row's first cell. */
+  cell: Cell | null;
   index: PassageIndex;
+}
+
+export interface Cell {
+  row: number;
+  header: string;
+  first: boolean;
 }
 
 export interface Scored {
@@ -271,8 +279,36 @@ interface Sentence {
   lead: string | null;
   orphan: boolean;
   minor: boolean;
+  cell: Cell | null;
   index: PassageIndex;
 }
+
+/** A row of a table as the parsers write it: `Header: cell; Header: cell`. */
+const ROW_START = /^[^:;\n]{2,60}: /;
+/** Where the next cell of a row starts: `; ` then a header (a cell's own `a; b` is not followed by one). */
+const NEXT_CELL = /; (?=[\p{Lu}\d][^:;\n]{1,59}: )/u;
+/** A row this long is quoted cell by cell. */
+const LONG_ROW = 400;
+
+/**
+ * The cells of a long table row (of any row, with `minLength` 0), each as `Header: cell` (a cell longer than a sentence may be,
+ * by its sentences, the first under its header). An SLA's row of a feature, its uptime
+ * calculation, its definitions and its credits is four answers, not one sentence run over
+ * the cells' ends. Null when the paragraph is not such a row.
+ */
+function cellsOfRow(text: string, minLength = LONG_ROW): { text: string; header: string; first: boolean }[] | null {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  if (flat.length <= minLength || !ROW_START.test(flat)) return null;
+  const cells = flat.split(NEXT_CELL).map((c) => c.trim());
+  if (cells.length < 2 || !cells.every((c) => ROW_START.test(c))) return null;
+  return cells.flatMap((c, i) => {
+    const header = c.slice(0, c.indexOf(':'));
+    return (c.length <= MAX_CHARS ? [c] : sentences(c)).map((part) => ({ text: part, header, first: i === 0 }));
+  });
+}
+
+/** A line is a long table row, quoted cell by cell. */
+export const isLongRow = (line: string) => cellsOfRow(line) !== null;
 
 /** A sentence announcing what follows it: "The following is a list of …", "… as set out below." */
 const ANNOUNCES = /\b(?:the following|as follows|(?:listed|set out|set forth|shown) below|below is)\b/i;
@@ -301,16 +337,23 @@ function sentencesOf(source: Source): Sentence[] {
   let leadText: string | null = null;
   // Each sentence with whether its paragraph was a point of a list.
   // A short point ("Braintree. Payment processing services.") is one sentence: its name and what it is go together.
-  const pieces = listParagraphs(source.content).flatMap((p) =>
-    announcedLeadIn(p.item && p.text.length <= 240 ? [p.text.replace(/\s+/g, ' ')] : sentences(p.text)).map((text, k) => ({
-      text,
+  const paragraphs = listParagraphs(source.content);
+  // A passage holding a long row reads every row of its table cell by cell, short ones too.
+  const longRows = paragraphs.some((p) => !p.item && cellsOfRow(p.text) !== null);
+  const pieces = paragraphs.flatMap((p, row) => {
+    const cells = p.item || !longRows ? null : cellsOfRow(p.text, 0);
+    const parts: { text: string; header?: string; first?: boolean }[] =
+      cells ?? announcedLeadIn(p.item && p.text.length <= 240 ? [p.text.replace(/\s+/g, ' ')] : sentences(p.text)).map((text) => ({ text }));
+    return parts.map((x, k) => ({
+      text: x.text,
       item: p.item,
       marker: k === 0 ? p.marker : undefined,
-    })),
-  );
+      cell: x.header !== undefined ? { row, header: x.header, first: x.first === true } : null,
+    }));
+  });
   // The kind of marker of the first point of the current list: "(a) … (d)" then "8. For …" is a new paragraph, not a point.
   let listMarker: string | undefined;
-  pieces.forEach(({ text: s, item, marker }, position) => {
+  pieces.forEach(({ text: s, item, marker, cell }, position) => {
     const text = s.replace(/\s+/g, ' ').trim();
     const leadIn = /:$/.test(text);
     if (lead !== null && item && marker) {
@@ -337,7 +380,8 @@ function sentencesOf(source: Source): Sentence[] {
     }
     // A short point of a list ("(a) disruption to their business activities,") is kept: it is
     // quoted under its lead-in, as every point of a list is.
-    const minor = !leadIn && itemOf !== null && (text.length < MIN_CHARS || words(text).length < 6);
+    // So is a short cell of a table row ("Service Feature: Actions"): it is quoted with its row.
+    const minor = !leadIn && (itemOf !== null || cell !== null) && (text.length < MIN_CHARS || words(text).length < 6);
     if (text.length > MAX_CHARS || (!minor && text.length < MIN_CHARS)) return;
     if (/\?$/.test(text) || looksLikeInstruction(text)) return;
     if (!minor && words(text).length < 6) return;
@@ -352,6 +396,7 @@ function sentencesOf(source: Source): Sentence[] {
       lead: leadIn ? null : itemLead,
       orphan: !leadIn && itemOf === null && /^\p{Ll}/u.test(text),
       minor,
+      cell,
       index: indexPassage(source.title, source.section, text),
     });
   });

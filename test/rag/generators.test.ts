@@ -163,6 +163,74 @@ t.test('extractive: a list announced by the sentence before its lead-in is quote
   );
 });
 
+t.test('extractive: a table of long rows is read cell by cell, the column the question names under each row', async (t) => {
+  // Rows as the HTML parser writes them (`Header: cell; Header: cell`), cells too long for one row to be quoted whole.
+  const credits =
+    'A credit claim may be based on either (not both) of the following calculations: 10% of the fees paid for a Service Feature in a calendar quarter where its Uptime was at or below 99.9% but above 99.0%. OR 25% of the fees paid for a Service Feature in a calendar quarter where its Uptime was below 99.0%.';
+  const table = makeSources([
+    {
+      title: 'Acme SLA',
+      section: 'Uptime',
+      content: [
+        'Acme commits to maintain at least 99.9% Uptime for the service in each calendar quarter.',
+        `Service Feature: Boards, Tickets, Webhooks; Uptime Calculation: (total minutes in a calendar quarter - Downtime) / total minutes in a calendar quarter; Definitions: “Downtime” is a period of time where the error rate exceeds five percent (5%) in a given minute for any Service Feature.; Service Credits Calculation: ${credits}`,
+        'Service Feature: Pipelines; Uptime Calculation: (Total Triggered Executions – Unavailable Executions) / (Total Triggered Executions) x 100; Definitions: “Total Triggered Executions” is the total number of all pipeline executions triggered by Customer in a calendar quarter.; Service Credits Calculation: Same as above',
+      ].join('\n\n'),
+      score: 0.9,
+    },
+  ]);
+  const uptime = composeExtractiveAnswer('How is uptime calculated for each service feature in the Acme SLA? Give a table.', table);
+  t.match(uptime, /^Acme SLA \(Uptime\) \[Source 1\]:\n/);
+  t.match(
+    uptime,
+    /- Service Feature: Boards, Tickets, Webhooks \[Source 1\]\. Uptime Calculation: \(total minutes in a calendar quarter - Downtime\) \/ total minutes in a calendar quarter \[Source 1\]\./,
+  );
+  t.match(uptime, /- Service Feature: Pipelines \[Source 1\]\. Uptime Calculation: \(Total Triggered Executions – Unavailable Executions\)/);
+  t.notMatch(uptime, /Service Credits Calculation/, 'only the column asked for');
+  t.equal(
+    composeExtractiveAnswer('Which service features does the Acme SLA cover? Give a table.', table),
+    'Acme SLA (Uptime) [Source 1]:\n- Service Feature: Boards, Tickets, Webhooks [Source 1].\n- Service Feature: Pipelines [Source 1].',
+    'the first column names the rows',
+  );
+  const band = composeExtractiveAnswer('Table of Acme service credits by uptime band, please.', table);
+  t.match(
+    band,
+    /Service Credits Calculation: A credit claim may be based on either \(not both\) of the following calculations: 10% of the fees paid .* OR 25% of the fees paid/,
+  );
+  // A credit rating is not a service credit.
+  t.match(
+    composeExtractiveAnswer("What is Acme's credit rating?", table),
+    /^The retrieved sources do not answer this question\. The retrieved passages do not mention "credit rating"/,
+  );
+  // A cell quoted is a cell, not a sentence run over the cells' ends.
+  const downtime = composeExtractiveAnswer('How does Acme define downtime?', table);
+  t.match(
+    downtime,
+    /^Definitions: “Downtime” is a period of time where the error rate exceeds five percent \(5%\) in a given minute for any Service Feature \[Source 1\]\.$/,
+  );
+});
+
+t.test('extractive: "back up" is backing up, not "claim back"; "get back to you" is replying', async (t) => {
+  const passages = makeSources([
+    {
+      title: 'Standard Contractual Clauses',
+      content:
+        'A Party held liable for damage to customer data shall be entitled to claim back from the other Party that part of the compensation corresponding to its responsibility for the damage.',
+      score: 0.9,
+    },
+    { title: 'Acme security overview', content: 'All customer data are backed up daily and stored in two regions.', score: 0.5 },
+  ]);
+  t.equal(composeExtractiveAnswer('Does Acme back up customer data?', passages), 'All customer data are backed up daily and stored in two regions [Source 2].');
+  const replies = makeSources([
+    { title: 'Acme refund policy', content: 'Customers may claim back any fees paid for vulnerability reports found during a period of downtime.', score: 0.9 },
+    { title: 'Acme security overview', content: 'When you report a vulnerability, we will get back to you within 72 hours.', score: 0.5 },
+  ]);
+  t.match(
+    composeExtractiveAnswer('How fast does Acme reply to vulnerability reports?', replies),
+    /^When you report a vulnerability, we will get back to you within 72 hours \[Source 2\]\.$/,
+  );
+});
+
 t.test('extractive: says plainly when the sources do not answer, and validation reflects it', async (t) => {
   const g = extractiveGenerator();
   const q = 'What is the recovery time objective (RTO) of GitHub?';

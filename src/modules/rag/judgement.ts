@@ -6,7 +6,7 @@ import type { GapResult } from '../../domain/gap.js';
 import type { Source } from '../../domain/sources.js';
 import { blocksFromChunks, leadInsOf, type ChunkOptions } from '../../ingest/chunker.js';
 import { indexPassage } from '../../rag/concepts.js';
-import { asksForDefinition, asksForRows, definitionAnswers, definitionFit, readQuestion, weighEvidence } from '../../rag/evidence.js';
+import { asksForDefinition, asksForRows, definitionAnswers, definitionFit, isLongRow, readQuestion, weighEvidence } from '../../rag/evidence.js';
 import type { Judgement } from '../../rag/types.js';
 import type { ChunkRow, RagRepository } from './repository.js';
 
@@ -65,6 +65,7 @@ interface WorkspaceReading {
 const CACHE_MAX = 32;
 /** A table as stored: a Markdown row (`| AWS | Hosting | United States |`) or a row as the chunker writes it (`Name: AWS; Location: United States`). */
 const TABLE_LINE = /^\|.*\|.*\|$|^[^:;]{2,60}: [^;]{1,300}(?:; [^:;]{2,60}: [^;]{0,300}){1,}$/;
+const isTableLine = (line: string) => TABLE_LINE.test(line) || isLongRow(line);
 /** A proper name as written: `GitHub`, `37signals`, `HackerOne` (a capital or a figure, then a small letter). */
 const PROPER_NAME = /\b(?:\p{Lu}[\p{L}\p{N}-]*\p{Ll}[\p{L}\p{N}-]*|\p{N}+\p{Ll}[\p{L}\p{N}-]*)\b/gu;
 /** Capitalised words of questions that name the regulation or its parts, not the vendor. */
@@ -201,7 +202,7 @@ export function judgementService(deps: {
       const vendor = sources.filter((s) => s.workspaceId !== null).slice(0, 3);
       if (!vendor.length) return [];
       // A table already retrieved answers by itself.
-      if (vendor.some((s) => s.content.split('\n').some((line) => TABLE_LINE.test(line.trim())))) return [];
+      if (vendor.some((s) => s.content.split('\n').some((line) => isTableLine(line.trim())))) return [];
       const ws = vendor[0]!.workspaceId!;
       const all = await chunksOf(ws);
       const rows = vendor.flatMap((v) => {
@@ -211,7 +212,7 @@ export function judgementService(deps: {
       const out: Source[] = [];
       for (const r of rows) {
         if (out.length >= 2 || sources.some((s) => s.id === r.id) || out.some((s) => s.id === r.id)) continue;
-        if (!r.content.split('\n').some((line) => TABLE_LINE.test(line.trim()))) continue;
+        if (!r.content.split('\n').some((line) => isTableLine(line.trim()))) continue;
         const near = vendor.find((s) => s.documentId === r.document_id);
         out.push(sourceOf(r, sources.length + out.length + 1, near?.score ?? 0));
       }

@@ -12,7 +12,7 @@ import {
   type Scored,
   type Unit,
 } from '../evidence.js';
-import { statesFrequency } from '../concepts.js';
+import { conceptIn, indexPassage, statesFrequency, tokens } from '../concepts.js';
 import { contradictions } from '../contradiction.js';
 import { LEAD_IN } from '../../ingest/chunker.js';
 import { sentences } from '../text.js';
@@ -239,6 +239,29 @@ interface Composed {
 
 /** A row of a table as the chunker writes it: `Name of Subprocessor: AWS; Location of Processing: United States`. */
 const TABLE_ROW = /^[^:;\n]{2,60}: [^;\n]{1,300}(?:; [^:;\n]{2,60}: [^;\n]{0,300}){1,}$/;
+/**
+ * The rows of the table a cell belongs to (in its passage and in the other retrieved passages of
+ * its document), each as its first cell and the cell under the same header as `cell` (all of
+ * its sentences), each row once.
+ */
+function cellColumn(ev: Evidence, cell: Unit): Unit[][] {
+  const header = cell.cell!.header;
+  const rows = new Map<string, Unit[]>();
+  const seen = new Set<string>();
+  const sources = ev.units.filter((u) => u.source.documentId === cell.source.documentId && u.cell);
+  for (const u of sources) {
+    const key = `${u.source.sourceNumber}:${u.cell!.row}`;
+    if (!u.cell!.first && u.cell!.header !== header) continue;
+    if (seen.has(u.text)) continue;
+    seen.add(u.text);
+    const row = rows.get(key) ?? [];
+    row.push(u);
+    rows.set(key, row);
+  }
+  // A row is a row of this table when it has the column (the first cell alone is another table's).
+  return [...rows.values()].filter((r) => r[0]!.cell!.first && (cell.cell!.first || r.some((u) => !u.cell!.first)));
+}
+
 /** At most this many rows of a table are quoted. */
 const MAX_ROWS = 12;
 
@@ -339,6 +362,27 @@ function composeOne(question: string, sources: Source[], opts: ExtractiveOptions
       const more = rows.length > MAX_ROWS ? [`- (${rows.length - MAX_ROWS} more rows in [Source ${n}].)`] : [];
       const p = { chosen: [row], items: new Map<Scored, Unit[]>() };
       return answered(p, [`${titleOf(row.unit.source)} [Source ${n}]:`, ...shown, ...more].join('\n'), pool);
+    }
+    // A table of long rows, read cell by cell: each row's first cell with the cell the best one heads.
+    // The column is the one whose header holds most of what is asked ("how is uptime calculated" -> Uptime Calculation).
+    const asked = reading.concepts.filter((c) => c.role === 'ask' && !c.concept.vendor);
+    // Share of the header's words the question asks about ("Uptime Calculation" 2/2 before "Service Credits Calculation" 2/3);
+    // on a tie, another column before the row's first cell, which names the row.
+    const headerFit = (u: Unit) => {
+      const index = indexPassage('', '', u.cell!.header);
+      const held = asked.filter((c) => conceptIn(c.concept, index) === 'text').length;
+      return held ? held / Math.max(held, tokens(u.cell!.header).length) + (u.cell!.first ? 0 : 0.01) : 0;
+    };
+    const cells = pool.filter((s) => s.coverage >= minCoverage && s.unit.cell);
+    const bestFit = Math.max(0, ...cells.map((s) => headerFit(s.unit)));
+    const cell = (bestFit > 0 ? cells.find((s) => headerFit(s.unit) === bestFit) : undefined) ?? cells.find((s) => s.score >= 0.85 * top);
+    const table = cell ? cellColumn(ev, cell.unit) : [];
+    if (cell && table.length >= 2) {
+      const n = cell.unit.source.sourceNumber;
+      const shown = table.slice(0, MAX_ROWS).map((r) => `- ${r.map((u) => cite(u.text, u.source.sourceNumber)).join(' ')}`);
+      const more = table.length > MAX_ROWS ? [`- (${table.length - MAX_ROWS} more rows in [Source ${n}].)`] : [];
+      const p = { chosen: [cell], items: new Map<Scored, Unit[]>() };
+      return answered(p, [`${titleOf(cell.unit.source)} [Source ${n}]:`, ...shown, ...more].join('\n'), pool);
     }
   }
   // "How often": once a sentence states the frequency, only sentences that state one follow it.
