@@ -231,6 +231,25 @@ t.test('extractive: "back up" is backing up, not "claim back"; "get back to you"
   );
 });
 
+t.test('extractive: "audit reports" are the assurance a vendor makes available, not a tax audit', async (t) => {
+  const passages = makeSources([
+    {
+      title: 'Acme privacy policy',
+      content: 'If Acme is audited by a tax authority, we only share the bare minimum billing information needed to complete the audit.',
+      score: 0.9,
+    },
+    {
+      title: 'Acme data processing addendum',
+      content: 'Upon written request, Acme shall make available to Customer a copy of its then most recent third-party audits or certifications.',
+      score: 0.5,
+    },
+  ]);
+  t.equal(
+    composeExtractiveAnswer('Will Acme share its audit reports?', passages),
+    'Upon written request, Acme shall make available to Customer a copy of its then most recent third-party audits or certifications [Source 2].',
+  );
+});
+
 t.test('extractive: says plainly when the sources do not answer, and validation reflects it', async (t) => {
   const g = extractiveGenerator();
   const q = 'What is the recovery time objective (RTO) of GitHub?';
