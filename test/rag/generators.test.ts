@@ -250,6 +250,20 @@ t.test('extractive: "audit reports" are the assurance a vendor makes available, 
   );
 });
 
+t.test('extractive: source code escrow is a thing of its own, not any sentence about source code', async (t) => {
+  const passages = makeSources([
+    {
+      title: 'Acme terms',
+      content: 'Gists are snippets of source code or other text that users can use to store ideas or share with their customers.',
+      score: 0.9,
+    },
+  ]);
+  t.match(
+    composeExtractiveAnswer('Does Acme put its source code in escrow for its customers?', passages),
+    /^The retrieved sources do not answer this question\. The retrieved passages do not mention "source code escrow"/,
+  );
+});
+
 t.test('extractive: says plainly when the sources do not answer, and validation reflects it', async (t) => {
   const g = extractiveGenerator();
   const q = 'What is the recovery time objective (RTO) of GitHub?';
