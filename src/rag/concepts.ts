@@ -484,6 +484,8 @@ export interface QuestionAnalysis {
   namesVendor: boolean;
   /** The question asks what something is or means (a definition answers it). */
   asksDefinition: boolean;
+  /** The question asks where something is (a place answers it). */
+  asksPlace: boolean;
   /**
    * DORA article numbers the question names (`Article 28`, `Art. 30(2)`): the number is held by
    * that article's own text, not by another passage's cross-reference to it (the rerank gives
@@ -493,6 +495,12 @@ export interface QuestionAnalysis {
   articles: Set<string>;
 }
 
+/**
+ * Where something is kept, run or based ("Where are the data centres?", "In which countries is
+ * our data stored?"): a place answers. Not "Does the contract have to say where data is stored?".
+ */
+export const PLACE_QUESTION =
+  /(?:^|[.?!]\s+)(?:and\s+)?where\b.{0,60}\b(located|hosted|stored|kept|based|processed|data cent(er|re)s?|servers?|headquartered|established|incorporated)\b|\b(in\s+)?(which|what)\s+(countr(y|ies)|regions?|locations?|cit(y|ies))\b/i;
 const DEFINITION_QUESTION =
   /^\s*(what|who)\s*(is|are|'s|’s)\b|\bwhat\s+(does|do)\b.*\bmean\b|\bmeaning of\b|\bdefin(e|es|ed|ition)\b|\b(count|counts|qualify|qualifies|considered)\s+as\b/i;
 
@@ -593,6 +601,7 @@ export function analyseQuestion(asked: string): QuestionAnalysis {
     namesDora: DORA_NAMED.test(question) || DORA_ACRONYM.test(question),
     namesVendor,
     asksDefinition: DEFINITION_QUESTION.test(question),
+    asksPlace: PLACE_QUESTION.test(question),
     articles: OTHER_ACT.test(question) ? new Set() : new Set([...question.matchAll(ARTICLE_NAMED)].map((m) => m[1]!)),
   };
 }
@@ -703,6 +712,8 @@ export function conceptQueries(a: QuestionAnalysis): string[] {
     const forms = defined?.entry ? defined.entry.terms.slice(0, 2) : defined ? [defined.label] : [];
     if (forms.length) out.push(forms.map((f) => phrase(`${f} means`)).join(' or '));
   }
+  // A question asking where: the passage under "Data Location" or saying where things are located.
+  if (a.asksPlace) out.push('location or locations or located');
   return out.length ? out : [searchText(a)];
 }
 

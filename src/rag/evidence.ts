@@ -5,12 +5,14 @@ import {
   defines,
   doraArticleOf,
   indexPassage,
+  PLACE_QUESTION,
   statesFrequency,
   tokens,
   type Concept,
   type PassageIndex,
   type QuestionAnalysis,
 } from './concepts.js';
+import { countriesIn } from '../compliance/drafting/text.js';
 import { looksLikeInstruction } from './prompt.js';
 import { passageIndexOf } from './rerank.js';
 import { listParagraphs, sentences, words } from './text.js';
@@ -37,7 +39,7 @@ export interface Reading {
   /** The question points at the workspace's vendor, by name or as "the vendor". */
   namesVendor: boolean;
   /** What the answer must contain: a figure (`how much`, `how many`, `maximum`), a date (`from what date`). */
-  expects: 'figure' | 'date' | 'frequency' | 'timing' | 'period' | null;
+  expects: 'figure' | 'date' | 'frequency' | 'timing' | 'period' | 'place' | null;
   /** The question asks for the points of a list (what a contract must include, which elements). */
   asksList: boolean;
   /** The question asks how often (`how often`, `how frequently`, `at what interval`). */
@@ -134,6 +136,10 @@ export const DURATION =
 export const INSTEAD_OF_FIGURE =
   /\b(without undue delay|undue delay|promptly|immediately|as soon as (possible|practicable|reasonably)|in a timely manner|timely|without delay|expeditiously|with or without notice|upon (\w+ )?request|on request|before|prior to|in advance|regularly|periodically|from time to time|reasonable (time|period|notice|efforts?|advance)|unreasonably delay|at no (additional|extra) (charge|cost))\b/i;
 const FIGURE_QUESTION = /\b(how\s+(much|many)|what\s+(percentage|proportion|share|amount|number)|(maximum|minimum|highest|lowest)\b(?!\s+(notice|number of)))/i;
+/** The verb of a place question that only says a place is asked. */
+const PLACE_VERB = /^(located|situated|based)$/i;
+/** A place a sentence names: a country (or a cloud region's code) or a region of the world. */
+const REGION = /\b(EU|EEA|European Union|European Economic Area|Europe|North America|Asia[- ]Pacific|APAC)\b/;
 const DATE_QUESTION = /\b((from|on|by|since|as of|until)\s+(what|which)\s+(date|day|year)|what\s+(date|year)\b|(from|since)\s+when\b)/i;
 const LIST_QUESTION =
   /\b(what|which)\b.{0,60}\b(include|includes|contain|contains|cover|covers|elements?|clauses?|provisions?|points?|items?|list|requirements?|obligations?)\b|\b(list|enumerate)\b/i;
@@ -228,6 +234,9 @@ export function readQuestion(question: string, history = ''): Reading {
   // "We are a small broker. Do we have to comply?": when the question itself names nothing,
   // the statements before it say what it is about.
   if (!concepts.some((c) => c.role === 'ask')) for (const c of concepts) if (c.role === 'context' && !c.concept.figure) c.role = 'ask';
+  // "Where are the data centres located?": the place is what is asked, "located" only says so.
+  if (PLACE_QUESTION.test(asked))
+    for (const c of concepts) if (c.role === 'ask' && c.concept.stem !== undefined && PLACE_VERB.test(c.concept.label)) c.role = 'frame';
   if (history.trim()) {
     const own = keysOf(analysis);
     for (const c of analyseQuestion(history).concepts) if (!own.has(c.key) && !c.frame) concepts.push({ concept: c, role: 'history' });
@@ -248,7 +257,9 @@ export function readQuestion(question: string, history = ''): Reading {
             ? 'period'
             : FREQUENCY_QUESTION.test(asked)
               ? 'frequency'
-              : null,
+              : PLACE_QUESTION.test(asked)
+                ? 'place'
+                : null,
     // "… what must we be able to exit without? List them.": an instruction to list, wherever it stands.
     asksList: LIST_QUESTION.test(asked) || LIST_INSTRUCTION.test(question),
     asksFrequency: asksFrequency(asked),
@@ -264,6 +275,7 @@ export function holdsExpected(text: string, expects: Reading['expects']): boolea
   const plain = text
     .replace(/\b(No\s+)?\d+\/\d+\b|\b(Articles?|paragraphs?|subparagraphs?|points?)\s+\(?\d+\)?(\(\d+\))*(\([a-z]\))?/gi, ' ')
     .replace(/(^|\s)\(\d{1,2}\)(?=\s)/g, ' ');
+  if (expects === 'place') return REGION.test(text) || countriesIn(text).length > 0;
   if (expects === 'date') return MONTH.test(plain) || /\b(19|20)\d{2}\b/.test(plain);
   if (expects === 'frequency' && FREQUENCY.test(plain)) return true;
   if (expects === 'timing') return DURATION.test(plain) || INSTEAD_OF_FIGURE.test(plain);

@@ -264,6 +264,24 @@ t.test('extractive: source code escrow is a thing of its own, not any sentence a
   );
 });
 
+t.test('extractive: "where are … located?" is answered by a sentence naming a place', async (t) => {
+  const passages = makeSources([
+    { title: 'Acme privacy policy', content: 'Location of site and data: we describe here how your data is stored in multiple locations.', score: 0.9 },
+    { title: 'Acme security overview', content: 'Our primary data centers are in Germany, in Frankfurt and Berlin.', score: 0.5 },
+  ]);
+  t.equal(
+    composeExtractiveAnswer("Where are Acme's data centres located?", passages),
+    'Our primary data centers are in Germany, in Frankfurt and Berlin [Source 2].',
+  );
+  // Nothing naming a place: said so, not a sentence about locations in general.
+  t.match(
+    composeExtractiveAnswer('Where is Acme data stored?', passages.slice(0, 1)),
+    /^The retrieved sources do not answer this question\. The retrieved passages do not give the place asked for/,
+  );
+  // "Does the contract have to say where data is stored?" asks whether, not where.
+  t.notMatch(composeExtractiveAnswer('Does the Acme privacy policy say where data is stored?', passages.slice(0, 1)), /do not give the place asked for/);
+});
+
 t.test('extractive: says plainly when the sources do not answer, and validation reflects it', async (t) => {
   const g = extractiveGenerator();
   const q = 'What is the recovery time objective (RTO) of GitHub?';

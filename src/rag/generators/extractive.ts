@@ -271,6 +271,7 @@ const KIND_WORD: Record<NonNullable<ReturnType<typeof readQuestion>['expects']>,
   frequency: 'frequency',
   period: 'period',
   timing: 'time limit',
+  place: 'place',
 };
 
 /** One question (or one part of a multi-part question) over the sources. */
@@ -298,7 +299,9 @@ function composeOne(question: string, sources: Source[], opts: ExtractiveOptions
     const side = (ws: boolean) => {
       // The corpus is not the vendor's: its side is measured without the vendor's names.
       const total = ev.total - (ws ? 0 : ev.vendorWeight);
-      const pool = ev.scored.filter((s) => isWs(s) === ws && fits(s)).map((s) => ({ ...s, coverage: total > 0 ? s.got / total : 0 }));
+      // The regulation's side states the requirement: it names no vendor's place.
+      const fitsSide = (s: Scored) => fits(s) || (!ws && reading.expects === 'place');
+      const pool = ev.scored.filter((s) => isWs(s) === ws && fitsSide(s)).map((s) => ({ ...s, coverage: total > 0 ? s.got / total : 0 }));
       return pick(ev, pool, Math.max(1, Math.min(2, maxSentences - 1)), SIDE_COVERAGE);
     };
     const dora = side(false);
