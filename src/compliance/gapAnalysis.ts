@@ -83,6 +83,23 @@ export class Bm25 {
  * sentence of that obligation) + (1 - lexicalWeight) x cosine of the embedder's vectors (when
  * given). `relevanceOf(...)(i)(span)` is the best of the span's sentences for obligation i.
  */
+/** Where a sentence's enumerated points begin: "…; and (ii) …", "; (b) …". */
+const POINT_BREAK = /;\s*(?:and\s+|or\s+)?\((?:[ivx]{1,4}|[a-z]|\d{1,2})\)\s/gi;
+
+/** The enumerated point of a sentence holding the position `at` (the whole sentence when it has none). */
+function pointAt(text: string, at: number): string {
+  let start = 0;
+  let end = text.length;
+  for (const b of text.matchAll(POINT_BREAK)) {
+    if (b.index! < at) start = b.index! + 1;
+    else {
+      end = b.index!;
+      break;
+    }
+  }
+  return text.slice(start, end);
+}
+
 export function relevanceOf(
   obligations: VendorObligation[],
   sentences: Sentence[],
@@ -336,7 +353,9 @@ function readElement(
         if (m && /\b(never|not)\s+$/i.test(s.text.slice(Math.max(0, m.index - 12), m.index))) continue;
         // The exception may follow in the next sentence ("… may amend this Agreement at any time. GitHub will notify
         // Customer of material changes … at least 30 days prior").
-        if (m && (c.unless?.test(s.text) || (s.next !== null && c.unless?.test(sentences[s.next]!.text)))) continue;
+        // An exception in another enumerated point of the sentence ("(i) either party may terminate at any time …;
+        // and (ii) the Client may terminate with thirty (30) days' notice") is not this clause's.
+        if (m && (c.unless?.test(pointAt(s.text, m.index)) || (s.next !== null && c.unless?.test(sentences[s.next]!.text)))) continue;
         if (m && s.text.split(' ').length >= o.minWords && bindsAsNeeded(s.text, c.bound ?? 'any', ctx.vendorNames)) {
           return { level: 'limited', note: c.note, best: clean.slice(0, 1), extra: [{ sentence: s.index, text: s.text, at: m.index, role: 'contrary' }] };
         }

@@ -308,6 +308,21 @@ t.test('list items are bound by their lead-in; termination at will only without 
   t.equal(h('Acme may terminate your Services for any reason or no reason by providing you with thirty days advance notice.'), 'met', 'with a notice period');
   t.equal(h('Acme may immediately terminate the Services without notice in the event that you breach these Terms.'), 'met', 'for cause');
   t.equal(h('Acme may terminate the Services without notice.'), 'limited', 'without notice and without cause');
+  // The customer's notice period in another point of the sentence is not a notice period for the termination at any time.
+  t.equal(
+    h(
+      'In addition, (i) either party may terminate this Agreement at any time upon notice to the other party; and (ii) the Client may terminate this Agreement with thirty (30) days written notice.',
+    ),
+    'limited',
+    "another point's notice period",
+  );
+  t.equal(
+    h(
+      'In addition, (i) either party may terminate this Agreement at any time upon thirty (30) days written notice; and (ii) the Client may terminate this Agreement for convenience.',
+    ),
+    'met',
+    "the point's own notice period",
+  );
 });
 
 t.test('the scope of a commitment: some storage, physical access, visitor logs, free delegation', async (t) => {
