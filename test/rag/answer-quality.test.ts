@@ -181,7 +181,7 @@ t.test("answer quality on the demo data (floors under the runner's figures)", as
     floor('a figure not given: key facts', nofigure.facts, 0.5);
     const summary = of('summary');
     ceiling('summaries: refused', summary.refused, 0.15);
-    floor('summaries: key facts', summary.facts, 0.17);
+    floor('summaries: key facts', summary.facts, 0.4);
     const definition = of('definition');
     floor('definitions: cite a right source', definition.citedGold, 0.9);
     floor('definitions: key facts', definition.facts, 0.55);

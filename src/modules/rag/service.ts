@@ -9,7 +9,7 @@ import { newId } from '../../lib/ids.js';
 import { idempotentEffectCommitted, presetIdempotentResponse } from '../../lib/idempotencyContext.js';
 import { isDatabaseUnavailable } from '../../db/errors.js';
 import { GenerationAborted, isAbort } from '../../rag/generators/index.js';
-import { questionParts } from '../../rag/generators/extractive.js';
+import { type QuestionPart, questionParts } from '../../rag/generators/extractive.js';
 import { contextualQuestion } from '../../rag/query.js';
 import type { Generator, GenerationResult, HistoryTurn, Judgement, RetrievalFilters, Retriever } from '../../rag/types.js';
 import type { JudgementService } from './judgement.js';
@@ -74,6 +74,8 @@ export const STATUS_RETRIEVING = 'Retrieving context';
 /** Most sources of a multi-part question. */
 export const MAX_PART_SOURCES = 12;
 export const STATUS_GENERATING = 'Generating answer';
+/** Passages searched for each topic of a summary request. */
+export const TOPIC_PASSAGES = 2;
 
 /** Checks what the filter schema cannot: `start` not after `end` (dates are checked by their format). */
 export function checkFilters(filters: RetrievalFilters | undefined): RetrievalFilters | undefined {
@@ -134,6 +136,27 @@ export function ragService(deps: {
 }): RagService {
   const { retrieval, generator, conversations, analytics, config } = deps;
   const elapsed = (p: Prepared) => Math.round(performance.now() - p.startedAt);
+
+  /** The best passages of each topic of a summary request, each passage once (TOPIC_PASSAGES per topic). */
+  async function topicPassages(p: Prepared, parts: QuestionPart[]): Promise<Source[]> {
+    const out: Source[] = [];
+    for (const part of parts) {
+      const found = await retrieval.search({
+        workspaceId: p.scope.workspaceId,
+        query: `${part.context} ${part.text}`,
+        filters: p.filters,
+        limit: TOPIC_PASSAGES + 2,
+      });
+      let taken = 0;
+      for (const f of found) {
+        if (taken >= TOPIC_PASSAGES) break;
+        if (out.some((o) => o.id === f.id)) continue;
+        out.push(f);
+        taken++;
+      }
+    }
+    return out;
+  }
 
   /** Logs the question for analytics; written after the response (AnalyticsService.logQuery). */
   function logQuery(
@@ -221,10 +244,15 @@ export function ragService(deps: {
         const query = contextualQuestion(p.question, history);
         // A multi-part question (or a summary by topic) gets two more passages per part, up to
         // MAX_PART_SOURCES: each part needs its own passage, which the whole question ranks lower.
-        const parts = questionParts(p.question).length;
+        const asked = questionParts(p.question);
+        const parts = asked.length;
         const limit = parts >= 2 ? Math.max(config.topK, Math.min(config.topK + 2 * parts, MAX_PART_SOURCES)) : config.topK;
         const found = await retrieval.search({ workspaceId: p.scope.workspaceId, query, filters: p.filters, limit });
-        sources = found.slice(0, limit).map((s, i) => ({ ...s, sourceNumber: i + 1 }));
+        // A summary by topic ("… Corporate Terms on term, termination, liability and governing law"): each topic's
+        // best passages, searched with the request's scene, before the rest of the whole request's.
+        const byTopic = parts >= 2 && asked.every((x) => x.topic) ? await topicPassages(p, asked) : [];
+        const merged = [...byTopic, ...found.filter((f) => !byTopic.some((t) => t.id === f.id))];
+        sources = merged.slice(0, Math.max(limit, byTopic.length)).map((s, i) => ({ ...s, sourceNumber: i + 1 }));
         // A judgement question ("does GitHub's contract meet Art. 30 termination rights?"): the
         // obligation engine's reading, and the passages that decided it after the retrieved ones.
         let judgement: Judgement | undefined;
