@@ -165,6 +165,17 @@ t.test('subprocessor tables by what their columns mean, and name-description lis
     (d.value as { name: string }[]).map((s) => s.name),
     ['Hostco Inc.', 'Mailer Ltd', 'hPay'],
   );
+  // Named in a sentence: each company engaged as a processor, with the country written after it; not the vendor itself.
+  d = draft(
+    'subcontractors',
+    'The Client consents that Acme Cloud engages Hostco, Inc., Seattle, WA - USA and Mailer GmbH, Berlin, Germany as another processors.',
+  );
+  t.same(d.value, [
+    { name: 'Hostco, Inc.', country: 'US' },
+    { name: 'Mailer GmbH', country: 'DE' },
+  ]);
+  d = draft('subcontractors', 'Acme Inc. uses Hostco, Inc. for hosting and may engage other processors with notice.');
+  t.equal(d.status, 'not_found', 'a company used for something, not as a processor');
   d = draft('subcontractors', 'Name: Tracker Co; Purpose: Analytics cookies; Expiry: 1 year', ctx, 'Cookies we use');
   t.equal(d.status, 'not_found', 'a cookie table is not a subprocessor list');
   // A cell holding its own semicolons does not break its row.

@@ -1,5 +1,5 @@
 import { countriesIn } from '../text.js';
-import { companyAt, keyValues, tableCells, type Rule } from './common.js';
+import { companyAt, companyRe, keyValues, tableCells, vendorAlt, type Found, type Rule } from './common.js';
 
 /**
  * Subprocessor tables and lists in register drafting: their rows (a Markdown table, a
@@ -203,10 +203,33 @@ export function subprocessorRows(content: string, section: string): SubRow[] {
  * Role.") below a sentence that says where they are located. Each item keeps its own row
  * as quote; the field's quote is the first one.
  */
-export const subcontractors: Rule = (content, _ss, _ctx, section) =>
-  subprocessorRows(content, section).map((r) => ({
+export const subcontractors: Rule = (content, ss, ctx, section) => {
+  const rows: Found[] = subprocessorRows(content, section).map((r) => ({
     value: [{ name: r.name, ...(r.role ? { role: r.role } : {}), ...(r.country ? { country: r.country } : {}) }],
     start: r.start,
     end: r.end,
     strength: r.strength,
   }));
+  // A sentence naming them: "Keboola engages Amazon Web Services, Inc., Seattle, WA - USA and Snowflake Computing,
+  // Inc., San Mateo, CA – USA as another processors".
+  for (const s of ss) {
+    const m = ENGAGED_AS.exec(s.text);
+    if (!m || rows.some((r) => r.start < s.end && r.end > s.start)) continue;
+    const alt = vendorAlt(ctx);
+    const vendor = alt ? new RegExp(`^(?:${alt})\\b`, 'i') : null;
+    const names = [...m[1]!.matchAll(companyRe())].filter((c) => !vendor?.test(c[0]));
+    if (!names.length) continue;
+    const value = names.map((c, i) => {
+      // The place written after a name, up to the next name: its country.
+      const place = m[1]!.slice(c.index! + c[0].length, names[i + 1]?.index ?? m[1]!.length);
+      const country = countriesIn(place)[0]?.code;
+      return { name: c[0].replace(/\s+/g, ' '), ...(country ? { country } : {}) };
+    });
+    rows.push({ value, start: s.start, end: s.end, strength: 0.8 });
+  }
+  return rows;
+};
+
+/** Companies engaged as (sub)processors in one sentence: what stands between the verb and "as … processors". */
+const ENGAGED_AS =
+  /\b(?:engages?|engaged|uses|use|appoints?|appointed|relies on|rely on|has authori[sz]ed|authori[sz]es)\s+(.{10,400}?)\s+as\s+(?:an?\s+|its\s+|our\s+|their\s+)?(?:another|other|additional|further)?\s*(?:sub-?processors?|processors?|sub-?contractors?)\b/i;
