@@ -226,6 +226,7 @@ export function createServices(deps: { config: Config; database: Database; maile
     workspaces,
     contracts,
     retrieval,
+    chunks: ragRepository(db),
     model: useModel && a.apiKey ? anthropicExtractor({ ...modelOptions, apiKey: a.apiKey }) : null,
     jobs,
     notifications,

@@ -453,3 +453,35 @@ t.test('an accept that needs a contract creates it at the button: a start date, 
     'and every accepted value is in the profile with its source',
   );
 });
+
+t.test('a subprocessor table stored over many passages is read to its end', async (t) => {
+  const ctx = await buildTestApp();
+  t.teardown(ctx.close);
+  const { app } = ctx;
+  const owner = await registerUser(app);
+  const ws = (await createOrgAndWorkspace(app, owner, 'Acme Cloud')).workspaceId;
+  // Rows long enough that each is a passage of its own (the chunk size is 1,200 characters).
+  const purpose = (what: string) =>
+    `For the purpose of ${what} we use the services of this provider, which processes the account data of our users, including names, e-mail addresses and usage data, on our behalf and on the basis of a data processing agreement with standard contractual clauses. `.repeat(
+      4,
+    );
+  // More rows than the field's searches return (7 searches of 12 passages, much the same ones).
+  const brands = ['Stripe', 'GitHub', 'Atlassian', 'GitLab', 'Assembla', 'Heroku', 'Zendesk', 'Mailchimp', 'Intercom', 'Twilio'];
+  const names = ['North', 'South', 'East', 'West', 'Central', 'Global'].flatMap((region) => brands.map((b) => `${b} ${region}`));
+  const table = [
+    '| Third Party Provider | Data Processing Purpose |',
+    '|:---:|:---|',
+    ...names.map((n, i) => `| ${n} | ${purpose(`service ${i + 1}`).trim()} |`),
+  ].join('\n');
+  await createTextSource(app, wsHeaders(owner, ws), [
+    {
+      title: 'Acme privacy policy',
+      content: `# Acme privacy policy\n\n## Third party providers\n\nWe use the following third party providers.\n\n${table}\n\n## Contact\n\nWrite to privacy@example.com.\n`,
+      format: 'markdown',
+    },
+  ]);
+  const { done } = await draft(app, owner, ws);
+  t.equal(done.status, 'completed', done.error ?? '');
+  const sub = byField(done.fields, 'subcontractors');
+  t.same((sub.value as { name: string }[]).map((s) => s.name).sort(), [...names].sort(), 'every row, not only the retrieved passages');
+});

@@ -9,7 +9,7 @@ import {
   type FieldProposal,
   type Subcontractor,
 } from '../../domain/profileDrafts.js';
-import { brandCompanies, companyNames, extract, providerAliases, type Found } from './extractors.js';
+import { brandCompanies, companyNames, extract, providerAliases, type ExtractContext, type Found } from './extractors.js';
 import { FIELD_SPECS } from './fields.js';
 
 /**
@@ -38,6 +38,11 @@ export interface DraftInput {
   /** Retrieval scoped to the vendor's workspace. */
   search(query: string, limit?: number): Promise<Passage[]>;
   fields?: readonly DraftField[];
+  /**
+   * The passages after one in its document, in order (a subprocessor table stored over many
+   * passages is read to its end). Without it, only the retrieved passages are read.
+   */
+  following?(passage: Passage, limit: number): Promise<Passage[]>;
   /** Extra check of each value (the model path); the offline rules need none. */
   signal?: AbortSignal;
 }
@@ -231,6 +236,31 @@ function legalNameByUse(passages: Passage[], vendorNames: string[]): FieldPropos
   );
 }
 
+/** Passages read after one that holds subprocessor rows, at most. */
+const TABLE_PASSAGES = 24;
+
+/**
+ * A subprocessor table or list goes on after a retrieved passage that holds some of its rows
+ * (a long row is a passage of its own): the passages after it are read while they hold rows.
+ */
+async function readTablesOn(
+  hits: { passage: Passage; found: Found }[],
+  read: Set<string>,
+  ctx: ExtractContext,
+  following: NonNullable<DraftInput['following']>,
+): Promise<void> {
+  const starts = [...new Map(hits.map((h) => [h.passage.chunkId, h.passage])).values()];
+  for (const start of starts) {
+    for (const p of await following(start, TABLE_PASSAGES)) {
+      if (read.has(p.chunkId)) continue;
+      read.add(p.chunkId);
+      const found = extract('subcontractors', p.content, ctx, p.section);
+      if (!found.length) break;
+      for (const f of found) hits.push({ passage: p, found: f });
+    }
+  }
+}
+
 /** Drafts every field (or `fields`) from the passages the workspace's retrieval returns. */
 export async function draftFields(input: DraftInput): Promise<FieldProposal[]> {
   const fields = input.fields ?? DRAFT_FIELDS;
@@ -248,7 +278,12 @@ export async function draftFields(input: DraftInput): Promise<FieldProposal[]> {
   const run = async (field: DraftField) => {
     const ctx = { vendorNames: [...names], legalNames };
     const hits: { passage: Passage; found: Found }[] = [];
-    for (const p of await passagesFor(field)) for (const f of extract(field, p.content, ctx, p.section)) hits.push({ passage: p, found: f });
+    const read = new Set<string>();
+    for (const p of await passagesFor(field)) {
+      read.add(p.chunkId);
+      for (const f of extract(field, p.content, ctx, p.section)) hits.push({ passage: p, found: f });
+    }
+    if (field === 'subcontractors' && input.following) await readTablesOn(hits, read, ctx, input.following);
     const proposal = decide(field, hits);
     results.set(field, proposal);
     return proposal;

@@ -16,6 +16,7 @@ import { offsetOf, pagination, type PageRequest, type Pagination } from '../../d
 import type { Scope } from '../../domain/scope.js';
 import { AppError, badRequest, conflict, notFound } from '../../lib/errors.js';
 import type { RetrievalService } from '../../rag/retrieval.js';
+import type { RagRepository } from '../rag/repository.js';
 import type { NotificationsService } from '../notifications/service.js';
 import type { WorkspacesService } from '../workspaces/service.js';
 import { ContractSchema, isCountryCode, PROFILE_FIELD_SCHEMAS, type Contract, type VendorProfile } from '../../domain/vendorProfile.js';
@@ -57,6 +58,8 @@ type Deps = {
   workspaces: Pick<WorkspacesService, 'get' | 'applyProfileValues'>;
   contracts: Pick<ContractsService, 'freeReference' | 'assertFits'>;
   retrieval: Pick<RetrievalService, 'search'>;
+  /** The stored passages after one in its document (a subprocessor table over many passages); absent: retrieved passages only. */
+  chunks?: Pick<RagRepository, 'chunksAfter'>;
   /** With ANTHROPIC_API_KEY: Claude reads the same passages (src/compliance/drafting/model.ts). */
   model?: ModelExtractor | null;
   /** Absent: the draft runs in this process right after the request (tools). */
@@ -210,8 +213,27 @@ export function profileDraftsService(deps: Deps): ProfileDraftsService {
           };
         });
     };
+    const chunks = deps.chunks;
+    const following = chunks
+      ? async (p: Passage, limit: number): Promise<Passage[]> =>
+          (await chunks.chunksAfter(row.workspaceId, p.chunkId, limit)).map((c) => {
+            seen.add(c.id);
+            return {
+              chunkId: c.id,
+              documentId: c.document_id,
+              dataSourceId: c.data_source_id,
+              title: c.title,
+              section: c.section,
+              page: c.page === null ? null : String(c.page),
+              url: c.url,
+              content: c.content,
+            };
+          })
+      : undefined;
     const vendorNames = [ws.workspaceName, profile.legalName ?? ''].filter(Boolean);
-    const proposals = deps.model ? await deps.model.draft({ vendorNames, search }) : { fields: await draftFields({ vendorNames, search }), dropped: undefined };
+    const proposals = deps.model
+      ? await deps.model.draft({ vendorNames, search })
+      : { fields: await draftFields({ vendorNames, search, ...(following ? { following } : {}) }), dropped: undefined };
     const fields: DraftFieldState[] = proposals.fields.map((p) => {
       const unchanged = p.status === 'proposed' && isUnchanged(p.field, p, sources[profilePath(p.field)]);
       return { ...p, status: unchanged ? 'unchanged' : p.status, decision: null };

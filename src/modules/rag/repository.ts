@@ -26,6 +26,8 @@ export interface RagRepository {
   workspaceChunks(workspaceId: string): Promise<ChunkRow[]>;
   /** The live passages of a DORA article, by position. */
   articleChunks(article: number): Promise<ChunkRow[]>;
+  /** The live passages after one in its document (of one workspace), in order, at most `limit`. */
+  chunksAfter(workspaceId: string, chunkId: string, limit: number): Promise<ChunkRow[]>;
 }
 
 export function ragRepository(db: Db): RagRepository {
@@ -52,6 +54,15 @@ export function ragRepository(db: Db): RagRepository {
         sql`SELECT ${COLUMNS} FROM chunks c JOIN documents d ON d.id = c.document_id
             WHERE c.workspace_id = ${workspaceId} AND c.deleted_at IS NULL AND d.deleted_at IS NULL
             ORDER BY c.document_id, c.chunk_index`,
+      );
+    },
+    chunksAfter(workspaceId, chunkId, limit) {
+      return queryRows<ChunkRow>(
+        db,
+        sql`SELECT ${COLUMNS} FROM chunks c JOIN chunks s ON s.id = ${chunkId} AND s.document_id = c.document_id
+            JOIN documents d ON d.id = c.document_id AND d.deleted_at IS NULL
+            WHERE c.workspace_id = ${workspaceId} AND c.deleted_at IS NULL AND c.chunk_index > s.chunk_index
+            ORDER BY c.chunk_index LIMIT ${limit}`,
       );
     },
     articleChunks(article) {

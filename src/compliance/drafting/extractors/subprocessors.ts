@@ -16,6 +16,15 @@ const LOCATION_KEY = /location|country|countries|region|headquarter|jurisdiction
 /** A location column that says where the processing takes place (not where the company is registered). */
 const WHERE_KEY = /process|hosting|hosted|stored|storage|region|sub-processing|location of (data|processing)|data location/i;
 
+/**
+ * Columns that make a table a list of processors without saying "subprocessor": a third-party
+ * provider or vendor column beside the purpose of the data processing ("Third Party Provider |
+ * Data Processing Purpose").
+ */
+const processorColumns = (header: string[]) =>
+  header.some((h) => /^(third[- ]party (provider|service|vendor)s?|service providers?|vendors?)$/i.test(h.trim())) &&
+  header.some((h) => /\b(data )?processing\b|\bpersonal data\b/i.test(h));
+
 interface SubRow {
   name: string;
   role?: string;
@@ -109,7 +118,7 @@ export function subprocessorRows(content: string, section: string): SubRow[] {
         if (header.some((h) => /cookie/.test(h))) header = null;
         continue;
       }
-      if (!header || !(header.some((h) => SUBPROCESSOR.test(h)) || about(content.slice(0, start)))) continue;
+      if (!header || !(header.some((h) => SUBPROCESSOR.test(h)) || processorColumns(header) || about(content.slice(0, start)))) continue;
       const col = (re: RegExp, not?: number) => header!.findIndex((h, i) => i !== not && re.test(h));
       const ni = Math.max(0, col(NAME_KEY));
       const name = cells[ni] ? cellName(cells[ni]!) : '';
@@ -122,7 +131,11 @@ export function subprocessorRows(content: string, section: string): SubRow[] {
     header = null;
     // A table row as the ingestion writes it: "Name of Subprocessor: X; Description of Processing: Y; ...".
     const pairs = keyValues(tr);
-    if (pairs && !pairs.some(([k]) => /cookie/i.test(k)) && (pairs.some(([k]) => SUBPROCESSOR.test(k)) || about(content.slice(0, start)))) {
+    if (
+      pairs &&
+      !pairs.some(([k]) => /cookie/i.test(k)) &&
+      (pairs.some(([k]) => SUBPROCESSOR.test(k)) || processorColumns(pairs.map(([k]) => k)) || about(content.slice(0, start)))
+    ) {
       const nameAt = pairs.findIndex(([k]) => NAME_KEY.test(k));
       if (nameAt >= 0 && pairs[nameAt]![1]) {
         const others = pairs.filter((_, i) => i !== nameAt);
