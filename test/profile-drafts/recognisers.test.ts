@@ -176,6 +176,16 @@ t.test('subprocessor tables by what their columns mean, and name-description lis
   ]);
   d = draft('subcontractors', 'Acme Inc. uses Hostco, Inc. for hosting and may engage other processors with notice.');
   t.equal(d.status, 'not_found', 'a company used for something, not as a processor');
+  // A section of its own per service under a subprocessors heading: the heading names it.
+  d = draft(
+    'subcontractors',
+    'https://www.hostco.example\n1 Harbour Road, Dublin 2, Ireland\n\nApplication servers, file storage and datastores.',
+    ctx,
+    'Services used by Acme > Primary Third-Party Sub-processors > Hostco',
+  );
+  t.same(d.value, [{ name: 'Hostco', role: 'Application servers, file storage and datastores.', country: 'IE' }]);
+  d = draft('subcontractors', 'https://www.tracker.example\n\nMeasures visits to our website.', ctx, 'Privacy policy > Cookies and analytics > Tracker');
+  t.equal(d.status, 'not_found', 'a section per analytics cookie supplier is not a subprocessor');
   d = draft('subcontractors', 'Name: Tracker Co; Purpose: Analytics cookies; Expiry: 1 year', ctx, 'Cookies we use');
   t.equal(d.status, 'not_found', 'a cookie table is not a subprocessor list');
   // A cell holding its own semicolons does not break its row.

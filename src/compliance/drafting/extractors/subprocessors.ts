@@ -25,6 +25,38 @@ const processorColumns = (header: string[]) =>
   header.some((h) => /^(third[- ]party (provider|service|vendor)s?|service providers?|vendors?)$/i.test(h.trim())) &&
   header.some((h) => /\b(data )?processing\b|\bpersonal data\b/i.test(h));
 
+/** Headings above a section of its own per service: about subprocessors, or third-party services holding personal data. */
+const ENTRY_PARENTS = (parents: string[]) =>
+  !parents.some((h) => /\bcookie/i.test(h)) &&
+  (parents.some((h) => SUBPROCESSOR.test(h)) ||
+    (parents.some((h) => /\bthird[- ]party (services|providers)\b|\bservice providers\b/i.test(h)) &&
+      parents.some((h) => /\bpersonal (data|information)\b|\bsub-?processors?\b/i.test(h))));
+
+/**
+ * A section of its own per service under a subprocessors heading ("Primary Third-Party
+ * Sub-processors > Intercom"): the heading names it, its text starts with its web address
+ * (and maybe its postal address), then what it does.
+ */
+function headedEntry(content: string, section: string): SubRow | null {
+  const path = section.split(' > ').map((h) => h.trim());
+  const name = path.at(-1) ?? '';
+  if (path.length < 2 || !ENTRY_PARENTS(path.slice(0, -1))) return null;
+  if (name.length > 40 || name.split(/\s+/).length > 5 || !/^[\p{Lu}\d]/u.test(name) || /[:?.]$/.test(name)) return null;
+  const lines = content.split('\n').map((l) => l.trim());
+  const first = lines.findIndex(Boolean);
+  if (first < 0 || !/^(https?:\/\/|www\.)\S+$/i.test(lines[first]!)) return null;
+  let k = first + 1;
+  let address: string | undefined;
+  if (lines[k] && /\d/.test(lines[k]!) && /,/.test(lines[k]!)) address = lines[k++];
+  while (k < lines.length && !lines[k]) k++;
+  const role = lines[k] && lines[k]!.length <= 120 && !/^(https?:\/\/|www\.)/i.test(lines[k]!) ? lines[k] : undefined;
+  const last = role ?? address ?? lines[first]!;
+  const start = content.indexOf(lines[first]!);
+  const end = content.indexOf(last, start) + last.length;
+  const country = address ? countriesIn(address)[0]?.code : undefined;
+  return { name, ...(role ? { role } : {}), ...(country ? { country } : {}), where: [], start, end, strength: 0.8 };
+}
+
 interface SubRow {
   name: string;
   role?: string;
@@ -73,6 +105,8 @@ function listItem(text: string): { name: string; role?: string } | null {
  * subprocessors: items that are names, with a role after "for", a full stop or a dash.
  */
 export function subprocessorRows(content: string, section: string): SubRow[] {
+  const entry = headedEntry(content, section);
+  if (entry) return [entry];
   const out: SubRow[] = [];
   const lines = content.split('\n');
   let offset = 0;
