@@ -159,6 +159,11 @@ t.test('subprocessor tables by what their columns mean, and name-description lis
   t.same(d.value, [{ name: 'Hostco Inc.', role: 'Hosting', country: 'DE' }], 'a Markdown table; the address after the name is left out');
   d = draft(
     'subcontractors',
+    '| Sub-processor | Service | Location |\n| --- | --- | --- |\n| Datastore S.L. (Spain) | Analytics database | European Union |\n',
+  );
+  t.same(d.value, [{ name: 'Datastore S.L.', role: 'Analytics database' }], 'the country in brackets after the name is not part of it');
+  d = draft(
+    'subcontractors',
     'Acme uses the following sub-processors:\n\n- Hostco Inc.\nfor cloud infrastructure.\n\n- Mailer Ltd for email delivery.\n\n- hPay. Payments.\n',
   );
   t.same(

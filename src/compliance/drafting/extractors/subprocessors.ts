@@ -72,7 +72,10 @@ interface SubRow {
 
 /** A name as a table cell gives it, without an address after it ("X Inc., 156, 2nd Street, ..."). */
 function cellName(cell: string): string {
-  const n = cell.replace(/\s+/g, ' ').trim();
+  const written = cell.replace(/\s+/g, ' ').trim();
+  // "Tinybird Data S.L. (Spain)": the country after the name is not part of it.
+  const paren = /\s*\(([^()]{2,40})\)$/.exec(written);
+  const n = paren && countriesIn(paren[1]!).length && paren.index > 1 ? written.slice(0, paren.index) : written;
   const co = companyAt(n);
   // "X GmbH, Street 8, 10119 Berlin", "X SARL – AWS, 38 Avenue ...": the company, not its address or brand.
   if (co && /^(,?\s*\d|,\s*[^;()]{1,80}?\d|\s*[–—-]\s+[^,]{1,40},\s*[^,]{0,40}\d)/.test(n.slice(co.length))) return co;
