@@ -451,3 +451,19 @@ t.test("personal data from a DPA's scope under Article 28(1) GDPR", async (t) =>
   t.equal(scope.value, true);
   t.equal(draft('personalData', 'Processing within the meaning of Art. 28 GDPR is not part of this agreement.').status, 'not_found');
 });
+
+t.test("a service defined by the vendor's possessive; a workspace named 'Brand (Product)' goes by both", async (t) => {
+  const content =
+    '1.6. “Northwind Connect” or “NWC” means Northwind’s subscription-based software-as-a-service data warehousing solution and ETL platform that facilitates the extraction and loading of data.';
+  const d = draft('description', content, { vendorNames: ['Northwind'] });
+  t.equal(d.status, 'proposed');
+  t.match(String(d.value), /Northwind’s subscription-based software-as-a-service data warehousing solution/);
+  t.equal(draft('description', content, { vendorNames: ['Acme'] }).status, 'not_found', "another company's service is not the vendor's");
+  // The workspace name "Northwind (Northwind Connect)": the possessive "Northwind’s" is the vendor's.
+  const [field] = await draftFields({
+    vendorNames: ['Northwind (Northwind Connect)'],
+    fields: ['description'],
+    search: async () => [passage(content)],
+  });
+  t.equal(field!.status, 'proposed');
+});

@@ -272,7 +272,8 @@ export async function draftFields(input: DraftInput): Promise<FieldProposal[]> {
   };
   const passagesFor = (field: DraftField) => passagesOf(field, search, input.signal, input.vendorNames);
   // The vendor's own names (legal names found first) make "X is a provider of ..." and "X may terminate" readable.
-  const names = new Set(input.vendorNames.filter(Boolean));
+  // A workspace named "Keboola (Keboola Connection)" goes by "Keboola" and "Keboola Connection" too.
+  const names = new Set(input.vendorNames.filter(Boolean).flatMap((n) => [n, ...(/^(.+?)\s*\(([^()]+)\)$/.exec(n)?.slice(1) ?? [])].map((x) => x.trim())));
   const legalNames: string[] = [];
   const results = new Map<DraftField, FieldProposal>();
   const run = async (field: DraftField) => {

@@ -257,12 +257,16 @@ export const description: Rule = (_c, ss, ctx) => {
       out.push(found(s, t.replace(/^Data importer:\s*/i, ''), 0.75));
       continue;
     }
-    const def = /^[“"]([^”"]{2,40})[”"]\s+(?:means|shall mean|refers to)\s+(.{20,})$/.exec(t);
+    const def = /^(?:\d+(?:\\?\.\d+)*\\?\.?\s+)?[“"]([^”"]{2,40})[”"](?:\s+or\s+[“"][^”"]{1,20}[”"])?\s+(?:means|shall mean|refers to)\s+(.{20,})$/.exec(t);
+    // "“Keboola Connection” or “KBC” means Keboola’s subscription-based software-as-a-service …": a term
+    // the vendor's own service is, by the possessive that starts its definition.
+    const possessive = !!def && !!alt && new RegExp(String.raw`^(?:${alt})['’]s\s`, 'i').test(def[2]!);
     if (
       def &&
-      /\b(services?|platform|software|solution|subscription service)$/i.test(def[1]!) &&
-      !/\b(third[- ]party|non-|customer|your)\b/i.test(def[1]!) &&
-      ownLabel(def[1]!)
+      (possessive ||
+        (/\b(services?|platform|software|solution|subscription service)$/i.test(def[1]!) &&
+          !/\b(third[- ]party|non-|customer|your)\b/i.test(def[1]!) &&
+          ownLabel(def[1]!)))
     ) {
       const body = def[2]!;
       if (
