@@ -16,6 +16,7 @@
  * --verbose does not print the reporting half's disagreements (that half is for measuring);
  * --show-report does.
  */
+import { vendorNamesOf } from '../src/domain/vendorNames.js';
 import './lib/load.js';
 import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -79,7 +80,8 @@ for (const half of ['tune', 'report'] as const) {
       console.log(`(${half}: no verdict gold yet for ${v.slug})`);
       continue;
     }
-    const names = [v.name, ...(v.legalName ? [v.legalName] : [])];
+    // As the assessment service reads them (a workspace named "Brand (Product)" goes by both).
+    const names = vendorNamesOf(v.name, v.legalName);
     vendors.push({ name: v.name, names, set: half, files: vendorFiles(v), gold: v.gold.verdicts });
     if (values.rendered && hasRenderings(v))
       vendors.push({ name: `${v.name} (PDF/DOCX)`, names, set: `${half} as PDF/DOCX`, files: vendorFiles(v, 'rendered'), gold: v.gold.verdicts });

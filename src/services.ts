@@ -1,4 +1,5 @@
 import type { Log } from './domain/log.js';
+import { vendorNamesOf } from './domain/vendorNames.js';
 import type { Config } from './config.js';
 import type { Database } from './db/client.js';
 import type { Mailer } from './lib/mailer.js';
@@ -145,7 +146,7 @@ export function createServices(deps: { config: Config; database: Database; maile
     vendorNames: async (workspaceId) => {
       const ws = await workspaces.get(workspaceId);
       const profile = ws?.vendorProfile as { legalName?: string } | undefined;
-      return [ws?.workspaceName ?? '', profile?.legalName ?? ''].filter(Boolean);
+      return vendorNamesOf(ws?.workspaceName, profile?.legalName);
     },
   });
   const rag = ragService({ retrieval, generator: createGenerator(config), conversations, analytics, config: config.rag, judgement });

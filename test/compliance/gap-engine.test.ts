@@ -1,4 +1,5 @@
 import t from 'tap';
+import { vendorNamesOf } from '../../src/domain/vendorNames.js';
 import { analyzeGaps, runGapAnalysis } from '../../src/compliance/gapAnalysis.js';
 import type { GapResult } from '../../src/domain/gap.js';
 import { VENDOR_OBLIGATIONS, applicableObligations, type VendorObligation } from '../../src/compliance/obligations.js';
@@ -708,4 +709,9 @@ t.test("Article 30(3)(d): a customer who may not test without the provider's con
   t.equal(level(listed, 'customer-testing'), 'partial');
   const never = read('A30.3.d', 'You will not conduct security penetration tests on the Services.');
   t.equal(level(never, 'customer-testing'), 'none');
+});
+
+t.test("a vendor named 'Brand (Product)' goes by 'Brand' and 'Product' too: its own clauses bind it", async (t) => {
+  t.same(vendorNamesOf('Weaviate (Weaviate Cloud)', 'Weaviate B.V.'), ['Weaviate (Weaviate Cloud)', 'Weaviate', 'Weaviate Cloud', 'Weaviate B.V.']);
+  t.same(vendorNamesOf('GitHub', '', null, ' GitHub '), ['GitHub']);
 });

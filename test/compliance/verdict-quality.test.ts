@@ -1,4 +1,5 @@
 import t from 'tap';
+import { vendorNamesOf } from '../../src/domain/vendorNames.js';
 import { runGapAnalysis } from '../../src/compliance/gapAnalysis.js';
 import { VENDOR_OBLIGATIONS } from '../../src/compliance/obligations.js';
 import type { GapStatus } from '../../src/domain/gap.js';
@@ -35,7 +36,7 @@ t.test('offline verdicts of the reporting half: exact agreement >= 0.74, at most
       obligations: VENDOR_OBLIGATIONS,
       documents,
       embedder,
-      vendorNames: [v.name, ...(v.legalName ? [v.legalName] : [])],
+      vendorNames: vendorNamesOf(v.name, v.legalName),
     });
     for (const r of results) {
       const gold = v.gold!.verdicts![r.obligationId];

@@ -1,3 +1,4 @@
+import { vendorNamesOf } from '../../domain/vendorNames.js';
 import { internalSourceLink } from '../../rag/links.js';
 import {
   DRAFT_FIELDS,
@@ -272,8 +273,7 @@ export async function draftFields(input: DraftInput): Promise<FieldProposal[]> {
   };
   const passagesFor = (field: DraftField) => passagesOf(field, search, input.signal, input.vendorNames);
   // The vendor's own names (legal names found first) make "X is a provider of ..." and "X may terminate" readable.
-  // A workspace named "Keboola (Keboola Connection)" goes by "Keboola" and "Keboola Connection" too.
-  const names = new Set(input.vendorNames.filter(Boolean).flatMap((n) => [n, ...(/^(.+?)\s*\(([^()]+)\)$/.exec(n)?.slice(1) ?? [])].map((x) => x.trim())));
+  const names = new Set(vendorNamesOf(...input.vendorNames));
   const legalNames: string[] = [];
   const results = new Map<DraftField, FieldProposal>();
   const run = async (field: DraftField) => {

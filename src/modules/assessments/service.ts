@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { vendorNamesOf } from '../../domain/vendorNames.js';
 import { applicableObligations, type VendorObligation } from '../../compliance/obligations.js';
 import { runGapAnalysis, type VerdictJudge } from '../../compliance/gapAnalysis.js';
 import { riskRating } from '../../compliance/risk.js';
@@ -155,7 +156,7 @@ export function assessmentsService(deps: Deps): AssessmentsService {
       embedder: deps.embedder,
       doraText,
       // Who "GitHub" is in "GitHub will notify Customer": the vendor's names.
-      vendorNames: [name, profile?.legalName ?? ''].filter(Boolean),
+      vendorNames: vendorNamesOf(name, profile?.legalName),
       judge: deps.judge,
     });
     const risk = riskRating(results, { critical: isCritical(profile) });

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { vendorNamesOf } from '../../domain/vendorNames.js';
 import { Value } from 'typebox/value';
 import { draftFields, valueKey, type Passage } from '../../compliance/drafting/draft.js';
 import { FIELD_SPECS, isDraftField } from '../../compliance/drafting/fields.js';
@@ -230,7 +231,7 @@ export function profileDraftsService(deps: Deps): ProfileDraftsService {
             };
           })
       : undefined;
-    const vendorNames = [ws.workspaceName, profile.legalName ?? ''].filter(Boolean);
+    const vendorNames = vendorNamesOf(ws.workspaceName, profile.legalName);
     const proposals = deps.model
       ? await deps.model.draft({ vendorNames, search })
       : { fields: await draftFields({ vendorNames, search, ...(following ? { following } : {}) }), dropped: undefined };
