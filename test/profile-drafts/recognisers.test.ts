@@ -467,3 +467,15 @@ t.test("a service defined by the vendor's possessive; a workspace named 'Brand (
   });
   t.equal(field!.status, 'proposed');
 });
+
+t.test('an address after "of" in the preamble, without a postcode: a numbered street and its town', async (t) => {
+  const c: ExtractContext = { vendorNames: ['Northwind Events Limited'] };
+  const d = draft('address', 'We are Northwind Events Limited ("Northwind", "us" and "we") of Unit 2, 64 Harbour Street, Dublin 2.', c);
+  t.equal(d.value, 'Unit 2, 64 Harbour Street, Dublin 2');
+  t.equal(
+    draft('address', 'Northwind Events Limited of 12 Main Street, Dublin 2, provides tickets to events.', c).status,
+    'not_found',
+    'prose after the town is not an address',
+  );
+  t.equal(draft('address', 'Northwind Events Limited is one of 3 ticketing companies in Dublin.', c).status, 'not_found');
+});

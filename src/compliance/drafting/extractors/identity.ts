@@ -206,11 +206,13 @@ export const address: Rule = (content, ss, ctx) => {
       return;
     }
     m = new RegExp(
-      String.raw`(?:${alt})[^.;]{0,80}?\b(?:located at|with (?:its |their )?(?:principal |registered )?(?:offices?|place of business|address) (?:at|in)|having (?:its |their )?(?:registered )?(?:office|seat|address) at|whose (?:registered )?(?:office|address) is(?: at)?|registered (?:office|address)(?: is)?(?: at)?)\s+`,
+      String.raw`(?:${alt})[^.;]{0,80}?\b(?:located at|with (?:its |their )?(?:principal |registered )?(?:offices?|place of business|address) (?:at|in)|having (?:its |their )?(?:registered )?(?:office|seat|address) at|whose (?:registered )?(?:office|address) is(?: at)?|registered (?:office|address)(?: is)?(?: at)?|of(?=\s+(?:\d|(?:Unit|Suite|Floor|Level|Building)\s+\d)))\s+`,
       'i',
     ).exec(t);
     if (m) {
-      const a = addressAt(t.slice(m.index + m[0].length));
+      const rest = t.slice(m.index + m[0].length);
+      // "Team Tito Limited (…) of Unit 2, 64 Dame Street, Dublin 2.": a numbered street and a town, without a postcode.
+      const a = addressAt(rest) ?? (/\bof\s+$/.test(m[0]) ? streetAddress(rest) : null);
       if (a) out.push(found(s, a, 0.85));
       return;
     }
@@ -222,6 +224,15 @@ export const address: Rule = (content, ss, ctx) => {
   });
   return out;
 };
+
+/** A postal address without a postcode: a numbered street ("64 Dame Street"), then a town after a comma, up to the sentence's end. */
+function streetAddress(text: string): string | null {
+  const a =
+    /^([^.;()]{0,40}?\b\d+[A-Za-z]?\s+(?:[A-Z][\w'’-]*\s+){1,3}(?:Street|St|Road|Rd|Avenue|Ave|Lane|Boulevard|Blvd|Square|Place|Quay|Way|Drive|Court|Row|Terrace)(?:,\s*[A-Z][\w'’-]*(?:\s+[A-Z\d][\w'’-]*)*){1,3})\.?\s*$/.exec(
+      text.trim(),
+    );
+  return a ? a[1]!.replace(/[\s,]+$/, '') : null;
+}
 
 /** The subject of a sentence describing the vendor's service: the vendor, "we", or "The <vendor> Software/Platform/Service". */
 const serviceSubject = (t: string, ctx: ExtractContext) => {
