@@ -479,3 +479,13 @@ t.test('an address after "of" in the preamble, without a postcode: a numbered st
   );
   t.equal(draft('address', 'Northwind Events Limited is one of 3 ticketing companies in Dublin.', c).status, 'not_found');
 });
+
+t.test("a table of the group's entities: the address in the row of the provider's legal name", async (t) => {
+  const content = [
+    'Entity Name: Northwind B.V.; Headquarters Address: Marktplein 10, 5611EM, Eindhoven, Netherlands; Registration Number: KvK 70000001',
+    'Entity Name: Northwind India Pvt. Ltd.; Headquarters Address: C-305, Glory Tower 11, Ahmedabad, Gujarat 382470, India; Registration Number: CIN U72900',
+  ].join('\n\n');
+  const d = draft('address', content, { vendorNames: ['Northwind'], legalNames: ['Northwind B.V.'] });
+  t.equal(d.value, 'Marktplein 10, 5611EM, Eindhoven, Netherlands', "the provider's row, not an affiliate's");
+  t.equal(draft('address', content, { vendorNames: ['Northwind'], legalNames: ['Northwind Ltd'] }).status, 'not_found', 'no row of its legal name');
+});

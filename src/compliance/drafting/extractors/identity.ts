@@ -9,6 +9,7 @@ import {
   entityRows,
   esc,
   found,
+  keyValues,
   priorText,
   PROVIDER_TERMS,
   vendorAlt,
@@ -176,6 +177,23 @@ export const address: Rule = (content, ss, ctx) => {
   const alt = ctx.legalNames?.length ? vendorAlt({ vendorNames: ctx.legalNames }) : vendorAlt(ctx);
   if (alt) out.push(...contactBlock(content, alt));
   for (const r of entityRows(content)) if (r.address) out.push({ value: r.address, start: r.start, end: r.end, strength: 0.9 });
+  // A table of the group's entities: the row whose name is the provider's legal name, its address column
+  // ("Entity Name: Simptel B.V.; Headquarters Address: Stadhuisplein 10, 5611EM, Eindhoven, …").
+  if (ctx.legalNames?.length) {
+    const legal = new RegExp(`^(?:${vendorAlt({ vendorNames: ctx.legalNames })})$`, 'i');
+    let offset = 0;
+    for (const line of content.split('\n')) {
+      const at = offset;
+      offset += line.length + 1;
+      const pairs = keyValues(line.trim());
+      const name = pairs?.find(([k]) => /\b(name|entity|company)\b/i.test(k));
+      const addr = pairs?.find(([k]) => /\b(address|headquarters?|registered office)\b/i.test(k) && !/e-?mail|web/i.test(k));
+      if (!name || !addr || !legal.test(name[1].trim()) || !/\d/.test(addr[1]) || !/,/.test(addr[1])) continue;
+      const value = addr[1].replace(/[\s,.]+$/, '');
+      const start = content.indexOf(value, at);
+      if (start >= 0) out.push({ value: clean(value), start, end: start + value.length, strength: 0.85 });
+    }
+  }
   const noticeTo = new RegExp(String.raw`(?:\bto:?\s+|:\s+)(?:${vendorAlt({ vendorNames: [...(ctx.legalNames ?? []), ...ctx.vendorNames] })}),\s+(?=\d)`, 'i');
   ss.forEach((s, i) => {
     const t = clean(s.text);
