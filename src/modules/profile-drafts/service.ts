@@ -196,40 +196,27 @@ export function profileDraftsService(deps: Deps): ProfileDraftsService {
     const profile = ws.vendorProfile as VendorProfile;
     const sources = (ws.vendorProfileSources ?? {}) as Record<string, FieldSource>;
     const seen = new Set<string>();
-    const search = async (query: string, limit = PASSAGES_PER_QUERY): Promise<Passage[]> => {
-      const hits = await deps.retrieval.search({ workspaceId: row.workspaceId, query, limit });
-      return hits
-        .filter((h) => h.workspaceId === row.workspaceId)
-        .map((h) => {
-          seen.add(h.id);
-          return {
-            chunkId: h.id,
-            documentId: h.documentId,
-            dataSourceId: h.dataSourceId,
-            title: h.title,
-            section: h.section,
-            page: h.page,
-            url: h.url,
-            content: h.content,
-          };
-        });
+    /** A passage read (a retrieved one, or one after it in its document), counted once in the summary. */
+    const passage = (
+      id: string,
+      documentId: string,
+      dataSourceId: string | null,
+      page: string | null,
+      p: Omit<Passage, 'chunkId' | 'documentId' | 'dataSourceId' | 'page'>,
+    ): Passage => {
+      seen.add(id);
+      return { chunkId: id, documentId, dataSourceId, title: p.title, section: p.section, page, url: p.url, content: p.content };
     };
+    const search = async (query: string, limit = PASSAGES_PER_QUERY): Promise<Passage[]> =>
+      (await deps.retrieval.search({ workspaceId: row.workspaceId, query, limit }))
+        .filter((h) => h.workspaceId === row.workspaceId)
+        .map((h) => passage(h.id, h.documentId, h.dataSourceId, h.page, h));
     const chunks = deps.chunks;
     const following = chunks
       ? async (p: Passage, limit: number): Promise<Passage[]> =>
-          (await chunks.chunksAfter(row.workspaceId, p.chunkId, limit)).map((c) => {
-            seen.add(c.id);
-            return {
-              chunkId: c.id,
-              documentId: c.document_id,
-              dataSourceId: c.data_source_id,
-              title: c.title,
-              section: c.section,
-              page: c.page === null ? null : String(c.page),
-              url: c.url,
-              content: c.content,
-            };
-          })
+          (await chunks.chunksAfter(row.workspaceId, p.chunkId, limit)).map((c) =>
+            passage(c.id, c.document_id, c.data_source_id, c.page === null ? null : String(c.page), c),
+          )
       : undefined;
     const vendorNames = vendorNamesOf(ws.workspaceName, profile.legalName);
     const proposals = deps.model
