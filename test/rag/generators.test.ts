@@ -282,6 +282,25 @@ t.test('extractive: "where are … located?" is answered by a sentence naming a 
   t.notMatch(composeExtractiveAnswer('Does the Acme privacy policy say where data is stored?', passages.slice(0, 1)), /do not give the place asked for/);
 });
 
+t.test("extractive: what another act itself lays down is not in DORA's text that names it", async (t) => {
+  const passages = makeSources([
+    {
+      title: 'DORA Article 42: Cooperation',
+      content:
+        'Competent authorities shall cooperate with the authorities designated under Directive (EU) 2022/2555 responsible for the supervision of an essential or important entity, and penalties shall be effective.',
+      score: 0.9,
+    },
+  ]);
+  t.match(
+    composeExtractiveAnswer('What penalties does NIS2 set for essential entities?', passages),
+    /^The retrieved sources do not answer this question\. The retrieved passages \(DORA and the vendor's documents\) only refer to NIS2/,
+  );
+  t.notMatch(
+    composeExtractiveAnswer('How does DORA cooperate with the NIS2 authorities for essential entities?', passages),
+    /^The retrieved sources do not answer/,
+  );
+});
+
 t.test('extractive: says plainly when the sources do not answer, and validation reflects it', async (t) => {
   const g = extractiveGenerator();
   const q = 'What is the recovery time objective (RTO) of GitHub?';

@@ -237,6 +237,10 @@ interface Composed {
   also: Scored[];
 }
 
+/** A question about what another act itself lays down ("What penalties does NIS2 set for essential entities?"). */
+const ANOTHER_ACTS_RULES =
+  /\b(?:what|which|how\s+(?:much|many|high))\b[^?]{0,60}?\b(?:does|do|did|will|would)\s+(?:the\s+)?(GDPR|NIS\s?2|NIS directive|MiCA|PSD2|AI Act)\s+(?:set|sets|impose|require|lay down|provide for|establish|prescribe)\b/i;
+
 /** A row of a table as the chunker writes it: `Name of Subprocessor: AWS; Location of Processing: United States`. */
 const TABLE_ROW = /^[^:;\n]{2,60}: [^;\n]{1,300}(?:; [^:;\n]{2,60}: [^;\n]{0,300}){1,}$/;
 /**
@@ -321,6 +325,13 @@ function composeOne(question: string, sources: Source[], opts: ExtractiveOptions
   const inScope = (s: Scored) =>
     reading.vendorByName && !reading.namesDora ? isWs(s) : reading.namesDora && !reading.namesVendor && hasCorpus ? !isWs(s) : true;
   const pool = ev.scored.filter((s) => inScope(s) && fits(s));
+  // "What penalties does NIS2 set …?": what another act itself lays down is not in DORA or the vendor's
+  // documents, which only name it.
+  const act = ANOTHER_ACTS_RULES.exec(question);
+  if (act)
+    return refused(
+      refusal(ev, sources, `The retrieved passages (DORA and the vendor's documents) only refer to ${act[1]}; they do not state what it itself lays down`),
+    );
   // A concept of the domain that no passage holds (the RPO, an ISO certificate) is what is
   // asked: sentences about the rest of the question do not answer it.
   const absent = ev.missing.filter(isSpecific);
