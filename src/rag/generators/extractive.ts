@@ -387,9 +387,9 @@ function composeOne(question: string, sources: Source[], opts: ExtractiveOptions
       const held = asked.filter((c) => conceptIn(c.concept, index) === 'text').length;
       return held ? held / Math.max(held, tokens(u.cell!.header).length) + (u.cell!.first ? 0 : 0.01) : 0;
     };
-    const cells = pool.filter((s) => s.coverage >= minCoverage && s.unit.cell);
-    const bestFit = Math.max(0, ...cells.map((s) => headerFit(s.unit)));
-    const cell = (bestFit > 0 ? cells.find((s) => headerFit(s.unit) === bestFit) : undefined) ?? cells.find((s) => s.score >= 0.85 * top);
+    const cells = pool.filter((s) => s.coverage >= minCoverage && s.unit.cell).map((s) => ({ s, fit: headerFit(s.unit) }));
+    const bestFit = Math.max(0, ...cells.map((c) => c.fit));
+    const cell = (bestFit > 0 ? cells.find((c) => c.fit === bestFit)?.s : undefined) ?? cells.find((c) => c.s.score >= 0.85 * top)?.s;
     const table = cell ? cellColumn(ev, cell.unit) : [];
     if (cell && table.length >= 2) {
       const n = cell.unit.source.sourceNumber;

@@ -25,6 +25,9 @@ const processorColumns = (header: string[]) =>
   header.some((h) => /^(third[- ]party (provider|service|vendor)s?|service providers?|vendors?)$/i.test(h.trim())) &&
   header.some((h) => /\b(data )?processing\b|\bpersonal data\b/i.test(h));
 
+/** A line that is only a web address ("https://www.intercom.com"). */
+const WEB_ADDRESS = /^(https?:\/\/|www\.)\S+$/i;
+
 /** Headings above a section of its own per service: about subprocessors, or third-party services holding personal data. */
 const ENTRY_PARENTS = (parents: string[]) =>
   !parents.some((h) => /\bcookie/i.test(h)) &&
@@ -44,7 +47,7 @@ function headedEntry(content: string, section: string): SubRow | null {
   if (name.length > 40 || name.split(/\s+/).length > 5 || !/^[\p{Lu}\d]/u.test(name) || /[:?.]$/.test(name)) return null;
   const lines = content.split('\n').map((l) => l.trim());
   const first = lines.findIndex(Boolean);
-  if (first < 0 || !/^(https?:\/\/|www\.)\S+$/i.test(lines[first]!)) return null;
+  if (first < 0 || !WEB_ADDRESS.test(lines[first]!)) return null;
   let k = first + 1;
   let address: string | undefined;
   if (lines[k] && /\d/.test(lines[k]!) && /,/.test(lines[k]!)) address = lines[k++];
@@ -186,7 +189,7 @@ export function subprocessorRows(content: string, section: string): SubRow[] {
     if (tr && !lines[li - 1]?.trim() && SUBPROCESSOR.test(section) && !/\bcookie/i.test(section)) {
       const card: string[] = [];
       for (let k = li; k < lines.length && lines[k]!.trim(); k++) card.push(lines[k]!.trim());
-      const url = (l: string) => /^(https?:\/\/|www\.)\S+$/i.test(l);
+      const url = (l: string) => WEB_ADDRESS.test(l);
       const postal = (l: string) => /\d/.test(l) && /,/.test(l) && !url(l);
       if (card.length >= 3 && card.length <= 5 && tr.length <= 60 && !/[.:;]$/.test(tr) && card.slice(1).some((l) => url(l) || postal(l))) {
         const role = card[1] && !url(card[1]) && !postal(card[1]) && card[1].length <= 80 ? card[1] : undefined;
@@ -262,11 +265,11 @@ export const subcontractors: Rule = (content, ss, ctx, section) => {
   }));
   // A sentence naming them: "Keboola engages Amazon Web Services, Inc., Seattle, WA - USA and Snowflake Computing,
   // Inc., San Mateo, CA – USA as another processors".
+  const alt = vendorAlt(ctx);
+  const vendor = alt ? new RegExp(`^(?:${alt})\\b`, 'i') : null;
   for (const s of ss) {
     const m = ENGAGED_AS.exec(s.text);
     if (!m || rows.some((r) => r.start < s.end && r.end > s.start)) continue;
-    const alt = vendorAlt(ctx);
-    const vendor = alt ? new RegExp(`^(?:${alt})\\b`, 'i') : null;
     const names = [...m[1]!.matchAll(companyRe())].filter((c) => !vendor?.test(c[0]));
     if (!names.length) continue;
     const value = names.map((c, i) => {
