@@ -1,4 +1,5 @@
 import t from 'tap';
+import { ragRepository } from '../../src/modules/rag/repository.js';
 import ExcelJS from 'exceljs';
 import type { FastifyInstance } from 'fastify';
 import { queryRows, sql } from '../../src/db/client.js';
@@ -484,4 +485,33 @@ t.test('a subprocessor table stored over many passages is read to its end', asyn
   t.equal(done.status, 'completed', done.error ?? '');
   const sub = byField(done.fields, 'subcontractors');
   t.same((sub.value as { name: string }[]).map((s) => s.name).sort(), [...names].sort(), 'every row, not only the retrieved passages');
+});
+
+t.test("the openings the description falls back on: each live document's first passages, in order", async (t) => {
+  const ctx = await buildTestApp();
+  t.teardown(ctx.close);
+  const { app } = ctx;
+  const owner = await registerUser(app);
+  const ws = (await createOrgAndWorkspace(app, owner, 'Acme Cloud')).workspaceId;
+  const long = (what: string) => `${what} `.repeat(60);
+  await createTextSource(app, wsHeaders(owner, ws), [
+    {
+      title: 'Acme whitepaper',
+      content: `# Acme whitepaper\n\n${long('The Acme platform is a hosted ledger service.')}\n\n## Storage\n\n${long('Data is kept in three zones.')}\n`,
+      format: 'markdown',
+    },
+    {
+      title: 'Acme SLA',
+      content: `# Acme SLA\n\n${long('This SLA covers the Acme Ledger.')}\n\n## Credits\n\n${long('Credits are ten percent.')}\n`,
+      format: 'markdown',
+    },
+  ]);
+  const repo = ragRepository(ctx.database.db);
+  const firsts = await repo.openingChunks(ws, 1);
+  t.same(firsts.map((c) => c.title).sort(), ['Acme SLA', 'Acme whitepaper'], 'one passage of each document');
+  t.ok(firsts.every((c) => c.chunk_index === 0));
+  t.ok(firsts.some((c) => c.content.includes('hosted ledger service')));
+  const two = await repo.openingChunks(ws, 2);
+  t.equal(two.length, 4);
+  t.same(await repo.openingChunks((await createOrgAndWorkspace(app, owner, 'Other')).workspaceId, 2), [], "another workspace's are not read");
 });

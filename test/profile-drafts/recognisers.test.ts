@@ -489,3 +489,51 @@ t.test("a table of the group's entities: the address in the row of the provider'
   t.equal(d.value, 'Marktplein 10, 5611EM, Eindhoven, Netherlands', "the provider's row, not an affiliate's");
   t.equal(draft('address', content, { vendorNames: ['Northwind'], legalNames: ['Northwind Ltd'] }).status, 'not_found', 'no row of its legal name');
 });
+
+t.test('a service described as "The “X Services” is a …", by the purpose of processing, or in the provision clause', async (t) => {
+  const c: ExtractContext = { vendorNames: ['Northwind'] };
+  let d = draft('description', 'The “_**Northwind Services**_” is a technology platform that lets you schedule and monitor your data pipelines.', c);
+  t.match(String(d.value), /technology platform that lets you schedule/);
+  t.equal(
+    draft('description', 'The “Northwind Services” means the services Northwind makes available through this website and any other software.', c).status,
+    'not_found',
+    'a definition by what is made available is not a description',
+  );
+  d = draft('description', 'Northwind processes Customer Personal Data only for the provision of the **NW Platform**, an identity and access platform.', c);
+  t.match(String(d.value), /NW Platform, an identity and access platform/);
+  d = draft(
+    'description',
+    '**Purpose(s) for which the personal data is processed on behalf of the controller:** providing the Customer with cookie-free web analytics for its websites.',
+    c,
+  );
+  t.match(String(d.value), /cookie-free web analytics/);
+  t.equal(
+    draft('description', 'Purpose of the processing: providing the Customer with the Services as described in the Agreement.', c).status,
+    'not_found',
+    '"the Services" says nothing of what they are',
+  );
+});
+
+t.test('a type offered hosted or installed is not settled by "SaaS"', async (t) => {
+  const c: ExtractContext = { vendorNames: ['Northwind'] };
+  t.equal(
+    draft('ictServiceType', 'Northwind provides a data pipeline platform that runs your pipelines through Northwind Connectors (SaaS or On-Prem).', c).status,
+    'not_found',
+  );
+  t.equal(draft('ictServiceType', 'Northwind provides a hosted software-as-a-service platform for data pipelines.', c).value, 'S19');
+});
+
+t.test("a description in a document's opening passage is read when the retrieved passages describe nothing", async (t) => {
+  const opening = { ...passage('The Northwind Cloud platform represents a complete pipeline delivery system for data teams.'), chunkId: 'o1' };
+  const retrieved = passage('Northwind encrypts all data at rest with AES-256.');
+  const [field] = await draftFields({
+    vendorNames: ['Northwind Cloud'],
+    fields: ['description'],
+    search: async () => [retrieved],
+    openings: async () => [opening],
+  });
+  t.equal(field!.status, 'proposed');
+  t.match(String(field!.value), /complete pipeline delivery system/);
+  const [without] = await draftFields({ vendorNames: ['Northwind Cloud'], fields: ['description'], search: async () => [retrieved] });
+  t.equal(without!.status, 'not_found', 'without the openings, only the retrieved passages are read');
+});

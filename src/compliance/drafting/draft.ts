@@ -44,6 +44,11 @@ export interface DraftInput {
    * passages is read to its end). Without it, only the retrieved passages are read.
    */
   following?(passage: Passage, limit: number): Promise<Passage[]>;
+  /**
+   * The first passages of each document (where a terms, a whitepaper or an SLA says what the
+   * service is): read for the description when the retrieved passages do not describe it.
+   */
+  openings?(perDocument: number): Promise<Passage[]>;
   /** Extra check of each value (the model path); the offline rules need none. */
   signal?: AbortSignal;
 }
@@ -237,6 +242,9 @@ function legalNameByUse(passages: Passage[], vendorNames: string[]): FieldPropos
   );
 }
 
+/** Passages read at the start of each document for a description the retrieval did not find. */
+const OPENING_PASSAGES = 2;
+
 /** Passages read after one that holds subprocessor rows, at most. */
 const TABLE_PASSAGES = 24;
 
@@ -285,6 +293,12 @@ export async function draftFields(input: DraftInput): Promise<FieldProposal[]> {
       for (const f of extract(field, p.content, ctx, p.section)) hits.push({ passage: p, found: f });
     }
     if (field === 'subcontractors' && input.following) await readTablesOn(hits, read, ctx, input.following);
+    if (field === 'description' && !hits.length && input.openings) {
+      for (const p of await input.openings(OPENING_PASSAGES)) {
+        if (read.has(p.chunkId)) continue;
+        for (const f of extract(field, p.content, ctx, p.section)) hits.push({ passage: p, found: f });
+      }
+    }
     const proposal = decide(field, hits);
     results.set(field, proposal);
     return proposal;

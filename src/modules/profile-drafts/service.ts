@@ -17,7 +17,7 @@ import { offsetOf, pagination, type PageRequest, type Pagination } from '../../d
 import type { Scope } from '../../domain/scope.js';
 import { AppError, badRequest, conflict, notFound } from '../../lib/errors.js';
 import type { RetrievalService } from '../../rag/retrieval.js';
-import type { RagRepository } from '../rag/repository.js';
+import type { ChunkRow, RagRepository } from '../rag/repository.js';
 import type { NotificationsService } from '../notifications/service.js';
 import type { WorkspacesService } from '../workspaces/service.js';
 import { ContractSchema, isCountryCode, PROFILE_FIELD_SCHEMAS, type Contract, type VendorProfile } from '../../domain/vendorProfile.js';
@@ -60,7 +60,7 @@ type Deps = {
   contracts: Pick<ContractsService, 'freeReference' | 'assertFits'>;
   retrieval: Pick<RetrievalService, 'search'>;
   /** The stored passages after one in its document (a subprocessor table over many passages); absent: retrieved passages only. */
-  chunks?: Pick<RagRepository, 'chunksAfter'>;
+  chunks?: Pick<RagRepository, 'chunksAfter' | 'openingChunks'>;
   /** With ANTHROPIC_API_KEY: Claude reads the same passages (src/compliance/drafting/model.ts). */
   model?: ModelExtractor | null;
   /** Absent: the draft runs in this process right after the request (tools). */
@@ -211,17 +211,19 @@ export function profileDraftsService(deps: Deps): ProfileDraftsService {
       (await deps.retrieval.search({ workspaceId: row.workspaceId, query, limit }))
         .filter((h) => h.workspaceId === row.workspaceId)
         .map((h) => passage(h.id, h.documentId, h.dataSourceId, h.page, h));
+    // The stored passages read beside the retrieved ones: a table's next rows, each document's opening.
     const chunks = deps.chunks;
-    const following = chunks
-      ? async (p: Passage, limit: number): Promise<Passage[]> =>
-          (await chunks.chunksAfter(row.workspaceId, p.chunkId, limit)).map((c) =>
-            passage(c.id, c.document_id, c.data_source_id, c.page === null ? null : String(c.page), c),
-          )
-      : undefined;
+    const stored = (rows: ChunkRow[]) => rows.map((c) => passage(c.id, c.document_id, c.data_source_id, c.page === null ? null : String(c.page), c));
+    const reads = chunks
+      ? {
+          following: async (p: Passage, limit: number) => stored(await chunks.chunksAfter(row.workspaceId, p.chunkId, limit)),
+          openings: async (perDocument: number) => stored(await chunks.openingChunks(row.workspaceId, perDocument)),
+        }
+      : {};
     const vendorNames = vendorNamesOf(ws.workspaceName, profile.legalName);
     const proposals = deps.model
       ? await deps.model.draft({ vendorNames, search })
-      : { fields: await draftFields({ vendorNames, search, ...(following ? { following } : {}) }), dropped: undefined };
+      : { fields: await draftFields({ vendorNames, search, ...reads }), dropped: undefined };
     const fields: DraftFieldState[] = proposals.fields.map((p) => {
       const unchanged = p.status === 'proposed' && isUnchanged(p.field, p, sources[profilePath(p.field)]);
       return { ...p, status: unchanged ? 'unchanged' : p.status, decision: null };

@@ -28,6 +28,8 @@ export interface RagRepository {
   articleChunks(article: number): Promise<ChunkRow[]>;
   /** The live passages after one in its document (of one workspace), in order, at most `limit`. */
   chunksAfter(workspaceId: string, chunkId: string, limit: number): Promise<ChunkRow[]>;
+  /** The first `perDocument` live passages of each of the workspace's live documents, by document and position. */
+  openingChunks(workspaceId: string, perDocument: number): Promise<ChunkRow[]>;
 }
 
 export function ragRepository(db: Db): RagRepository {
@@ -63,6 +65,14 @@ export function ragRepository(db: Db): RagRepository {
             JOIN documents d ON d.id = c.document_id AND d.deleted_at IS NULL
             WHERE c.workspace_id = ${workspaceId} AND c.deleted_at IS NULL AND c.chunk_index > s.chunk_index
             ORDER BY c.chunk_index LIMIT ${limit}`,
+      );
+    },
+    openingChunks(workspaceId, perDocument) {
+      return queryRows<ChunkRow>(
+        db,
+        sql`SELECT ${COLUMNS} FROM chunks c JOIN documents d ON d.id = c.document_id AND d.deleted_at IS NULL
+            WHERE c.workspace_id = ${workspaceId} AND c.deleted_at IS NULL AND c.chunk_index < ${perDocument}
+            ORDER BY c.document_id, c.chunk_index`,
       );
     },
     articleChunks(article) {

@@ -286,7 +286,10 @@ export const description: Rule = (_c, ss, ctx) => {
       out.push(found(s, t.replace(/^Data importer:\s*/i, ''), 0.75));
       continue;
     }
-    const def = /^(?:\d+(?:\\?\.\d+)*\\?\.?\s+)?[“"]([^”"]{2,40})[”"](?:\s+or\s+[“"][^”"]{1,20}[”"])?\s+(?:means|shall mean|refers to)\s+(.{20,})$/.exec(t);
+    // "“Keboola Connection” means …", "The “_Artie Services_” is a technology platform that …".
+    const def =
+      /^(?:\d+(?:\\?\.\d+)*\\?\.?\s+)?[“"]([^”"]{2,40})[”"](?:\s+or\s+[“"][^”"]{1,20}[”"])?\s+(?:means|shall mean|refers to)\s+(.{20,})$/.exec(t) ??
+      /^(?:\d+(?:\\?\.\d+)*\\?\.?\s+)?The\s+[“"]_?([^”"_]{2,40})_?[”"]\s+is an?\s+(.{20,})$/.exec(t);
     // "“Keboola Connection” or “KBC” means Keboola’s subscription-based software-as-a-service …": a term
     // the vendor's own service is, by the possessive that starts its definition.
     const possessive = !!def && !!alt && new RegExp(String.raw`^(?:${alt})['’]s\s`, 'i').test(def[2]!);
@@ -304,6 +307,26 @@ export const description: Rule = (_c, ss, ctx) => {
         !/\b(excludes?|does not include)\b/i.test(body.slice(0, 40))
       )
         out.push(found(s, t, 0.7));
+      continue;
+    }
+    // "Simptel processes Customer Personal Data only for the provision of the TF Platform, an identity and security platform."
+    if (
+      vendorSubject(t, ctx) &&
+      /\b(?:for|of) the provision of (?:the |its |our )?[A-Z][^,.;]{1,60},\s+an?\s+[^.;]{0,80}?\b(platform|service|software|solution|system|application)\b/.test(
+        t,
+      )
+    ) {
+      out.push(found(s, t, 0.65));
+      continue;
+    }
+    // A DPA annex's purpose of processing that says what the service does: "Purpose(s) for which the personal data is
+    // processed on behalf of the controller: providing the Customer with privacy-first, aggregate usage analytics for its applications".
+    const purpose =
+      /^(?:nature and )?purposes?(?:\(s\))?\b[^:]{0,80}:\s*(?:to provide|providing|the provision of)\s+(?:the customer|customer|you|the controller|controller)\s+with\s+([^.;]{10,})/i.exec(
+        t,
+      );
+    if (purpose && !/^(?:the |its |our )?(?:services?|platform|subscription)\b/i.test(purpose[1]!)) {
+      out.push(found(s, t, 0.6));
       continue;
     }
     // "These Terms govern the licensing, use and delivery of software products and services provided by X AB".
@@ -356,10 +379,14 @@ const SERVICE_KEYWORDS: [keyof typeof ICT_SERVICE_TYPES, RegExp][] = [
   ['S10', /\btelecom(munications)? carrier\b/i],
   ['S06', /\bdata analy(sis|tics) services?\b/i],
 ];
+/** A service offered either hosted or installed ("Artie Connectors (SaaS or On-Prem)"): the type depends on the order, not settled. */
+const EITHER_DEPLOYMENT =
+  /\b(SaaS|software[- ]as[- ]a[- ]service|cloud|hosted)\s+(or|and\/or)\s+(on[- ]?prem(ise|ises)?|self[- ]hosted|installed)\b|\b(on[- ]?prem(ise|ises)?|self[- ]hosted)\s+(or|and\/or)\s+(SaaS|cloud|hosted)\b/i;
 export const ictServiceType: Rule = (content, ss, ctx) => {
   const out: Found[] = [];
   for (const f of description(content, ss, ctx, '')) {
     const t = clean(content.slice(f.start, f.end));
+    if (EITHER_DEPLOYMENT.test(t)) continue;
     for (const [code, re] of SERVICE_KEYWORDS) if (re.test(t)) out.push({ ...f, value: code, strength: 0.8 });
   }
   for (const s of ss) {
