@@ -105,6 +105,12 @@ export interface LimitRule {
 }
 
 /**
+ * Not after a use of the data within the sentence: "uses … only to the extent necessary", "stored
+ * solely in …" restrict what the provider may do with the customer's data, which protects it.
+ */
+const NOT_OF_DATA_USE = String.raw`(?<!\b(use[sd]?|using|disclos(e[sd]?|ing)|access(es|ed|ing)?|process(es|ed|ing)?|stor(e[sd]?|ing)|retain(s|ed)?)\b[^.;]{0,60})`;
+
+/**
  * Limiting and conditioning language that keeps a commitment from being a full one
  * (issue: over-claims are worse than refusals). Applied to every element unless it opts out.
  */
@@ -116,7 +122,13 @@ export const GENERIC_LIMITS: LimitRule[] = [
     re: /\bin lieu of\b|\b(will be |shall be |are |is )?(deemed )?satisf(ied|y|ies) (by|through|with)\b/i,
     note: 'satisfied by something else (e.g. reports) instead',
   },
-  { re: /\bonly (to the extent|where|if|in (the )?(event|case)|as required)\b|\bsolely\b/i, note: 'only in limited cases' },
+  {
+    re: new RegExp(
+      String.raw`${NOT_OF_DATA_USE}(\bonly (to the extent|where|if|in (the )?(event|case)|as required)\b|\bsolely\b(?!\s+(responsible|liable)\b))`,
+      'i',
+    ),
+    note: 'only in limited cases',
+  },
   {
     re: /\bat (the )?(customer|client|data exporter|controller)['’]?s? (own |sole )*(cost|expense)|\b(customer|client|you) (is|are|shall be) responsible for (all|any) (the )?(reasonable )?(costs|fees)|\bat your (own |sole )*(cost|expense)/i,
     note: "at the customer's expense",
@@ -135,6 +147,17 @@ export const GENERIC_LIMITS: LimitRule[] = [
   },
   { re: /\b(wherever|where|when(ever)?) (possible|feasible|practicable)\b/i, note: 'only where possible' },
   { re: /\bif (applicable|any)\b/i, note: 'only if applicable' },
+  { re: /\b(best|reasonable) (effort|endeavou?r)\b|\bbest[- ]efforts? basis\b/i, note: 'an effort, not a commitment' },
+  { re: /\bunder no obligation\b|\bwithout (any )?obligation\b|\b(is|are|shall be|will be) not (obligated|obliged)\b/i, note: 'not an obligation' },
+  { re: /\b(at|in) (its|our|their|[A-Z][\w-]+['’]s) (reasonable |own |good faith )?(discretion|option)\b/i, note: "at the provider's discretion" },
+  { re: /\b(does|do|can|will) not (guarantee|warrant)\b|\bcannot guarantee\b|\bno (guarantee|warranty) (that|of)\b/i, note: 'not guaranteed' },
+  { re: /\bprovided,? (however,? )?that\b/i, note: 'subject to conditions' },
+  { re: /\bexcept (as|where|that|for|to the extent|in)\b/i, note: 'with exceptions' },
+  {
+    re: new RegExp(String.raw`${NOT_OF_DATA_USE}\bto the extent (required|necessary|possible|practicable|reasonably|feasible)\b`, 'i'),
+    note: 'only as far as needed',
+  },
+  { re: /\b(typically|generally|usually|normally)\b/i, note: 'hedged ("typically", "generally")' },
 ];
 
 /** The limitations of a clause under the given rules (first match of each). */

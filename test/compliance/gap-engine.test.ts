@@ -715,3 +715,28 @@ t.test("a vendor named 'Brand (Product)' goes by 'Brand' and 'Product' too: its 
   t.same(vendorNamesOf('Weaviate (Weaviate Cloud)', 'Weaviate B.V.'), ['Weaviate (Weaviate Cloud)', 'Weaviate', 'Weaviate Cloud', 'Weaviate B.V.']);
   t.same(vendorNamesOf('GitHub', '', null, ' GitHub '), ['GitHub']);
 });
+
+t.test('limiting language in its usual contract forms; a restriction of what the provider does with the data is no limitation', async (t) => {
+  for (const [clause, note] of [
+    ['Acme will notify Customer within 24 hours after becoming aware of a security incident, on a best-effort basis.', /an effort, not a commitment/],
+    ['Acme will notify Customer within 24 hours after becoming aware of a security incident, but is under no obligation to do so.', /not an obligation/],
+    ['Acme will, in its reasonable discretion, notify Customer within 24 hours after becoming aware of a security incident.', /discretion/],
+    ['Acme will notify Customer within 24 hours after becoming aware of a security incident, except where law enforcement asks otherwise.', /with exceptions/],
+    ['Acme will notify Customer within 24 hours after becoming aware of a security incident, provided that Customer has registered a contact.', /subject to conditions/],
+    ['Acme will generally notify Customer within 24 hours after becoming aware of a security incident.', /hedged/],
+    ['Acme will notify Customer within 24 hours after becoming aware of a security incident to the extent practicable.', /only as far as needed/],
+  ] as const) {
+    const r = read('A30.3.b', clause);
+    t.equal(r.status, 'partial', clause);
+    t.match(r.rationale, note, clause);
+  }
+  const plain = read('A30.3.b', 'Acme will notify Customer within 24 hours after becoming aware of a security incident affecting Customer Data.');
+  t.equal(plain.status, 'covered');
+  // Protective restrictions: what the provider may do with the data, and the customer's own burden.
+  for (const clause of [
+    'Acme shall treat Customer Data as confidential and shall use and disclose it only to the extent necessary to perform the Services.',
+    'Acme shall keep Customer Data confidential, and Customer Data is stored solely in the region Customer selects.',
+  ]) {
+    t.equal(level(read('A30.2.c', clause), 'confidentiality'), 'met', clause);
+  }
+});
