@@ -537,3 +537,22 @@ t.test("a description in a document's opening passage is read when the retrieved
   const [without] = await draftFields({ vendorNames: ['Northwind Cloud'], fields: ['description'], search: async () => [retrieved] });
   t.equal(without!.status, 'not_found', 'without the openings, only the retrieved passages are read');
 });
+
+t.test('locations in the usual hosting wordings: data-centre cities, cloud region names, "resides", "deployed", "stored and processed"', async (t) => {
+  const storage = (clause: string) => draft('dataStorageLocations', clause).value;
+  t.same(storage('All customer data resides in data centers in Ireland.'), ['IE']);
+  t.same(storage('We store your data in the EU (Frankfurt).'), ['DE'], 'a city in brackets names the country');
+  t.same(storage('Acme hosts all customer data in Microsoft Azure West Europe.'), ['NL'], "a cloud provider's region name");
+  t.same(storage('We use Hetzner data centres in Nuremberg and Falkenstein.'), ['DE']);
+  t.same(storage('Production systems are hosted in the AWS Frankfurt region.'), ['DE']);
+  t.same(storage('Customer Content is stored and processed in the United States.'), ['US']);
+  t.same(draft('dataProcessingLocations', 'Customer Content is stored and processed in the United States.').value, ['US']);
+  t.same(draft('serviceLocations', 'The Acme platform is deployed in AWS eu-west-1 (Ireland).').value, ['IE']);
+  t.same(draft('serviceLocations', 'Our infrastructure runs on Google Cloud Platform in Frankfurt, Germany.').value, ['DE']);
+  t.equal(
+    draft('dataStorageLocations', 'For parties residing in the United States, the exclusive jurisdiction and venue for any claims is in Delaware.').status,
+    'not_found',
+    'a party residing somewhere is no data location',
+  );
+  t.equal(draft('dataStorageLocations', 'Acme was founded in Dublin and keeps a small team there.').status, 'not_found', 'a city without a storage cue');
+});

@@ -243,6 +243,58 @@ const ALIASES: Record<string, string> = {
   russia: 'RU',
 };
 
+/**
+ * Places that stand for their country where a text says where data or a service is: the
+ * cities of the usual cloud data centres and the cloud providers' region names ("Europe
+ * (Frankfurt)", "US East (N. Virginia)", Azure's "West Europe"). Only names that are not
+ * common words; a city alone names its country ("hosted in Frankfurt" → DE).
+ */
+const PLACES: Record<string, string> = {
+  frankfurt: 'DE',
+  'frankfurt am main': 'DE',
+  berlin: 'DE',
+  munich: 'DE',
+  nuremberg: 'DE',
+  falkenstein: 'DE',
+  dublin: 'IE',
+  amsterdam: 'NL',
+  eemshaven: 'NL',
+  'west europe': 'NL',
+  'north europe': 'IE',
+  london: 'GB',
+  paris: 'FR',
+  stockholm: 'SE',
+  helsinki: 'FI',
+  hamina: 'FI',
+  zurich: 'CH',
+  zürich: 'CH',
+  milan: 'IT',
+  madrid: 'ES',
+  warsaw: 'PL',
+  vienna: 'AT',
+  copenhagen: 'DK',
+  oslo: 'NO',
+  brussels: 'BE',
+  'st. ghislain': 'BE',
+  ashburn: 'US',
+  'northern virginia': 'US',
+  'n. virginia': 'US',
+  'us east': 'US',
+  'us west': 'US',
+  'east us': 'US',
+  'west us': 'US',
+  'central us': 'US',
+  oregon: 'US',
+  ohio: 'US',
+  iowa: 'US',
+  montreal: 'CA',
+  toronto: 'CA',
+  mumbai: 'IN',
+  tokyo: 'JP',
+  'são paulo': 'BR',
+  'sao paulo': 'BR',
+};
+
 let countryRe: RegExp | null = null;
 let countryByName: Map<string, string> | null = null;
 function countryIndex() {
@@ -265,7 +317,7 @@ function countryIndex() {
       )
         byName.set(n.toLowerCase(), code);
   }
-  for (const [n, c] of Object.entries(ALIASES)) byName.set(n, c);
+  for (const [n, c] of Object.entries({ ...ALIASES, ...PLACES })) byName.set(n, c);
   // Names that are also common words or US states are left out (Georgia, Jersey, Chad as a name is rare in contracts).
   byName.delete('georgia');
   byName.delete('jersey');

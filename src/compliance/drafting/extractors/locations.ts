@@ -13,7 +13,7 @@ const VAGUE =
 const NEGATED = /\b(outside (of )?|not (be )?(stored|located|processed|transferred) (in|to)|except)\s*(the\s+)?$/i;
 /** Someone else's data or place: a website's cookies and analytics, a third party's office. */
 const NOT_SERVICE_DATA =
-  /\b(cookies?|analytics|tracking|advertis|website|web site|log files?|operated by|headquartered|offices? (is|are) located|registered office|HIPAA|PHI)\b/i;
+  /\b(cookies?|analytics|tracking|advertis|website|web site|log files?|operated by|headquartered|offices? (is|are) located|registered office|HIPAA|PHI|venue|exclusive jurisdiction)\b/i;
 /** Only a region is named ("within the European Union", "in the EEA"): no country. */
 const REGION_ONLY = /\b(in|within)\s+(the\s+)?(European Union|EU|EEA|European Economic Area|Europe)\b/;
 
@@ -25,7 +25,9 @@ const REGION_ONLY = /\b(in|within)\s+(the\s+)?(European Union|EU|EEA|European Ec
  * ("stored on servers within the European Union") is open: no country is named.
  */
 /** "in (the) X", "within X", "from X": X a name (capitalised) or a cloud region's code ("in the europe-west1 region"). */
-const PLACE_PHRASE = new RegExp(String.raw`^[^.;]{0,80}?\b(?:in|within|from)\s+((?:the\s+)?(?:[A-Z]|(?:${CLOUD_REGION_CODES})(?![\w-]))[^.;()]{1,120})`);
+const PLACE_PHRASE = new RegExp(
+  String.raw`^[^.;]{0,80}?\b(?:in|within|from)\s+((?:the\s+)?(?:[A-Z]|(?:${CLOUD_REGION_CODES})(?![\w-]))(?:[^.;()]|\([^.;()]{1,40}\)){1,120})`,
+);
 
 function locationRule(cue: RegExp, what: string): Rule {
   return (_c, ss, ctx) => {
@@ -38,7 +40,9 @@ function locationRule(cue: RegExp, what: string): Rule {
         const cueAt = cue.exec(t);
         if (!cueAt || NOT_SERVICE_DATA.test(t) || /^Data processed in (the )?[A-Z][\w-]* Cloud\b/.test(t)) continue;
         if (
-          !/\b(we|our|all|customer data|personal data|data|information|infrastructure|products|services?|data centers?|servers?|code)\b/i.test(t) &&
+          !/\b(we|our|all|customer data|personal data|data|content|information|infrastructure|platform|production|products|services?|data centers?|servers?|code)\b/i.test(
+            t,
+          ) &&
           !vendorSubject(t, ctx)
         )
           continue;
@@ -64,7 +68,7 @@ function locationRule(cue: RegExp, what: string): Rule {
         }
         if (
           !vendorSubject(t, ctx) &&
-          !/\b(our|all data|data infrastructure|stored in|stored on|hosted (?:(?:at|by|with|on) [^.;]{0,40}?,?\s)?(?:in|within)|(we|only) host (in|within)|processed (entirely )?(in|within)|operated in|located in|running in|run on)\b/i.test(
+          !/\b(our|all (customer |personal )?data|data infrastructure|stored in|stored on|(stored|hosted|processed)(,? and (stored|hosted|processed))+ (in|within)|hosted (?:(?:at|by|with|on) [^.;]{0,40}?,?\s)?(?:in|within)|(we|only) host (in|within)|processed (entirely )?(in|within)|operated in|located in|running in|run on|resides? in|residing in|data residency|deployed (in|on))\b/i.test(
             t,
           )
         )
@@ -77,12 +81,12 @@ function locationRule(cue: RegExp, what: string): Rule {
 }
 
 export const storage = locationRule(
-  /\b(stored|stores|storage|hosted|hosts|host (in|on|within)|data cent(er|re)s?|data infrastructure|infrastructure (is|are) located|servers? (are )?located)\b/i,
+  /\b(stored|stores?|storage|hosted|hosts|host (in|on|within)|data cent(er|re)s?|data infrastructure|infrastructure (is|are) located|servers? (are )?located|(data|content|information) (resides?|residing)|data residency|deployed)\b/i,
   'data is stored',
 );
 export const processing = locationRule(/\b(processed|processes|processing|run on (virtuali[sz]ed )?servers|servers running)\b/i, 'data is processed');
 export const service = locationRule(
-  /\b(operated|operates|provided from|services? (are|is) (provided|operated)|run on (virtuali[sz]ed )?servers|servers running|(we|only) host (in|within)|(is|are) hosted (?:(?:at|by|with|on) [^.;]{0,40}?\s)?(in|within))\b/i,
+  /\b(operated|operates|provided from|services? (are|is) (provided|operated)|run on (virtuali[sz]ed )?servers|servers running|(we|only) host (in|within)|(is|are) hosted (?:(?:at|by|with|on) [^.;]{0,40}?\s)?(in|within)|(is|are) deployed (in|on)|(infrastructure|platform|service) runs (in|on))\b/i,
   'the service is provided',
 );
 
