@@ -556,3 +556,41 @@ t.test('locations in the usual hosting wordings: data-centre cities, cloud regio
   );
   t.equal(draft('dataStorageLocations', 'Acme was founded in Dublin and keeps a small team there.').status, 'not_found', 'a city without a storage cue');
 });
+
+t.test('a contract without an end date in its usual wordings; a date it runs until; a term tied to order forms is open', async (t) => {
+  for (const clause of [
+    'These Terms are effective until terminated by you or us.',
+    'This Agreement shall remain in full force and effect until terminated.',
+    'These Terms apply for as long as you use the Services.',
+    'This Agreement will remain in effect for as long as Customer uses the Service.',
+    'The Agreement shall be valid for an unlimited period.',
+    'These Terms will continue to apply until terminated by either you or us as follows.',
+  ]) {
+    const d = draft('endDate', clause);
+    t.equal(d.status, 'proposed', clause);
+    t.equal(d.value, null, clause);
+  }
+  t.equal(draft('endDate', 'Unless terminated earlier, this Agreement will remain in force until 31 December 2027.').value, '2027-12-31');
+  const orders = draft('endDate', 'This Agreement begins on the Effective Date and continues until all Order Forms have expired or been terminated.');
+  t.equal(orders.status, 'not_found');
+  t.match(orders.reason, /order form/);
+  t.equal(draft('endDate', 'This Agreement remains in effect for 12 months from the Effective Date.').status, 'not_found', 'a duration is no date');
+});
+
+t.test('governing law said the other way round, by interpretation, or as a heading', async (t) => {
+  t.equal(draft('governingLaw', 'The laws of Ireland govern this Agreement.').value, 'IE');
+  t.equal(draft('governingLaw', 'Governing Law. Delaware law governs this Agreement.').value, 'US');
+  t.equal(
+    draft(
+      'governingLaw',
+      'This Agreement shall be interpreted in accordance with the laws of the Province of Ontario and the federal laws of Canada applicable therein.',
+    ).value,
+    'CA',
+  );
+  t.equal(draft('governingLaw', 'Governing law: Laws of Sweden').value, 'SE');
+  t.equal(
+    draft('governingLaw', 'The laws of the country where you live govern your rights as a consumer under data protection law.').status,
+    'not_found',
+    'a data-protection law is not the contract’s',
+  );
+});

@@ -108,7 +108,7 @@ interface EntityRow {
   end: number;
 }
 const ENTITY_KEY = /contracting (with|entity|party)|\bentity\b|contracting/i;
-const LAW_KEY = /governing law|applicable law|\blaw\b/i;
+export const LAW_KEY = /governing law|applicable law|\blaw\b/i;
 const DOMICILE_KEY = /domicil|located|location|region|country|territory|resid|if (you|customer|licensee)/i;
 export function entityRows(content: string): EntityRow[] {
   const rows: { pairs: [string, string][]; start: number; end: number }[] = [];
@@ -169,7 +169,7 @@ export function addressAt(text: string): string | null {
 }
 
 const LAW_OF =
-  /\blaws?\s+of\s+(?:the\s+)?((?:(?:State|Commonwealth|Province|Republic|Federal Republic|Kingdom|Grand Duchy)\s+of\s+)?[A-Z][\w.'’-]*(?:\s+(?:and\s+)?[A-Z][\w.'’-]*){0,4})/g;
+  /\b[Ll]aws?\s+of\s+(?:the\s+)?((?:(?:State|Commonwealth|Province|Republic|Federal Republic|Kingdom|Grand Duchy)\s+of\s+)?[A-Z][\w.'’-]*(?:\s+(?:and\s+)?[A-Z][\w.'’-]*){0,4})/g;
 export const lawCountry = (text: string) => {
   let first: { code: string; index: number } | null = null;
   for (const m of text.matchAll(LAW_OF)) {

@@ -1,5 +1,5 @@
 import { dates, durations } from '../text.js';
-import { clean, entityRows, found, lawCountry, openFound, vendorAlt, type Found, type Rule } from './common.js';
+import { clean, entityRows, found, keyValues, LAW_KEY, lawCountry, openFound, vendorAlt, type Found, type Rule } from './common.js';
 
 /**
  * The register drafting rules for the contract's terms: start date, end date, renewal,
@@ -44,21 +44,28 @@ export const endDate: Rule = (_c, ss) => {
     const t = clean(s.text);
     if (!/\b(agreements?|contracts?|term|terms)\b/i.test(t)) continue;
     if (
-      /\b(continues?|remains?|will continue|shall continue|runs?)\s+(in (full )?(force|effect)\s+)?((until|unless)\s+(it is\s+)?(otherwise\s+)?(terminated|cancell?ed)\b|until\s+(either|each|one|both|you|we|the parties)\b[^.]{0,30}\bterminates?\b(?!\s+(on|upon|at)\b))|\b(concluded|entered into) for an indefinite (term|period)\b|\bindefinite (term|period|time|duration)\b|\bno fixed (term|end)\b|\b(remain|continue)s?\s+in\s+(full\s+)?(force|effect)\s+(while|for as long as|as long as)\s+you\s+(use|access)\b/i.test(
+      /\b(continues?|remains?|will continue|shall continue|runs?|(is|are|be|become|becomes) effective|continues? to apply)\s+(in (full )?(force( and effect)?|effect)\s+)?((until|unless)\s+(it is\s+)?(otherwise\s+)?(terminated|cancell?ed)\b|until\s+(either|each|one|both|you|we|the parties)\b[^.]{0,30}\bterminates?\b(?!\s+(on|upon|at)\b))|\b(concluded|entered into) for an indefinite (term|period)\b|\b(indefinite|unlimited) (term|period|time|duration)\b|\bno fixed (term|end)\b|\b((remain|continue)s?\s+in\s+(full\s+)?(force|effect)|(apply|applies|continues? to apply))\s+(while|for as long as|as long as)\s+(you|the customer|customer|the client|client|users?)\s+(use|uses|access|accesses)\b/i.test(
         t,
       )
     ) {
       out.push(found(s, null, 0.85));
       continue;
     }
-    if (/\b(expires|shall expire|will expire|ends|terminates automatically)\s+on\b/i.test(t)) {
+    if (
+      /\b(expires|shall expire|will expire|ends|terminates automatically)\s+on\b/i.test(t) ||
+      /\b(remains?|continues?|in (force|effect)|valid)\b[^.]{0,30}\b(until|through)\s+(the\s+)?\d/i.test(t)
+    ) {
       const d = dates(t)[0];
       if (d) {
         out.push(found(s, d.date, 0.85));
         continue;
       }
     }
-    if (/\b(for (so|as) long as|while)\b[^.]{0,60}\b(active|order form|subscription|account)\b/i.test(t) && /\b(remain|continue|in effect|in force)/i.test(t))
+    if (
+      (/\b(for (so|as) long as|while)\b[^.]{0,60}\b(active|order form|subscription|account)\b/i.test(t) ||
+        /\buntil (all|each|every|the last) (order forms?|orders?|subscriptions?)\b[^.]{0,60}\b(expired?|terminated|ended)\b/i.test(t)) &&
+      /\b(remain|continue|in effect|in force)/i.test(t)
+    )
       out.push(openFound(s, 'the contract runs as long as a subscription, account or order form is active; no end date is stated'));
     else if (
       /\b(?:(?:initial|subscription|service|contract|agreement)(?:\s+service)?\s+term|for the term|subscription period)\b[^.]{0,40}\b(specified|set out|stated|identified|defined|set forth)\s+in\s+(the|your|an?|each)\s+(applicable\s+)?(order form|order|agreement|subscription)/i.test(
@@ -189,10 +196,18 @@ export const governingLaw: Rule = (content, ss) => {
   for (const r of entityRows(content)) if (r.law) out.push({ value: r.law, start: r.start, end: r.end, strength: 0.85 });
   ss.forEach((s, i) => {
     const t = clean(s.text);
+    // A row of a contracting-entity table ("If Customer is domiciled in: …; The governing law is: …") is read by `entityRows` above.
+    const line = content.slice(content.lastIndexOf('\n', s.start) + 1, (content.indexOf('\n', s.start) + 1 || content.length + 1) - 1);
+    const row = keyValues(clean(line));
+    if (row && row.length >= 2 && row.some(([k]) => LAW_KEY.test(k))) return;
     const listItem =
       /^[^:]{1,120}:\s*(the\s+)?laws?\s+of\b/i.test(t) &&
       ss.slice(Math.max(0, i - 4), i).some((x) => /\b(governed by|governing law)\b[^.]*:\s*$/i.test(clean(x.text)));
-    const cue = /\bgoverned (exclusively |solely )?by\b|\bgoverning law\b|\bconstrued (in accordance with|under)\b|\bapplicable law\b/i.test(t);
+    // "governed by", "construed/interpreted under", "The laws of Ireland govern …", "Delaware law governs …".
+    const cue =
+      /\bgoverned (exclusively |solely )?by\b|\bgoverning law\b|\b(construed|interpreted) (in accordance with|under)\b|\bapplicable law\b|\blaws?\b[^.;]{0,60}\bgoverns?\b/i.test(
+        t,
+      );
     // "This Agreement is subject to Dutch law", "German law applies": the contract's own law, not a data-protection law.
     const applies =
       /\b(agreement|terms|contract)\b[^.;]{0,60}\bsubject to\b[^.;]{0,40}\blaws?\b|\blaws?\b[^.;]{0,60}\b(shall|will)?\s*(exclusively\s+)?appl(y|ies)\b/i.test(
