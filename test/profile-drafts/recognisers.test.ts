@@ -594,3 +594,11 @@ t.test('governing law said the other way round, by interpretation, or as a headi
     'a data-protection law is not the contract’s',
   );
 });
+
+t.test('a customer who may not audit has no audit right; a condition "may not" further on does not void one', async (t) => {
+  t.equal(draft('auditRights', 'You may not audit our systems or conduct penetration tests.').status, 'not_found');
+  t.equal(
+    draft('auditRights', 'Customer may audit Acme once per year, and only if such an audit may not impose a threat to rights of any third party.').status,
+    'proposed',
+  );
+});

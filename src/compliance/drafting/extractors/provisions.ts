@@ -121,7 +121,7 @@ export const auditRights: Rule = (content, ss) => {
     if (NEGATES.test(t)) continue;
     if (
       new RegExp(
-        String.raw`\b(?:${party})\b[^.]{0,60}\b(may|can|is entitled to|are entitled to|shall be entitled to|has the right to|have the right to|shall have the right to|(?:is|are|shall be) authori[sz]ed to)\b[^.]{0,200}?\b(audit|inspect)`,
+        String.raw`\b(?:${party})\b[^.]{0,60}\b(may|can|is entitled to|are entitled to|shall be entitled to|has the right to|have the right to|shall have the right to|(?:is|are|shall be) authori[sz]ed to)\b(?!\s+not\b)[^.]{0,200}?\b(audit|inspect)`,
         'i',
       ).test(t)
     )
