@@ -151,8 +151,15 @@ function matchAlternative(alt: RegExp[], text: string): number | null {
 /** Every sentence (or adjacent pair) matching one of the alternatives, without duplicates. */
 function matchesOf(alternatives: RegExp[][], sentences: Sentence[], minWords: number, withSection = false): Match[] {
   const out: Match[] = [];
-  // Items of a list ("- Enforced MFA", "- Regular recovery tests") are read from three words.
-  const long = (t: string) => t.split(' ').length >= (/^([-*•]|\d{1,3}[.)]|\(?[a-z]\))\s/.test(t) ? Math.min(3, minWords) : minWords);
+  // Items of a list ("- Enforced MFA", "- Regular recovery tests") are read from three words, unless the
+  // item is one of the document's headings (a table of contents: "- Incident Response" above "## Incident Response").
+  const headings = new Set(sentences.flatMap((s) => s.section.split(' > ').map((h) => h.trim().toLowerCase())));
+  const itemText = (t: string) => t.replace(/^([-*•]|\d{1,3}[.)]|\(?[a-z]\))\s+/, '');
+  const long = (t: string) =>
+    /^([-*•]|\d{1,3}[.)]|\(?[a-z]\))\s/.test(t)
+      ? t.split(' ').length >= Math.min(3, minWords) && !headings.has(itemText(t).trim().toLowerCase())
+      : t.split(' ').length >= minWords;
+  const itemWords = (t: string) => itemText(t).split(' ').length;
   if (withSection) {
     // Read as "<heading path> › <text>": a table row or list item under a heading that says what it is.
     for (const s of sentences) {
@@ -178,7 +185,7 @@ function matchesOf(alternatives: RegExp[][], sentences: Sentence[], minWords: nu
       const l = sentences[s.lead]!;
       const joined = `${l.text} ${s.text}`;
       const at = alternatives.map((alt) => matchAlternative(alt, joined)).find((x) => x !== null);
-      if (at !== undefined && at !== null && long(joined) && !alternatives.some((a) => matchAlternative(a, l.text) !== null)) {
+      if (at !== undefined && at !== null && long(joined) && itemWords(s.text) >= 3 && !alternatives.some((a) => matchAlternative(a, l.text) !== null)) {
         out.push({ span: [l.index, s.index], text: joined, anchorAt: at });
         continue;
       }

@@ -124,7 +124,7 @@ export const GENERIC_LIMITS: LimitRule[] = [
   },
   {
     re: new RegExp(
-      String.raw`${NOT_OF_DATA_USE}(\bonly (to the extent|where|if|in (the )?(event|case)|as required)\b|\bsolely\b(?!\s+(responsible|liable)\b))`,
+      String.raw`${NOT_OF_DATA_USE}(\bonly (to the extent|where|when|if|in (the )?(event|case)|as required|appl(y|ies)( to| for)?)\b|\bsolely\b(?!\s+(responsible|liable)\b))`,
       'i',
     ),
     note: 'only in limited cases',
