@@ -115,7 +115,7 @@ const NOT_OF_DATA_USE = String.raw`(?<!\b(use[sd]?|using|disclos(e[sd]?|ing)|acc
  * (issue: over-claims are worse than refusals). Applied to every element unless it opts out.
  */
 export const GENERIC_LIMITS: LimitRule[] = [
-  { re: /\bcommercially reasonable (efforts|endeavou?rs)\b/i, note: 'only on commercially reasonable efforts' },
+  { re: /\b(commercially reasonable|reasonable commercial) (efforts?|endeavou?rs?)\b/i, note: 'only on commercially reasonable efforts' },
   { re: /\b(best|reasonable) (efforts|endeavou?rs)\b|\b(strives?|aims?|endeavou?rs?|attempts?) to\b/i, note: 'an effort, not a commitment' },
   { re: /\b(sole|absolute) (and absolute )?discretion\b/i, note: "at the provider's discretion" },
   {

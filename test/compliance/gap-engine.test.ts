@@ -808,3 +808,22 @@ t.test('a security page written as bullets: labels, objectives without values, b
   );
   t.equal(level(enforced, 'strong-auth'), 'met');
 });
+
+t.test("an SLA's credit tiers are the remedy, not the commitment; 'reasonable commercial efforts' is an effort", async (t) => {
+  const sla = read(
+    'A30.2.e',
+    'Acme shall use all reasonable commercial efforts to ensure that the Service is available 99.99% of the time in any calendar month.',
+    'Monthly Uptime Percentage: < 99.99% – >= 99.90%; Days of Service: 3',
+    'Monthly Uptime Percentage: < 99.90%; Days of Service: 7',
+    'If availability falls below 99.99%, Customer receives service credits.',
+  );
+  t.equal(level(sla, 'uptime'), 'limited');
+  t.match(sla.rationale, /commercially reasonable efforts/);
+  const firm = read(
+    'A30.2.e',
+    'Acme will make the Service available 99.99% of the time in any calendar month.',
+    'Monthly Uptime Percentage: < 99.99% – >= 99.90%; Days of Service: 3',
+    'If availability falls below 99.99%, Customer receives service credits.',
+  );
+  t.equal(level(firm, 'uptime'), 'met');
+});
