@@ -602,3 +602,30 @@ t.test('a customer who may not audit has no audit right; a condition "may not" f
     'proposed',
   );
 });
+
+t.test("a DPA cover page's subprocessors in one cell, with country and role in brackets; return or deletion after the DPA expires", async (t) => {
+  const stored =
+    'Term: Approved Subprocessors; Value: Northcloud (US; DNS, networking, and security provider), PacketHost (US/UK; hosting provider), Paymo (US; payment processor)';
+  const d = draft('subcontractors', stored);
+  t.same(
+    (d.value as { name: string; country?: string; role?: string }[]).map((s) => [s.name, s.country, s.role]),
+    [
+      ['Northcloud', 'US', 'DNS, networking, and security provider'],
+      ['PacketHost', 'US', 'hosting provider'],
+      ['Paymo', 'US', 'payment processor'],
+    ],
+  );
+  t.equal(
+    draft('subcontractors', '| **Approved Subprocessors** | [Northcloud](https://example.com) (US; hosting), [Paymo](https://example.com) (US; payments) |')
+      .status,
+    'proposed',
+  );
+  t.equal(
+    draft('subcontractors', 'Term: Agreement; Value: This DPA supplements the Terms of Service (the Agreement) and the Order Form (the Order)').status,
+    'not_found',
+  );
+  t.equal(
+    draft('exitProvisions', "After the DPA expires, Provider will return or delete Customer Personal Data at Customer's instruction.").status,
+    'proposed',
+  );
+});

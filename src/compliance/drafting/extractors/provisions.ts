@@ -168,7 +168,7 @@ export const exitProvisions: Rule = (_c, ss, ctx) => {
     return '';
   };
   const endingRe = new RegExp(
-    String.raw`\b(upon|after|following|on|of|at|before|prior to|within [^.]{0,30} (of|after))\s+(the\s+)?(termination|expiration|expiry|cancell?ation|end)\b|\bwhen you cancel\b|\bafter (you )?cancel|\b(if|when|once)\s+(we|you|either party|customer|client${alt ? `|${alt}` : ''})\s+terminates?\b|\baccount termination\b|\bwhen the (contract(ual relationship)?|agreement|subscription) (ends|expires|terminates|is terminated)\b|\bend of the provision of (the )?services\b|\bbusiness purposes\b[^.]{0,60}\bfulfilled\b`,
+    String.raw`\b(upon|after|following|on|of|at|before|prior to|within [^.]{0,30} (of|after))\s+(the\s+)?(termination|expiration|expiry|cancell?ation|end)\b|\bwhen you cancel\b|\bafter (you )?cancel|\b(if|when|once)\s+(we|you|either party|customer|client${alt ? `|${alt}` : ''})\s+terminates?\b|\baccount termination\b|\bwhen the (contract(ual relationship)?|agreement|subscription) (ends|expires|terminates|is terminated)\b|\bend of the provision of (the )?services\b|\bbusiness purposes\b[^.]{0,60}\bfulfilled\b|\b(after|when|once|upon)\s+(the|this|your)\s+(DPA|agreement|contract|subscription|addendum|terms)\s+(expires|ends|terminates|is terminated|has (expired|ended|terminated))\b`,
     'i',
   );
   for (const [i, s] of ss.entries()) {

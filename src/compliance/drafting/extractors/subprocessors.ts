@@ -280,8 +280,30 @@ export const subcontractors: Rule = (content, ss, ctx, section) => {
     });
     rows.push({ value, start: s.start, end: s.end, strength: 0.8 });
   }
+  // A cover page's list in one cell or line (Common Paper's DPA): "| Approved Subprocessors | [Cloudflare](…) (US; DNS
+  // provider), [Vultr](…) (US; hosting provider), …", stored as "Term: Approved Subprocessors; Value: Cloudflare (US; …), …":
+  // each name with its country and role in brackets.
+  let at = 0;
+  for (const line of content.split('\n')) {
+    const m = LISTED_IN_CELL.exec(line);
+    if (m && !rows.some((r) => r.start < at + line.length && r.end > at)) {
+      const value = [...m[1]!.matchAll(NAME_IN_LIST)].map((x) => {
+        const [where = '', role] = x[3]!.split(/;\s*/);
+        const country = countriesIn(where)[0]?.code;
+        return { name: (x[1] ?? x[2]!).trim(), ...(role ? { role: role.trim() } : {}), ...(country ? { country } : {}) };
+      });
+      if (value.length >= 2) rows.push({ value, start: at, end: at + line.length, strength: 0.8 });
+    }
+    at += line.length + 1;
+  }
   return rows;
 };
+
+/** A line or table row whose label is the subprocessors and whose value lists them. */
+const LISTED_IN_CELL =
+  /^\s*(?:\|\s*|[A-Z][^:;|]{0,30}:\s*)?\**(?:approved |authori[sz]ed |current )?sub-?processors\**\s*(?:\||:|;\s*[A-Z][^:;|]{0,30}:)\s*(.{20,})$/i;
+/** One name of such a list, a link or plain, with what is in the brackets after it ("(US; hosting provider)"). */
+const NAME_IN_LIST = /(?:\[([^\]]{2,60})\]\([^)]*\)|([A-Z][\w&.'’ -]{1,60}?))\s*\(([^()]{2,80})\)/g;
 
 /** Companies engaged as (sub)processors in one sentence: what stands between the verb and "as … processors". */
 const ENGAGED_AS =
