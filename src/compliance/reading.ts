@@ -24,6 +24,10 @@ const CUSTOMER_DUTY = new RegExp(
   'gi',
 );
 
+/** The customer's responsibility: "It is your responsibility to export your data", "Customer is solely responsible for backups". */
+const CUSTOMER_RESPONSIBILITY =
+  /\b(?:it is|it's|shall be|remains?|is)\s+(?:the\s+)?(your|customer['’]s|client['’]s|user['’]s|licensee['’]s)\s+(?:sole\s+|own\s+)?responsibility\b|\b(you|customers?|clients?|users?|licensees?)\s+(?:is|are|shall be|remains?)\s+(?:solely\s+|fully\s+|exclusively\s+)?responsible\s+for\b/gi;
+
 const esc = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /** Every (party, modality) pair of a clause: a party word followed within a few words by a modal verb. */
@@ -53,6 +57,9 @@ export function actors(text: string, vendorNames: readonly string[] = []): { par
   // "Customer is advised to", "we recommend that you".
   for (const m of text.matchAll(CUSTOMER_DUTY)) {
     out.push({ party: 'customer', modality: 'duty', at: m.index! + m[0].indexOf(m[1]!) });
+  }
+  for (const m of text.matchAll(CUSTOMER_RESPONSIBILITY)) {
+    out.push({ party: 'customer', modality: 'duty', at: m.index! + m[0].indexOf((m[1] ?? m[2])!) });
   }
   // A name that is not the customer's acting with a modal ("Travis-CI shall", "37signals will"): in a
   // provider's document, the other party is the provider.

@@ -827,3 +827,12 @@ t.test("an SLA's credit tiers are the remedy, not the commitment; 'reasonable co
   );
   t.equal(level(firm, 'uptime'), 'met');
 });
+
+t.test("'It is your responsibility to export your data' is the customer's duty, not the provider's return of data", async (t) => {
+  const duty = read('A30.2.d', 'It is your responsibility to export your data prior to termination.');
+  t.equal(level(duty, 'return'), 'none');
+  const solely = read('A30.2.d', 'Customer is solely responsible for exporting its data before the end of the subscription.');
+  t.equal(level(solely, 'return'), 'none');
+  const provider = read('A30.2.d', 'Upon termination, Acme will return all Customer Data to Customer in CSV format within 30 days.');
+  t.equal(level(provider, 'return'), 'met');
+});
