@@ -629,3 +629,59 @@ t.test("a DPA cover page's subprocessors in one cell, with country and role in b
     'proposed',
   );
 });
+
+t.test(
+  'forms of small vendors’ terms: submitting to a law, an extension by the agreed period, "The provider offers", a definition without quotes, "Server location is", a Czech postcode, subprocessor cards',
+  async (t) => {
+    t.equal(
+      draft(
+        'governingLaw',
+        'The parties submit the contract exclusively to the law of Austria to the exclusion of the UN Convention on Contracts for the International Sale of Goods.',
+      ).value,
+      'AT',
+    );
+    t.equal(
+      draft(
+        'renewal',
+        'The contractual relationship shall be extended in each case by the originally agreed period of time as long as neither party terminates.',
+      ).status,
+      'proposed',
+    );
+    t.equal(draft('renewal', 'The deadline for payment shall be extended by the bank holidays.').status, 'not_found', 'no contract, term or subscription');
+    t.equal(draft('description', 'The provider offers customers a time tracking system and related services on the website.').status, 'proposed');
+    const c: ExtractContext = { vendorNames: ['Northwind'] };
+    t.equal(
+      draft('description', 'Services refer to the Northwind software platform, its features and related support provided through the Website.', c).status,
+      'proposed',
+    );
+    t.equal(draft('description', 'Services refer to the support services provided by our partners.', c).status, 'not_found');
+    t.same(draft('dataStorageLocations', 'Server location is Falkenstein, Germany.').value, ['DE']);
+    t.equal(
+      draft(
+        'address',
+        'Company refers to Northwind Services s.r.o., ID No. 19338805, with its registered office at Vodičkova 12/3, 110 00 Prague 1 registered in the Commercial Register.',
+        {
+          vendorNames: ['Northwind', 'Northwind Services s.r.o.'],
+          legalNames: ['Northwind Services s.r.o.'],
+        },
+      ).value,
+      'Vodičkova 12/3, 110 00 Prague 1',
+    );
+    const cards = [
+      'Mailer: Emails, Newsletter, Link, Privacy policy',
+      'Mailer GmbH, Hauptstraße 12, 10179 Berlin, Germany',
+      '',
+      'Hoster: Server Hosting, Link, Privacy policy',
+      'Hoster Online GmbH, Industriestr. 25, 91710 Gunzenhausen, Germany',
+    ].join('\n');
+    const d = draft('subcontractors', cards, ctx, 'Subprocessor');
+    t.same(
+      (d.value as { name: string; role?: string; country?: string }[]).map((s) => [s.name, s.role, s.country]),
+      [
+        ['Mailer', 'Emails, Newsletter', 'DE'],
+        ['Hoster', 'Server Hosting', 'DE'],
+      ],
+    );
+    t.equal(draft('subcontractors', cards, ctx, 'Contact').status, 'not_found', 'only under a subprocessors heading');
+  },
+);

@@ -163,8 +163,8 @@ export function addressAt(text: string): string | null {
   const a = (end ? t.slice(0, end.index) : t).replace(/[\s,.]+$/, '').trim();
   if (a.length < 10 || a.length > 160) return null;
   if (!/\d/.test(a)) return null;
-  // A postcode (10247, 94107, M6K 1G1, SW1A 1AA, 110002) and a comma between street and town.
-  if (!/(\b\d{4,6}\b|\b[A-Z]\d[A-Z]\s?\d[A-Z]\d\b|\b[A-Z]{1,2}\d[A-Z\d]?\s?\d[A-Z]{2}\b)/.test(a) || !/,/.test(a)) return null;
+  // A postcode (10247, 94107, 120 00, M6K 1G1, SW1A 1AA, 110002) and a comma between street and town.
+  if (!/(\b\d{4,6}\b|\b\d{3} \d{2}\b|\b[A-Z]\d[A-Z]\s?\d[A-Z]\d\b|\b[A-Z]{1,2}\d[A-Z\d]?\s?\d[A-Z]{2}\b)/.test(a) || !/,/.test(a)) return null;
   return a;
 }
 

@@ -224,7 +224,7 @@ export const address: Rule = (content, ss, ctx) => {
       return;
     }
     m = new RegExp(
-      String.raw`(?:${alt})[^.;]{0,80}?\b(?:located at|with (?:its |their )?(?:principal |registered )?(?:offices?|place of business|address) (?:at|in)|having (?:its |their )?(?:registered )?(?:office|seat|address) at|whose (?:registered )?(?:office|address) is(?: at)?|registered (?:office|address)(?: is)?(?: at)?|of(?=\s+(?:\d|(?:Unit|Suite|Floor|Level|Building)\s+\d)))\s+`,
+      String.raw`(?:${alt})(?:[^.;]|\.(?=\S)|(?<=\bNo)\.){0,80}?\b(?:located at|with (?:its |their )?(?:principal |registered )?(?:offices?|place of business|address) (?:at|in)|having (?:its |their )?(?:registered )?(?:office|seat|address) at|whose (?:registered )?(?:office|address) is(?: at)?|registered (?:office|address)(?: is)?(?: at)?|of(?=\s+(?:\d|(?:Unit|Suite|Floor|Level|Building)\s+\d)))\s+`,
       'i',
     ).exec(t);
     if (m) {
@@ -257,7 +257,7 @@ const serviceSubject = (t: string, ctx: ExtractContext) => {
   const alt = vendorAlt(ctx);
   const names = alt ? `${alt}|` : '';
   return new RegExp(
-    String.raw`^(?:the\s+)?(?:(?:${names}we|our company|the company|the data importer)(?:['’]s?)?(?:\s+(?:software|platform|services?|cloud|solution|product))?|the\s+(?:platform|service|services|software|solution))\b`,
+    String.raw`^(?:the\s+)?(?:(?:${names}we|our company|the company|the provider|the data importer)(?:['’]s?)?(?:\s+(?:software|platform|services?|cloud|solution|product))?|the\s+(?:platform|service|services|software|solution))\b`,
     'i',
   ).test(t);
 };
@@ -327,6 +327,17 @@ export const description: Rule = (_c, ss, ctx) => {
       );
     if (purpose && !/^(?:the |its |our )?(?:services?|platform|subscription)\b/i.test(purpose[1]!)) {
       out.push(found(s, t, 0.6));
+      continue;
+    }
+    // "Services refer to the DecisionRules software platform, its features …": a definition without quotes naming the vendor's platform.
+    if (
+      alt &&
+      new RegExp(
+        String.raw`^(?:the\s+)?(?:services?|platform)\s+(?:refers?\s+to|means?)\s+(?:the\s+|its\s+)?(?:${alt})\b[^.]{0,40}\b(platform|service|software|solution|application)\b`,
+        'i',
+      ).test(t)
+    ) {
+      out.push(found(s, t, 0.7));
       continue;
     }
     // "These Terms govern the licensing, use and delivery of software products and services provided by X AB".

@@ -29,6 +29,9 @@ const PLACE_PHRASE = new RegExp(
   String.raw`^[^.;]{0,80}?\b(?:in|within|from)\s+((?:the\s+)?(?:[A-Z]|(?:${CLOUD_REGION_CODES})(?![\w-]))(?:[^.;()]|\([^.;()]{1,40}\)){1,120})`,
 );
 
+/** "Server location is X", "Data location: X": the place stated as the location itself. */
+const LOCATION_IS = /^(?:server|data|hosting|storage) locations?\s*(?:is|are|:)\s+((?:the\s+)?[A-Z][^.;()]{1,80})/i;
+
 function locationRule(cue: RegExp, what: string): Rule {
   return (_c, ss, ctx) => {
     const out: Found[] = [];
@@ -48,8 +51,8 @@ function locationRule(cue: RegExp, what: string): Rule {
           continue;
         const after = t.slice(cueAt.index);
         const vague = VAGUE.test(t) || /\band (other|various|additional)\b[^.]{0,20}\b(countries|locations|jurisdictions)\b/i.test(t);
-        // Countries named within the cue's phrase: "in (the) X", "in X and Y".
-        const phrase = PLACE_PHRASE.exec(after);
+        // Countries named within the cue's phrase: "in (the) X", "in X and Y", "Server location is Falkenstein, Germany".
+        const phrase = PLACE_PHRASE.exec(after) ?? LOCATION_IS.exec(after);
         const codes = phrase
           ? countriesIn(phrase[1]!)
               .filter((c) => !NEGATED.test(phrase[1]!.slice(Math.max(0, c.index - 40), c.index)))
@@ -68,7 +71,7 @@ function locationRule(cue: RegExp, what: string): Rule {
         }
         if (
           !vendorSubject(t, ctx) &&
-          !/\b(our|all (customer |personal )?data|data infrastructure|stored in|stored on|(stored|hosted|processed)(,? and (stored|hosted|processed))+ (in|within)|hosted (?:(?:at|by|with|on) [^.;]{0,40}?,?\s)?(?:in|within)|(we|only) host (in|within)|processed (entirely )?(in|within)|operated in|located in|running in|run on|resides? in|residing in|data residency|deployed (in|on))\b/i.test(
+          !/\b(our|all (customer |personal )?data|data infrastructure|stored in|stored on|(stored|hosted|processed)(,? and (stored|hosted|processed))+ (in|within)|hosted (?:(?:at|by|with|on) [^.;]{0,40}?,?\s)?(?:in|within)|(we|only) host (in|within)|processed (entirely )?(in|within)|operated in|located in|running in|run on|resides? in|residing in|data residency|deployed (in|on)|(server|data|hosting|storage) locations? (is|are))\b/i.test(
             t,
           )
         )
@@ -81,7 +84,7 @@ function locationRule(cue: RegExp, what: string): Rule {
 }
 
 export const storage = locationRule(
-  /\b(stored|stores?|storage|hosted|hosts|host (in|on|within)|data cent(er|re)s?|data infrastructure|infrastructure (is|are) located|servers? (are )?located|(data|content|information) (resides?|residing)|data residency|deployed)\b/i,
+  /\b((server|data|hosting|storage) locations? (is|are)|stored|stores?|storage|hosted|hosts|host (in|on|within)|data cent(er|re)s?|data infrastructure|infrastructure (is|are) located|servers? (are )?located|(data|content|information) (resides?|residing)|data residency|deployed)\b/i,
   'data is stored',
 );
 export const processing = locationRule(/\b(processed|processes|processing|run on (virtuali[sz]ed )?servers|servers running)\b/i, 'data is processed');

@@ -1,5 +1,5 @@
 import { countriesIn } from '../text.js';
-import { companyAt, companyRe, keyValues, tableCells, vendorAlt, type Found, type Rule } from './common.js';
+import { COMPANY, companyAt, companyRe, keyValues, tableCells, vendorAlt, type Found, type Rule } from './common.js';
 
 /**
  * Subprocessor tables and lists in register drafting: their rows (a Markdown table, a
@@ -296,8 +296,42 @@ export const subcontractors: Rule = (content, ss, ctx, section) => {
     }
     at += line.length + 1;
   }
+  // Under a subprocessors heading, a name with what it does, then the company's address on the next line:
+  // "Hetzner: Server Hosting, Link, Privacy policy" + "Hetzner Online GmbH, Industriestr. 25, 91710 Gunzenhausen, Germany".
+  if (SUBPROCESSOR_SECTION.test(section)) {
+    const lines = content.split('\n');
+    const cards: Found[] = [];
+    let offset = 0;
+    for (const [i, line] of lines.entries()) {
+      const m = NAME_COLON.exec(line.trim());
+      const next = lines[i + 1]?.trim() ?? '';
+      if (m && new RegExp(`^${COMPANY}`).test(next) && !rows.some((r) => r.start <= offset && r.end > offset)) {
+        const country = countriesIn(next).at(-1)?.code;
+        // What it does, without the links that follow it ("Emails, Newsletter, Link, Privacy policy").
+        const role = m[2]!
+          .replace(/\[([^\]]*)\]\([^)]*\)/g, '$1')
+          .split(/,\s*/)
+          .filter((x) => !/^(link|privacy policy|info|website|terms|dpa)$/i.test(x.trim()))
+          .join(', ')
+          .trim();
+        cards.push({
+          value: [{ name: m[1]!.trim(), ...(role ? { role } : {}), ...(country ? { country } : {}) }],
+          start: offset,
+          end: offset + line.length,
+          strength: 0.75,
+        });
+      }
+      offset += line.length + 1;
+    }
+    if (cards.length >= 2) rows.push(...cards);
+  }
   return rows;
 };
+
+/** A heading of a subprocessor list. */
+const SUBPROCESSOR_SECTION = /\bsub-?\s?(processor|contractor)s?\b/i;
+/** "Name: what it does" at the start of a line (the name a brand, not a sentence). */
+const NAME_COLON = /^\**([A-Z][\w&.'’ -]{1,40}?)\**:\s+(\S.{2,200})$/;
 
 /** A line or table row whose label is the subprocessors and whose value lists them. */
 const LISTED_IN_CELL =

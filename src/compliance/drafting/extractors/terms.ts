@@ -84,6 +84,11 @@ export const renewal: Rule = (_c, ss) => {
   for (const s of ss) {
     const t = clean(s.text);
     if (/\b(automatically renew|auto-renew(?:al|s|ed)?|renews? automatically|automatically (be )?(renewed|extended))\b/i.test(t)) out.push(found(s, t, 0.9));
+    else if (
+      /\b(shall|will|is) (automatically )?be extended\b[^.]{0,60}\b(period|term|months?|years?)\b/i.test(t) &&
+      /\b(contract|agreement|subscription|relationship|term)\b/i.test(t)
+    )
+      out.push(found(s, t, 0.75));
     else if (/\brenew(al|s|ed)?\b[^.]{0,80}\b(for (another|a further|an additional|successive)|subscription term|renewal term)\b/i.test(t))
       out.push(found(s, t, 0.75));
     else if (/\bsuccessive\b[^.]{0,40}\b(terms?|periods?)\b/i.test(t) && /\brenew|extend/i.test(t)) out.push(found(s, t, 0.75));
@@ -203,9 +208,10 @@ export const governingLaw: Rule = (content, ss) => {
     const listItem =
       /^[^:]{1,120}:\s*(the\s+)?laws?\s+of\b/i.test(t) &&
       ss.slice(Math.max(0, i - 4), i).some((x) => /\b(governed by|governing law)\b[^.]*:\s*$/i.test(clean(x.text)));
-    // "governed by", "construed/interpreted under", "The laws of Ireland govern …", "Delaware law governs …".
+    // "governed by", "construed/interpreted under", "The laws of Ireland govern …", "Delaware law governs …",
+    // "The parties submit the contract exclusively to the law of Austria".
     const cue =
-      /\bgoverned (exclusively |solely )?by\b|\bgoverning law\b|\b(construed|interpreted) (in accordance with|under)\b|\bapplicable law\b|\blaws?\b[^.;]{0,60}\bgoverns?\b/i.test(
+      /\bgoverned (exclusively |solely )?by\b|\bgoverning law\b|\b(construed|interpreted) (in accordance with|under)\b|\bapplicable law\b|\blaws?\b[^.;]{0,60}\bgoverns?\b|\bsubmit\w*\b[^.;]{0,60}\b(exclusively )?to the laws? of\b/i.test(
         t,
       );
     // "This Agreement is subject to Dutch law", "German law applies": the contract's own law, not a data-protection law.
