@@ -130,12 +130,12 @@ t.test('partial evidence, list lead-ins, abbreviations and "no less than"', asyn
   const list = read(
     'A30.3.b',
     'Acme shall, within 48 hours, notify the Customer if:',
-    '- it becomes aware of a personal data breach; or',
+    '- it becomes aware of a security incident affecting Customer Data; or',
     '- it receives a request from a data subject.',
   );
   t.equal(list.status, 'covered', 'a list item read with its lead-in');
   t.ok(
-    list.evidence.some((e) => e.quote === '- it becomes aware of a personal data breach; or'),
+    list.evidence.some((e) => e.quote === '- it becomes aware of a security incident affecting Customer Data; or'),
     'the item quoted on its own',
   );
   const periodic = read(
@@ -835,4 +835,18 @@ t.test("'It is your responsibility to export your data' is the customer's duty, 
   t.equal(level(solely, 'return'), 'none');
   const provider = read('A30.2.d', 'Upon termination, Acme will return all Customer Data to Customer in CSV format within 30 days.');
   t.equal(level(provider, 'return'), 'met');
+});
+
+t.test('Article 30(3)(b): a notice of personal data breaches only is partial; incidents affecting the service or its data are covered', async (t) => {
+  const personal = read(
+    'A30.3.b',
+    'In the event of a confirmed Personal Data breach, Acme shall notify the Customer no later than 72 hours after becoming aware of it.',
+  );
+  t.equal(personal.status, 'partial');
+  t.match(personal.rationale, /personal data only/);
+  const incidents = read(
+    'A30.3.b',
+    'Acme shall notify the Customer of any security incident affecting the Service no later than 24 hours after becoming aware of it.',
+  );
+  t.equal(incidents.status, 'covered');
 });
