@@ -39,7 +39,7 @@ export function actors(text: string, vendorNames: readonly string[] = []): { par
   for (const m of text.matchAll(re)) {
     const after = text.slice(m.index! + m[0].length, m.index! + m[0].length + 60);
     // The party's own verb: a modal within three words ("GitHub will promptly notify", "Customer may at any time").
-    const v = new RegExp(String.raw`^(?:['’]s)?(?:\s+(?:\([^)]{0,30}\)|[\w-]+)){0,3}?\s+(${DUTY}|${RIGHT})\b`, 'i').exec(after);
+    const v = new RegExp(String.raw`^(?:['’]s)?(?:\s+(?:\([^)]{0,30}\)|[\w-]+)){0,3}?\s+(${RIGHT}|${DUTY})\b`, 'i').exec(after);
     if (!v) continue;
     // "the data exporter's request" is not the exporter acting.
     if (/^['’]s\s/.test(after) && !/^['’]s\s+(own\s+)?(obligation|duty|right)/i.test(after)) continue;

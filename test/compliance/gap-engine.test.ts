@@ -850,3 +850,17 @@ t.test('Article 30(3)(b): a notice of personal data breaches only is partial; in
   );
   t.equal(incidents.status, 'covered');
 });
+
+t.test("'the Controller shall be entitled to carry out an audit' is the customer's right; internal audits are no security testing", async (t) => {
+  const right = read(
+    'A30.3.e',
+    'The Controller shall be entitled on 30 days’ written notice to carry out an audit of the Processor’s processing, including inspections of its premises.',
+  );
+  t.not(level(right, 'audit-right'), 'none');
+  t.ok(right.evidence.some((e) => /shall be entitled/.test(e.quote)));
+  t.ok(bindsAsNeeded('The Controller shall be entitled to carry out an audit.', 'customer'));
+  const internal = read('A24', 'We perform regular internal audits and management reviews of our information security management system.');
+  t.equal(internal.status, 'missing');
+  const external = read('A24', 'We undergo regular independent security audits of our information security management system.');
+  t.equal(level(external, 'testing'), 'partial');
+});
