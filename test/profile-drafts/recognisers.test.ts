@@ -685,3 +685,18 @@ t.test(
     t.equal(draft('subcontractors', cards, ctx, 'Contact').status, 'not_found', 'only under a subprocessors heading');
   },
 );
+
+t.test('a termination in writing "no later than 3 months prior to the end"; an audit right after what the customer suspects', async (t) => {
+  const clause =
+    'If not terminated in writing by either Party no later than 3 months prior to the end of the initial period, the Agreement will be automatically extended for consecutive periods of 12 months.';
+  t.equal(draft('noticePeriodDaysEntity', clause).value, 90);
+  t.equal(draft('noticePeriodDaysProvider', clause).value, 90);
+  t.equal(
+    draft(
+      'auditRights',
+      'If the Controller has a legitimate reason to suspect that the Processor does not fulfil its obligations, the Controller shall be entitled on 30 days’ written notice to carry out an audit of the Processor.',
+    ).status,
+    'proposed',
+  );
+  t.equal(draft('auditRights', 'The Customer does not have the right to audit Acme.').status, 'not_found');
+});

@@ -118,10 +118,11 @@ export const auditRights: Rule = (content, ss) => {
     const t = clean(s.text);
     if (t.length > 700) continue;
     if (!/\baudit|\binspect|\bSOC ?2\b|\bISO(\/IEC)? ?27001\b/i.test(t)) continue;
-    if (NEGATES.test(t)) continue;
+    // A negation inside what the customer suspects ("reason to suspect that the Processor does not fulfil its obligations") negates no right.
+    if (NEGATES.test(t.replace(/\b(suspects?|believes?|reason to (?:believe|suspect))\s+that\b[^,.;]*/gi, ''))) continue;
     if (
       new RegExp(
-        String.raw`\b(?:${party})\b[^.]{0,60}\b(may|can|is entitled to|are entitled to|shall be entitled to|has the right to|have the right to|shall have the right to|(?:is|are|shall be) authori[sz]ed to)\b(?!\s+not\b)[^.]{0,200}?\b(audit|inspect)`,
+        String.raw`\b(?:${party})\b[^.]{0,60}\b(may|can|(?:is|are|shall be) entitled|has the right to|have the right to|shall have the right to|(?:is|are|shall be) authori[sz]ed to)\b(?!\s+not\b)[^.]{0,200}?\b(audit|inspect)`,
         'i',
       ).test(t)
     )

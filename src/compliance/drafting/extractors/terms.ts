@@ -130,7 +130,9 @@ export function noticeRule(party: 'entity' | 'provider'): Rule {
         return (
           /^[’']?s?[’']?\s*(prior\s+|advance\s+|written\s+|prior written\s+)*notice\b/i.test(after) ||
           /\bnotice\s+(period\s+)?of\s+(at least\s+|not less than\s+)?$/i.test(before) ||
-          (/^\s*(in advance|prior|before)\b/i.test(after) && /\bnotice\b/i.test(t))
+          // "at least N days prior to" with the word notice, or a termination "in writing" ("If not terminated in writing by
+          // either Party no later than 3 months prior to the end of the initial period").
+          (/^\s*(in advance|prior|before)\b/i.test(after) && /\bnotice\b|\bterminated in writing\b/i.test(t))
         );
       });
       // A period that applies only upon a change of the terms ("may terminate with thirty (30) days written notice upon a
