@@ -643,7 +643,7 @@ t.test("Article 17: what a customer's service-credit claim must list is not the 
 t.test('Article 30(2)(f): help with a leak or an unauthorised disclosure is incident assistance; a contract breach is not an incident', async (t) => {
   const leak = read('A30.2.f', 'Acme will cooperate with Customer in investigating any such Leak of Customer Data.');
   t.equal(level(leak, 'assistance'), 'met');
-  const support = read('A30.2.f', 'In the event of unauthorised access to personal data by third parties, Acme must provide support to the Customer.');
+  const support = read('A30.2.f', 'In the event of unauthorised access to Customer Data by third parties, Acme must provide support to the Customer.');
   t.equal(level(support, 'assistance'), 'met');
   const remedy = read('A30.2.f', 'Acme shall reasonably cooperate with Customer to remedy any unauthorized disclosure of Customer Data.');
   t.equal(level(remedy, 'assistance'), 'met');
@@ -826,6 +826,15 @@ t.test("an SLA's credit tiers are the remedy, not the commitment; 'reasonable co
     'If availability falls below 99.99%, Customer receives service credits.',
   );
   t.equal(level(firm, 'uptime'), 'met');
+  // The same for Article 30(3)(a)'s quantitative target, and a tier written as a range ("99.50 - 98.50 %").
+  const tiers = read(
+    'A30.3.a',
+    'Availability: 99.50 - 98.50 %; Service credit: 10 % of the hosting fee.',
+    'Availability: < 97.00 %; Service credit: 50 % of the hosting fee.',
+  );
+  t.not(level(tiers, 'quantitative'), 'met', 'credit tiers are no target');
+  const target = read('A30.3.a', 'The agreed availability of the hosting is 99.5 % measured on an annual basis.');
+  t.equal(level(target, 'quantitative'), 'met');
 });
 
 t.test("'It is your responsibility to export your data' is the customer's duty, not the provider's return of data", async (t) => {
@@ -863,4 +872,12 @@ t.test("'the Controller shall be entitled to carry out an audit' is the customer
   t.equal(internal.status, 'missing');
   const external = read('A24', 'We undergo regular independent security audits of our information security management system.');
   t.equal(level(external, 'testing'), 'partial');
+});
+
+t.test("Article 30(2)(f): help with personal data breaches only (a DPA's) is partial; help with any incident is met", async (t) => {
+  const dpa = read('A30.2.f', 'Acme will investigate the personal data breach and provide the Customer with reasonable assistance at no additional cost.');
+  t.equal(level(dpa, 'assistance'), 'limited');
+  t.match(dpa.rationale, /personal data only/);
+  const any = read('A30.2.f', 'Acme will assist the Customer in investigating and mitigating any ICT incident affecting the Service at no additional cost.');
+  t.equal(level(any, 'assistance'), 'met');
 });
