@@ -700,3 +700,20 @@ t.test('a termination in writing "no later than 3 months prior to the end"; an a
   );
   t.equal(draft('auditRights', 'The Customer does not have the right to audit Acme.').status, 'not_found');
 });
+
+t.test(
+  '"the Supplier or the Customer giving three months written notice", "prolonged automatically", "in the form of a SaaS", an interface as a service',
+  async (t) => {
+    const clause =
+      'Unless terminated by the Supplier or the Customer giving at least three (3) months written notice to the other Party prior to the end of each Initial Subscription Term, the subscription shall be prolonged automatically for consecutive periods of twelve (12) months each.';
+    t.equal(draft('noticePeriodDaysEntity', clause).value, 90);
+    t.equal(draft('noticePeriodDaysProvider', clause).value, 90);
+    t.equal(draft('renewal', clause).status, 'proposed');
+    t.equal(
+      draft('ictServiceType', 'The Customer obtains a right to access and use the Software in the form of a SaaS during the Subscription Term.').value,
+      'S19',
+    );
+    t.equal(draft('ictServiceType', 'The Customer may connect third-party software in the form of a SaaS to the Service.').status, 'not_found');
+    t.equal(draft('description', 'Acme Web is a cloud-based interface for approval of invoices.').status, 'proposed');
+  },
+);

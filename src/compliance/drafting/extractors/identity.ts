@@ -372,7 +372,7 @@ export const description: Rule = (_c, ss, ctx) => {
       continue;
     if (/\bis an?\b[^.]{0,120}\b(provider|producer|platform|developer|vendor|supplier)\s+of\b/i.test(t)) out.push(found(s, t, 0.8));
     else if (
-      /^.{0,80}?\b(is|provides|operates|offers|has developed|develops|represents|delivers|is a company (?:created|formed|founded) to provide|(?<=\bwe\s+)(?:provide|operate|offer|develop|deliver))\s+(?!to\b)(an?|the|its|our)?\s*[^.]{0,160}?\b(platform|service|software|solution|system|tool|application|hosting)\b/i.test(
+      /^.{0,80}?\b(is|provides|operates|offers|has developed|develops|represents|delivers|is a company (?:created|formed|founded) to provide|(?<=\bwe\s+)(?:provide|operate|offer|develop|deliver))\s+(?!to\b)(an?|the|its|our)?\s*[^.]{0,160}?\b(platform|service|software|solution|system|tool|application|hosting|interface|engine)\b/i.test(
         t,
       ) &&
       !/\b(may|might|reserves?|shall not|will not|is not|does not|liable|responsible|warrant|discretion)/i.test(t.slice(0, 120))
@@ -402,6 +402,14 @@ export const ictServiceType: Rule = (content, ss, ctx) => {
   }
   for (const s of ss) {
     const t = clean(s.text);
+    // "The Customer obtains a right to access and use the Software in the form of a SaaS": the vendor's software, provided as a service.
+    if (
+      /\b(the|its|our) (software|platform|service|solution)\b[^.]{0,60}\b(in the form of|as|on) an? (SaaS|software[- ]as[- ]a[- ]service)\b/i.test(t) &&
+      !/\bthird[- ]party\b/i.test(t)
+    ) {
+      out.push(found(s, 'S19', 0.7));
+      continue;
+    }
     // "X provides X Software as a service", "provided to You on X's proprietary software as a service basis".
     if (!serviceSubject(t, ctx) || !/\b(provides?|provided|operates|offers|basis|delivers)\b/i.test(t)) continue;
     if (/\b(is an?|provides|operates|offers|has developed)\b/i.test(t) && description(content, [s], ctx, '').length) continue;

@@ -83,7 +83,12 @@ export const renewal: Rule = (_c, ss) => {
   const out: Found[] = [];
   for (const s of ss) {
     const t = clean(s.text);
-    if (/\b(automatically renew|auto-renew(?:al|s|ed)?|renews? automatically|automatically (be )?(renewed|extended))\b/i.test(t)) out.push(found(s, t, 0.9));
+    if (
+      /\b(automatically renew|auto-renew(?:al|s|ed)?|renews? automatically|automatically (be )?(renewed|extended|prolonged)|(renewed|extended|prolonged) automatically)\b/i.test(
+        t,
+      )
+    )
+      out.push(found(s, t, 0.9));
     else if (
       /\b(shall|will|is) (automatically )?be extended\b[^.]{0,60}\b(period|term|months?|years?)\b/i.test(t) &&
       /\b(contract|agreement|subscription|relationship|term)\b/i.test(t)
@@ -114,7 +119,9 @@ export function noticeRule(party: 'entity' | 'provider'): Rule {
       const nonRenewal = /\bnon-?renewal\b|\bnot to renew\b|\bintention not to renew\b/i.test(t);
       if (!/\bterminat|\bcancel|\bstop using|\bclose (your|its) account|\bdiscontinue|\bcease/i.test(t) && !nonRenewal) continue;
       if (/\b(breach|cure|insolven|bankrupt|for cause)\b/i.test(t) && !/\bwithout cause\b/i.test(t)) continue;
-      const both = /\b(either party|each party|both parties|either of the parties|the parties|either of us|each of us)\b/i;
+      // Both parties, however named: "either party", "the Supplier or the Customer".
+      const both =
+        /\b(either party|each party|both parties|either of the parties|the parties|either of us|each of us|(the )?(supplier|provider|vendor|licensor|company) or (the )?(customer|client|licensee)|(the )?(customer|client|licensee) or (the )?(supplier|provider|vendor|licensor|company))\b/i;
       const entityRe = new RegExp(
         String.raw`\b(?:${ENTITY})(?:['’]re)?\b[^.]{0,40}?\b(may|can|free to|are free to|is free to|shall have the right to|has the right to|have the right to)\s+(terminate|cancel|stop using|close)`,
         'i',
