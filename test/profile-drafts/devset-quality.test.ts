@@ -13,7 +13,8 @@ import { createOrg } from '../helpers/workspaces.js';
  * a little under the figures bench/draft.ts measured (docs/register-drafting.md, "Quality":
  * precision 0.86, recall 0.64 over 15 vendors after the seventh round (0.62 after the sixth); 0.87 / 0.61 when Axiom (10 of 10
  * proposals right at its first run), Taxy (4 of 8) and Airfold (8 of 8) joined; 0.84 / 0.61 over 17 vendors when Socialo
- * and Promptfoo joined in the seventh session, the 15 earlier vendors unchanged at 0.86 / 0.64). Every quote is
+ * and Promptfoo joined in the seventh session, the 15 earlier vendors unchanged at 0.86 / 0.64; 0.84 / 0.61 over 20
+ * vendors, 124 of 204 right, when Cap, Runtara and Flo Apps joined too). Every quote is
  * verbatim in its stored passage; a field the documents leave open and the draft explains
  * is `not_found` with a reason and the passage it read.
  */
