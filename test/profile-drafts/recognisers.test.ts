@@ -717,3 +717,16 @@ t.test(
     t.equal(draft('description', 'Acme Web is a cloud-based interface for approval of invoices.').status, 'proposed');
   },
 );
+
+t.test('a schedule of governing laws by contracting entity is open, with why; two laws stay a conflict for the analyst', async (t) => {
+  const schedule = [
+    '| Governing law: | This Agreement shall be governed by the substantive laws of Sweden. |',
+    '| Governing law: | This Agreement shall be governed by the substantive laws of Denmark. |',
+    '| Governing law: | This Agreement shall be governed by the substantive laws of Norway. |',
+  ].join('\n');
+  const d = draft('governingLaw', schedule);
+  t.equal(d.status, 'not_found');
+  t.match(d.reason, /per contracting entity or region \(SE, DK, NO\)/);
+  const two = draft('governingLaw', schedule.split('\n').slice(0, 2).join('\n'));
+  t.equal(two.status, 'conflict');
+});

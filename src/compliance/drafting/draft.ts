@@ -181,6 +181,20 @@ export function decide(field: DraftField, hits: { passage: Passage; found: Found
     };
   }
 
+  // Three or more governing laws in one document are a schedule by contracting entity or region ("If Customer is
+  // domiciled in …", one table per entity): which applies is set by the order, not by the documents.
+  if (field === 'governingLaw') {
+    const byDoc = new Map<string, Set<string>>();
+    for (const h of hits) byDoc.set(h.passage.documentId, (byDoc.get(h.passage.documentId) ?? new Set()).add(String(h.found.value)));
+    const schedule = [...byDoc.values()].find((laws) => laws.size >= 3);
+    if (schedule)
+      return {
+        ...base,
+        status: 'not_found',
+        reason: `the documents give a governing law per contracting entity or region (${[...schedule].join(', ')}); which applies is set by the order`,
+        evidence: hits.slice(0, 3).map((h) => evidenceOf(h.passage, h.found)),
+      };
+  }
   const groups = new Map<string, { value: DraftValue; hits: typeof hits }>();
   for (const h of hits) {
     const k = valueKey(field, h.found.value);
