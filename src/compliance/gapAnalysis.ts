@@ -155,10 +155,10 @@ function matchesOf(alternatives: RegExp[][], sentences: Sentence[], minWords: nu
   // item is one of the document's headings (a table of contents: "- Incident Response" above "## Incident Response").
   const headings = new Set(sentences.flatMap((s) => s.section.split(' > ').map((h) => h.trim().toLowerCase())));
   const itemText = (t: string) => t.replace(/^([-*•]|\d{1,3}[.)]|\(?[a-z]\))\s+/, '');
-  const long = (t: string) =>
-    /^([-*•]|\d{1,3}[.)]|\(?[a-z]\))\s/.test(t)
-      ? t.split(' ').length >= Math.min(3, minWords) && !headings.has(itemText(t).trim().toLowerCase())
-      : t.split(' ').length >= minWords;
+  const long = (t: string) => {
+    const item = itemText(t);
+    return item !== t ? t.split(' ').length >= Math.min(3, minWords) && !headings.has(item.trim().toLowerCase()) : t.split(' ').length >= minWords;
+  };
   const itemWords = (t: string) => itemText(t).split(' ').length;
   if (withSection) {
     // Read as "<heading path> › <text>": a table row or list item under a heading that says what it is.

@@ -123,8 +123,14 @@ const NOT_OF_DATA_USE = String.raw`(?<!\b(use[sd]?|using|disclos(e[sd]?|ing)|acc
  */
 export const GENERIC_LIMITS: LimitRule[] = [
   { re: /\b(commercially reasonable|reasonable commercial) (efforts?|endeavou?rs?)\b/i, note: 'only on commercially reasonable efforts' },
-  { re: /\b(best|reasonable) (efforts|endeavou?rs)\b|\b(strives?|aims?|endeavou?rs?|attempts?) to\b/i, note: 'an effort, not a commitment' },
-  { re: /\b(sole|absolute) (and absolute )?discretion\b/i, note: "at the provider's discretion" },
+  {
+    re: /\b(best|reasonable) (efforts?|endeavou?rs?)\b|\bbest[- ]efforts? basis\b|\b(strives?|aims?|endeavou?rs?|attempts?) to\b/i,
+    note: 'an effort, not a commitment',
+  },
+  {
+    re: /\b(sole|absolute) (and absolute )?discretion\b|\b(at|in) (its|our|their|[A-Z][\w-]+['’]s) (reasonable |own |good faith )?(discretion|option)\b/i,
+    note: "at the provider's discretion",
+  },
   {
     re: /\bin lieu of\b|\b(will be |shall be |are |is )?(deemed )?satisf(ied|y|ies) (by|through|with)\b/i,
     note: 'satisfied by something else (e.g. reports) instead',
@@ -154,9 +160,7 @@ export const GENERIC_LIMITS: LimitRule[] = [
   },
   { re: /\b(wherever|where|when(ever)?) (possible|feasible|practicable)\b/i, note: 'only where possible' },
   { re: /\bif (applicable|any)\b/i, note: 'only if applicable' },
-  { re: /\b(best|reasonable) (effort|endeavou?r)\b|\bbest[- ]efforts? basis\b/i, note: 'an effort, not a commitment' },
   { re: /\bunder no obligation\b|\bwithout (any )?obligation\b|\b(is|are|shall be|will be) not (obligated|obliged)\b/i, note: 'not an obligation' },
-  { re: /\b(at|in) (its|our|their|[A-Z][\w-]+['’]s) (reasonable |own |good faith )?(discretion|option)\b/i, note: "at the provider's discretion" },
   { re: /\b(does|do|can|will) not (guarantee|warrant)\b|\bcannot guarantee\b|\bno (guarantee|warranty) (that|of)\b/i, note: 'not guaranteed' },
   { re: /\bprovided,? (however,? )?that\b/i, note: 'subject to conditions' },
   { re: /\bexcept (as|where|that|for|to the extent|in)\b/i, note: 'with exceptions' },

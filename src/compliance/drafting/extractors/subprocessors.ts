@@ -1,5 +1,5 @@
 import { countriesIn } from '../text.js';
-import { COMPANY, companyAt, companyRe, keyValues, tableCells, vendorAlt, type Found, type Rule } from './common.js';
+import { companyAt, companyRe, keyValues, tableCells, vendorAlt, type Found, type Rule } from './common.js';
 
 /**
  * Subprocessor tables and lists in register drafting: their rows (a Markdown table, a
@@ -283,8 +283,9 @@ export const subcontractors: Rule = (content, ss, ctx, section) => {
   // A cover page's list in one cell or line (Common Paper's DPA): "| Approved Subprocessors | [Cloudflare](…) (US; DNS
   // provider), [Vultr](…) (US; hosting provider), …", stored as "Term: Approved Subprocessors; Value: Cloudflare (US; …), …":
   // each name with its country and role in brackets.
+  const lines = content.split('\n');
   let at = 0;
-  for (const line of content.split('\n')) {
+  for (const line of lines) {
     const m = LISTED_IN_CELL.exec(line);
     if (m && !rows.some((r) => r.start < at + line.length && r.end > at)) {
       const value = [...m[1]!.matchAll(NAME_IN_LIST)].map((x) => {
@@ -299,13 +300,12 @@ export const subcontractors: Rule = (content, ss, ctx, section) => {
   // Under a subprocessors heading, a name with what it does, then the company's address on the next line:
   // "Hetzner: Server Hosting, Link, Privacy policy" + "Hetzner Online GmbH, Industriestr. 25, 91710 Gunzenhausen, Germany".
   if (SUBPROCESSOR_SECTION.test(section)) {
-    const lines = content.split('\n');
     const cards: Found[] = [];
     let offset = 0;
     for (const [i, line] of lines.entries()) {
       const m = NAME_COLON.exec(line.trim());
       const next = lines[i + 1]?.trim() ?? '';
-      if (m && new RegExp(`^${COMPANY}`).test(next) && !rows.some((r) => r.start <= offset && r.end > offset)) {
+      if (m && companyAt(next) && !rows.some((r) => r.start <= offset && r.end > offset)) {
         const country = countriesIn(next).at(-1)?.code;
         // What it does, without the links that follow it ("Emails, Newsletter, Link, Privacy policy").
         const role = m[2]!
