@@ -794,6 +794,18 @@ t.test('a security page written as bullets: labels, objectives without values, b
     'Acme tests its disaster recovery plan at least annually.',
   );
   t.equal(level(drill, 'tested'), 'met');
+  // Backups kept elsewhere, or failover between zones, are the means to restore, not a contingency plan:
+  // partial for Article 30(3)(c); plain backups are neither.
+  for (const means of [
+    'Customer data is backed up daily to a remote data center.',
+    'The platform runs in two availability zones with automatic failover.',
+    'Backups are kept under standard disaster recovery and backup rotation cycles.',
+  ]) {
+    const r = read('A30.3.c', means);
+    t.equal(level(r, 'plan'), 'partial', means);
+    t.equal(r.status, 'partial', means);
+  }
+  t.equal(read('A30.3.c', 'Acme performs automated backups of the database.').status, 'missing');
   // Multi-factor authentication offered to the customer's users is no control on the provider's own access.
   const offered = read(
     'A9.4.c',
