@@ -806,6 +806,17 @@ t.test('a security page written as bullets: labels, objectives without values, b
     t.equal(r.status, 'partial', means);
   }
   t.equal(read('A30.3.c', 'Acme performs automated backups of the database.').status, 'missing');
+  // Article 30(3)(f): all the data handed over when the contract ends is a copy, not a transition period
+  // (partial); returning or deleting personal data is not; migration help only as paid services is partial.
+  const handover = read('A30.3.f', 'When the contractual relationship ends, Acme shall provide the Customer with all the data stored in its account.');
+  t.equal(level(handover, 'transition-period'), 'partial');
+  t.equal(
+    read('A30.3.f', 'At the end of the agreement, Acme shall delete or return all personal data to the Customer.').status,
+    'missing',
+    'personal data returned or deleted is no exit arrangement',
+  );
+  const paid = read('A30.3.f', 'Migration or other transition services requested on termination shall be ordered as Consultancy Services.');
+  t.equal(level(paid, 'migration'), 'partial');
   // Multi-factor authentication offered to the customer's users is no control on the provider's own access.
   const offered = read(
     'A9.4.c',
