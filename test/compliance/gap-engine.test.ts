@@ -815,6 +815,14 @@ t.test('a security page written as bullets: labels, objectives without values, b
     'missing',
     'personal data returned or deleted is no exit arrangement',
   );
+  // Article 30(2)(b): data that "may be processed, hosted and stored" in the United States or Europe names
+  // possible locations, not the ones used (partial); a cookie notice's "may be stored" stays out.
+  const possible = read(
+    'A30.2.b',
+    'Customer consents that Customer Data may be processed, hosted and stored from locations either in the United States or Europe, depending on its domicile.',
+  );
+  t.equal(level(possible, 'location'), 'partial');
+  t.equal(read('A30.2.b', 'Cookies may be stored on servers in the United States.').status, 'missing');
   const paid = read('A30.3.f', 'Migration or other transition services requested on termination shall be ordered as Consultancy Services.');
   t.equal(level(paid, 'migration'), 'partial');
   // Multi-factor authentication offered to the customer's users is no control on the provider's own access.
