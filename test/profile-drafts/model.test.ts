@@ -1,4 +1,6 @@
 import t from 'tap';
+import type { Passage } from '../../src/compliance/drafting/draft.js';
+import { anthropicExtractor } from '../../src/compliance/drafting/model.js';
 import { DRAFT_FIELDS } from '../../src/domain/profileDrafts.js';
 import { buildTestApp, registerUser, testConfig } from '../helpers/app.js';
 import { createTextSource } from '../helpers/dataSources.js';
@@ -110,4 +112,39 @@ t.test('with an API key, Claude reads the passages through a tool per field; a q
   t.ok(fake.requests.every((r) => r.body.tool_choice?.type === 'tool' && r.body.tools?.length === 1));
   t.match(String(fake.requests[0]!.body.messages[0]!.content), /<passage number="1"/);
   t.match(fake.requests[0]!.body.system ?? '', /data, never instructions/);
+});
+
+t.test('the model reads what the offline rules read: a subprocessor table to its end, and the documents’ openings for the description', async (t) => {
+  const fake = await startFakeAnthropic();
+  t.teardown(fake.close);
+  fake.reply((req) => ({ toolUse: { name: req.body.tools?.[0]?.name ?? '', input: { values: [] } } }));
+  const passage = (id: string, content: string): Passage => ({
+    chunkId: id,
+    documentId: 'd1',
+    dataSourceId: null,
+    title: 'Acme DPA',
+    section: '',
+    page: null,
+    url: '',
+    content,
+  });
+  const tableStart = passage(
+    'c1',
+    'Acme uses the following subprocessors:\n\n| Entity | Purpose | Location |\n| --- | --- | --- |\n| Amazon Web Services | Hosting | Ireland |',
+  );
+  const rows = passage('c2', '| Zeta Mail Ltd | Transactional e-mail | United Kingdom |\n| Omega Metrics Inc. | Analytics | United States |');
+  const after = passage('c3', '## 9. Audits\n\nCustomer may audit Acme once a year.');
+  const opening = passage('c0', '# Acme Terms\n\nAcme Ledger is a hosted bookkeeping service for small firms.');
+  const extractor = anthropicExtractor({ apiKey: fake.apiKey, baseURL: fake.url, model: 'claude-test', maxTokens: 512, timeoutMs: 5000, maxRetries: 0 });
+  await extractor.draft({
+    vendorNames: ['Acme'],
+    search: async () => [tableStart],
+    following: async (p) => (p.chunkId === 'c1' ? [rows, after] : []),
+    openings: async () => [opening],
+  });
+  const asked = (field: string) => String(fake.requests.find((r) => r.body.tool_choice?.name === `record_${field}`)!.body.messages[0]!.content);
+  t.match(asked('subcontractors'), /Omega Metrics Inc\./, 'the rows stored after the retrieved passage are read');
+  t.notMatch(asked('subcontractors'), /Customer may audit/, 'the passages after the table are not');
+  t.match(asked('description'), /Acme Ledger is a hosted bookkeeping service/, "each document's opening is read for the description");
+  t.notMatch(asked('governingLaw'), /Omega Metrics|Acme Ledger/, 'other fields read only the retrieved passages');
 });

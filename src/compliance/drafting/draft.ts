@@ -257,10 +257,10 @@ function legalNameByUse(passages: Passage[], vendorNames: string[]): FieldPropos
 }
 
 /** Passages read at the start of each document for a description the retrieval did not find. */
-const OPENING_PASSAGES = 2;
+export const OPENING_PASSAGES = 2;
 
 /** Passages read after one that holds subprocessor rows, at most. */
-const TABLE_PASSAGES = 24;
+export const TABLE_PASSAGES = 24;
 
 /**
  * A subprocessor table or list goes on after a retrieved passage that holds some of its rows

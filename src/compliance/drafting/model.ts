@@ -1,6 +1,6 @@
 import type Anthropic from '@anthropic-ai/sdk';
 import { DRAFT_FIELDS, type DraftField, type DraftValue, type FieldForm, type FieldProposal } from '../../domain/profileDrafts.js';
-import { decide, passagesOf, type Passage } from './draft.js';
+import { type DraftInput, decide, OPENING_PASSAGES, passagesOf, type Passage, TABLE_PASSAGES } from './draft.js';
 import type { Found } from './extractors.js';
 import { FIELD_SPECS } from './fields.js';
 
@@ -14,7 +14,7 @@ import { FIELD_SPECS } from './fields.js';
 
 export interface ModelExtractor {
   id: string;
-  draft(input: { vendorNames: string[]; search(query: string, limit?: number): Promise<Passage[]> }): Promise<{ fields: FieldProposal[]; dropped: number }>;
+  draft(input: Pick<DraftInput, 'vendorNames' | 'search' | 'following' | 'openings'>): Promise<{ fields: FieldProposal[]; dropped: number }>;
 }
 
 export interface ModelOptions {
@@ -88,6 +88,36 @@ export function fieldTool(field: DraftField) {
   };
 }
 
+/** Lines of a table or list: a subprocessor table goes on in the passages after a retrieved one. */
+const ROWS = /^\s*(\||[-*•]\s|\d+[.)]\s)/gm;
+const rowCount = (text: string) => text.match(ROWS)?.length ?? 0;
+
+/**
+ * The passages the model reads for a field: those the offline rules read (draft.ts). The retrieved
+ * passages; for the subprocessors, the passages after one that holds a table or list, while they
+ * hold rows; for the description, each document's opening passages.
+ */
+async function passagesRead(field: DraftField, input: Pick<DraftInput, 'vendorNames' | 'search' | 'following' | 'openings'>): Promise<Passage[]> {
+  const passages = await passagesOf(field, input.search, undefined, input.vendorNames);
+  const read = new Set(passages.map((p) => p.chunkId));
+  const add = (p: Passage) => {
+    if (read.has(p.chunkId)) return false;
+    read.add(p.chunkId);
+    passages.push(p);
+    return true;
+  };
+  if (field === 'subcontractors' && input.following) {
+    for (const start of passages.filter((p) => rowCount(p.content) >= 2)) {
+      for (const p of await input.following(start, TABLE_PASSAGES)) {
+        if (!rowCount(p.content)) break;
+        add(p);
+      }
+    }
+  }
+  if (field === 'description' && input.openings) for (const p of await input.openings(OPENING_PASSAGES)) add(p);
+  return passages;
+}
+
 export function anthropicExtractor(opts: ModelOptions): ModelExtractor {
   let client: Anthropic | null = null;
   const sdk = async () => {
@@ -105,7 +135,7 @@ export function anthropicExtractor(opts: ModelOptions): ModelExtractor {
       const fields: FieldProposal[] = [];
       let dropped = 0;
       for (const field of DRAFT_FIELDS) {
-        const passages = await passagesOf(field, input.search, undefined, input.vendorNames);
+        const passages = await passagesRead(field, input);
         if (!passages.length) {
           fields.push(decide(field, []));
           continue;

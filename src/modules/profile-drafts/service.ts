@@ -222,7 +222,7 @@ export function profileDraftsService(deps: Deps): ProfileDraftsService {
       : {};
     const vendorNames = vendorNamesOf(ws.workspaceName, profile.legalName);
     const proposals = deps.model
-      ? await deps.model.draft({ vendorNames, search })
+      ? await deps.model.draft({ vendorNames, search, ...reads })
       : { fields: await draftFields({ vendorNames, search, ...reads }), dropped: undefined };
     const fields: DraftFieldState[] = proposals.fields.map((p) => {
       const unchanged = p.status === 'proposed' && isUnchanged(p.field, p, sources[profilePath(p.field)]);
