@@ -9,7 +9,7 @@
 // Files other than .ts under src/ are copied. Stale = the hash of src/ and
 // package-lock.json differs from dist/.build-hash; `--force` rebuilds anyway.
 import { createHash } from 'node:crypto';
-import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -69,9 +69,45 @@ export function isFresh(hash = sourceHash()) {
   return existsSync(path.join(dist, 'server.js')) && existsSync(stamp) && readFileSync(stamp, 'utf8').trim() === hash;
 }
 
+/**
+ * One build at a time (the two CI runs side by side may both find dist/ missing): a lock
+ * directory beside dist/; a lock older than five minutes is left over from a killed build.
+ */
+async function acquire(lock, timeoutMs = 300_000) {
+  const start = Date.now();
+  for (;;) {
+    try {
+      mkdirSync(lock);
+      return;
+    } catch {
+      try {
+        if (Date.now() - statSync(lock).mtimeMs > timeoutMs) rmSync(lock, { recursive: true, force: true });
+      } catch {
+        // removed meanwhile
+      }
+      if (Date.now() - start > timeoutMs) throw new Error('timed out waiting for another server build');
+      await new Promise((r) => setTimeout(r, 250));
+    }
+  }
+}
+
 export async function buildServer({ force = false } = {}) {
-  const hash = sourceHash();
-  if (!force && isFresh(hash)) return false;
+  if (!force && isFresh()) return false;
+  const lock = `${dist}.lock`;
+  await acquire(lock);
+  try {
+    // Another process may have built it while this one waited: a second build would swap dist/
+    // under a server already started from the first.
+    const hash = sourceHash();
+    if (!force && isFresh(hash)) return false;
+    await buildInto(hash);
+    return true;
+  } finally {
+    rmSync(lock, { recursive: true, force: true });
+  }
+}
+
+async function buildInto(hash) {
   const { build } = await import('esbuild');
   // Built beside, then swapped in, so that a process starting meanwhile never sees half a build.
   const tmp = `${dist}.tmp-${process.pid}`;
@@ -122,7 +158,6 @@ export async function buildServer({ force = false } = {}) {
   if (existsSync(dist)) renameSync(dist, old);
   renameSync(tmp, dist);
   rmSync(old, { recursive: true, force: true });
-  return true;
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {

@@ -190,6 +190,7 @@ t.test('the service starts with `npm start` on PGlite and shuts down gracefully'
     headers: { ...auth, 'content-type': 'application/json' },
     body: JSON.stringify({ workspaceName: 'First Vendor' }),
   });
+  t.equal(ws.status, 201);
   const wsId = (await ws.json()).data.workspace.id;
   const { payload, contentType } = multipartBody([
     { filename: 'sample.docx', content: fixture('sample.docx') },
@@ -200,8 +201,9 @@ t.test('the service starts with `npm start` on PGlite and shuts down gracefully'
     headers: { ...auth, 'x-workspace-id': wsId, 'content-type': contentType },
     body: payload,
   });
-  t.equal(up.status, 201);
-  const dsId = (await up.json()).data.dataSource.id;
+  const created = await up.json();
+  t.equal(up.status, 201, JSON.stringify(created.error));
+  const dsId = created.data.dataSource.id;
   let ds: { status: string; documentCount: number; error: unknown } | undefined;
   for (let i = 0; i < 1200; i++) {
     ds = (await (await fetch(`${address}/api/v1/data-sources/${dsId}`, { headers: { ...auth, 'x-workspace-id': wsId } })).json()).data.dataSource;
