@@ -815,6 +815,15 @@ t.test('a security page written as bullets: labels, objectives without values, b
     'missing',
     'personal data returned or deleted is no exit arrangement',
   );
+  // Article 28(7): the customer's right to terminate is a clause giving it ("You may terminate … by canceling your
+  // account"), not any sentence that mentions termination and the customer (a deletion after termination).
+  const deletion = read(
+    'A28.7',
+    'Acme will within thirty (30) days after termination or expiration of the Agreement close the account of the Client and delete any Client Data, except to the limited extent retention is required by law or persists solely in back-ups; any retained copies will remain subject to this Agreement.',
+  );
+  t.equal(level(deletion, 'customer-right'), 'none');
+  t.equal(level(read('A28.7', 'You may terminate these Terms at any time by canceling your account.'), 'customer-right'), 'met');
+  t.equal(level(read('A28.7', 'Customer can terminate an auto-renewal by providing written notice to Acme.'), 'customer-right'), 'met');
   // Article 30(2)(b): data that "may be processed, hosted and stored" in the United States or Europe names
   // possible locations, not the ones used (partial); a cookie notice's "may be stored" stays out.
   const possible = read(
