@@ -247,6 +247,9 @@ const SCC_FORM = /applied restrictions or safeguards that fully take into consid
 /** A sentence that defines a term: `“Customer Data” means …`, `- "Services" refers to …`. */
 const DEFINITION = /^[\s\-*•(\w)]{0,6}[“"'‘*]{1,3}[^”"'’*]{2,60}[”"'’*]{1,3}\s+(means|shall mean|refers to|has the meaning)\b/i;
 
+/** A privacy policy or notice: how the vendor processes personal data as controller (its website, its customers' contacts). */
+const PRIVACY_NOTICE = /\bprivacy[ _-]?(policy|notice|statement)?\b|\bprivacy\.\w+$/i;
+
 /**
  * Reads one element against the documents (docs/assessments.md, "How a clause is read"):
  * - candidates are the passages matching one of its alternatives, relevant enough, not
@@ -316,6 +319,9 @@ function readElement(
     }
     if (!limit && el.dataProtectionScope && dataProtectionOnly(m.text, first.section)) {
       limit = { note: el.dataProtectionScope, sentence: m.span[0]!, text: m.text, at: m.anchorAt };
+    }
+    if (!limit && el.privacyNoticeScope && PRIVACY_NOTICE.test(`${first.filename} ${first.title ?? ''}`)) {
+      limit = { note: el.privacyNoticeScope, sentence: m.span[0]!, text: m.text, at: m.anchorAt };
     }
     if (!limit && el.authority === 'financial' && !financialAuthority(m.text)) {
       limit = {

@@ -57,6 +57,12 @@ const ElementData = Type.Object(
     dataProtectionScope: Type.Optional(
       Type.String({ description: 'evidence given only for personal-data processing (SCCs, DPA) is limited: the note says so' }),
     ),
+    privacyNoticeScope: Type.Optional(
+      Type.String({
+        description:
+          "evidence found in a privacy policy or notice (the vendor's own processing as controller, not the customer's data) is limited: the note says so",
+      }),
+    ),
     authority: Type.Optional(Type.Literal('financial', { description: 'financial: a data-protection authority does not meet it (limited)' })),
     authorityNote: Type.Optional(Type.String({ description: 'what the rationale says when the authority is not a financial one' })),
     ownOnly: Type.Optional(

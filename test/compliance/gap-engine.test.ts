@@ -825,27 +825,50 @@ t.test('a security page written as bullets: labels, objectives without values, b
   t.equal(level(read('A28.7', 'You may terminate these Terms at any time by canceling your account.'), 'customer-right'), 'met');
   t.equal(level(read('A28.7', 'Customer can terminate an auto-renewal by providing written notice to Acme.'), 'customer-right'), 'met');
   // Article 24: a customer's own security scans ("may be performed by Customer") are not the provider's testing.
-  t.equal(
-    read('A24', 'External Security Scans may be performed by Customer independently or by its contractors on a regular basis.').status,
-    'missing',
-  );
+  t.equal(read('A24', 'External Security Scans may be performed by Customer independently or by its contractors on a regular basis.').status, 'missing');
   // Article 29(2): a subprocessor list given as bullets under its heading is a list; "where their facilities are
   // located" is not. Article 30(2)(b): "information technology" is no notice of a change of location.
   const bullets = analyzeGaps(
     [ob('A29.2.sub')],
-    splitSentences([{ id: 's', filename: 's.md', title: 's', blocks: [{ text: '- Amazon Web Services', headings: ['List of sub-processors used by Acme:'] }] }]),
+    splitSentences([
+      { id: 's', filename: 's.md', title: 's', blocks: [{ text: '- Amazon Web Services', headings: ['List of sub-processors used by Acme:'] }] },
+    ]),
     { minRelevance: 0, vendorNames: ['Acme'] },
   )[0]!;
   t.equal(level(bullets, 'list'), 'met');
-  t.equal(level(read('A29.2.sub', 'Acme and its Subprocessors store and process Customer Data in Israel, where their facilities are located.'), 'list'), 'none');
+  t.equal(
+    level(read('A29.2.sub', 'Acme and its Subprocessors store and process Customer Data in Israel, where their facilities are located.'), 'list'),
+    'none',
+  );
   t.equal(
     level(read('A30.2.b', 'Acme may transfer the data of the card to a payment processor for information technology interaction.'), 'change-notice'),
     'none',
   );
   // Article 30(2)(e): "compensation, % of the service fee" for missed availability is a service credit.
+  t.equal(level(read('A30.2.e', 'Service Uptime Percentage below 99.95%: compensation of 10% of the Service Fee for the Reporting Period.'), 'credits'), 'met');
+  // Article 29(2): SCCs named only in a privacy policy (the vendor's own processing as controller) are no commitment for
+  // the customer's data (limited); the same words in a DPA are one.
+  const privacy = analyzeGaps(
+    [ob('A29.2.law')],
+    splitSentences([
+      {
+        id: 'p',
+        filename: 'privacy.md',
+        title: 'Privacy Policy',
+        blocks: [{ text: 'Where personal data is transferred outside the EU/EEA, we rely on Standard Contractual Clauses.', headings: ['Transfers'] }],
+      },
+    ]),
+    { minRelevance: 0, vendorNames: ['Acme'] },
+  )[0]!;
+  t.equal(level(privacy, 'transfer-safeguards'), 'limited');
   t.equal(
-    level(read('A30.2.e', 'Service Uptime Percentage below 99.95%: compensation of 10% of the Service Fee for the Reporting Period.'), 'credits'),
+    level(read('A29.2.law', 'Where personal data is transferred outside the EU/EEA, Acme relies on Standard Contractual Clauses.'), 'transfer-safeguards'),
     'met',
+  );
+  // Article 17: an onboarding session that covers incident response is training, not an incident process.
+  t.equal(
+    level(read('A17', 'All employees take part in a security onboarding session that covers topics such as phishing and incident response.'), 'process'),
+    'none',
   );
   // Article 30(2)(b): data that "may be processed, hosted and stored" in the United States or Europe names
   // possible locations, not the ones used (partial); a cookie notice's "may be stored" stays out.
