@@ -865,6 +865,13 @@ t.test('a security page written as bullets: labels, objectives without values, b
     level(read('A29.2.law', 'Where personal data is transferred outside the EU/EEA, Acme relies on Standard Contractual Clauses.'), 'transfer-safeguards'),
     'met',
   );
+  // A clause that opens on the law's requirement commits only as far as the law does.
+  const lawOnly = read(
+    'A29.2.sub',
+    'Where required by Data Protection Laws, Acme will notify Customer prior to engaging any new subprocessor by updating its list.',
+  );
+  t.equal(level(lawOnly, 'change-notice'), 'limited');
+  t.match(lawOnly.rationale, /only where the law requires it/);
   // Article 17: an onboarding session that covers incident response is training, not an incident process.
   t.equal(
     level(read('A17', 'All employees take part in a security onboarding session that covers topics such as phishing and incident response.'), 'process'),
