@@ -730,3 +730,33 @@ t.test('a schedule of governing laws by contracting entity is open, with why; tw
   const two = draft('governingLaw', schedule.split('\n').slice(0, 2).join('\n'));
   t.equal(two.status, 'conflict');
 });
+
+t.test('a subscription that rolls over, a processor "only", an address ending in its country, a "Service" column read on', async (t) => {
+  t.equal(
+    draft('renewal', 'Unless your Subscription is suspended or terminated, your Subscription will roll over on an ongoing monthly basis.').status,
+    'proposed',
+  );
+  t.equal(draft('personalData', 'Our customers are the data controller, whereas Acme is only a data processor on behalf of our customer.').value, true);
+  t.equal(
+    draft('address', 'ACME DETAILS\n\nAcme Israel Ltd\n\nAddress: Yigal Alon Street 94, Tel Aviv, Israel').value,
+    'Yigal Alon Street 94, Tel Aviv, Israel',
+  );
+  // A table whose first column is the service, with Markdown links as names; its rows go on in the passages
+  // after the one retrieval found, which no longer hold the lead-in that named them subprocessors.
+  const lead = passage(
+    'Here is our list of sub-processors and why we use them:\n\nService: [Apollo.io](https://apollo.io); Location: United States; Why we use it: Enrichment.',
+  );
+  const rest = { ...passage('Service: Zapier; Location: United States; Why we use it: Internal automation.'), chunkId: 'c2' };
+  const after = { ...passage('## Contact\n\nWrite to privacy@acme.example.'), chunkId: 'c3' };
+  const [sub] = await draftFields({
+    vendorNames: ['Acme'],
+    fields: ['subcontractors'],
+    search: async () => [lead, rest],
+    following: async (p) => (p.chunkId === 'c1' ? [rest, after] : []),
+  });
+  t.same(
+    (sub!.value as { name: string }[]).map((s) => s.name),
+    ['Apollo.io', 'Zapier'],
+    'the rows after the lead-in are read with its context, even when retrieval returned them first',
+  );
+});

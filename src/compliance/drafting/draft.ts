@@ -6,7 +6,6 @@ import {
   type DraftField,
   type DraftValue,
   type Evidence,
-  type FieldForm,
   type FieldProposal,
   type Subcontractor,
 } from '../../domain/profileDrafts.js';
@@ -259,6 +258,8 @@ function legalNameByUse(passages: Passage[], vendorNames: string[]): FieldPropos
 /** Passages read at the start of each document for a description the retrieval did not find. */
 export const OPENING_PASSAGES = 2;
 
+const SUBPROCESSOR_SECTION = /sub-?processors?|sub-?contractors?/i;
+
 /** Passages read after one that holds subprocessor rows, at most. */
 export const TABLE_PASSAGES = 24;
 
@@ -275,9 +276,12 @@ async function readTablesOn(
   const starts = [...new Map(hits.map((h) => [h.passage.chunkId, h.passage])).values()];
   for (const start of starts) {
     for (const p of await following(start, TABLE_PASSAGES)) {
-      if (read.has(p.chunkId)) continue;
+      // A passage already read as retrieved may have given nothing without the table's context: read it again here.
+      if (hits.some((h) => h.passage.chunkId === p.chunkId)) continue;
       read.add(p.chunkId);
-      const found = extract('subcontractors', p.content, ctx, p.section);
+      // The rows go on under the table's own context: a passage that holds only rows ("Service: Census;
+      // Location: …") has lost the lead-in that said they are subprocessors.
+      const found = extract('subcontractors', p.content, ctx, SUBPROCESSOR_SECTION.test(p.section) ? p.section : `${p.section} > subprocessors (continued)`);
       if (!found.length) break;
       for (const f of found) hits.push({ passage: p, found: f });
     }

@@ -205,8 +205,12 @@ export const address: Rule = (content, ss, ctx) => {
       const ours = /importer/i.test(near) || (alt && new RegExp(`(?:${alt})`, 'i').test(`${near} ${co ?? ''}`)) || false;
       if (!ours || /exporter/i.test(ss[i - 1]?.text ?? '')) return;
       if (co) rest = rest.slice(rest.indexOf(co) + co.length).replace(/^[\s,]+/, '');
-      // Outside the data importer's block, only a postal address (street number, postcode).
-      if (/importer/i.test(near) ? /\d/.test(rest) : addressAt(rest) !== null) out.push(found(s, rest.replace(/\s*<\/?br\/?>\s*$/i, '').trim(), 0.9));
+      // Outside the data importer's block, only a postal address: street number and postcode, or street
+      // number, town and a country as its last part ("Yigal Alon Street 94, Tel Aviv, Israel").
+      const parts = rest.split(',').map((p) => p.trim());
+      const withCountry = parts.length >= 3 && /\d/.test(parts[0]!) && countriesIn(parts.at(-1)!).length === 1 && parts.at(-1)!.split(/\s+/).length <= 3;
+      if (/importer/i.test(near) ? /\d/.test(rest) : addressAt(rest) !== null || withCountry)
+        out.push(found(s, rest.replace(/\s*<\/?br\/?>\s*$/i, '').trim(), 0.9));
       return;
     }
     m = /^Contact details:\s*(.{10,300})$/i.exec(t);

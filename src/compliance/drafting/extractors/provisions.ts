@@ -68,7 +68,7 @@ export const personalData: Rule = (_c, ss, ctx) => {
     }
     if (
       new RegExp(
-        String.raw`\b(?:${vendor})\b[^.]{0,60}?\b(?:is|acts as|act as|shall act as|will act as|shall be|will be|shall qualify as|qualifies as|is acting as|remains|(?:is and )?(?:shall|will) remain)\s+(?:(?:the|a)\s+)?(?:data\s+)?processor\b`,
+        String.raw`\b(?:${vendor})\b[^.]{0,60}?\b(?:is|acts as|act as|shall act as|will act as|shall be|will be|shall qualify as|qualifies as|is acting as|remains|(?:is and )?(?:shall|will) remain)\s+(?:(?:only|solely|merely)\s+)?(?:(?:the|a)\s+)?(?:data\s+)?processor\b`,
         'i',
       ).test(t) ||
       new RegExp(String.raw`\bprocessed by\s+(?:the\s+)?(?:${vendor})\b[^.]{0,20}\bas\s+(?:a|the)\s+processor\b`, 'i').test(t)

@@ -11,7 +11,7 @@ import { companyAt, companyRe, keyValues, tableCells, vendorAlt, type Found, typ
 const SUBPROCESSOR = /\bsub-?processors?\b|\bsub-?contractors?\b|\bsub-?processing\b/i;
 const NAME_KEY =
   /^(?:name|entity|company|vendor|provider|supplier|sub-?processor|subcontractor|third[- ]party|service provider|organi[sz]ation|legal entity|partner)\b|\b(?:name|entity)\b/i;
-const ROLE_KEY = /description|purpose|service|role|function|activit|nature|department|usage|category of service|type of service/i;
+const ROLE_KEY = /description|purpose|service|role|function|activit|nature|department|usage|why we use|category of service|type of service/i;
 const LOCATION_KEY = /location|country|countries|region|headquarter|jurisdiction|where/i;
 /** A location column that says where the processing takes place (not where the company is registered). */
 const WHERE_KEY = /process|hosting|hosted|stored|storage|region|sub-processing|location of (data|processing)|data location/i;
@@ -75,7 +75,11 @@ interface SubRow {
 
 /** A name as a table cell gives it, without an address after it ("X Inc., 156, 2nd Street, ..."). */
 function cellName(cell: string): string {
-  const written = cell.replace(/\s+/g, ' ').trim();
+  // A Markdown link ("[Apollo.io](https://apollo.io)") names its text.
+  const written = cell
+    .replace(/\[([^\]]+)\]\([^)]*\)/g, '$1')
+    .replace(/\s+/g, ' ')
+    .trim();
   // "Tinybird Data S.L. (Spain)": the country after the name is not part of it.
   const paren = /\s*\(([^()]{2,40})\)$/.exec(written);
   const n = paren && countriesIn(paren[1]!).length && paren.index > 1 ? written.slice(0, paren.index) : written;
@@ -176,7 +180,9 @@ export function subprocessorRows(content: string, section: string): SubRow[] {
       !pairs.some(([k]) => /cookie/i.test(k)) &&
       (pairs.some(([k]) => SUBPROCESSOR.test(k)) || processorColumns(pairs.map(([k]) => k)) || about(content.slice(0, start)))
     ) {
-      const nameAt = pairs.findIndex(([k]) => NAME_KEY.test(k));
+      // Without a name column, a first column headed "Service" or "Tool" names the subprocessor ("Service: Apollo.io; Location: …").
+      const named = pairs.findIndex(([k]) => NAME_KEY.test(k));
+      const nameAt = named >= 0 ? named : /^(services?|tools?|platforms?|products?)$/i.test(pairs[0]![0].trim()) ? 0 : -1;
       if (nameAt >= 0 && pairs[nameAt]![1]) {
         const others = pairs.filter((_, i) => i !== nameAt);
         const get = (re: RegExp) => others.find(([k]) => re.test(k))?.[1];

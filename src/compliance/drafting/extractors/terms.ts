@@ -97,6 +97,8 @@ export const renewal: Rule = (_c, ss) => {
     else if (/\brenew(al|s|ed)?\b[^.]{0,80}\b(for (another|a further|an additional|successive)|subscription term|renewal term)\b/i.test(t))
       out.push(found(s, t, 0.75));
     else if (/\bsuccessive\b[^.]{0,40}\b(terms?|periods?)\b/i.test(t) && /\brenew|extend/i.test(t)) out.push(found(s, t, 0.75));
+    else if (/\b(subscription|contract|agreement|term|plan)\b[^.]{0,40}\b(will|shall|automatically) (automatically )?rolls? over\b/i.test(t))
+      out.push(found(s, t, 0.75));
     else if (/\b(charged?|bill(ed)?|payment)\b[^.]{0,80}\bon a recurring basis\b|\bmonth[- ]to[- ]month\b/i.test(t)) out.push(found(s, t, 0.6));
   }
   return out;
