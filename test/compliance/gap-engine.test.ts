@@ -872,6 +872,17 @@ t.test('a security page written as bullets: labels, objectives without values, b
   );
   t.equal(level(lawOnly, 'change-notice'), 'limited');
   t.match(lawOnly.rationale, /only where the law requires it/);
+  // Article 30(2)(h): a notice period written "at least 30 (thirty) calendar days before the expected date of termination".
+  t.equal(
+    level(
+      read(
+        'A30.2.h',
+        'Acme has the right to terminate the Agreement by sending a written notice to the Customer at least 30 (thirty) calendar days before the expected date of termination.',
+      ),
+      'notice',
+    ),
+    'met',
+  );
   // Article 17: an onboarding session that covers incident response is training, not an incident process.
   t.equal(
     level(read('A17', 'All employees take part in a security onboarding session that covers topics such as phishing and incident response.'), 'process'),
