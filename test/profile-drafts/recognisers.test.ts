@@ -760,3 +760,15 @@ t.test('a subscription that rolls over, a processor "only", an address ending in
     'the rows after the lead-in are read with its context, even when retrieval returned them first',
   );
 });
+
+t.test('a contract that comes into existence on a click, or binds on purchase or signature, starts on an event', async (t) => {
+  for (const clause of [
+    'A contract for an event comes into existence when you click the Go Live button.',
+    'These Terms bind the customer upon purchase, access or use of the Software.',
+    'The Agreement enters into force on signature of the Main Agreement by both Parties.',
+  ]) {
+    const d = draft('startDate', clause);
+    t.equal(d.status, 'not_found', clause);
+    t.match(d.reason, /starts on an event/, clause);
+  }
+});
