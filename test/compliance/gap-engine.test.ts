@@ -883,6 +883,15 @@ t.test('a security page written as bullets: labels, objectives without values, b
     ),
     'met',
   );
+  // Article 30(2)(g): a confidentiality carve-out for disclosures the law or an authority compels is no cooperation
+  // with the entity's competent authorities.
+  t.equal(
+    read(
+      'A30.2.g',
+      'The receiving party may disclose Confidential Information if it is required by any order of a court or other governmental or regulatory authority to be disclosed, and shall use commercially reasonable efforts to assist the disclosing party.',
+    ).status,
+    'missing',
+  );
   // Article 17: an onboarding session that covers incident response is training, not an incident process.
   t.equal(
     level(read('A17', 'All employees take part in a security onboarding session that covers topics such as phishing and incident response.'), 'process'),
