@@ -16,7 +16,8 @@ import { createOrg } from '../helpers/workspaces.js';
  * and Promptfoo joined in the seventh session, the 15 earlier vendors unchanged at 0.86 / 0.64; 0.84 / 0.61 over 20
  * vendors, 124 of 204 right, when Cap, Runtara and Flo Apps joined too; 0.83 / 0.60 over 21 vendors, 129 of 215 right, when
  * Stakater joined in the eighth session with 5 of 8 proposals right at its first run, 11 fields in its gold; 0.84 / 0.61,
- * 138 of 226 right, when Baton joined with 9 of 10 right, 11 in its gold). Every quote is
+ * 138 of 226 right, when Baton joined with 9 of 10 right, 11 in its gold; 0.83 / 0.62, 149 of 241 right, 179 proposed,
+ * when Sesam (3 of 7 right) and Tale (7 of 7) joined). Every quote is
  * verbatim in its stored passage; a field the documents leave open and the draft explains
  * is `not_found` with a reason and the passage it read.
  */
