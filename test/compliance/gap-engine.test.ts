@@ -892,6 +892,16 @@ t.test('a security page written as bullets: labels, objectives without values, b
     ).status,
     'missing',
   );
+  // A cure period ("not remedied within thirty (30) days after receipt of written notice") is no notice period.
+  t.not(
+    level(
+      read('A30.2.h', 'Either party may terminate for material breach if the breach is not remedied within thirty (30) days after receipt of written notice.'),
+      'notice',
+    ),
+    'met',
+  );
+  // Encryption at rest of "Key Data" only is not of the customer's data as a whole.
+  t.equal(level(read('A9.3.enc', 'Key Data stored on Acme’s servers is encrypted in regards to Personal Information at rest.'), 'rest'), 'limited');
   // Article 17: an onboarding session that covers incident response is training, not an incident process.
   t.equal(
     level(read('A17', 'All employees take part in a security onboarding session that covers topics such as phishing and incident response.'), 'process'),

@@ -276,13 +276,18 @@ async function readTablesOn(
   const starts = [...new Map(hits.map((h) => [h.passage.chunkId, h.passage])).values()];
   for (const start of starts) {
     for (const p of await following(start, TABLE_PASSAGES)) {
-      // A passage already read as retrieved may have given nothing without the table's context: read it again here.
       if (hits.some((h) => h.passage.chunkId === p.chunkId)) continue;
+      // A passage already read as retrieved may have given nothing without the table's context: it is read again
+      // here, and skipped (not the end of the table) when it still gives nothing, as the part of a long row may.
+      const seen = read.has(p.chunkId);
       read.add(p.chunkId);
       // The rows go on under the table's own context: a passage that holds only rows ("Service: Census;
       // Location: …") has lost the lead-in that said they are subprocessors.
       const found = extract('subcontractors', p.content, ctx, SUBPROCESSOR_SECTION.test(p.section) ? p.section : `${p.section} > subprocessors (continued)`);
-      if (!found.length) break;
+      if (!found.length) {
+        if (seen) continue;
+        break;
+      }
       for (const f of found) hits.push({ passage: p, found: f });
     }
   }
