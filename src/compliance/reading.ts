@@ -13,7 +13,7 @@ const CUSTOMER_WORDS = `you|customers?|clients?|controllers?|(?:the )?data expor
 const PROVIDER_WORDS = `we|(?:the )?(?:service )?providers?|suppliers?|vendors?|processors?|(?:the )?data importers?|licensors?|(?:the )?company|contractors?`;
 const EITHER_WORDS = `either party|each party|both parties|the parties|either of the parties|(?:one|any) of the parties`;
 const DUTY = `will|shall|must|agrees? to|undertakes? to|commits? to|responsible|liable|has to|have to|is (?:responsible|required|obliged|obligated|committed)|are (?:responsible|required|obliged|obligated|committed)|warrants?|guarantees?`;
-const RIGHT = `may|can|has the right|have the right|is entitled|are entitled|shall be entitled|reserves? the right|retains? the right|is permitted|are permitted`;
+const RIGHT = `may|can|has the right|have the right|will have the right|shall have the right|is entitled|are entitled|shall be entitled|will be entitled|reserves? the right|retains? the right|is permitted|are permitted`;
 
 /** Verbs of the provider's own statements in the indicative. */
 const INDICATIVE = `notifies|informs|provides|maintains|ensures|implements|engages|grants|allows|permits|agrees|undertakes|commits|performs|keeps|deletes|returns|makes|uses|encrypts|monitors|conducts|retains|stores|hosts|processes`;

@@ -907,6 +907,32 @@ t.test('a security page written as bullets: labels, objectives without values, b
     level(read('A17', 'All employees take part in a security onboarding session that covers topics such as phishing and incident response.'), 'process'),
     'none',
   );
+  // Article 28(7): a right to terminate where the law or a regulator requires it is a termination right that names
+  // them, not a deletion after termination that keeps data "where required by law"; "will have the right" is a right.
+  t.equal(
+    level(
+      read(
+        'A28.7',
+        'Acme will within thirty (30) days after termination or expiration of the Agreement close the account of the Client maintained on the IT systems of Acme and delete or destroy any Client Data, except to the limited extent retention is required by law or persists solely in back-ups; any retained copies will remain subject to this Agreement.',
+      ),
+      'regulatory',
+    ),
+    'none',
+  );
+  t.equal(
+    level(
+      read('A28.7', 'If Acme must implement a material change for legal or regulatory reasons, Client may terminate the affected Subscription.'),
+      'regulatory',
+    ),
+    'limited',
+  );
+  t.equal(
+    level(
+      read('A28.7', 'Each party will have the right to terminate this Agreement if the other party breaches this Agreement and fails to cure such breach.'),
+      'for-breach',
+    ),
+    'met',
+  );
   // Article 30(2)(b): data that "may be processed, hosted and stored" in the United States or Europe names
   // possible locations, not the ones used (partial); a cookie notice's "may be stored" stays out.
   const possible = read(
