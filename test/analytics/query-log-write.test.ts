@@ -232,3 +232,28 @@ t.test('query log rows are written together, and a refused row loses only itself
     t.equal((await rowsOf('overflow')).length, 5, 'the held rows are written when the database is back');
   });
 });
+
+// The writer tries the same rows again when the connection is lost around a commit whose acknowledgement
+// never came (test/platform/idempotency-fault.test.ts): rows that did commit must not be written twice.
+t.test('the same query log rows written again (a retry after a lost commit acknowledgement) are stored once', async (t) => {
+  const ctx = await buildTestApp();
+  t.teardown(ctx.close);
+  const { app } = ctx;
+  const owner = await registerUser(app);
+  const ws = await createOrgAndWorkspace(app, owner, 'GitHub');
+  const db = app.database.db;
+  const repo = analyticsRepository(db);
+  const rows = ['retried 1', 'retried 2'].map((question) => ({
+    workspaceId: ws.workspaceId,
+    userId: owner.id,
+    endpoint: 'rag',
+    question,
+    status: 'answered',
+    generator: 'extractive',
+    latencyMs: 5,
+  }));
+  await repo.insert(rows);
+  await repo.insert(rows);
+  const stored = await queryRows<{ n: number }>(db, sql`select count(*)::int as n from query_log where question like 'retried %'`);
+  t.equal(stored[0]!.n, 2, 'two rows, not four');
+});

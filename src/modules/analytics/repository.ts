@@ -2,6 +2,7 @@ import { and, count, desc, eq, gte, lt, sql, type SQL } from 'drizzle-orm';
 import { queryRows, type Db } from '../../db/client.js';
 import { queryLog } from '../../db/schema/index.js';
 import type { Scope } from '../../domain/scope.js';
+import { newId } from '../../lib/ids.js';
 
 export type QueryLogRow = typeof queryLog.$inferSelect;
 export type NewQueryLog = typeof queryLog.$inferInsert;
@@ -106,9 +107,14 @@ const numOrNull = (v: unknown): number | null => (v === null || v === undefined 
 /** All SQL of the query log. */
 export function analyticsRepository(db: Db) {
   return {
-    /** Rows of the query log, in one statement. */
+    /**
+     * Rows of the query log, in one statement. Each row gets its id before the first try and keeps it:
+     * when the connection is lost around the commit, the writer tries the same rows again, and a
+     * batch that did commit is not logged twice.
+     */
     async insert(rows: NewQueryLog[]): Promise<void> {
-      await db.insert(queryLog).values(rows);
+      for (const r of rows) r.id ??= newId();
+      await db.insert(queryLog).values(rows).onConflictDoNothing({ target: queryLog.id });
     },
 
     async list(scope: Scope, f: LogFilter, q: { limit: number; offset: number; status?: string; unanswered?: boolean }) {
