@@ -9,9 +9,10 @@
 // Files other than .ts under src/ are copied. Stale = the hash of src/ and
 // package-lock.json differs from dist/.build-hash; `--force` rebuilds anyway.
 import { createHash } from 'node:crypto';
-import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { acquireBuildLock, releaseBuildLock } from './build-lock.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const src = path.join(root, 'src');
@@ -69,32 +70,11 @@ export function isFresh(hash = sourceHash()) {
   return existsSync(path.join(dist, 'server.js')) && existsSync(stamp) && readFileSync(stamp, 'utf8').trim() === hash;
 }
 
-/**
- * One build at a time (the two CI runs side by side may both find dist/ missing): a lock
- * directory beside dist/; a lock older than five minutes is left over from a killed build.
- */
-async function acquire(lock, timeoutMs = 300_000) {
-  const start = Date.now();
-  for (;;) {
-    try {
-      mkdirSync(lock);
-      return;
-    } catch {
-      try {
-        if (Date.now() - statSync(lock).mtimeMs > timeoutMs) rmSync(lock, { recursive: true, force: true });
-      } catch {
-        // removed meanwhile
-      }
-      if (Date.now() - start > timeoutMs) throw new Error('timed out waiting for another server build');
-      await new Promise((r) => setTimeout(r, 250));
-    }
-  }
-}
-
 export async function buildServer({ force = false } = {}) {
   if (!force && isFresh()) return false;
+  // One build at a time: the two CI runs side by side may both find dist/ missing.
   const lock = `${dist}.lock`;
-  await acquire(lock);
+  acquireBuildLock(lock, 'another server build');
   try {
     // Another process may have built it while this one waited: a second build would swap dist/
     // under a server already started from the first.
@@ -103,7 +83,7 @@ export async function buildServer({ force = false } = {}) {
     await buildInto(hash);
     return true;
   } finally {
-    rmSync(lock, { recursive: true, force: true });
+    releaseBuildLock(lock);
   }
 }
 

@@ -9,6 +9,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { acquireBuildLock, releaseBuildLock } from './build-lock.mjs';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -57,30 +58,11 @@ function precompress() {
   }
 }
 
-function acquire(timeoutMs = 300_000) {
-  const start = Date.now();
-  for (;;) {
-    try {
-      mkdirSync(lock);
-      return;
-    } catch {
-      // A lock older than the timeout is left over from a killed build.
-      try {
-        if (Date.now() - statSync(lock).mtimeMs > timeoutMs) rmSync(lock, { recursive: true, force: true });
-      } catch {
-        // removed meanwhile
-      }
-      if (Date.now() - start > timeoutMs) throw new Error('timed out waiting for another dashboard build');
-      spawnSync(process.execPath, ['-e', 'setTimeout(()=>{},250)']);
-    }
-  }
-}
-
 /** Builds when needed; returns what it did. Throws when the build fails. */
 export function ensureWebBuild({ force = false, log = console.log } = {}) {
   let hash = sourceHash();
   if (!force && isFresh(hash)) return 'fresh';
-  acquire();
+  acquireBuildLock(lock, 'another dashboard build');
   try {
     hash = sourceHash();
     if (!force && isFresh(hash)) return 'fresh'; // another process built it meanwhile
@@ -101,7 +83,7 @@ export function ensureWebBuild({ force = false, log = console.log } = {}) {
     log(`dashboard: built in ${((Date.now() - started) / 1000).toFixed(1)} s`);
     return 'built';
   } finally {
-    rmSync(lock, { recursive: true, force: true });
+    releaseBuildLock(lock);
   }
 }
 

@@ -10,6 +10,7 @@ import {
   type Subcontractor,
 } from '../../domain/profileDrafts.js';
 import { brandCompanies, companyNames, extract, providerAliases, type ExtractContext, type Found } from './extractors.js';
+import { SUBPROCESSOR_SECTION } from './extractors/subprocessors.js';
 import { FIELD_SPECS } from './fields.js';
 
 /**
@@ -257,8 +258,6 @@ function legalNameByUse(passages: Passage[], vendorNames: string[]): FieldPropos
 
 /** Passages read at the start of each document for a description the retrieval did not find. */
 export const OPENING_PASSAGES = 2;
-
-const SUBPROCESSOR_SECTION = /sub-?processors?|sub-?contractors?/i;
 
 /** Passages read after one that holds subprocessor rows, at most. */
 export const TABLE_PASSAGES = 24;

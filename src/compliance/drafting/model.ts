@@ -101,10 +101,9 @@ async function passagesRead(field: DraftField, input: Pick<DraftInput, 'vendorNa
   const passages = await passagesOf(field, input.search, undefined, input.vendorNames);
   const read = new Set(passages.map((p) => p.chunkId));
   const add = (p: Passage) => {
-    if (read.has(p.chunkId)) return false;
+    if (read.has(p.chunkId)) return;
     read.add(p.chunkId);
     passages.push(p);
-    return true;
   };
   if (field === 'subcontractors' && input.following) {
     for (const start of passages.filter((p) => rowCount(p.content) >= 2)) {

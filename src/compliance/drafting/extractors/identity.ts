@@ -160,11 +160,16 @@ function contactBlock(content: string, alt: string): Found[] {
     const end = last.start + last.text.trimEnd().length;
     const value = parts.map((p) => clean(p.text).replace(/[,\s]+$/, '')).join(', ');
     // Without a postcode, a block of street (with its number), town and a country on its own line is an address too.
-    const countryLine =
-      parts.length >= 3 && /\d/.test(parts[0]!.text) && countriesIn(clean(last.text)).length === 1 && clean(last.text).split(/\s+/).length <= 3;
+    const countryLine = endsInCountry(parts.map((p) => clean(p.text)));
     if (addressAt(value) === value.replace(/[\s,.]+$/, '').trim() || countryLine) out.push({ value, start, end, strength: 0.8 });
   });
   return out;
+}
+
+/** Parts of an address without a postcode: a street with its number first, a town, and a country as the last part. */
+function endsInCountry(parts: string[]): boolean {
+  const last = parts.at(-1) ?? '';
+  return parts.length >= 3 && /\d/.test(parts[0]!) && countriesIn(last).length === 1 && last.split(/\s+/).length <= 3;
 }
 
 /**
@@ -207,9 +212,7 @@ export const address: Rule = (content, ss, ctx) => {
       if (co) rest = rest.slice(rest.indexOf(co) + co.length).replace(/^[\s,]+/, '');
       // Outside the data importer's block, only a postal address: street number and postcode, or street
       // number, town and a country as its last part ("Yigal Alon Street 94, Tel Aviv, Israel").
-      const parts = rest.split(',').map((p) => p.trim());
-      const withCountry = parts.length >= 3 && /\d/.test(parts[0]!) && countriesIn(parts.at(-1)!).length === 1 && parts.at(-1)!.split(/\s+/).length <= 3;
-      if (/importer/i.test(near) ? /\d/.test(rest) : addressAt(rest) !== null || withCountry)
+      if (/importer/i.test(near) ? /\d/.test(rest) : addressAt(rest) !== null || endsInCountry(rest.split(',').map((p) => p.trim())))
         out.push(found(s, rest.replace(/\s*<\/?br\/?>\s*$/i, '').trim(), 0.9));
       return;
     }

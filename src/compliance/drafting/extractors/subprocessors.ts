@@ -335,7 +335,8 @@ export const subcontractors: Rule = (content, ss, ctx, section) => {
 };
 
 /** A heading of a subprocessor list. */
-const SUBPROCESSOR_SECTION = /\bsub-?\s?(processor|contractor)s?\b/i;
+/** A heading about subprocessors (the rows under it need no lead-in of their own). */
+export const SUBPROCESSOR_SECTION = /\bsub-?\s?(processor|contractor)s?\b/i;
 /** "Name: what it does" at the start of a line (the name a brand, not a sentence). */
 const NAME_COLON = /^\**([A-Z][\w&.'’ -]{1,40}?)\**:\s+(\S.{2,200})$/;
 
