@@ -43,8 +43,11 @@ const { values } = parseArgs({
     model: { type: 'boolean', default: false },
     quiet: { type: 'boolean', default: false },
     'show-report': { type: 'boolean', default: false },
+    vendor: { type: 'string' },
   },
 });
+// --vendor slug[,slug]: only these vendors of the set (a reporting vendor only with --show-report), with every field of their draft printed.
+const only = values.vendor ? new Set(values.vendor.split(',')) : null;
 const want = (s: string) => values.set === 'all' || values.set === s;
 
 // The gold of every vendor drafted, keyed by workspace name.
@@ -57,7 +60,7 @@ if (want('demo')) {
 const dev: { v: DevVendor; workspace: string; form: 'markdown' | 'rendered' }[] = [];
 for (const half of ['tune', 'report'] as const) {
   if (!want(half)) continue;
-  const vendors = devVendors(half).filter((v) => v.gold?.draft);
+  const vendors = devVendors(half).filter((v) => v.gold?.draft && (!only || (only.has(v.slug) && (half === 'tune' || values['show-report']))));
   const missing = devVendors(half).filter((v) => !v.gold?.draft);
   if (missing.length) console.log(`(${half}: no gold yet for ${missing.map((v) => v.slug).join(', ')})`);
   const gold: DraftGold = { vendors: {} };
@@ -177,6 +180,12 @@ for (const s of sets) {
     console.log(`  (${report.mistakes.length} mistakes of the reporting half not printed: --show-report prints them)`);
   } else if (!values.quiet) for (const m of report.mistakes) console.log(`  ${m}`);
 }
+if (only)
+  for (const d of dev) {
+    console.log(`\n## ${d.workspace}: every field`);
+    for (const p of drafts[d.workspace]!.fields ?? [])
+      console.log(`  ${p.field}: ${p.status} ${p.status === 'proposed' ? JSON.stringify(p.value).slice(0, 200) : (p.reason ?? '')}`);
+  }
 const dropped = Object.values(drafts).reduce((a, d) => a + (d.summary?.dropped ?? 0), 0);
 if (fake) console.log(`\nmodel path (fake server): ${fake.requests.length} requests, ${dropped} value(s) dropped for a quote not verbatim in its passage`);
 await app.close();

@@ -772,3 +772,67 @@ t.test('a contract that comes into existence on a click, or binds on purchase or
     t.match(d.reason, /starts on an event/, clause);
   }
 });
+
+t.test('EU legal forms written out, an address in brackets after the town, and a labelled subprocessor list', async (t) => {
+  t.equal(
+    draft(
+      'legalName',
+      'These terms form a legally binding agreement between you and **Acme Cloud spółka z o.o.**, a company incorporated under the laws of the Republic of Poland.',
+    ).value,
+    'Acme Cloud spółka z o.o.',
+  );
+  t.equal(draft('legalName', 'This Agreement is made between you and Acme Cloud d.o.o. ("we", "us").').value, 'Acme Cloud d.o.o.');
+  // The abbreviation "ul." (street) does not end the sentence, and a Polish postcode is a postcode.
+  t.equal(
+    draft(
+      'address',
+      'This agreement is with Acme Cloud spółka z o.o., a company duly incorporated and existing under the laws of the Republic of Poland, with its principal place of business in Gdansk (address: ul. Długa 12, 80-827 Gdansk, Poland; registration: KRS 0000123456).',
+      { vendorNames: ['Acme', 'Acme Cloud spółka z o.o.'] },
+    ).value,
+    'ul. Długa 12, 80-827 Gdansk, Poland',
+  );
+  const list = [
+    '- List of Sub-Processors:',
+    '',
+    '- Hosting Providers:',
+    '',
+    '- Purpose: To host the infrastructure on which the services run.',
+    '',
+    '- Provider: Northwind Hosting GmbH (Hafenstraße 3, 20457 Hamburg, Germany).',
+    '',
+    '- Location: EU/EEA.',
+    '',
+    '- Payment Processors:',
+    '',
+    '- Purpose: To handle payments.',
+    '',
+    '- Provider: Contoso Payments Limited (Registered office: 1 Quay Street, Dublin 1, Ireland).',
+  ].join('\n');
+  const sub = draft('subcontractors', list, ctx, 'ANNEX 3: SUB-PROCESSORS');
+  t.same(
+    sub.value,
+    [
+      { name: 'Northwind Hosting GmbH', role: 'To host the infrastructure on which the services run', country: 'DE' },
+      { name: 'Contoso Payments Limited', role: 'To handle payments', country: 'IE' },
+    ],
+    'the provider item names each one; its purpose is its role; a category item is not a name',
+  );
+  t.equal(draft('legalName', list, ctx, 'ANNEX 3: SUB-PROCESSORS').status, 'not_found', '"Provider: X" in a subprocessor list is not the provider');
+});
+
+t.test('cancelling the automatic renewal at any time is not termination at will; a right non-payment triggers is for cause', async (t) => {
+  const renewal =
+    'Your Subscription will automatically renew for successive periods equal to the original Subscription Term, unless either party gives the other written notice of its intent not to renew at least thirty (30) days prior to the end of the then-current term.\n\nYou may cancel the automatic renewal of your Subscription at any time through your account settings page or by written notice to Acme.';
+  t.equal(draft('noticePeriodDaysEntity', renewal).value, 30);
+  const provider =
+    'This Agreement will automatically renew for successive one-year terms unless either party provides 15 days’ prior written notice of non-renewal.\n\nAcme may immediately suspend or terminate your access to the Add-on if you fail to timely pay the Add-on Fees.';
+  t.equal(draft('noticePeriodDaysProvider', provider).value, 15);
+});
+
+t.test('"Our proprietary platform enables users to …" describes the service', async (t) => {
+  const d = draft(
+    'description',
+    'Our proprietary platform (the “Platform”) enables users (such as yourself) to create, distribute, and manage online forms and surveys.',
+  );
+  t.equal(d.status, 'proposed');
+});

@@ -22,6 +22,21 @@ export interface FieldSpec {
   definition: string;
 }
 
+/**
+ * The notice periods of both parties are read from the same passages: a clause of "either party" or one that
+ * names both sets both, and a query worded for one party's clause finds the other's too (the search results
+ * are shared between fields, so the union costs no extra search).
+ */
+const NOTICE_QUERIES = [
+  'terminate agreement prior written notice days',
+  'termination for convenience notice period',
+  'cancel account notice',
+  'you may terminate cancel at any time',
+  'we may terminate notice',
+  'we may terminate suspend discontinue at any time without notice',
+  'notice of non-renewal days prior to the end of the term',
+];
+
 export const FIELD_SPECS: Record<DraftField, FieldSpec> = {
   legalName: {
     label: 'Legal name of the provider',
@@ -58,6 +73,8 @@ export const FIELD_SPECS: Record<DraftField, FieldSpec> = {
       'services we provide',
       'platform means proprietary software-as-a-service',
       'provides operates a hosted platform service',
+      'is a cloud-based web application interface for',
+      'our platform enables users to create and manage',
     ],
   },
   ictServiceType: {
@@ -109,13 +126,7 @@ export const FIELD_SPECS: Record<DraftField, FieldSpec> = {
       'The notice in days (months x 30, weeks x 7) the customer (financial entity) must give to terminate for convenience, or of non-renewal, from a clause whose subject is the customer or either party ("Either Party may terminate upon thirty (30) days\' notice"). Termination for breach, insolvency or suspension does not count. A customer who may terminate or cancel at any time, immediately or without notice has no period: open, with that reason.',
     form: 'days',
     target: 'contract',
-    queries: [
-      'terminate agreement prior written notice days',
-      'termination for convenience notice period',
-      'cancel account notice',
-      'you may terminate cancel at any time',
-      'notice of non-renewal days prior to the end of the term',
-    ],
+    queries: NOTICE_QUERIES,
   },
   noticePeriodDaysProvider: {
     label: 'Termination notice period of the provider (days)',
@@ -123,13 +134,7 @@ export const FIELD_SPECS: Record<DraftField, FieldSpec> = {
       'The notice in days the provider must give to terminate for convenience, or of non-renewal, from a clause whose subject is the provider or either party ("We may terminate upon 30 days\' notice", "X shall observe a notice period of one (1) month"). Termination for breach or suspension does not count. A provider that may terminate or discontinue at any time, immediately, without notice or at its sole discretion has no period: open.',
     form: 'days',
     target: 'contract',
-    queries: [
-      'terminate agreement prior written notice days',
-      'termination for convenience notice period',
-      'we may terminate notice',
-      'we may terminate suspend discontinue at any time without notice',
-      'notice of non-renewal days prior to the end of the term',
-    ],
+    queries: NOTICE_QUERIES,
   },
   governingLaw: {
     label: 'Governing law (country)',

@@ -72,7 +72,8 @@ export function sentences(content: string): Sentence[] {
   return out;
 }
 
-const ABBREV = /\b(?:\w*str|Inc|Ltd|Corp|Co|No|Jr|Sr|St|Ste|Ave|Blvd|Rd|Str|Pty|U\.S|e\.g|i\.e|etc|vs|Dr|Mr|Ms|Art|Sec|para|approx|B\.V|N\.V|S\.A)\.$/;
+const ABBREV =
+  /\b(?:\w*str|Inc|Ltd|Corp|Co|No|Jr|Sr|St|Ste|Ave|ul|Nr|Apt|Bldg|Blvd|Rd|Str|Pty|U\.S|e\.g|i\.e|etc|vs|Dr|Mr|Ms|Art|Sec|para|approx|B\.V|N\.V|S\.A)\.$/;
 
 function splitProse(content: string, start: number, end: number, push: (s: number, e: number) => void) {
   let s = start;

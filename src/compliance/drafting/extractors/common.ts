@@ -41,11 +41,11 @@ export type Rule = (content: string, ss: Sentence[], ctx: ExtractContext, sectio
 
 /**
  * A company name with its legal form: after the name ("Acme, Inc.", "Acme GmbH", "Acme S.p.A.",
- * "Acme Sp. z o.o."), or before it as French practice writes it ("SASU Acme", "SARL Acme").
+ * "Acme Sp. z o.o.", "Acme spółka z o.o.", "Acme d.o.o.", "Acme OÜ"), or before it as French practice writes it ("SASU Acme", "SARL Acme").
  * The Nordic "AS"/"ASA" and the Italian "SpA" follow a name written in mixed case only: an
  * all-caps disclaimer ("PROVIDED AS IS") is not a company, nor is "Provided AS IS".
  */
-export const COMPANY = String.raw`(?:(?:[A-Z0-9][\w&'’.-]*(?:,?\s+[A-Z0-9][\w&'’.-]*){0,4}?),?\s+(?:LLC|L\.L\.C\.|LLP|Inc\.?|INC\.?|Ltd\.?|LTD\.?|Limited|LIMITED|Pty\.? Ltd\.?|GmbH(?: & Co\. KG)?|GMBH|UG|KG|B\.V\.|BV|N\.V\.|S\.A\.S\.|SAS|S\.A\.|SARL|S\.à r\.l\.|S\.r\.l\.|SRL|S\.p\.A\.|S\.L\.|PBC|Corporation|CORPORATION|Corp\.?|CORP\.?|plc|PLC|AG|SE|AB|Oy|Oyj|ApS|A/S|Sp\. z o\.o\.|s\.r\.o\.|Kft\.|Lda\.)(?![\w])|(?:[A-Z0-9][\w&'’.-]*[a-z][\w&'’.-]*(?:\s+[A-Z0-9][\w&'’.-]*){0,3}?),?\s+(?:AS|ASA|SpA)(?![\w])(?!\s+IS\b)|(?:SASU|SAS|SARL|EURL)\s+[A-Z0-9][\w&'’.-]*[a-z][\w&'’.-]*(?:\s+[A-Z0-9][\w&'’.-]*[a-z][\w&'’.-]*){0,2})`;
+export const COMPANY = String.raw`(?:(?:[A-Z0-9][\w&'’.-]*(?:,?\s+[A-Z0-9][\w&'’.-]*){0,4}?),?\s+(?:LLC|L\.L\.C\.|LLP|Inc\.?|INC\.?|Ltd\.?|LTD\.?|Limited|LIMITED|Pty\.? Ltd\.?|GmbH(?: & Co\. KG)?|GMBH|UG|KG|B\.V\.|BV|N\.V\.|S\.A\.S\.|SAS|S\.A\.|SARL|S\.à r\.l\.|S\.r\.l\.|SRL|S\.p\.A\.|S\.L\.|PBC|Corporation|CORPORATION|Corp\.?|CORP\.?|plc|PLC|AG|SE|AB|Oy|Oyj|ApS|A/S|Sp\. z o\.o\.|[Ss]p(?:ółka|\.) z o\. ?o\.|[Ss]półka akcyjna|s\.r\.o\.|d\.o\.o\.|Kft\.|Zrt\.|Lda\.|S\.L\.U\.|DAC|OÜ|SIA|UAB|Sàrl|EOOD)(?![\w])|(?:[A-Z0-9][\w&'’.-]*[a-z][\w&'’.-]*(?:\s+[A-Z0-9][\w&'’.-]*){0,3}?),?\s+(?:AS|ASA|SpA)(?![\w])(?!\s+IS\b)|(?:SASU|SAS|SARL|EURL)\s+[A-Z0-9][\w&'’.-]*[a-z][\w&'’.-]*(?:\s+[A-Z0-9][\w&'’.-]*[a-z][\w&'’.-]*){0,2})`;
 export const companyRe = () => new RegExp(COMPANY, 'g');
 export const found = (s: Sentence, value: DraftValue, strength: number): Found => ({ value, start: s.start, end: s.end, strength });
 export const openFound = (s: Sentence, reason: string, strength = 0.7): Found => ({ value: null, start: s.start, end: s.end, strength, open: reason });
@@ -163,8 +163,12 @@ export function addressAt(text: string): string | null {
   const a = (end ? t.slice(0, end.index) : t).replace(/[\s,.]+$/, '').trim();
   if (a.length < 10 || a.length > 160) return null;
   if (!/\d/.test(a)) return null;
-  // A postcode (10247, 94107, 120 00, M6K 1G1, SW1A 1AA, 110002) and a comma between street and town.
-  if (!/(\b\d{4,6}\b|\b\d{3} \d{2}\b|\b[A-Z]\d[A-Z]\s?\d[A-Z]\d\b|\b[A-Z]{1,2}\d[A-Z\d]?\s?\d[A-Z]{2}\b)/.test(a) || !/,/.test(a)) return null;
+  // A postcode (10247, 94107, 120 00, 50-266, 1000-001, M6K 1G1, SW1A 1AA, 110002) and a comma between street and town.
+  if (
+    !/(\b\d{4,6}\b|\b\d{3} \d{2}\b|\b\d{2}-\d{3}\b|\b\d{4}-\d{3}\b|\b[A-Z]\d[A-Z]\s?\d[A-Z]\d\b|\b[A-Z]{1,2}\d[A-Z\d]?\s?\d[A-Z]{2}\b)/.test(a) ||
+    !/,/.test(a)
+  )
+    return null;
   return a;
 }
 

@@ -1,3 +1,4 @@
+import { SUBPROCESSOR_SECTION } from './subprocessors.js';
 import type { ICT_SERVICE_TYPES } from '../../../domain/vendorProfile.js';
 import { countriesIn, sentences } from '../text.js';
 import {
@@ -32,7 +33,7 @@ import {
  * (“we”, “us”)"); the description of the party ("X, Inc., an Ontario corporation"); the
  * imprint ("X GmbH, Street 8, 10247 Berlin, registered with the commercial register").
  */
-export const legalName: Rule = (content, ss, ctx) => {
+export const legalName: Rule = (content, ss, ctx, section) => {
   const out: Found[] = [];
   const alt = vendorAlt(ctx);
   for (const r of entityRows(content)) if (r.entity) out.push({ value: r.entity, start: r.start, end: r.end, strength: 0.9 });
@@ -47,6 +48,8 @@ export const legalName: Rule = (content, ss, ctx) => {
       return;
     }
     m = /^(?:Data importer|Processor|Service provider|Provider|Vendor|Supplier)\s*:\s*(.+)$/i.exec(t);
+    // "Provider: Hetzner Online GmbH" in a list of subprocessors names a subprocessor, not the provider.
+    if (m && (SUBPROCESSOR_SECTION.test(section) || /\bsub-?\s?(processor|contractor)s?\b/i.test(priorText(ss, i, 6)))) return;
     if (m) {
       const name = companyAt(m[1]!);
       if (name) out.push(found(s, name, 0.9));
@@ -231,13 +234,15 @@ export const address: Rule = (content, ss, ctx) => {
       return;
     }
     m = new RegExp(
-      String.raw`(?:${alt})(?:[^.;]|\.(?=\S)|(?<=\bNo)\.){0,80}?\b(?:located at|with (?:its |their )?(?:principal |registered )?(?:offices?|place of business|address) (?:at|in)|having (?:its |their )?(?:registered )?(?:office|seat|address) at|whose (?:registered )?(?:office|address) is(?: at)?|registered (?:office|address)(?: is)?(?: at)?|of(?=\s+(?:\d|(?:Unit|Suite|Floor|Level|Building)\s+\d)))\s+`,
+      String.raw`(?:${alt})(?:[^.;]|\.(?=\S)|(?<=\bNo)\.){0,120}?\b(?:located at|with (?:its |their )?(?:principal |registered )?(?:offices?|place of business|address) (?:at|in)|having (?:its |their )?(?:registered )?(?:office|seat|address) at|whose (?:registered )?(?:office|address) is(?: at)?|registered (?:office|address)(?: is)?(?: at)?|of(?=\s+(?:\d|(?:Unit|Suite|Floor|Level|Building)\s+\d)))\s+`,
       'i',
     ).exec(t);
     if (m) {
       const rest = t.slice(m.index + m[0].length);
       // "Team Tito Limited (…) of Unit 2, 64 Dame Street, Dublin 2.": a numbered street and a town, without a postcode.
-      const a = addressAt(rest) ?? (/\bof\s+$/.test(m[0]) ? streetAddress(rest) : null);
+      // "with its principal place of business in Wroclaw (address: ul. Wyspa Słodowa 7, 50-266 Wroclaw, Poland; …)": the town, then the address in brackets.
+      const bracketed = /^[^.;()]{0,60}\(\s*(?:registered |postal |office )?address:\s*/i.exec(rest);
+      const a = addressAt(rest) ?? (/\bof\s+$/.test(m[0]) ? streetAddress(rest) : null) ?? (bracketed ? addressAt(rest.slice(bracketed[0].length)) : null);
       if (a) out.push(found(s, a, 0.85));
       return;
     }
@@ -264,7 +269,7 @@ const serviceSubject = (t: string, ctx: ExtractContext) => {
   const alt = vendorAlt(ctx);
   const names = alt ? `${alt}|` : '';
   return new RegExp(
-    String.raw`^(?:the\s+)?(?:(?:${names}we|our company|the company|the provider|the data importer)(?:['’]s?)?(?:\s+(?:software|platform|services?|cloud|solution|product))?|the\s+(?:platform|service|services|software|solution))\b`,
+    String.raw`^(?:the\s+)?(?:(?:${names}we|our company|the company|the provider|the data importer)(?:['’]s?)?(?:\s+(?:software|platform|services?|cloud|solution|product))?|the\s+(?:platform|service|services|software|solution)|our\s+(?:proprietary\s+|own\s+)?(?:platform|service|software|solution))\b`,
     'i',
   ).test(t);
 };
@@ -378,6 +383,13 @@ export const description: Rule = (_c, ss, ctx) => {
     )
       continue;
     if (/\bis an?\b[^.]{0,120}\b(provider|producer|platform|developer|vendor|supplier)\s+of\b/i.test(t)) out.push(found(s, t, 0.8));
+    // "Our proprietary platform (the “Platform”) enables users (such as yourself) to create, distribute, and manage AI-powered surveys".
+    else if (
+      /^(?:our|the)\s+(?:proprietary\s+|own\s+)?(?:platform|service|software|solution)\b[^.]{0,40}?\b(?:enables|allows|lets|helps)\s+(?:users|you|customers|businesses|organi[sz]ations|teams|companies)\b[^.]{0,40}?\bto\s+\w+/i.test(
+        t,
+      )
+    )
+      out.push(found(s, t, 0.7));
     else if (
       /^.{0,80}?\b(is|provides|operates|offers|has developed|develops|represents|delivers|is a company (?:created|formed|founded) to provide|(?<=\bwe\s+)(?:provide|operate|offer|develop|deliver))\s+(?!to\b)(an?|the|its|our)?\s*[^.]{0,160}?\b(platform|service|software|solution|system|tool|application|hosting|interface|engine)\b/i.test(
         t,

@@ -125,6 +125,8 @@ export function subprocessorRows(content: string, section: string): SubRow[] {
   let inList = SUBPROCESSOR.test(section) && /:\s*$/.test(section.split(' > ').pop() ?? '');
   const about = (before: string) => (SUBPROCESSOR.test(section) || SUBPROCESSOR.test(before)) && !/\bcookie/i.test(section);
   let last: SubRow | null = null;
+  // The labelled items read so far of one subprocessor ("Purpose: …" before its "Provider: …").
+  let labelled: { role: string | undefined; loc: string | undefined; row: SubRow | null } | null = null;
   for (let li = 0; li < lines.length; li++) {
     const line = lines[li]!;
     const start = offset;
@@ -226,6 +228,36 @@ export function subprocessorRows(content: string, section: string): SubRow[] {
     }
     if (!tr) continue;
     const marker = /^[*•-]\s+(.*)$/.exec(tr);
+    // A list of labelled items per subprocessor under category items ("- Cloud Infrastructure Providers:", "- Purpose: To host …",
+    // "- Provider: Hetzner Online GmbH (Industriestr. 25, …)", "- Location: EU/EEA."): the provider item names it, the purpose
+    // and location items before or right after it are its role and place, and a category item is not a name.
+    if (inList && marker) {
+      const item = marker[1]!.replace(/\*\*|__/g, '').trim();
+      if (/^[^:.;]{2,60}:$/.test(item)) {
+        labelled = { role: undefined, loc: undefined, row: null };
+        continue;
+      }
+      const kv = /^([A-Za-z][\w /-]{1,30}?):\s+(\S.*)$/.exec(item);
+      const key = kv?.[1]?.trim() ?? '';
+      const isName = !!kv && NAME_KEY.test(key) && key.split(/\s+/).length <= 3;
+      const isRole = !!kv && !isName && /^(?:purpose|role|function|description|activit(?:y|ies)|services?(?: provided)?|processing)$/i.test(key);
+      const isLoc = !!kv && !isName && !isRole && /^(?:location|country|region|place of processing|hosting location)$/i.test(key);
+      if (isName || isRole || isLoc) {
+        const value = kv![2]!.replace(/\.$/, '').trim();
+        labelled ??= { role: undefined, loc: undefined, row: null };
+        if (isName) {
+          const name = companyAt(value) ?? cellName(value.replace(/\s*\(.*$/, ''));
+          last = row(name, labelled.role, labelled.loc ?? value, undefined, 0.85);
+          labelled = { role: undefined, loc: undefined, row: last };
+        } else if (labelled.row && isRole && !labelled.row.role) labelled.row.role = value;
+        else if (labelled.row && isLoc && !labelled.row.country) {
+          const c = countriesIn(value)[0]?.code;
+          if (c) labelled.row.country = c;
+        } else if (isRole) labelled = { role: value, loc: labelled.loc, row: null };
+        else labelled = { role: labelled.role, loc: value, row: null };
+        continue;
+      }
+    }
     if (inList && marker) {
       // The item may go on over the next lines ("- Amazon Web Services, Inc.\nfor cloud infrastructure.").
       let text = marker[1]!;

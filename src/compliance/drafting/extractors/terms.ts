@@ -121,6 +121,8 @@ export function noticeRule(party: 'entity' | 'provider'): Rule {
       const nonRenewal = /\bnon-?renewal\b|\bnot to renew\b|\bintention not to renew\b/i.test(t);
       if (!/\bterminat|\bcancel|\bstop using|\bclose (your|its) account|\bdiscontinue|\bcease/i.test(t) && !nonRenewal) continue;
       if (/\b(breach|cure|insolven|bankrupt|for cause)\b/i.test(t) && !/\bwithout cause\b/i.test(t)) continue;
+      // A right that non-payment triggers is for cause too ("may immediately suspend or terminate your access … if you fail to timely pay").
+      if (/\b(if|where|in the event)\b[^.;]{0,40}\b(fails?|failure) to (timely )?pay\b|\bnon-?payment\b/i.test(t)) continue;
       // Both parties, however named: "either party", "the Supplier or the Customer".
       const both =
         /\b(either party|each party|both parties|either of the parties|the parties|either of us|each of us|(the )?(supplier|provider|vendor|licensor|company) or (the )?(customer|client|licensee)|(the )?(customer|client|licensee) or (the )?(supplier|provider|vendor|licensor|company))\b/i;
@@ -178,6 +180,8 @@ export function noticeRule(party: 'entity' | 'provider'): Rule {
           ? /\bfor any (or no )?reason\b|\bin (its|our) (sole )?discretion\b/i.exec(t)
           : null);
       if (!noPeriod) continue;
+      // Cancelling the automatic renewal "at any time" (effective for the next renewal) is the notice of non-renewal, not termination at will.
+      if (/\bcancel\w*\s+(the\s+)?(automatic\s+|auto-?)renewal\b/i.test(t)) continue;
       if (/\b(suspend|suspension)\b/i.test(t) && !/\bterminat|\bdiscontinue|\bcease/i.test(t)) continue;
       const who = party === 'entity' ? entityRe : providerRe;
       const whoAt = who.exec(t);
