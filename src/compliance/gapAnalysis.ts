@@ -245,7 +245,12 @@ const SUBPROCESSOR_ELEMENT = /sub-?\??\(?(processor|contract)|locat|countr|regio
 const SCC_FORM = /applied restrictions or safeguards that fully take into consideration the nature of the data/i;
 
 /** A sentence that defines a term: `“Customer Data” means …`, `- "Services" refers to …`. */
-const DEFINITION = /^[\s\-*•(\w)]{0,6}[“"'‘*]{1,3}[^”"'’*]{2,60}[”"'’*]{1,3}\s+(means|shall mean|refers to|has the meaning)\b/i;
+const DEFINITION =
+  /^[\s\-*•(\w)]{0,6}[“"'‘*]{1,3}[^”"'’*]{2,60}[”"'’*]{1,3}\s+(means|shall mean|refers to|has the meaning)\b|^[\s\-*•(\w)]{0,6}[“"‘][^”"’]{2,60}[”"’]\s*:\s/i;
+
+/** A heading of advice to the customer about its own account. */
+const CUSTOMER_ADVICE =
+  /^(setting up|set up|how to|enabling|tips\b|securing your|protecting your|best practices)|\byour (own )?(account|password|credentials)\b/i;
 
 /** A privacy policy or notice: how the vendor processes personal data as controller (its website, its customers' contacts). */
 const PRIVACY_NOTICE = /\bprivacy[ _-]?(policy|notice|statement)?\b|\bprivacy\.\w+$/i;
@@ -301,6 +306,9 @@ function readElement(
     const bindText = lead && !actors(m.text, ctx.vendorNames).length ? `${lead.text} ${m.text}` : m.text;
     if (!bindsAsNeeded(bindText, bound, ctx.vendorNames)) continue;
     if (lead && /\b(not|never|no)\b[^.:]{0,40}:\s*$/i.test(lead.text) && bound !== 'customer') continue;
+    // A section that instructs the customer ("Setting up two-factor auth", "How to secure your account") is advice on
+    // the customer's own account, not a control of the provider's.
+    if (bound === 'provider' && CUSTOMER_ADVICE.test(first.section.split(' > ').at(-1)?.trim() ?? '')) continue;
     // A host's or subprocessor's certificate or service level is not the provider's own, however
     // it is worded (a list item read with its lead-in: "Underlying Amazon AWS complies with:" +
     // "- ISO 27001 Certification"): kept only to say so.

@@ -1030,3 +1030,99 @@ t.test("Article 30(2)(f): help with personal data breaches only (a DPA's) is par
   const any = read('A30.2.f', 'Acme will assist the Customer in investigating and mitigating any ICT incident affecting the Service at no additional cost.');
   t.equal(level(any, 'assistance'), 'met');
 });
+
+t.test('Article 17: incidents recorded, not logs watched for incidents; a definition with a colon; advice to the customer', async (t) => {
+  const watched = read(
+    'A17',
+    'Acme maintains an incident response plan for handling security incidents. These logs are monitored to detect and respond to potential security incidents.',
+  );
+  t.equal(level(watched, 'records'), 'none', 'logs monitored for incidents are not a record of incidents');
+  t.equal(watched.status, 'partial');
+  const logged = read(
+    'A17',
+    'Acme maintains an incident response plan for handling security incidents. All security incidents are logged and classified by severity.',
+  );
+  t.equal(logged.status, 'covered');
+  const alerts = read(
+    'A17',
+    'Acme maintains an incident response plan for handling security incidents. Alerts are triggered by any security events and answered by the on-call team.',
+  );
+  t.equal(level(alerts, 'records'), 'met', 'alerts on security events are escalations');
+  const defined = read(
+    'A17',
+    'Acme maintains an incident response plan for handling security incidents.',
+    '- “Personal Data Breach”: any breach of security that leads to the destruction, loss or disclosure of personal data, recorded or not.',
+  );
+  t.equal(level(defined, 'records'), 'none', 'a definition with a colon says what a word means, not what anyone does');
+  const advice = analyzeGaps(
+    [ob('A9.4.c')],
+    splitSentences([
+      {
+        id: 'policy',
+        filename: 'policy.md',
+        title: 'Data Protection Policy',
+        blocks: [
+          { text: 'Access to your information is restricted to specific employees.', headings: ['Safeguarding measures'] },
+          {
+            text: 'Two-factor authentication provides an additional layer of protection on top of the password.',
+            headings: ['Your account', 'Setting up two-factor authentication'],
+          },
+        ],
+      },
+    ]),
+    { minRelevance: 0, vendorNames: ['Acme'] },
+  )[0]!;
+  t.equal(level(advice, 'strong-auth'), 'none', "a section telling the customer how to secure its own account is not the provider's control");
+});
+
+t.test("encryption stated only in a privacy policy; a data subject's erasure request; subprocessor notice only on a web site", async (t) => {
+  const privacy = analyzeGaps(
+    [ob('A9.3.enc')],
+    splitSentences([
+      {
+        id: 'privacy',
+        filename: 'privacy.md',
+        title: 'Privacy Policy',
+        blocks: [{ text: 'We protect your Personal Data with encryption of data in transit and at rest.', headings: ['How we protect your information'] }],
+      },
+    ]),
+    { minRelevance: 0, vendorNames: ['Acme'] },
+  )[0]!;
+  t.equal(privacy.status, 'partial', "a privacy policy speaks of the vendor's own processing as controller");
+  t.match(privacy.rationale, /privacy policy/);
+  const dsar = read('A28.8', 'Requests to access, change, or delete Personal Data will be addressed within 30 days.');
+  t.equal(level(dsar, 'deletion'), 'none', "answering a data subject's request is no deletion at exit");
+  const posted = read(
+    'A29.2.sub',
+    'Our subprocessors are listed at https://trust.acme.example/subprocessors. Acme provides at least ten (10) days’ prior written notice of the addition of any Subprocessor by means of a notice on the Acme Subprocessors website. Customer may object to a new Subprocessor within ten (10) days.',
+  );
+  t.equal(level(posted, 'change-notice'), 'limited', 'a notice on a web page is no notice to the customer');
+  const mailed = read(
+    'A29.2.sub',
+    'Our subprocessors are listed at https://trust.acme.example/subprocessors. Acme will notify the Customer by e-mail at least ten (10) days before engaging any new Subprocessor. Customer may object to a new Subprocessor within ten (10) days.',
+  );
+  t.equal(level(mailed, 'change-notice'), 'met');
+});
+
+t.test(
+  'governing law: courts for one group of customers only; a jurisdiction where use is prohibited is no forum; a list updated before a change',
+  async (t) => {
+    const usOnly = read(
+      'A29.2.law',
+      'For parties residing in the United States, the exclusive jurisdiction and venue for any claims arising out of this Agreement is in the state and federal courts located in San Francisco, California.',
+    );
+    t.equal(level(usOnly, 'governing-law'), 'limited', 'a forum stated only for customers in one country');
+    const prohibited = read(
+      'A29.2.law',
+      'Customer shall not use the Services if Customer is located in any jurisdiction in which the provision of the Services is prohibited under applicable laws.',
+    );
+    t.equal(level(prohibited, 'governing-law'), 'none');
+    const courts = read('A29.2.law', 'All disputes are subject to the exclusive jurisdiction of the courts of Dublin, Ireland.');
+    t.equal(level(courts, 'governing-law'), 'met');
+    const updated = read(
+      'A29.2.sub',
+      'The current list of Acme Sub-processors is available at https://acme.example/subprocessors. Acme shall update the Sub-processor List before authorizing any new Sub-processor to process personal data. The Customer may object to a new Sub-processor within ten business days.',
+    );
+    t.equal(level(updated, 'change-notice'), 'limited', 'updating a published list is no notice to the customer');
+  },
+);
