@@ -836,3 +836,10 @@ t.test('"Our proprietary platform enables users to …" describes the service', 
   );
   t.equal(d.status, 'proposed');
 });
+
+t.test('locations: a server location is where the service runs; the vendor as the subject of a clause; "store and process … in"', async (t) => {
+  t.same(draft('serviceLocations', 'The service runs on a cloud provider. Server location is Falkenstein, Germany.').value, ['DE']);
+  const clause = "The Customer agrees that Acme and its Subprocessors store and process Customer's Data in Israel, where their facilities are located.";
+  t.same(draft('dataStorageLocations', clause).value, ['IL']);
+  t.same(draft('dataProcessingLocations', clause).value, ['IL']);
+});

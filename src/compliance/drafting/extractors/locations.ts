@@ -1,5 +1,5 @@
 import { CLOUD_REGION_CODES, countriesIn, type Sentence } from '../text.js';
-import { clean, found, keyValues, openFound, vendorSubject, type Found, type Rule } from './common.js';
+import { clean, found, keyValues, openFound, vendorAlt, vendorSubject, type Found, type Rule } from './common.js';
 import { subprocessorRows } from './subprocessors.js';
 
 /**
@@ -69,8 +69,17 @@ function locationRule(cue: RegExp, what: string): Rule {
           );
           continue;
         }
+        // The vendor as the subject of a clause within the sentence: "The Customer agrees that Nebius and its Subprocessors store and process Customer's Data in Israel".
+        const alt = vendorAlt(ctx);
+        const vendorClause =
+          !!alt &&
+          new RegExp(
+            String.raw`\b(?:that|where)\s+(?:${alt})\b(?:\s+and\s+its\s+(?:sub-?processors|affiliates|subcontractors))?\s+(?:will\s+|shall\s+|only\s+)?(?:store|stores|process|processes|host|hosts)\b`,
+            'i',
+          ).test(t);
         if (
           !vendorSubject(t, ctx) &&
+          !vendorClause &&
           !/\b(our|all (customer |personal )?data|data infrastructure|stored in|stored on|(stored|hosted|processed)(,? and (stored|hosted|processed))+ (in|within)|hosted (?:(?:at|by|with|on) [^.;]{0,40}?,?\s)?(?:in|within)|(we|only) host (in|within)|processed (entirely )?(in|within)|operated in|located in|running in|run on|resides? in|residing in|data residency|deployed (in|on)|(server|data|hosting|storage) locations? (is|are))\b/i.test(
             t,
           )
@@ -87,9 +96,12 @@ export const storage = locationRule(
   /\b((server|data|hosting|storage) locations? (is|are)|stored|stores?|storage|hosted|hosts|host (in|on|within)|data cent(er|re)s?|data infrastructure|infrastructure (is|are) located|servers? (are )?located|(data|content|information) (resides?|residing)|data residency|deployed)\b/i,
   'data is stored',
 );
-export const processing = locationRule(/\b(processed|processes|processing|run on (virtuali[sz]ed )?servers|servers running)\b/i, 'data is processed');
+export const processing = locationRule(
+  /\b(processed|processes|processing|stores? and process|process and store|run on (virtuali[sz]ed )?servers|servers running)\b/i,
+  'data is processed',
+);
 export const service = locationRule(
-  /\b(operated|operates|provided from|services? (are|is) (provided|operated)|run on (virtuali[sz]ed )?servers|servers running|(we|only) host (in|within)|(is|are) hosted (?:(?:at|by|with|on) [^.;]{0,40}?\s)?(in|within)|(is|are) deployed (in|on)|(infrastructure|platform|service) runs (in|on))\b/i,
+  /\b((server|hosting) locations? (is|are)|operated|operates|provided from|services? (are|is) (provided|operated)|run on (virtuali[sz]ed )?servers|servers running|(we|only) host (in|within)|(is|are) hosted (?:(?:at|by|with|on) [^.;]{0,40}?\s)?(in|within)|(is|are) deployed (in|on)|(infrastructure|platform|service) runs (in|on))\b/i,
   'the service is provided',
 );
 
