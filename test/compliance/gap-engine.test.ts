@@ -1126,3 +1126,33 @@ t.test(
     t.equal(level(updated, 'change-notice'), 'limited', 'updating a published list is no notice to the customer');
   },
 );
+
+t.test(
+  'usual synonyms: least access, unusual activity, review and approve, current backups; transition only as paid services; additions to a list as notice',
+  async (t) => {
+    t.equal(
+      level(
+        read('A9.4.c', 'We maintain a principle of least access, meaning people and systems only get the permissions they actually need.'),
+        'least-privilege',
+      ),
+      'met',
+    );
+    t.equal(
+      level(read('A10', 'We monitor our systems for unusual activity and have automated alerts set up for potential security issues.'), 'monitoring'),
+      'met',
+    );
+    t.equal(level(read('A9.4.e', 'Any changes to production systems require at least 2 team members to review and approve.'), 'change'), 'met');
+    t.equal(level(read('A12', 'We maintain current backups of all critical data.'), 'backup'), 'partial', 'backups without a frequency or retention');
+    t.equal(level(read('A12', 'The Customer shall make reasonable backup copies of its data.'), 'backup'), 'none', "the customer's own backups");
+    const paid = read(
+      'A28.8',
+      'Any work in connection with termination of the Agreement, such as migration or other transition services, shall be ordered as Consultancy Services.',
+    );
+    t.equal(level(paid, 'transition'), 'limited');
+    const additions = read(
+      'A29.2.sub',
+      'Acme will maintain an up-to-date list of sub-processors on its website, and any additions to this list will serve as official notice to the Controller. The Controller may object to a new sub-processor within 30 days following the notification.',
+    );
+    t.equal(level(additions, 'change-notice'), 'limited');
+  },
+);
