@@ -843,3 +843,22 @@ t.test('locations: a server location is where the service runs; the vendor as th
   t.same(draft('dataStorageLocations', clause).value, ['IL']);
   t.same(draft('dataProcessingLocations', clause).value, ['IL']);
 });
+
+t.test("a subprocessor under its own company heading; the vendor's services named SaaS", async (t) => {
+  const entry = draft(
+    'subcontractors',
+    'Northwind us used as a sub-processor for the following services:\n\n- Hosting of the Service (Northwind Cloud)\n\n- Email services\n\nNorthwind is located in the United States.',
+    ctx,
+    'Sub-Processors > Northwind Inc.',
+  );
+  t.same(
+    entry.value,
+    [{ name: 'Northwind Inc.', role: 'Hosting of the Service (Northwind Cloud); Email services', country: 'US' }],
+    'the services listed are its role, not names',
+  );
+  t.equal(
+    draft('ictServiceType', 'Acme grants to Customer a right to remotely access and use the Acme SaaS services listed in the relevant Subscription Form.')
+      .value,
+    'S19',
+  );
+});

@@ -429,6 +429,18 @@ export const ictServiceType: Rule = (content, ss, ctx) => {
       out.push(found(s, 'S19', 0.7));
       continue;
     }
+    // "a right to remotely access and use the Sokkel SaaS services": the vendor's own services named as SaaS.
+    const alt = vendorAlt(ctx);
+    if (
+      alt &&
+      new RegExp(
+        String.raw`\b(?:the|its|our)\s+(?:${alt})\s+(?:SaaS|software[- ]as[- ]a[- ]service)\s+(?:services?|platform|solutions?|offerings?|products?)\b`,
+        'i',
+      ).test(t)
+    ) {
+      out.push(found(s, 'S19', 0.75));
+      continue;
+    }
     // "X provides X Software as a service", "provided to You on X's proprietary software as a service basis".
     if (!serviceSubject(t, ctx) || !/\b(provides?|provided|operates|offers|basis|delivers)\b/i.test(t)) continue;
     if (/\b(is an?|provides|operates|offers|has developed)\b/i.test(t) && description(content, [s], ctx, '').length) continue;

@@ -44,10 +44,22 @@ function headedEntry(content: string, section: string): SubRow | null {
   const path = section.split(' > ').map((h) => h.trim());
   const name = path.at(-1) ?? '';
   if (path.length < 2 || !ENTRY_PARENTS(path.slice(0, -1))) return null;
-  if (name.length > 40 || name.split(/\s+/).length > 5 || !/^[\p{Lu}\d]/u.test(name) || /[:?.]$/.test(name)) return null;
+  const isCompany = companyAt(name) === name;
+  if (name.length > 40 || name.split(/\s+/).length > 5 || !/^[\p{Lu}\d]/u.test(name) || (/[:?.]$/.test(name) && !isCompany)) return null;
   const lines = content.split('\n').map((l) => l.trim());
   const first = lines.findIndex(Boolean);
-  if (first < 0 || !WEB_ADDRESS.test(lines[first]!)) return null;
+  if (first < 0) return null;
+  // A heading that is a company with its legal form ("Sub-Processors > Google Inc."): its text says what it does
+  // (the services listed under "used as a sub-processor for the following services:") and where it is located.
+  if (!WEB_ADDRESS.test(lines[first]!)) {
+    if (!isCompany) return null;
+    const items = lines.filter((l) => /^[*•-]\s+/.test(l)).map((l) => l.replace(/^[*•-]\s+/, ''));
+    const located = /\b(?:is|are) (?:located|based|headquartered|established) in ([^.;]{2,60})/i.exec(content);
+    const country = located ? countriesIn(located[1]!)[0]?.code : undefined;
+    const role = items.length ? items.join('; ') : undefined;
+    const start = content.indexOf(lines[first]!);
+    return { name, ...(role ? { role } : {}), ...(country ? { country } : {}), where: [], start, end: start + lines[first]!.length, strength: 0.8 };
+  }
   let k = first + 1;
   let address: string | undefined;
   if (lines[k] && /\d/.test(lines[k]!) && /,/.test(lines[k]!)) address = lines[k++];
