@@ -862,3 +862,36 @@ t.test("a subprocessor under its own company heading; the vendor's services name
     'S19',
   );
 });
+
+t.test(
+  'more usual wordings: "provided by", "is a company registered", "refer to", notices with Attn, passive termination, "end this agreement", "construed and governed"',
+  async (t) => {
+    const value = (field: DraftField, text: string) =>
+      extract(field, text, ctx)
+        .filter((f) => !f.open)
+        .map((f) => f.value);
+    const cases: [DraftField, string, unknown][] = [
+      ['legalName', 'Acme Ltd is a company registered in England and Wales under company number 12345678.', 'Acme Ltd'],
+      ['legalName', 'The Services are provided by Acme GmbH, Musterstraße 1, 10115 Berlin, Germany.', 'Acme GmbH'],
+      ['legalName', 'In these Terms, "we", "us" and "our" refer to Acme B.V.', 'Acme B.V.'],
+      ['legalName', 'The Service is owned and operated by Acme Solutions S.L., with registered office in Madrid.', 'Acme Solutions S.L.'],
+      ['address', 'Notices to Acme shall be sent to: Acme Inc., Attn: Legal, 100 Main Street, Boston, MA 02110.', '100 Main Street, Boston, MA 02110'],
+      ['address', 'Acme B.V. is located at Keizersgracht 1, 1015 CJ Amsterdam, the Netherlands.', 'Keizersgracht 1, 1015 CJ Amsterdam, the Netherlands'],
+      ['noticePeriodDaysEntity', 'This Agreement can be terminated by the Customer with a notice period of one month.', 30],
+      ['noticePeriodDaysProvider', 'Acme can end this agreement by giving you at least 60 days’ written notice.', 60],
+      ['governingLaw', 'The Agreement shall be construed and governed in accordance with Finnish law.', 'FI'],
+      ['personalData', 'In providing the Services, Acme will process Customer Personal Data as a data processor.', true],
+    ];
+    for (const [field, text, want] of cases) t.same(value(field, text), [want], `${field}: ${text}`);
+    t.equal(
+      value('legalName', 'The Services are provided by Northwind Hosting GmbH on behalf of Acme.').length,
+      0,
+      "another company's name is not the provider's",
+    );
+    for (const text of [
+      'This Agreement is extended by one year at a time unless terminated.',
+      'Unless cancelled, your plan will be renewed for the same period.',
+    ])
+      t.equal(value('renewal', text).length, 1, text);
+  },
+);

@@ -68,7 +68,7 @@ export const legalName: Rule = (content, ss, ctx, section) => {
       }
     }
     // Definition: "“Pulumi” means Pulumi Corporation", "X Inc. (“Zulip,” “we” and “us”)".
-    m = new RegExp(String.raw`[“"']([^”"']{2,40})[”"']\s+(?:means|shall mean|refers to)\s+(${COMPANY})`).exec(t);
+    m = new RegExp(String.raw`[“"']([^”"']{2,40})[”"']\s+(?:means|mean|shall mean|refers to|refer to)\s+(${COMPANY})`).exec(t);
     if (m && (new RegExp(`^(?:${PROVIDER_TERMS})$`, 'i').test(m[1]!.trim()) || (alt && new RegExp(`^(?:${alt})`, 'i').test(m[1]!.trim())))) {
       out.push(found(s, m[2]!.replace(/\s+/g, ' '), 0.85));
       return;
@@ -100,6 +100,20 @@ export const legalName: Rule = (content, ss, ctx, section) => {
         out.push(found(s, m[1]!.replace(/\s+/g, ' '), 0.85));
         return;
       }
+    }
+    // "The Services are provided by X GmbH, …", "The website is owned and operated by X S.L.": the vendor's own company (its name starts with the vendor's).
+    m = new RegExp(String.raw`\b(?:provided|operated|owned and operated|offered|run|made available)\s+by\s+(${COMPANY})`).exec(t);
+    if (m && alt && new RegExp(`^(?:${alt})`, 'i').test(m[1]!)) {
+      out.push(found(s, m[1]!.replace(/\s+/g, ' '), 0.8));
+      return;
+    }
+    // "X Ltd is a company registered in England and Wales under company number …".
+    m = new RegExp(
+      String.raw`^(${COMPANY})\s+is\s+an?\s+(?:[\w-]+\s+){0,3}?(?:company|corporation|limited liability company|partnership)\s+(?:registered|incorporated|organi[sz]ed|established|existing)\b`,
+    ).exec(t);
+    if (m && alt && new RegExp(`^(?:${alt})`, 'i').test(m[1]!)) {
+      out.push(found(s, m[1]!.replace(/\s+/g, ' '), 0.8));
+      return;
     }
     // "X, Inc., an Ontario corporation" / "X Ltd, a company incorporated in ...".
     m = new RegExp(
@@ -202,7 +216,10 @@ export const address: Rule = (content, ss, ctx) => {
       if (start >= 0) out.push({ value: clean(value), start, end: start + value.length, strength: 0.85 });
     }
   }
-  const noticeTo = new RegExp(String.raw`(?:\bto:?\s+|:\s+)(?:${vendorAlt({ vendorNames: [...(ctx.legalNames ?? []), ...ctx.vendorNames] })}),\s+(?=\d)`, 'i');
+  const noticeTo = new RegExp(
+    String.raw`(?:\bto:?\s+|:\s+)(?:${vendorAlt({ vendorNames: [...(ctx.legalNames ?? []), ...ctx.vendorNames] })})(?:,?\s+(?:Inc|LLC|Ltd|GmbH|B\.V|AB|AS|Oy|SAS|Limited|Corp)\.?)?,\s+(?:(?:attn|attention)\b[^,]{0,40},\s+)?(?=\d)`,
+    'i',
+  );
   ss.forEach((s, i) => {
     const t = clean(s.text);
     let m = /^Address:\s*(.{10,300})$/.exec(t);
@@ -234,7 +251,7 @@ export const address: Rule = (content, ss, ctx) => {
       return;
     }
     m = new RegExp(
-      String.raw`(?:${alt})(?:[^.;]|\.(?=\S)|(?<=\bNo)\.){0,120}?\b(?:located at|with (?:its |their )?(?:principal |registered )?(?:offices?|place of business|address) (?:at|in)|having (?:its |their )?(?:registered )?(?:office|seat|address) at|whose (?:registered )?(?:office|address) is(?: at)?|registered (?:office|address)(?: is)?(?: at)?|of(?=\s+(?:\d|(?:Unit|Suite|Floor|Level|Building)\s+\d)))\s+`,
+      String.raw`(?:${alt})(?:[^.;]|\.(?=\S)|(?<=\b(?:No|Inc|Ltd|Co|Corp|[A-Z]))\.){0,120}?\b(?:located at|with (?:its |their )?(?:principal |registered )?(?:offices?|place of business|address) (?:at|in)|having (?:its |their )?(?:registered )?(?:office|seat|address) at|whose (?:registered )?(?:office|address) is(?: at)?|registered (?:office|address)(?: is)?(?: at)?|of(?=\s+(?:\d|(?:Unit|Suite|Floor|Level|Building)\s+\d)))\s+`,
       'i',
     ).exec(t);
     if (m) {

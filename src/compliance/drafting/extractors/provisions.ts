@@ -71,7 +71,12 @@ export const personalData: Rule = (_c, ss, ctx) => {
         String.raw`\b(?:${vendor})\b[^.]{0,60}?\b(?:is|acts as|act as|shall act as|will act as|shall be|will be|shall qualify as|qualifies as|is acting as|remains|(?:is and )?(?:shall|will) remain)\s+(?:(?:only|solely|merely)\s+)?(?:(?:the|a)\s+)?(?:data\s+)?processor\b`,
         'i',
       ).test(t) ||
-      new RegExp(String.raw`\bprocessed by\s+(?:the\s+)?(?:${vendor})\b[^.]{0,20}\bas\s+(?:a|the)\s+processor\b`, 'i').test(t)
+      new RegExp(String.raw`\bprocessed by\s+(?:the\s+)?(?:${vendor})\b[^.]{0,20}\bas\s+(?:a|the)\s+processor\b`, 'i').test(t) ||
+      // "Acme will process Customer Personal Data as a data processor".
+      new RegExp(
+        String.raw`\b(?:${vendor})\b[^.]{0,40}?\bprocess(?:es)?\s+(?:(?:the\s+)?customer(?:['’]s)?\s+|client\s+|your\s+)?personal data\b[^.]{0,60}\bas\s+(?:a|the|its)\s+(?:data\s+)?processor\b`,
+        'i',
+      ).test(t)
     ) {
       if (!NEGATES.test(t)) out.push(found(s, true, 0.85));
       continue;

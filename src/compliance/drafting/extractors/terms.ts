@@ -97,6 +97,11 @@ export const renewal: Rule = (_c, ss) => {
     else if (/\brenew(al|s|ed)?\b[^.]{0,80}\b(for (another|a further|an additional|successive)|subscription term|renewal term)\b/i.test(t))
       out.push(found(s, t, 0.75));
     else if (/\bsuccessive\b[^.]{0,40}\b(terms?|periods?)\b/i.test(t) && /\brenew|extend/i.test(t)) out.push(found(s, t, 0.75));
+    // "extended by one year at a time unless terminated", "will be renewed for the same period".
+    else if (
+      /\b(extended|renewed|prolonged)\b[^.]{0,40}\b(at a time|each time|for (the same|an equal|a further|another|a like) (period|term|duration))\b/i.test(t)
+    )
+      out.push(found(s, t, 0.7));
     else if (/\b(subscription|contract|agreement|term|plan)\b[^.]{0,40}\b(will|shall|automatically) (automatically )?rolls? over\b/i.test(t))
       out.push(found(s, t, 0.75));
     else if (/\b(charged?|bill(ed)?|payment)\b[^.]{0,80}\bon a recurring basis\b|\bmonth[- ]to[- ]month\b/i.test(t)) out.push(found(s, t, 0.6));
@@ -119,7 +124,11 @@ export function noticeRule(party: 'entity' | 'provider'): Rule {
     for (const s of ss) {
       const t = clean(s.text);
       const nonRenewal = /\bnon-?renewal\b|\bnot to renew\b|\bintention not to renew\b/i.test(t);
-      if (!/\bterminat|\bcancel|\bstop using|\bclose (your|its) account|\bdiscontinue|\bcease/i.test(t) && !nonRenewal) continue;
+      if (
+        !/\bterminat|\bcancel|\bstop using|\bclose (your|its) account|\bdiscontinue|\bcease|\bend (this|the) (agreement|contract|terms)\b/i.test(t) &&
+        !nonRenewal
+      )
+        continue;
       if (/\b(breach|cure|insolven|bankrupt|for cause)\b/i.test(t) && !/\bwithout cause\b/i.test(t)) continue;
       // A right that non-payment triggers is for cause too ("may immediately suspend or terminate your access … if you fail to timely pay").
       if (/\b(if|where|in the event)\b[^.;]{0,40}\b(fails?|failure) to (timely )?pay\b|\bnon-?payment\b/i.test(t)) continue;
@@ -127,11 +136,11 @@ export function noticeRule(party: 'entity' | 'provider'): Rule {
       const both =
         /\b(either party|each party|both parties|either of the parties|the parties|either of us|each of us|(the )?(supplier|provider|vendor|licensor|company) or (the )?(customer|client|licensee)|(the )?(customer|client|licensee) or (the )?(supplier|provider|vendor|licensor|company))\b/i;
       const entityRe = new RegExp(
-        String.raw`\b(?:${ENTITY})(?:['’]re)?\b[^.]{0,40}?\b(may|can|free to|are free to|is free to|shall have the right to|has the right to|have the right to)\s+(terminate|cancel|stop using|close)`,
+        String.raw`\b(?:${ENTITY})(?:['’]re)?\b[^.]{0,40}?\b(may|can|free to|are free to|is free to|shall have the right to|has the right to|have the right to)\s+(terminate|cancel|stop using|close|end (?:this|the) (?:agreement|contract|terms))|\b(?:may|can|shall)\s+be\s+terminated\s+by\s+(?:the\s+)?(?:${ENTITY})\b`,
         'i',
       );
       const providerRe = new RegExp(
-        String.raw`\b(?:${vendor})\b[^.]{0,50}?\b(may|can|is (also )?free to|are (also )?free to|reserves? the right to|shall have the right to|has the right to|shall observe)\s+(?:[a-z]+,?\s+(?:or\s+)?){0,4}?(terminate|cancel|discontinue|cease|a notice period)`,
+        String.raw`\b(?:${vendor})\b[^.]{0,50}?\b(may|can|is (also )?free to|are (also )?free to|reserves? the right to|shall have the right to|has the right to|shall observe)\s+(?:[a-z]+,?\s+(?:or\s+)?){0,4}?(terminate|cancel|discontinue|cease|a notice period|end (?:this|the) (?:agreement|contract|terms))|\b(?:may|can|shall)\s+be\s+terminated\s+by\s+(?:the\s+)?(?:${vendor})\b`,
         'i',
       );
       // The period next to the word notice: "N days' (prior) (written) notice", "notice of (at least) N days", "at least N days prior to".
@@ -226,7 +235,7 @@ export const governingLaw: Rule = (content, ss) => {
     // "governed by", "construed/interpreted under", "The laws of Ireland govern …", "Delaware law governs …",
     // "The parties submit the contract exclusively to the law of Austria".
     const cue =
-      /\bgoverned (exclusively |solely )?by\b|\bgoverning law\b|\b(construed|interpreted) (in accordance with|under)\b|\bapplicable law\b|\blaws?\b[^.;]{0,60}\bgoverns?\b|\bsubmit\w*\b[^.;]{0,60}\b(exclusively )?to the laws? of\b/i.test(
+      /\bgoverned (exclusively |solely )?by\b|\bgoverning law\b|\b(construed|interpreted|governed)(?: and (?:construed|interpreted|governed))? (in accordance with|under)\b|\bapplicable law\b|\blaws?\b[^.;]{0,60}\bgoverns?\b|\bsubmit\w*\b[^.;]{0,60}\b(exclusively )?to the laws? of\b/i.test(
         t,
       );
     // "This Agreement is subject to Dutch law", "German law applies": the contract's own law, not a data-protection law.
