@@ -895,3 +895,34 @@ t.test(
       t.equal(value('renewal', text).length, 1, text);
   },
 );
+
+t.test(
+  'a role defined as the company, a company with its registration number, a notice period "is", locations "exclusively in" and "takes place in"',
+  async (t) => {
+    const value = (field: DraftField, text: string) =>
+      extract(field, text, ctx)
+        .filter((f) => !f.open)
+        .map((f) => f.value);
+    const cases: [DraftField, string, unknown][] = [
+      ['legalName', 'Company means Acme Data GmbH.', 'Acme Data GmbH'],
+      ['legalName', 'These terms govern your use of the services of Acme AS, org. no. 912 345 678.', 'Acme AS'],
+      ['legalName', 'You are contracting with Acme Europe B.V.', 'Acme Europe B.V.'],
+      ['legalName', 'The Provider is Acme Sp. z o.o. with its registered seat in Warsaw.', 'Acme Sp. z o.o.'],
+      ['address', 'Acme SAS, whose registered office is located at 12 rue de la Paix, 75002 Paris, France.', '12 rue de la Paix, 75002 Paris, France'],
+      ['address', 'Our postal address is Acme Oy, Mannerheimintie 12, 00100 Helsinki, Finland.', 'Mannerheimintie 12, 00100 Helsinki, Finland'],
+      ['noticePeriodDaysEntity', 'The notice period for termination by the Customer is 3 months to the end of a quarter.', 90],
+      ['personalData', 'Acme processes the following categories of personal data on behalf of the Controller: names, e-mail addresses.', true],
+      ['dataStorageLocations', 'Customer Data is stored exclusively in data centres in Germany.', ['DE']],
+      ['serviceLocations', 'The Services are provided from data centres in the Netherlands.', ['NL']],
+      ['serviceLocations', 'We host the Service on Hetzner servers in Finland.', ['FI']],
+      ['dataProcessingLocations', 'Personal data is processed only in Norway.', ['NO']],
+      ['dataProcessingLocations', 'The processing of personal data takes place in Germany.', ['DE']],
+    ];
+    for (const [field, text, want] of cases) t.same(value(field, text), [want], `${field}: ${text}`);
+    t.same(
+      value('dataStorageLocations', 'For certain Canadian universities, all personal information is stored only in Canada.'),
+      [],
+      'a place for some customers only',
+    );
+  },
+);

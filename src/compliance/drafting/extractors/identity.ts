@@ -101,6 +101,21 @@ export const legalName: Rule = (content, ss, ctx, section) => {
         return;
       }
     }
+    // "Company means X GmbH.", "The Provider is X Sp. z o.o.", "You are contracting with X B.V.", "X AS, org. no. 912 345 678",
+    // "X Limited (company number 09876543)": a role defined as the company, or the company with its registration number.
+    m =
+      new RegExp(
+        String.raw`^(?:the\s+)?(?:company|provider|supplier|vendor|licensor|processor|service provider)\s+(?:means|is|refers to|shall mean)\s+(${COMPANY})`,
+        'i',
+      ).exec(t) ??
+      new RegExp(String.raw`\bcontracting (?:with|entity is)\s+(${COMPANY})`).exec(t) ??
+      new RegExp(
+        String.raw`(?:^|[\s(])(${COMPANY}),?\s+\(?\s*(?:org(?:anisation|anization)?\.?\s*(?:no|number)|company (?:no|number|registration)|registration (?:no|number)|reg\.\s*no|registered under|KRS|CVR|CIF|NIF|ABN|ACN|CRN|KvK|HRB|Handelsregister)\b`,
+      ).exec(t);
+    if (m && alt && new RegExp(`^(?:${alt})`, 'i').test(m[1]!)) {
+      out.push(found(s, m[1]!.replace(/\s+/g, ' '), 0.8));
+      return;
+    }
     // "The Services are provided by X GmbH, …", "The website is owned and operated by X S.L.": the vendor's own company (its name starts with the vendor's).
     m = new RegExp(String.raw`\b(?:provided|operated|owned and operated|offered|run|made available)\s+by\s+(${COMPANY})`).exec(t);
     if (m && alt && new RegExp(`^(?:${alt})`, 'i').test(m[1]!)) {
@@ -242,6 +257,16 @@ export const address: Rule = (content, ss, ctx) => {
       if (a) out.push(found(s, a, 0.85));
       return;
     }
+    // "Our postal address is X Oy, Mannerheimintie 12, 00100 Helsinki, Finland": the provider's own address, after its company name if given.
+    m = /\bour\s+(?:postal|mailing|registered|business|office|correspondence|contact)?\s*address\s+is:?\s+/i.exec(t);
+    if (m) {
+      let rest = t.slice(m.index + m[0].length);
+      const co = companyAt(rest);
+      if (co) rest = rest.slice(co.length).replace(/^[\s,]+/, '');
+      const a = addressAt(rest);
+      if (a && /^[^,]*\d/.test(a)) out.push(found(s, a, 0.8));
+      return;
+    }
     if (!alt) return;
     // A notice or contact address after the provider's short name: "by post to: Pydantic, 1207 Delaware Ave #1225 Wilmington, DE 19806".
     m = noticeTo.exec(t);
@@ -251,7 +276,7 @@ export const address: Rule = (content, ss, ctx) => {
       return;
     }
     m = new RegExp(
-      String.raw`(?:${alt})(?:[^.;]|\.(?=\S)|(?<=\b(?:No|Inc|Ltd|Co|Corp|[A-Z]))\.){0,120}?\b(?:located at|with (?:its |their )?(?:principal |registered )?(?:offices?|place of business|address) (?:at|in)|having (?:its |their )?(?:registered )?(?:office|seat|address) at|whose (?:registered )?(?:office|address) is(?: at)?|registered (?:office|address)(?: is)?(?: at)?|of(?=\s+(?:\d|(?:Unit|Suite|Floor|Level|Building)\s+\d)))\s+`,
+      String.raw`(?:${alt})(?:[^.;]|\.(?=\S)|(?<=\b(?:No|Inc|Ltd|Co|Corp|[A-Z]))\.){0,120}?\b(?:located at|with (?:its |their )?(?:principal |registered )?(?:offices?|place of business|address) (?:at|in)|having (?:its |their )?(?:registered )?(?:office|seat|address) at|whose (?:registered )?(?:office|address) is(?: located)?(?: at)?|registered (?:office|address)(?: is)?(?: at)?|of(?=\s+(?:\d|(?:Unit|Suite|Floor|Level|Building)\s+\d)))\s+`,
       'i',
     ).exec(t);
     if (m) {

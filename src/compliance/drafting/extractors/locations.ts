@@ -9,7 +9,7 @@ import { subprocessorRows } from './subprocessors.js';
  */
 
 const VAGUE =
-  /\b(privacy framework|department of commerce|certified|adequacy|variety of|other countries|any country|around the world|worldwide|globally|such as|for example|may (be )?(transfer|store|process)|primarily|mainly|generally|typically|by default|from time to time)/i;
+  /\b(privacy framework|department of commerce|certified|adequacy|variety of|other countries|any country|around the world|worldwide|globally|such as|for example|may (be )?(transfer|store|process)|primarily|mainly|generally|typically|by default|from time to time|for (certain|some|selected|specific|particular)(?: [\w-]+){0,2} (customers|clients|users|universities|institutions|plans|accounts|regions))/i;
 const NEGATED = /\b(outside (of )?|not (be )?(stored|located|processed|transferred) (in|to)|except)\s*(the\s+)?$/i;
 /** Someone else's data or place: a website's cookies and analytics, a third party's office. */
 const NOT_SERVICE_DATA =
@@ -80,7 +80,7 @@ function locationRule(cue: RegExp, what: string): Rule {
         if (
           !vendorSubject(t, ctx) &&
           !vendorClause &&
-          !/\b(our|all (customer |personal )?data|data infrastructure|stored in|stored on|(stored|hosted|processed)(,? and (stored|hosted|processed))+ (in|within)|hosted (?:(?:at|by|with|on) [^.;]{0,40}?,?\s)?(?:in|within)|(we|only) host (in|within)|processed (entirely )?(in|within)|operated in|located in|running in|run on|resides? in|residing in|data residency|deployed (in|on)|(server|data|hosting|storage) locations? (is|are))\b/i.test(
+          !/\b(our|all (customer |personal )?data|data infrastructure|(stored|hosted|processed|located)(?: (?:exclusively|only|solely|entirely))? (in|on|within)|(stored|hosted|processed)(,? and (stored|hosted|processed))+ (in|within)|hosted (?:(?:at|by|with|on) [^.;]{0,40}?,?\s)?(?:in|within)|(we|only) host (in|within)|provided from|takes? place (?:(?:exclusively|only|solely|entirely) )?(in|within)|operated in|located in|running in|run on|resides? in|residing in|data residency|deployed (in|on)|(server|data|hosting|storage) locations? (is|are))\b/i.test(
             t,
           )
         )
@@ -101,7 +101,7 @@ export const processing = locationRule(
   'data is processed',
 );
 export const service = locationRule(
-  /\b((server|hosting) locations? (is|are)|operated|operates|provided from|services? (are|is) (provided|operated)|run on (virtuali[sz]ed )?servers|servers running|(we|only) host (in|within)|(is|are) hosted (?:(?:at|by|with|on) [^.;]{0,40}?\s)?(in|within)|(is|are) deployed (in|on)|(infrastructure|platform|service) runs (in|on))\b/i,
+  /\b((server|hosting) locations? (is|are)|host(s)? (the|our) (service|services|platform|application)\b|operated|operates|provided from|services? (are|is) (provided|operated)|run on (virtuali[sz]ed )?servers|servers running|(we|only) host (in|within)|(is|are) hosted (?:(?:at|by|with|on) [^.;]{0,40}?\s)?(in|within)|(is|are) deployed (in|on)|(infrastructure|platform|service) runs (in|on))\b/i,
   'the service is provided',
 );
 

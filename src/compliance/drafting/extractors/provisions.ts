@@ -57,7 +57,7 @@ export const personalData: Rule = (_c, ss, ctx) => {
       continue;
     }
     if (
-      /\bprocess(es|ing)?\s+(customer\s+|client\s+)?personal data\b[^.]{0,80}\b(on behalf|on (customer|client)['’]s behalf|instructions?|upon the instruction)/i.test(
+      /\bprocess(es|ing)?\s+(?:customer\s+|client\s+|(?:the\s+)?(?:following\s+)?(?:categories|types|kinds)\s+of\s+)?personal data\b[^.]{0,80}\b(on behalf|on (customer|client)['’]s behalf|instructions?|upon the instruction)/i.test(
         t,
       ) &&
       (vendorMention(t, ctx) || /\bwhich processes personal data\b/i.test(t)) &&
