@@ -926,3 +926,25 @@ t.test(
     );
   },
 );
+
+t.test(
+  'an order form label "Platform Description:", the SaaS solution a contract governs, "you or we notify … non-renew", "enforced in accordance with the laws of"',
+  async (t) => {
+    t.equal(draft('description', 'Platform Description: Acme Keycloak user authentication and SSO service').status, 'proposed');
+    t.equal(
+      draft('ictServiceType', 'This SaaS Service Agreement governs your use of the software-as-a-service solution identified below (the "Service").').value,
+      'S19',
+    );
+    const renewal =
+      'The Term will automatically renew for consecutive periods of equal duration unless you or we notify the other of its desire to non-renew the Term at least 30 days prior to the end of the current Term.';
+    t.equal(draft('noticePeriodDaysEntity', renewal).value, 30);
+    t.equal(draft('noticePeriodDaysProvider', renewal).value, 30);
+    t.equal(
+      draft(
+        'governingLaw',
+        'This Agreement will be interpreted, construed, and enforced in all respects in accordance with the local laws of the State of Washington, without reference to its choice of law rules.',
+      ).value,
+      'US',
+    );
+  },
+);

@@ -336,6 +336,11 @@ export const description: Rule = (_c, ss, ctx) => {
   for (const s of ss) {
     const t = clean(s.text).replace(/^Activities relevant to the data transferred under these Clauses:\s*/i, '');
     if (t.length < 30 || t.length > 600) continue;
+    // A label line of an order form: "Platform Description: X Keycloak user authentication and SSO service".
+    if (/^(?:platform|service|services|product|solution)\s+description\s*:\s*\S/i.test(t) && SERVICE_NOUN.test(t.slice(t.indexOf(':')))) {
+      out.push(found(s, t, 0.75));
+      continue;
+    }
     if (/^(?:Data importer:\s*)?The data importer is\s+[^.]{2,60}?,\s+an?\s+[^.]{0,100}\b(provider|producer|developer|vendor|supplier)\s+of\b/i.test(t)) {
       out.push(found(s, t.replace(/^Data importer:\s*/i, ''), 0.75));
       continue;
@@ -469,6 +474,15 @@ export const ictServiceType: Rule = (content, ss, ctx) => {
       !/\bthird[- ]party\b/i.test(t)
     ) {
       out.push(found(s, 'S19', 0.7));
+      continue;
+    }
+    // "This SaaS Service Agreement governs your use of the software-as-a-service solution identified below".
+    if (
+      /\b(?:governs?|for)\s+(?:your\s+|the\s+customer['’]s\s+)?(?:use of|access to)\s+the\s+(?:software[- ]as[- ]a[- ]service|SaaS)\s+(?:solution|service|platform|offering|product)\b/i.test(
+        t,
+      )
+    ) {
+      out.push(found(s, 'S19', 0.75));
       continue;
     }
     // "a right to remotely access and use the Sokkel SaaS services": the vendor's own services named as SaaS.

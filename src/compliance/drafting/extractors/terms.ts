@@ -123,7 +123,7 @@ export function noticeRule(party: 'entity' | 'provider'): Rule {
     const vendor = `we|${alt ? `${alt}|` : ''}provider|supplier|vendor|licensor|the company|company`;
     for (const s of ss) {
       const t = clean(s.text);
-      const nonRenewal = /\bnon-?renewal\b|\bnot to renew\b|\bintention not to renew\b/i.test(t);
+      const nonRenewal = /\bnon-?renew(al)?\b|\bnot to renew\b|\bintention not to renew\b/i.test(t);
       if (
         !/\bterminat|\bcancel|\bstop using|\bclose (your|its) account|\bdiscontinue|\bcease|\bend (this|the) (agreement|contract|terms)\b/i.test(t) &&
         !nonRenewal
@@ -134,7 +134,7 @@ export function noticeRule(party: 'entity' | 'provider'): Rule {
       if (/\b(if|where|in the event)\b[^.;]{0,40}\b(fails?|failure) to (timely )?pay\b|\bnon-?payment\b/i.test(t)) continue;
       // Both parties, however named: "either party", "the Supplier or the Customer".
       const both =
-        /\b(either party|each party|both parties|either of the parties|the parties|either of us|each of us|(the )?(supplier|provider|vendor|licensor|company) or (the )?(customer|client|licensee)|(the )?(customer|client|licensee) or (the )?(supplier|provider|vendor|licensor|company))\b/i;
+        /\b(either party|each party|both parties|either of the parties|the parties|either of us|each of us|you or we|we or you|(the )?(supplier|provider|vendor|licensor|company) or (the )?(customer|client|licensee)|(the )?(customer|client|licensee) or (the )?(supplier|provider|vendor|licensor|company))\b/i;
       const entityRe = new RegExp(
         String.raw`\b(?:${ENTITY})(?:['’]re)?\b[^.]{0,40}?\b(may|can|free to|are free to|is free to|shall have the right to|has the right to|have the right to)\s+(terminate|cancel|stop using|close|end (?:this|the) (?:agreement|contract|terms))|\b(?:may|can|shall)\s+be\s+terminated\s+by\s+(?:the\s+)?(?:${ENTITY})\b|\btermination\s+by\s+(?:the\s+)?(?:${ENTITY})\b`,
         'i',
@@ -154,7 +154,7 @@ export function noticeRule(party: 'entity' | 'provider'): Rule {
           /\bnotice period\b[^.;]{0,60}\b(is|shall be|amounts to)\s+(at least\s+|not less than\s+)?$/i.test(t.slice(Math.max(0, d.index - 90), d.index)) ||
           // "at least N days prior to" with the word notice, or a termination "in writing" ("If not terminated in writing by
           // either Party no later than 3 months prior to the end of the initial period").
-          (/^\s*(in advance|prior|before)\b/i.test(after) && /\bnotice\b|\bterminated in writing\b/i.test(t))
+          (/^\s*(in advance|prior|before)\b/i.test(after) && /\bnotice\b|\bnotif(y|ies|ication)\b|\bterminated in writing\b/i.test(t))
         );
       });
       // A period that applies only upon a change of the terms ("may terminate with thirty (30) days written notice upon a
@@ -237,7 +237,7 @@ export const governingLaw: Rule = (content, ss) => {
     // "governed by", "construed/interpreted under", "The laws of Ireland govern …", "Delaware law governs …",
     // "The parties submit the contract exclusively to the law of Austria".
     const cue =
-      /\bgoverned (exclusively |solely )?by\b|\bgoverning law\b|\b(construed|interpreted|governed)(?: and (?:construed|interpreted|governed))? (in accordance with|under)\b|\bapplicable law\b|\blaws?\b[^.;]{0,60}\bgoverns?\b|\bsubmit\w*\b[^.;]{0,60}\b(exclusively )?to the laws? of\b/i.test(
+      /\bgoverned (exclusively |solely )?by\b|\bgoverning law\b|\b(construed|interpreted|governed|enforced)\b[^.;]{0,60}\bin accordance with\b[^.;]{0,30}\blaws?\b|\b(construed|interpreted|governed)(?: and (?:construed|interpreted|governed))? (in accordance with|under)\b|\bapplicable law\b|\blaws?\b[^.;]{0,60}\bgoverns?\b|\bsubmit\w*\b[^.;]{0,60}\b(exclusively )?to the laws? of\b/i.test(
         t,
       );
     // "This Agreement is subject to Dutch law", "German law applies": the contract's own law, not a data-protection law.
