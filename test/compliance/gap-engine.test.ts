@@ -1156,3 +1156,10 @@ t.test(
     t.equal(level(additions, 'change-notice'), 'limited');
   },
 );
+
+t.test('a web address beginning https:// is no encryption in transit', async (t) => {
+  const url = read('A9.3.enc', 'We use all data in accordance with our privacy policy found at https://acme.example/privacy.');
+  t.equal(level(url, 'transit'), 'none');
+  const tls = read('A9.3.enc', 'All connections to the Service are encrypted with TLS 1.2 or higher.');
+  t.equal(level(tls, 'transit'), 'met');
+});
