@@ -948,3 +948,36 @@ t.test(
     );
   },
 );
+
+t.test(
+  '"the state of Delaware", "to be considered as … (“Data processor”)", "sub processors" spelt apart, "reclaim", a notice before termination, a notice of changes',
+  async (t) => {
+    t.equal(
+      draft('governingLaw', 'This Agreement will be governed by the laws of the state of Delaware without regard to conflict of law principles.').value,
+      'US',
+    );
+    t.equal(draft('personalData', 'Vendor is to be considered as a personal data counsel ("Data processor") for the Customer.').value, true);
+    const list =
+      'The list below shows the list of sub processors that we are using to deliver you the service:\n\n- Microsoft Azure for application and data storage\n- Stripe for payments';
+    t.same(
+      (draft('subcontractors', list).value as { name: string }[]).map((s) => s.name),
+      ['Microsoft Azure', 'Stripe'],
+    );
+    t.equal(
+      draft(
+        'exitProvisions',
+        'If the data processing ceases as a result of the termination of the Main Agreement, the Customer must reclaim the personal data within 14 days from the date of termination.',
+      ).status,
+      'proposed',
+    );
+    t.equal(draft('noticePeriodDaysProvider', 'Prior to termination or transfer, we will provide 90 days’ notice to users via email.').value, 90);
+    t.equal(
+      draft(
+        'noticePeriodDaysProvider',
+        'If we change the Terms in any substantive way, we will give you at least seven (7) days’ notice before the changes take effect, during which you may reject the changes by terminating your account.',
+      ).status,
+      'not_found',
+      'a notice of changes to the terms is no notice period for terminating',
+    );
+  },
+);

@@ -173,7 +173,7 @@ export function addressAt(text: string): string | null {
 }
 
 const LAW_OF =
-  /\b[Ll]aws?\s+of\s+(?:the\s+)?((?:(?:State|Commonwealth|Province|Republic|Federal Republic|Kingdom|Grand Duchy)\s+of\s+)?[A-Z][\w.'’-]*(?:\s+(?:and\s+)?[A-Z][\w.'’-]*){0,4})/g;
+  /\b[Ll]aws?\s+of\s+(?:the\s+)?((?:(?:[Ss]tate|Commonwealth|Province|Republic|Federal Republic|Kingdom|Grand Duchy)\s+of\s+)?[A-Z][\w.'’-]*(?:\s+(?:and\s+)?[A-Z][\w.'’-]*){0,4})/g;
 export const lawCountry = (text: string) => {
   let first: { code: string; index: number } | null = null;
   for (const m of text.matchAll(LAW_OF)) {

@@ -72,6 +72,11 @@ export const personalData: Rule = (_c, ss, ctx) => {
         'i',
       ).test(t) ||
       new RegExp(String.raw`\bprocessed by\s+(?:the\s+)?(?:${vendor})\b[^.]{0,20}\bas\s+(?:a|the)\s+processor\b`, 'i').test(t) ||
+      // "Vendor is to be considered as a personal data counsel ("Data processor") for the Customer".
+      new RegExp(
+        String.raw`\b(?:${vendor})\b[^.]{0,20}?\b(?:is|shall be)(?: to be)? (?:considered|deemed|regarded) (?:as |to be )?[^.]{0,60}?[(“"]\s*[“"]?(?:data )?processor\b`,
+        'i',
+      ).test(t) ||
       // "Acme will process Customer Personal Data as a data processor".
       new RegExp(
         String.raw`\b(?:${vendor})\b[^.]{0,40}?\bprocess(?:es)?\s+(?:(?:the\s+)?customer(?:['’]s)?\s+|client\s+|your\s+)?personal data\b[^.]{0,60}\bas\s+(?:a|the|its)\s+(?:data\s+)?processor\b`,
@@ -182,7 +187,7 @@ export const exitProvisions: Rule = (_c, ss, ctx) => {
     if (t.length > 700) continue;
     const ending = endingRe.test(t) || endingRe.test(leadIn(i));
     const data =
-      /\b(return|export|exporting|retrieve|download|delete|destroy|deletion|destruction|extract|purge|backup|copy|provide|hand over|remove|erase)\b[^.]{0,80}\b(data|content|submissions|files)\b|\b(data|content|submissions|confidential information)\b[^.]{0,80}\b(returned|exported|deleted|destroyed|retrieved|extracted|removed|erased)\b/i.test(
+      /\b(return|export|exporting|retrieve|reclaim|download|delete|destroy|deletion|destruction|extract|purge|backup|copy|provide|hand over|remove|erase)\b[^.]{0,80}\b(data|content|submissions|files)\b|\b(data|content|submissions|confidential information)\b[^.]{0,80}\b(returned|exported|deleted|destroyed|retrieved|extracted|removed|erased)\b/i.test(
         t,
       );
     // The Standard Contractual Clauses' own wording ("the data importer shall ... delete") is standard text: the vendor's own clause comes first.

@@ -8,7 +8,7 @@ import { companyAt, companyRe, keyValues, tableCells, vendorAlt, type Found, typ
  * hosting provider's row too).
  */
 
-const SUBPROCESSOR = /\bsub-?processors?\b|\bsub-?contractors?\b|\bsub-?processing\b/i;
+const SUBPROCESSOR = /\bsub[- ]?processors?\b|\bsub-?contractors?\b|\bsub-?processing\b/i;
 const NAME_KEY =
   /^(?:name|entity|company|vendor|provider|supplier|sub-?processor|subcontractor|third[- ]party|service provider|organi[sz]ation|legal entity|partner)\b|\b(?:name|entity)\b/i;
 const ROLE_KEY = /description|purpose|service|role|function|activit|nature|department|usage|why we use|category of service|type of service/i;

@@ -140,7 +140,7 @@ export function noticeRule(party: 'entity' | 'provider'): Rule {
         'i',
       );
       const providerRe = new RegExp(
-        String.raw`\b(?:${vendor})\b[^.]{0,50}?\b(may|can|is (also )?free to|are (also )?free to|reserves? the right to|shall have the right to|has the right to|shall observe)\s+(?:[a-z]+,?\s+(?:or\s+)?){0,4}?(terminate|cancel|discontinue|cease|a notice period|end (?:this|the) (?:agreement|contract|terms))|\b(?:may|can|shall)\s+be\s+terminated\s+by\s+(?:the\s+)?(?:${vendor})\b|\btermination\s+by\s+(?:the\s+)?(?:${vendor})\b`,
+        String.raw`\b(?:${vendor})\b[^.]{0,50}?\b(may|can|is (also )?free to|are (also )?free to|reserves? the right to|shall have the right to|has the right to|shall observe)\s+(?:[a-z]+,?\s+(?:or\s+)?){0,4}?(terminate|cancel|discontinue|cease|a notice period|end (?:this|the) (?:agreement|contract|terms))|\b(?:may|can|shall)\s+be\s+terminated\s+by\s+(?:the\s+)?(?:${vendor})\b|\btermination\s+by\s+(?:the\s+)?(?:${vendor})\b|\b(?:${vendor})\s+(?:will|shall)\s+(?:provide|give)\b(?:[^.]{0,20}\bnotice\b|\s+(?:(?:you|users|customers?|the customer)\s+)?(?:(?:at least|not less than)\s+)?$)`,
         'i',
       );
       // The period next to the word notice: "N days' (prior) (written) notice", "notice of (at least) N days", "at least N days prior to".
@@ -164,7 +164,14 @@ export function noticeRule(party: 'entity' | 'provider'): Rule {
         /^[^.;]{0,40}?\b(upon|following|after|in (the )?event of|in case of)\b[^.;]{0,30}\b(material )?(change|amendment|modification|price increase)/i.test(
           t.slice(near[0]!.index + near[0]!.length),
         );
-      if (triggered) continue;
+      // A notice of changes to the terms ("we will give you at least seven (7) days' notice before the changes take effect, during which
+      // … you may reject the changes by terminating your account") is no notice period for terminating.
+      const ofChanges =
+        near.length === 1 &&
+        /^[^.;]{0,30}\bnotice\b[^.;]{0,20}\b(before|prior to|of)\s+(the |such |any )?(changes?|amendments?|modifications?|updates?)\b/i.test(
+          t.slice(near[0]!.index + near[0]!.length - 8),
+        );
+      if (triggered || ofChanges) continue;
       if (near.length === 1) {
         // The subject is that of the period's own clause where that clause names a party: "(i) either party may … ; and
         // (ii) the Client may … thirty (30) days" (not "Either party may terminate (a) for convenience on thirty days' notice").
