@@ -1163,3 +1163,14 @@ t.test('a web address beginning https:// is no encryption in transit', async (t)
   const tls = read('A9.3.enc', 'All connections to the Service are encrypted with TLS 1.2 or higher.');
   t.equal(level(tls, 'transit'), 'met');
 });
+
+t.test('Article 30(3)(b): a breach of the contract and its cure period are no security incident notice', async (t) => {
+  const contract = read(
+    'A30.3.b',
+    'We may suspend or terminate your account if you materially breach these Terms and do not cure the breach within 15 days of our notice, and we will notify you of the suspension.',
+  );
+  t.equal(level(contract, 'incident-notice'), 'none');
+  t.equal(level(contract, 'timing'), 'none');
+  const security = read('A30.3.b', 'Acme will notify the Customer of any security breach affecting Customer Data within 48 hours.');
+  t.equal(security.status, 'covered');
+});
