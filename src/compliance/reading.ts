@@ -53,6 +53,19 @@ export function actors(text: string, vendorNames: readonly string[] = []): { par
     if (out.some((a) => a.at === m.index)) continue;
     out.push({ party: 'provider', modality: 'duty', at: m.index! });
   }
+  // A right named as a noun ("Both Parties’ rights to terminate … are not affected", "the Customer's right to cancel"), and a
+  // termination in the passive by the customer's own side ("can be terminated by a team administrator via the account management").
+  for (const m of text.matchAll(new RegExp(String.raw`\b(?:(${EITHER_WORDS})|(${CUSTOMER_WORDS}))['’]?s?['’]?\s+(?:own\s+)?rights?\s+to\b`, 'gi'))) {
+    if (out.some((a) => a.at === m.index)) continue;
+    out.push({ party: m[1] ? 'either' : 'customer', modality: 'right', at: m.index! });
+  }
+  for (const m of text.matchAll(
+    new RegExp(
+      String.raw`\b(?:may|can|shall)\s+be\s+(?:terminated|cancell?ed)\b[^.;]{0,30}\bby\s+(?:the\s+|a\s+|your\s+|its\s+)?((?:${CUSTOMER_WORDS})|(?:team\s+|account\s+)?(?:administrator|admin|account owner))\b`,
+      'gi',
+    ),
+  ))
+    out.push({ party: 'customer', modality: 'right', at: m.index! + m[0].lastIndexOf(m[1]!) });
   // The customer's duty written without a modal of its own: "the need for you to maintain backups",
   // "Customer is advised to", "we recommend that you".
   for (const m of text.matchAll(CUSTOMER_DUTY)) {

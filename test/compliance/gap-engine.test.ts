@@ -1174,3 +1174,15 @@ t.test('Article 30(3)(b): a breach of the contract and its cure period are no se
   const security = read('A30.3.b', 'Acme will notify the Customer of any security breach affecting Customer Data within 48 hours.');
   t.equal(security.status, 'covered');
 });
+
+t.test("Article 28(7): a party's right named as a noun, a termination in the passive by the customer's administrator, 'cancel your Paid Plan'", async (t) => {
+  t.ok(bindsAsNeeded('Both Parties’ rights to terminate the Agreement without notice with good cause are not affected.', 'customer'));
+  t.ok(bindsAsNeeded('A subscription can be terminated by a team administrator via the account management.', 'customer'));
+  t.notOk(bindsAsNeeded('A subscription can be terminated at any time.', 'customer'), 'no one named: not a right of the customer');
+  const goodCause = read('A28.7', 'Both Parties’ rights to terminate the Agreement without notice with good cause are not affected.');
+  t.equal(level(goodCause, 'for-breach'), 'met');
+  const plan = read('A28.7', 'You can cancel your Paid Plan at any time, and you will be able to upload new Data through the end of your billing period.');
+  t.equal(level(plan, 'customer-right'), 'met');
+  const admin = read('A28.7', 'A subscription can be terminated by a team administrator via the account management.');
+  t.equal(level(admin, 'customer-right'), 'met');
+});
