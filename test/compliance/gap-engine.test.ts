@@ -1186,3 +1186,17 @@ t.test("Article 28(7): a party's right named as a noun, a termination in the pas
   const admin = read('A28.7', 'A subscription can be terminated by a team administrator via the account management.');
   t.equal(level(admin, 'customer-right'), 'met');
 });
+
+t.test('an aspiration is no certificate; notice before a "change of location"', async (t) => {
+  for (const text of [
+    'Acme is working towards SOC 2 compliance.',
+    'As we grow, this policy will evolve to meet compliance requirements like SOC 2 and ISO 27001 certification.',
+  ])
+    t.equal(read('A28.5', text).status, 'missing', text);
+  t.equal(read('A28.5', 'Acme holds a SOC 2 Type II report and is ISO 27001 certified.').status, 'covered');
+  const notice = read(
+    'A30.2.b',
+    'Acme stores and processes Customer Data only in Germany and will give Customer 90 days’ notice before any change of location.',
+  );
+  t.equal(level(notice, 'change-notice'), 'met');
+});
