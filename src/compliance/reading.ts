@@ -185,7 +185,7 @@ export const GENERIC_LIMITS: LimitRule[] = [
   {
     // A clause that opens on the law's requirement ("Where required by Data Protection Laws, Acme will notify …")
     // commits only as far as the law already does.
-    re: /^\W*(?:\(?[a-z0-9]{1,3}[.)]\s*)?(where|if|when|to the extent|insofar as) (so )?required by (the )?(applicable )?(data protection |privacy )?(laws?|legislation|regulations?)\b/i,
+    re: /(?:^\W*(?:\(?[a-z0-9]{1,3}[.)]\s*)?|,?\s)(where|if|when|to the extent|insofar as) (so )?required by (the )?(applicable )?(data protection |privacy )?(laws?|legislation|regulations?)\b/i,
     note: 'only where the law requires it',
   },
 ];

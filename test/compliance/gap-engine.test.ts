@@ -1200,3 +1200,13 @@ t.test('an aspiration is no certificate; notice before a "change of location"', 
   );
   t.equal(level(notice, 'change-notice'), 'met');
 });
+
+t.test('"where required by applicable law" anywhere in the clause; regular scanning alone is no independent testing', async (t) => {
+  const law = read('A30.3.b', 'Acme will notify Customer of security incidents within 72 hours where required by applicable law.');
+  t.equal(law.status, 'partial');
+  t.match(law.rationale, /only where the law requires it/);
+  const scans = read('A24', 'Acme performs regular vulnerability scans of its infrastructure.');
+  t.equal(level(scans, 'regular-independent'), 'limited');
+  const pentest = read('A24', 'Acme engages an independent third party to perform penetration tests of the Service at least annually.');
+  t.equal(pentest.status, 'covered');
+});
