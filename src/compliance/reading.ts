@@ -182,6 +182,12 @@ export const GENERIC_LIMITS: LimitRule[] = [
     note: 'only as far as needed',
   },
   { re: /\b(typically|generally|usually|normally)\b/i, note: 'hedged ("typically", "generally")' },
+  { re: /\bto the best of (its|our|their|his|her) (knowledge|abilit(y|ies)|knowledge and abilit(y|ies))\b/i, note: 'an effort, not a commitment' },
+  {
+    // A commitment for some plans or customers only ("applies only to Enterprise plans", "for Enterprise customers only").
+    re: /\bonly (to|for|on|under) (the |our |its )?([\w-]+ ){0,2}(plans?|tiers?|editions?|subscriptions?|packages?)\b|\b(for|to|on|under) (the |our |its )?([\w-]+ ){0,2}(plans?|tiers?|editions?|customers|subscriptions?|packages?) only\b/i,
+    note: 'only for some plans or customers',
+  },
   {
     // A clause that opens on the law's requirement ("Where required by Data Protection Laws, Acme will notify …")
     // commits only as far as the law already does.

@@ -1210,3 +1210,23 @@ t.test('"where required by applicable law" anywhere in the clause; regular scann
   const pentest = read('A24', 'Acme engages an independent third party to perform penetration tests of the Service at least annually.');
   t.equal(pentest.status, 'covered');
 });
+
+t.test('a commitment for some plans or customers only; "to the best of its knowledge and ability"', async (t) => {
+  const plans = read(
+    'A30.2.e',
+    'The Service Level Agreement applies only to Enterprise plans: Acme will make the Service available 99.95% of each month, with service credits of 10% of the monthly fee for each 0.1% below.',
+  );
+  t.equal(plans.status, 'partial');
+  t.match(plans.rationale, /only for some plans or customers/);
+  const rest = read(
+    'A9.3.enc',
+    'Customer Data is encrypted in transit using TLS 1.2.',
+    'Data at rest is encrypted with AES-256 for Enterprise customers only.',
+  );
+  t.equal(level(rest, 'rest'), 'limited');
+  const best = read(
+    'A30.2.f',
+    'To the best of its knowledge and ability, Acme will assist Customer with ICT incidents related to the Service at no additional cost.',
+  );
+  t.equal(level(best, 'assistance'), 'limited');
+});
