@@ -981,3 +981,30 @@ t.test(
     );
   },
 );
+
+t.test(
+  'a third set of usual wordings: names in the lead-in sentence, "available for download", "consist of", an address before "is", a bracket after the name, "is effective as of"',
+  async (t) => {
+    const sub = draft(
+      'subcontractors',
+      'Acme currently engages the following third-party subprocessors: Microsoft Ireland Operations Limited (hosting, Ireland) and Twilio Inc. (SMS, USA).',
+    );
+    t.same(sub.value, [
+      { name: 'Microsoft Ireland Operations Limited', country: 'IE' },
+      { name: 'Twilio Inc.', country: 'US' },
+    ]);
+    t.equal(
+      draft('exitProvisions', 'Upon termination of the Agreement, Acme will make Customer Data available for download for 30 days and will then delete it.')
+        .status,
+      'proposed',
+    );
+    t.equal(draft('description', 'The Services consist of Acme’s cloud-based document management software and related support.').status, 'proposed');
+    t.equal(
+      draft('address', 'Acme Analytics GmbH, Friedrichstraße 123, 10117 Berlin, Germany, is the provider of the Service.').value,
+      'Friedrichstraße 123, 10117 Berlin, Germany',
+    );
+    t.equal(draft('address', 'Acme Labs Oy (Business ID 1234567-8), Kalevankatu 1, 00100 Helsinki, Finland').value, 'Kalevankatu 1, 00100 Helsinki, Finland');
+    const start = draft('startDate', 'This Agreement is effective as of the date Customer first accepts it.');
+    t.match(start.reason, /starts on an event/);
+  },
+);

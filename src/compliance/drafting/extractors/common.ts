@@ -158,7 +158,7 @@ export function entityRows(content: string): EntityRow[] {
 export function addressAt(text: string): string | null {
   const t = text.replace(/^\s*[:,-]?\s*/, '');
   const stop =
-    /\s*(?:\(|;|[“"]|\s(?:and|AND)\s|,?\s+(?:registered|represented|hereinafter|acting|with (?:company|registration)|that|which|who)\b|,\s*(?:an?|the)\s(?!(?:Netherlands|United (?:States|Kingdom|Arab Emirates)|Czech Republic|Slovak Republic|Republic of|Philippines)\b)|\.\s+(?=[A-Z][a-z]+\s+[a-z])|\.\s*$|$)/;
+    /\s*(?:\(|;|[“"]|\s(?:and|AND)\s|,?\s+(?:registered|represented|hereinafter|acting|with (?:company|registration)|that|which|who)\b|,?\s+(?:is|are|was|acts as)\s|,\s*(?:an?|the)\s(?!(?:Netherlands|United (?:States|Kingdom|Arab Emirates)|Czech Republic|Slovak Republic|Republic of|Philippines)\b)|\.\s+(?=[A-Z][a-z]+\s+[a-z])|\.\s*$|$)/;
   const end = stop.exec(t);
   const a = (end ? t.slice(0, end.index) : t).replace(/[\s,.]+$/, '').trim();
   if (a.length < 10 || a.length > 160) return null;

@@ -288,7 +288,7 @@ export const address: Rule = (content, ss, ctx) => {
       if (a) out.push(found(s, a, 0.85));
       return;
     }
-    m = new RegExp(String.raw`(?:^|:\s*|\bby\s+|^and\s+)(${COMPANY}),\s+`).exec(t);
+    m = new RegExp(String.raw`(?:^|:\s*|\bby\s+|^and\s+)(${COMPANY})(?:\s*\([^)]{0,60}\))?,\s+`).exec(t);
     if (m && new RegExp(`^(?:${alt})`, 'i').test(m[1]!)) {
       const a = addressAt(t.slice(m.index + m[0].length));
       if (a && /^[^,]*\d/.test(a)) out.push(found(s, a, 0.8));
@@ -386,6 +386,17 @@ export const description: Rule = (_c, ss, ctx) => {
       );
     if (purpose && !/^(?:the |its |our )?(?:services?|platform|subscription)\b/i.test(purpose[1]!)) {
       out.push(found(s, t, 0.6));
+      continue;
+    }
+    // "The Services consist of Acme's cloud-based document management software and related support".
+    if (
+      alt &&
+      new RegExp(
+        String.raw`^(?:the\s+)?(?:services?|platform|subscription services?)\s+(?:consists? of|comprises?|compris(?:e|es) of)\s+(?:the\s+)?(?:${alt})['’]s?\b[^.]{0,80}\b(platform|service|software|solution|application)\b`,
+        'i',
+      ).test(t)
+    ) {
+      out.push(found(s, t, 0.7));
       continue;
     }
     // "Services refer to the DecisionRules software platform, its features …": a definition without quotes naming the vendor's platform.

@@ -187,7 +187,7 @@ export const exitProvisions: Rule = (_c, ss, ctx) => {
     if (t.length > 700) continue;
     const ending = endingRe.test(t) || endingRe.test(leadIn(i));
     const data =
-      /\b(return|export|exporting|retrieve|reclaim|download|delete|destroy|deletion|destruction|extract|purge|backup|copy|provide|hand over|remove|erase)\b[^.]{0,80}\b(data|content|submissions|files)\b|\b(data|content|submissions|confidential information)\b[^.]{0,80}\b(returned|exported|deleted|destroyed|retrieved|extracted|removed|erased)\b/i.test(
+      /\b(return|export|exporting|retrieve|reclaim|download|delete|destroy|deletion|destruction|extract|purge|backup|copy|provide|hand over|remove|erase)\b[^.]{0,80}\b(data|content|submissions|files)\b|\b(data|content|submissions|confidential information)\b[^.]{0,80}\b(returned|exported|deleted|destroyed|retrieved|extracted|removed|erased|available for (download|export|retrieval))\b/i.test(
         t,
       );
     // The Standard Contractual Clauses' own wording ("the data importer shall ... delete") is standard text: the vendor's own clause comes first.

@@ -330,6 +330,20 @@ export const subcontractors: Rule = (content, ss, ctx, section) => {
     });
     rows.push({ value, start: s.start, end: s.end, strength: 0.8 });
   }
+  // The names in the sentence itself, after its lead-in: "Acme currently engages the following third-party subprocessors:
+  // Microsoft Ireland Operations Limited (hosting, Ireland) and Twilio Inc. (SMS, USA)."
+  for (const s of ss) {
+    const m = /\bthe following (?:[\w-]+ ){0,2}sub[- ]?(?:processors?|contractors?)\b[^:]{0,40}:\s*(.{10,})$/i.exec(s.text);
+    if (!m || rows.some((r) => r.start < s.end && r.end > s.start)) continue;
+    const names = [...m[1]!.matchAll(companyRe())].filter((c) => !vendor?.test(c[0]));
+    if (!names.length) continue;
+    const value = names.map((c, i) => {
+      const place = m[1]!.slice(c.index! + c[0].length, names[i + 1]?.index ?? m[1]!.length);
+      const country = countriesIn(place)[0]?.code;
+      return { name: c[0].replace(/\s+/g, ' '), ...(country ? { country } : {}) };
+    });
+    rows.push({ value, start: s.start, end: s.end, strength: 0.8 });
+  }
   // A cover page's list in one cell or line (Common Paper's DPA): "| Approved Subprocessors | [Cloudflare](…) (US; DNS
   // provider), [Vultr](…) (US; hosting provider), …", stored as "Term: Approved Subprocessors; Value: Cloudflare (US; …), …":
   // each name with its country and role in brackets.

@@ -22,7 +22,7 @@ export const startDate: Rule = (_c, ss) => {
     // The start is an event: the Effective Date defined by an order form, sign-up, first use or acceptance.
     if (
       (/[“"]?Effective Date[”"]?\s+(means|shall mean|is)\b/i.test(t) ||
-        /\b(agreement|terms|contract)\b[^.]{0,60}\b(begins?|commences?|starts?|takes? effect|(is|are) (concluded|formed|entered into)|becomes? (effective|binding)|enters? into force|(is|are) binding|comes? into (existence|effect|being|force)|bind(s)? (you|the customer|the user|the client))\b/i.test(
+        /\b(agreement|terms|contract)\b[^.]{0,60}\b(begins?|commences?|starts?|takes? effect|(is|are) (concluded|formed|entered into)|becomes? (effective|binding)|(is|are) effective|enters? into force|(is|are) binding|comes? into (existence|effect|being|force)|bind(s)? (you|the customer|the user|the client))\b/i.test(
           t,
         )) &&
       /\b(order form|(your |the )?orders?\b|first (access|use|uses|accesses)|accept|agree(s|d)? to|sign(s|ed)? up|registration|register|opening of an account|use of the|execut(es|ed|ion)|purchase|(begins?|starts?) (using|to use)|downloads?|installs?|clicks?|signature|sign(s|ed|ing)? (the|this|an?))/i.test(
