@@ -1008,3 +1008,12 @@ t.test(
     t.match(start.reason, /starts on an event/);
   },
 );
+
+t.test('"may be cancelled by the Customer at the latest 30 days before renewal"', async (t) => {
+  t.equal(draft('noticePeriodDaysEntity', 'Subscriptions may be cancelled by the Customer at the latest 30 days before renewal.').value, 30);
+  t.equal(
+    draft('noticePeriodDaysProvider', 'Subscriptions may be cancelled by the Customer at the latest 30 days before renewal.').status,
+    'not_found',
+    "the customer's period only",
+  );
+});

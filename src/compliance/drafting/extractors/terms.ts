@@ -136,11 +136,11 @@ export function noticeRule(party: 'entity' | 'provider'): Rule {
       const both =
         /\b(either party|each party|both parties|either of the parties|the parties|either of us|each of us|you or we|we or you|(the )?(supplier|provider|vendor|licensor|company) or (the )?(customer|client|licensee)|(the )?(customer|client|licensee) or (the )?(supplier|provider|vendor|licensor|company))\b/i;
       const entityRe = new RegExp(
-        String.raw`\b(?:${ENTITY})(?:['’]re)?\b[^.]{0,40}?\b(may|can|free to|are free to|is free to|shall have the right to|has the right to|have the right to)\s+(terminate|cancel|stop using|close|end (?:this|the) (?:agreement|contract|terms))|\b(?:may|can|shall)\s+be\s+terminated\s+by\s+(?:the\s+)?(?:${ENTITY})\b|\btermination\s+by\s+(?:the\s+)?(?:${ENTITY})\b`,
+        String.raw`\b(?:${ENTITY})(?:['’]re)?\b[^.]{0,40}?\b(may|can|free to|are free to|is free to|shall have the right to|has the right to|have the right to)\s+(terminate|cancel|stop using|close|end (?:this|the) (?:agreement|contract|terms))|\b(?:may|can|shall)\s+be\s+(?:terminated|cancell?ed)\s+by\s+(?:the\s+)?(?:${ENTITY})\b|\btermination\s+by\s+(?:the\s+)?(?:${ENTITY})\b`,
         'i',
       );
       const providerRe = new RegExp(
-        String.raw`\b(?:${vendor})\b[^.]{0,50}?\b(may|can|is (also )?free to|are (also )?free to|reserves? the right to|shall have the right to|has the right to|shall observe)\s+(?:[a-z]+,?\s+(?:or\s+)?){0,4}?(terminate|cancel|discontinue|cease|a notice period|end (?:this|the) (?:agreement|contract|terms))|\b(?:may|can|shall)\s+be\s+terminated\s+by\s+(?:the\s+)?(?:${vendor})\b|\btermination\s+by\s+(?:the\s+)?(?:${vendor})\b|\b(?:${vendor})\s+(?:will|shall)\s+(?:provide|give)\b(?:[^.]{0,20}\bnotice\b|\s+(?:(?:you|users|customers?|the customer)\s+)?(?:(?:at least|not less than)\s+)?$)`,
+        String.raw`\b(?:${vendor})\b[^.]{0,50}?\b(may|can|is (also )?free to|are (also )?free to|reserves? the right to|shall have the right to|has the right to|shall observe)\s+(?:[a-z]+,?\s+(?:or\s+)?){0,4}?(terminate|cancel|discontinue|cease|a notice period|end (?:this|the) (?:agreement|contract|terms))|\b(?:may|can|shall)\s+be\s+(?:terminated|cancell?ed)\s+by\s+(?:the\s+)?(?:${vendor})\b|\btermination\s+by\s+(?:the\s+)?(?:${vendor})\b|\b(?:${vendor})\s+(?:will|shall)\s+(?:provide|give)\b(?:[^.]{0,20}\bnotice\b|\s+(?:(?:you|users|customers?|the customer)\s+)?(?:(?:at least|not less than)\s+)?$)`,
         'i',
       );
       // The period next to the word notice: "N days' (prior) (written) notice", "notice of (at least) N days", "at least N days prior to".
@@ -154,7 +154,9 @@ export function noticeRule(party: 'entity' | 'provider'): Rule {
           /\bnotice period\b[^.;]{0,60}\b(is|shall be|amounts to)\s+(at least\s+|not less than\s+)?$/i.test(t.slice(Math.max(0, d.index - 90), d.index)) ||
           // "at least N days prior to" with the word notice, or a termination "in writing" ("If not terminated in writing by
           // either Party no later than 3 months prior to the end of the initial period").
-          (/^\s*(in advance|prior|before)\b/i.test(after) && /\bnotice\b|\bnotif(y|ies|ication)\b|\bterminated in writing\b/i.test(t))
+          (/^\s*(in advance|prior|before)\b/i.test(after) && /\bnotice\b|\bnotif(y|ies|ication)\b|\bterminated in writing\b/i.test(t)) ||
+          // "may be cancelled by the Customer at the latest 30 days before renewal".
+          (/^\s*(prior|before)\b/i.test(after) && /\bat the latest\s+$/i.test(before))
         );
       });
       // A period that applies only upon a change of the terms ("may terminate with thirty (30) days written notice upon a
