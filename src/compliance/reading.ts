@@ -28,6 +28,14 @@ const CUSTOMER_DUTY = new RegExp(
 const CUSTOMER_RESPONSIBILITY =
   /\b(?:it is|it's|shall be|remains?|is)\s+(?:the\s+)?(your|customer['’]s|client['’]s|user['’]s|licensee['’]s)\s+(?:sole\s+|own\s+)?responsibility\b|\b(you|customers?|clients?|users?|licensees?)\s+(?:is|are|shall be|remains?)\s+(?:solely\s+|fully\s+|exclusively\s+)?responsible\s+for\b/gi;
 
+/** A party's right named as a noun: "Both Parties’ rights to terminate", "the Customer's right to cancel". */
+const RIGHT_NOUN = new RegExp(String.raw`\b(?:(${EITHER_WORDS})|(${CUSTOMER_WORDS}))['’]?s?['’]?\s+(?:own\s+)?rights?\s+to\b`, 'gi');
+/** A termination in the passive by the customer's own side: "can be terminated by a team administrator". */
+const TERMINATED_BY_CUSTOMER = new RegExp(
+  String.raw`\b(?:may|can|shall)\s+be\s+(?:terminated|cancell?ed)\b[^.;]{0,30}\bby\s+(?:the\s+|a\s+|your\s+|its\s+)?((?:${CUSTOMER_WORDS})|(?:team\s+|account\s+)?(?:administrator|admin|account owner))\b`,
+  'gi',
+);
+
 const esc = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /** Every (party, modality) pair of a clause: a party word followed within a few words by a modal verb. */
@@ -55,17 +63,11 @@ export function actors(text: string, vendorNames: readonly string[] = []): { par
   }
   // A right named as a noun ("Both Parties’ rights to terminate … are not affected", "the Customer's right to cancel"), and a
   // termination in the passive by the customer's own side ("can be terminated by a team administrator via the account management").
-  for (const m of text.matchAll(new RegExp(String.raw`\b(?:(${EITHER_WORDS})|(${CUSTOMER_WORDS}))['’]?s?['’]?\s+(?:own\s+)?rights?\s+to\b`, 'gi'))) {
+  for (const m of text.matchAll(RIGHT_NOUN)) {
     if (out.some((a) => a.at === m.index)) continue;
     out.push({ party: m[1] ? 'either' : 'customer', modality: 'right', at: m.index! });
   }
-  for (const m of text.matchAll(
-    new RegExp(
-      String.raw`\b(?:may|can|shall)\s+be\s+(?:terminated|cancell?ed)\b[^.;]{0,30}\bby\s+(?:the\s+|a\s+|your\s+|its\s+)?((?:${CUSTOMER_WORDS})|(?:team\s+|account\s+)?(?:administrator|admin|account owner))\b`,
-      'gi',
-    ),
-  ))
-    out.push({ party: 'customer', modality: 'right', at: m.index! + m[0].lastIndexOf(m[1]!) });
+  for (const m of text.matchAll(TERMINATED_BY_CUSTOMER)) out.push({ party: 'customer', modality: 'right', at: m.index! + m[0].lastIndexOf(m[1]!) });
   // The customer's duty written without a modal of its own: "the need for you to maintain backups",
   // "Customer is advised to", "we recommend that you".
   for (const m of text.matchAll(CUSTOMER_DUTY)) {

@@ -3,7 +3,7 @@ import { vendorNamesOf } from '../../src/domain/vendorNames.js';
 import { analyzeGaps, runGapAnalysis } from '../../src/compliance/gapAnalysis.js';
 import type { GapResult } from '../../src/domain/gap.js';
 import { VENDOR_OBLIGATIONS, applicableObligations, type VendorObligation } from '../../src/compliance/obligations.js';
-import { quoteAround, splitSentences } from '../../src/compliance/passages.js';
+import { quoteAround, splitSentences, type SourceDocument } from '../../src/compliance/passages.js';
 import { bindsAsNeeded } from '../../src/compliance/reading.js';
 import { riskRating, scoreOf } from '../../src/compliance/risk.js';
 import { LocalHashEmbedder } from '../../src/rag/embedders/local.js';
@@ -42,6 +42,9 @@ t.test('elements, negation, adjacent sentences, headings', async (t) => {
 const read = (id: string, ...paragraphs: string[]) =>
   analyzeGaps([ob(id)], splitSentences([doc('doc', ...paragraphs)]), { minRelevance: 0, vendorNames: ['Acme'] })[0]!;
 const level = (r: GapResult, element: string) => r.elements.find((e) => e.id === element)!.level;
+/** One obligation read against one document given whole (its file name, title and headed blocks). */
+const readDocument = (id: string, document: SourceDocument) =>
+  analyzeGaps([ob(id)], splitSentences([document]), { minRelevance: 0, vendorNames: ['Acme'] })[0]!;
 
 t.test("who is bound: the customer's own duty is not the provider's commitment", async (t) => {
   const customerDuty = read('A30.3.b', 'You will promptly notify Acme within 24 hours of any security incident affecting your account.');
@@ -296,13 +299,10 @@ t.test('a policy the contract incorporates by reference is part of the contract'
 });
 
 t.test('list items are bound by their lead-in; termination at will only without a notice period or cause', async (t) => {
-  const prohibited = analyzeGaps(
-    [ob('A24')],
-    splitSentences([
-      doc('terms', 'You will not:', '- conduct security penetration tests or vulnerability scans on the Services without Acme’s prior written consent;'),
-    ]),
-    { minRelevance: 0, vendorNames: ['Acme'] },
-  )[0]!;
+  const prohibited = readDocument(
+    'A24',
+    doc('terms', 'You will not:', '- conduct security penetration tests or vulnerability scans on the Services without Acme’s prior written consent;'),
+  );
   t.equal(prohibited.elements[0]!.level, 'none', "the customer's prohibition is no testing by the provider");
   const h = (text: string) => level(read('A30.2.h', 'Either party may terminate this Agreement upon thirty (30) days prior written notice.', text), 'notice');
   t.equal(h('Acme may terminate the Services at any time in its sole determination.'), 'limited', 'at will');
@@ -828,13 +828,12 @@ t.test('a security page written as bullets: labels, objectives without values, b
   t.equal(read('A24', 'External Security Scans may be performed by Customer independently or by its contractors on a regular basis.').status, 'missing');
   // Article 29(2): a subprocessor list given as bullets under its heading is a list; "where their facilities are
   // located" is not. Article 30(2)(b): "information technology" is no notice of a change of location.
-  const bullets = analyzeGaps(
-    [ob('A29.2.sub')],
-    splitSentences([
-      { id: 's', filename: 's.md', title: 's', blocks: [{ text: '- Amazon Web Services', headings: ['List of sub-processors used by Acme:'] }] },
-    ]),
-    { minRelevance: 0, vendorNames: ['Acme'] },
-  )[0]!;
+  const bullets = readDocument('A29.2.sub', {
+    id: 's',
+    filename: 's.md',
+    title: 's',
+    blocks: [{ text: '- Amazon Web Services', headings: ['List of sub-processors used by Acme:'] }],
+  });
   t.equal(level(bullets, 'list'), 'met');
   t.equal(
     level(read('A29.2.sub', 'Acme and its Subprocessors store and process Customer Data in Israel, where their facilities are located.'), 'list'),
@@ -848,18 +847,12 @@ t.test('a security page written as bullets: labels, objectives without values, b
   t.equal(level(read('A30.2.e', 'Service Uptime Percentage below 99.95%: compensation of 10% of the Service Fee for the Reporting Period.'), 'credits'), 'met');
   // Article 29(2): SCCs named only in a privacy policy (the vendor's own processing as controller) are no commitment for
   // the customer's data (limited); the same words in a DPA are one.
-  const privacy = analyzeGaps(
-    [ob('A29.2.law')],
-    splitSentences([
-      {
-        id: 'p',
-        filename: 'privacy.md',
-        title: 'Privacy Policy',
-        blocks: [{ text: 'Where personal data is transferred outside the EU/EEA, we rely on Standard Contractual Clauses.', headings: ['Transfers'] }],
-      },
-    ]),
-    { minRelevance: 0, vendorNames: ['Acme'] },
-  )[0]!;
+  const privacy = readDocument('A29.2.law', {
+    id: 'p',
+    filename: 'privacy.md',
+    title: 'Privacy Policy',
+    blocks: [{ text: 'Where personal data is transferred outside the EU/EEA, we rely on Standard Contractual Clauses.', headings: ['Transfers'] }],
+  });
   t.equal(level(privacy, 'transfer-safeguards'), 'limited');
   t.equal(
     level(read('A29.2.law', 'Where personal data is transferred outside the EU/EEA, Acme relies on Standard Contractual Clauses.'), 'transfer-safeguards'),
@@ -1054,40 +1047,28 @@ t.test('Article 17: incidents recorded, not logs watched for incidents; a defini
     '- “Personal Data Breach”: any breach of security that leads to the destruction, loss or disclosure of personal data, recorded or not.',
   );
   t.equal(level(defined, 'records'), 'none', 'a definition with a colon says what a word means, not what anyone does');
-  const advice = analyzeGaps(
-    [ob('A9.4.c')],
-    splitSentences([
+  const advice = readDocument('A9.4.c', {
+    id: 'policy',
+    filename: 'policy.md',
+    title: 'Data Protection Policy',
+    blocks: [
+      { text: 'Access to your information is restricted to specific employees.', headings: ['Safeguarding measures'] },
       {
-        id: 'policy',
-        filename: 'policy.md',
-        title: 'Data Protection Policy',
-        blocks: [
-          { text: 'Access to your information is restricted to specific employees.', headings: ['Safeguarding measures'] },
-          {
-            text: 'Two-factor authentication provides an additional layer of protection on top of the password.',
-            headings: ['Your account', 'Setting up two-factor authentication'],
-          },
-        ],
+        text: 'Two-factor authentication provides an additional layer of protection on top of the password.',
+        headings: ['Your account', 'Setting up two-factor authentication'],
       },
-    ]),
-    { minRelevance: 0, vendorNames: ['Acme'] },
-  )[0]!;
+    ],
+  });
   t.equal(level(advice, 'strong-auth'), 'none', "a section telling the customer how to secure its own account is not the provider's control");
 });
 
 t.test("encryption stated only in a privacy policy; a data subject's erasure request; subprocessor notice only on a web site", async (t) => {
-  const privacy = analyzeGaps(
-    [ob('A9.3.enc')],
-    splitSentences([
-      {
-        id: 'privacy',
-        filename: 'privacy.md',
-        title: 'Privacy Policy',
-        blocks: [{ text: 'We protect your Personal Data with encryption of data in transit and at rest.', headings: ['How we protect your information'] }],
-      },
-    ]),
-    { minRelevance: 0, vendorNames: ['Acme'] },
-  )[0]!;
+  const privacy = readDocument('A9.3.enc', {
+    id: 'privacy',
+    filename: 'privacy.md',
+    title: 'Privacy Policy',
+    blocks: [{ text: 'We protect your Personal Data with encryption of data in transit and at rest.', headings: ['How we protect your information'] }],
+  });
   t.equal(privacy.status, 'partial', "a privacy policy speaks of the vendor's own processing as controller");
   t.match(privacy.rationale, /privacy policy/);
   const dsar = read('A28.8', 'Requests to access, change, or delete Personal Data will be addressed within 30 days.');

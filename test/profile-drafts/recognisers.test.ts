@@ -28,6 +28,12 @@ const draft = (field: DraftField, content: string, c: ExtractContext = ctx, sect
   );
 };
 
+/** The values one clause gives a field (the reasons of open fields left out). */
+const value = (field: DraftField, text: string) =>
+  extract(field, text, ctx)
+    .filter((f) => !f.open)
+    .map((f) => f.value);
+
 t.test('parties and addresses from preambles, definitions, imprints and contact blocks', async (t) => {
   let d = draft(
     'legalName',
@@ -866,10 +872,6 @@ t.test("a subprocessor under its own company heading; the vendor's services name
 t.test(
   'more usual wordings: "provided by", "is a company registered", "refer to", notices with Attn, passive termination, "end this agreement", "construed and governed"',
   async (t) => {
-    const value = (field: DraftField, text: string) =>
-      extract(field, text, ctx)
-        .filter((f) => !f.open)
-        .map((f) => f.value);
     const cases: [DraftField, string, unknown][] = [
       ['legalName', 'Acme Ltd is a company registered in England and Wales under company number 12345678.', 'Acme Ltd'],
       ['legalName', 'The Services are provided by Acme GmbH, Musterstraße 1, 10115 Berlin, Germany.', 'Acme GmbH'],
@@ -899,10 +901,6 @@ t.test(
 t.test(
   'a role defined as the company, a company with its registration number, a notice period "is", locations "exclusively in" and "takes place in"',
   async (t) => {
-    const value = (field: DraftField, text: string) =>
-      extract(field, text, ctx)
-        .filter((f) => !f.open)
-        .map((f) => f.value);
     const cases: [DraftField, string, unknown][] = [
       ['legalName', 'Company means Acme Data GmbH.', 'Acme Data GmbH'],
       ['legalName', 'These terms govern your use of the services of Acme AS, org. no. 912 345 678.', 'Acme AS'],

@@ -36,6 +36,7 @@ import {
 export const legalName: Rule = (content, ss, ctx, section) => {
   const out: Found[] = [];
   const alt = vendorAlt(ctx);
+  const ownName = alt ? new RegExp(`^(?:${alt})`, 'i') : null;
   for (const r of entityRows(content)) if (r.entity) out.push({ value: r.entity, start: r.start, end: r.end, strength: 0.9 });
   ss.forEach((s, i) => {
     const t = clean(s.text);
@@ -62,14 +63,14 @@ export const legalName: Rule = (content, ss, ctx, section) => {
     if (m) {
       const rest = t.slice(m.index + m[0].length);
       // The vendor's side of the preamble: followed by its role, "and you/Customer", or the vendor's name.
-      if (/^\s*(\(|,|and\b|AND\b|its affiliates|$|\.)/.test(rest) || (alt && new RegExp(`^(?:${alt})`, 'i').test(m[1]!))) {
+      if (/^\s*(\(|,|and\b|AND\b|its affiliates|$|\.)/.test(rest) || ownName?.test(m[1]!)) {
         out.push(found(s, m[1]!.replace(/\s+/g, ' '), 0.85));
         return;
       }
     }
     // Definition: "“Pulumi” means Pulumi Corporation", "X Inc. (“Zulip,” “we” and “us”)".
     m = new RegExp(String.raw`[“"']([^”"']{2,40})[”"']\s+(?:means|mean|shall mean|refers to|refer to)\s+(${COMPANY})`).exec(t);
-    if (m && (new RegExp(`^(?:${PROVIDER_TERMS})$`, 'i').test(m[1]!.trim()) || (alt && new RegExp(`^(?:${alt})`, 'i').test(m[1]!.trim())))) {
+    if (m && (new RegExp(`^(?:${PROVIDER_TERMS})$`, 'i').test(m[1]!.trim()) || ownName?.test(m[1]!.trim()))) {
       out.push(found(s, m[2]!.replace(/\s+/g, ' '), 0.85));
       return;
     }
@@ -77,7 +78,7 @@ export const legalName: Rule = (content, ss, ctx, section) => {
     m = new RegExp(
       String.raw`^(?:\d+\.\s*)?[“"]\*?([^”"*]{2,40})\*?[”"]\s+(?:is|means)\s+[^.;]{0,120}?\b(?:with the name|under the name|named|called)\s+(${COMPANY})`,
     ).exec(t);
-    if (m && (new RegExp(`^(?:${PROVIDER_TERMS})$`, 'i').test(m[1]!.trim()) || (alt && new RegExp(`^(?:${alt})`, 'i').test(m[1]!.trim())))) {
+    if (m && (new RegExp(`^(?:${PROVIDER_TERMS})$`, 'i').test(m[1]!.trim()) || ownName?.test(m[1]!.trim()))) {
       out.push(found(s, m[2]!.replace(/\s+/g, ' '), 0.85));
       return;
     }
@@ -85,7 +86,7 @@ export const legalName: Rule = (content, ss, ctx, section) => {
     if (m) {
       const label = m[2]!.replace(/[,.]$/, '').trim();
       const after = t.slice(m.index + m[0].length, m.index + m[0].length + 60);
-      if (new RegExp(`^(?:${PROVIDER_TERMS})$`, 'i').test(label) || /[“"'‘](we|us)\b/i.test(after) || (alt && new RegExp(`^(?:${alt})`, 'i').test(label))) {
+      if (new RegExp(`^(?:${PROVIDER_TERMS})$`, 'i').test(label) || /[“"'‘](we|us)\b/i.test(after) || ownName?.test(label)) {
         out.push(found(s, m[1]!.replace(/\s+/g, ' '), 0.85));
         return;
       }
@@ -96,38 +97,36 @@ export const legalName: Rule = (content, ss, ctx, section) => {
     ).exec(t);
     if (m) {
       const label = m[2]!.trim().replace(/^the\s+/i, '');
-      if (new RegExp(`^(?:${PROVIDER_TERMS})$`, 'i').test(label) || (alt && new RegExp(`^(?:${alt})`, 'i').test(label))) {
+      if (new RegExp(`^(?:${PROVIDER_TERMS})$`, 'i').test(label) || ownName?.test(label)) {
         out.push(found(s, m[1]!.replace(/\s+/g, ' '), 0.85));
         return;
       }
     }
-    // "Company means X GmbH.", "The Provider is X Sp. z o.o.", "You are contracting with X B.V.", "X AS, org. no. 912 345 678",
-    // "X Limited (company number 09876543)": a role defined as the company, or the company with its registration number.
-    m =
-      new RegExp(
-        String.raw`^(?:the\s+)?(?:company|provider|supplier|vendor|licensor|processor|service provider)\s+(?:means|is|refers to|shall mean)\s+(${COMPANY})`,
-        'i',
-      ).exec(t) ??
-      new RegExp(String.raw`\bcontracting (?:with|entity is)\s+(${COMPANY})`).exec(t) ??
-      new RegExp(
-        String.raw`(?:^|[\s(])(${COMPANY}),?\s+\(?\s*(?:org(?:anisation|anization)?\.?\s*(?:no|number)|company (?:no|number|registration)|registration (?:no|number)|reg\.\s*no|registered under|KRS|CVR|CIF|NIF|ABN|ACN|CRN|KvK|HRB|Handelsregister)\b`,
-      ).exec(t);
-    if (m && alt && new RegExp(`^(?:${alt})`, 'i').test(m[1]!)) {
-      out.push(found(s, m[1]!.replace(/\s+/g, ' '), 0.8));
-      return;
-    }
-    // "The Services are provided by X GmbH, …", "The website is owned and operated by X S.L.": the vendor's own company (its name starts with the vendor's).
-    m = new RegExp(String.raw`\b(?:provided|operated|owned and operated|offered|run|made available)\s+by\s+(${COMPANY})`).exec(t);
-    if (m && alt && new RegExp(`^(?:${alt})`, 'i').test(m[1]!)) {
-      out.push(found(s, m[1]!.replace(/\s+/g, ' '), 0.8));
-      return;
-    }
-    // "X Ltd is a company registered in England and Wales under company number …".
-    m = new RegExp(
-      String.raw`^(${COMPANY})\s+is\s+an?\s+(?:[\w-]+\s+){0,3}?(?:company|corporation|limited liability company|partnership)\s+(?:registered|incorporated|organi[sz]ed|established|existing)\b`,
-    ).exec(t);
-    if (m && alt && new RegExp(`^(?:${alt})`, 'i').test(m[1]!)) {
-      out.push(found(s, m[1]!.replace(/\s+/g, ' '), 0.8));
+    // The vendor's own company (its name starts with the vendor's) named by a role defined as the company ("Company means X
+    // GmbH.", "The Provider is X Sp. z o.o."), the contracting entity ("You are contracting with X B.V."), the company with its
+    // registration number ("X AS, org. no. 912 345 678", "X Limited (company number 09876543)"), the company providing the
+    // service ("The Services are provided by X GmbH, …", "owned and operated by X S.L.") or its registration ("X Ltd is a
+    // company registered in England and Wales under company number …").
+    const own = (mm: RegExpExecArray | null) => (mm && ownName?.test(mm[1]!) ? mm[1]!.replace(/\s+/g, ' ') : null);
+    const company =
+      own(
+        new RegExp(
+          String.raw`^(?:the\s+)?(?:company|provider|supplier|vendor|licensor|processor|service provider)\s+(?:means|is|refers to|shall mean)\s+(${COMPANY})`,
+          'i',
+        ).exec(t) ??
+          new RegExp(String.raw`\bcontracting (?:with|entity is)\s+(${COMPANY})`).exec(t) ??
+          new RegExp(
+            String.raw`(?:^|[\s(])(${COMPANY}),?\s+\(?\s*(?:org(?:anisation|anization)?\.?\s*(?:no|number)|company (?:no|number|registration)|registration (?:no|number)|reg\.\s*no|registered under|KRS|CVR|CIF|NIF|ABN|ACN|CRN|KvK|HRB|Handelsregister)\b`,
+          ).exec(t),
+      ) ??
+      own(new RegExp(String.raw`\b(?:provided|operated|owned and operated|offered|run|made available)\s+by\s+(${COMPANY})`).exec(t)) ??
+      own(
+        new RegExp(
+          String.raw`^(${COMPANY})\s+is\s+an?\s+(?:[\w-]+\s+){0,3}?(?:company|corporation|limited liability company|partnership)\s+(?:registered|incorporated|organi[sz]ed|established|existing)\b`,
+        ).exec(t),
+      );
+    if (company) {
+      out.push(found(s, company, 0.8));
       return;
     }
     // "X, Inc., an Ontario corporation" / "X Ltd, a company incorporated in ...".

@@ -35,6 +35,14 @@ const LOCATION_IS = /^(?:server|data|hosting|storage) locations?\s*(?:is|are|:)\
 function locationRule(cue: RegExp, what: string): Rule {
   return (_c, ss, ctx) => {
     const out: Found[] = [];
+    // The vendor as the subject of a clause within the sentence: "The Customer agrees that Nebius and its Subprocessors store and process Customer's Data in Israel".
+    const alt = vendorAlt(ctx);
+    const vendorClause = alt
+      ? new RegExp(
+          String.raw`\b(?:that|where)\s+(?:${alt})\b(?:\s+and\s+its\s+(?:sub-?processors|affiliates|subcontractors))?\s+(?:will\s+|shall\s+|only\s+)?(?:store|stores|process|processes|host|hosts)\b`,
+          'i',
+        )
+      : null;
     // A table row as the ingestion writes it ("Sub-processor: X; Service: we only host in Dublin, Ireland"): each cell is read on its own.
     const cells = (s: Sentence) => keyValues(clean(s.text))?.map(([, v]) => v) ?? [clean(s.text)];
     for (const s of ss) {
@@ -69,17 +77,9 @@ function locationRule(cue: RegExp, what: string): Rule {
           );
           continue;
         }
-        // The vendor as the subject of a clause within the sentence: "The Customer agrees that Nebius and its Subprocessors store and process Customer's Data in Israel".
-        const alt = vendorAlt(ctx);
-        const vendorClause =
-          !!alt &&
-          new RegExp(
-            String.raw`\b(?:that|where)\s+(?:${alt})\b(?:\s+and\s+its\s+(?:sub-?processors|affiliates|subcontractors))?\s+(?:will\s+|shall\s+|only\s+)?(?:store|stores|process|processes|host|hosts)\b`,
-            'i',
-          ).test(t);
         if (
           !vendorSubject(t, ctx) &&
-          !vendorClause &&
+          !vendorClause?.test(t) &&
           !/\b(our|all (customer |personal )?data|data infrastructure|(stored|hosted|processed|located)(?: (?:exclusively|only|solely|entirely))? (in|on|within)|(stored|hosted|processed)(,? and (stored|hosted|processed))+ (in|within)|hosted (?:(?:at|by|with|on) [^.;]{0,40}?,?\s)?(?:in|within)|(we|only) host (in|within)|provided from|takes? place (?:(?:exclusively|only|solely|entirely) )?(in|within)|operated in|located in|running in|run on|resides? in|residing in|data residency|deployed (in|on)|(server|data|hosting|storage) locations? (is|are))\b/i.test(
             t,
           )

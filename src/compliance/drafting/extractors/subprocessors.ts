@@ -313,36 +313,28 @@ export const subcontractors: Rule = (content, ss, ctx, section) => {
     end: r.end,
     strength: r.strength,
   }));
-  // A sentence naming them: "Keboola engages Amazon Web Services, Inc., Seattle, WA - USA and Snowflake Computing,
-  // Inc., San Mateo, CA – USA as another processors".
+  // A sentence naming them, between the verb and "as … processors" ("Keboola engages Amazon Web Services, Inc., Seattle,
+  // WA - USA and Snowflake Computing, Inc., San Mateo, CA – USA as another processors"), or after its lead-in ("Acme
+  // currently engages the following third-party subprocessors: Microsoft Ireland Operations Limited (hosting, Ireland) and
+  // Twilio Inc. (SMS, USA)."): each company with the place written after it, up to the next name, as its country.
   const alt = vendorAlt(ctx);
   const vendor = alt ? new RegExp(`^(?:${alt})\\b`, 'i') : null;
-  for (const s of ss) {
-    const m = ENGAGED_AS.exec(s.text);
-    if (!m || rows.some((r) => r.start < s.end && r.end > s.start)) continue;
-    const names = [...m[1]!.matchAll(companyRe())].filter((c) => !vendor?.test(c[0]));
-    if (!names.length) continue;
-    const value = names.map((c, i) => {
-      // The place written after a name, up to the next name: its country.
-      const place = m[1]!.slice(c.index! + c[0].length, names[i + 1]?.index ?? m[1]!.length);
-      const country = countriesIn(place)[0]?.code;
+  const named = (list: string) => {
+    const names = [...list.matchAll(companyRe())].filter((c) => !vendor?.test(c[0]));
+    return names.map((c, i) => {
+      const country = countriesIn(list.slice(c.index! + c[0].length, names[i + 1]?.index ?? list.length))[0]?.code;
       return { name: c[0].replace(/\s+/g, ' '), ...(country ? { country } : {}) };
     });
-    rows.push({ value, start: s.start, end: s.end, strength: 0.8 });
-  }
-  // The names in the sentence itself, after its lead-in: "Acme currently engages the following third-party subprocessors:
-  // Microsoft Ireland Operations Limited (hosting, Ireland) and Twilio Inc. (SMS, USA)."
+  };
   for (const s of ss) {
-    const m = /\bthe following (?:[\w-]+ ){0,2}sub[- ]?(?:processors?|contractors?)\b[^:]{0,40}:\s*(.{10,})$/i.exec(s.text);
-    if (!m || rows.some((r) => r.start < s.end && r.end > s.start)) continue;
-    const names = [...m[1]!.matchAll(companyRe())].filter((c) => !vendor?.test(c[0]));
-    if (!names.length) continue;
-    const value = names.map((c, i) => {
-      const place = m[1]!.slice(c.index! + c[0].length, names[i + 1]?.index ?? m[1]!.length);
-      const country = countriesIn(place)[0]?.code;
-      return { name: c[0].replace(/\s+/g, ' '), ...(country ? { country } : {}) };
-    });
-    rows.push({ value, start: s.start, end: s.end, strength: 0.8 });
+    if (rows.some((r) => r.start < s.end && r.end > s.start)) continue;
+    for (const re of [ENGAGED_AS, FOLLOWING_LIST]) {
+      const m = re.exec(s.text);
+      const value = m ? named(m[1]!) : [];
+      if (!value.length) continue;
+      rows.push({ value, start: s.start, end: s.end, strength: 0.8 });
+      break;
+    }
   }
   // A cover page's list in one cell or line (Common Paper's DPA): "| Approved Subprocessors | [Cloudflare](…) (US; DNS
   // provider), [Vultr](…) (US; hosting provider), …", stored as "Term: Approved Subprocessors; Value: Cloudflare (US; …), …":
@@ -403,6 +395,9 @@ const LISTED_IN_CELL =
   /^\s*(?:\|\s*|[A-Z][^:;|]{0,30}:\s*)?\**(?:approved |authori[sz]ed |current )?sub-?processors\**\s*(?:\||:|;\s*[A-Z][^:;|]{0,30}:)\s*(.{20,})$/i;
 /** One name of such a list, a link or plain, with what is in the brackets after it ("(US; hosting provider)"). */
 const NAME_IN_LIST = /(?:\[([^\]]{2,60})\]\([^)]*\)|([A-Z][\w&.'’ -]{1,60}?))\s*\(([^()]{2,80})\)/g;
+
+/** The companies listed after a sentence's own lead-in: "engages the following third-party subprocessors: …". */
+const FOLLOWING_LIST = /\bthe following (?:[\w-]+ ){0,2}sub[- ]?(?:processors?|contractors?)\b[^:]{0,40}:\s*(.{10,})$/i;
 
 /** Companies engaged as (sub)processors in one sentence: what stands between the verb and "as … processors". */
 const ENGAGED_AS =
