@@ -1092,14 +1092,16 @@ t.test(
       'A29.2.law',
       'For parties residing in the United States, the exclusive jurisdiction and venue for any claims arising out of this Agreement is in the state and federal courts located in San Francisco, California.',
     );
-    t.equal(level(usOnly, 'governing-law'), 'limited', 'a forum stated only for customers in one country');
+    t.equal(level(usOnly, 'forum'), 'limited', 'a forum stated only for customers in one country');
     const prohibited = read(
       'A29.2.law',
       'Customer shall not use the Services if Customer is located in any jurisdiction in which the provision of the Services is prohibited under applicable laws.',
     );
+    t.equal(level(prohibited, 'forum'), 'none');
     t.equal(level(prohibited, 'governing-law'), 'none');
     const courts = read('A29.2.law', 'All disputes are subject to the exclusive jurisdiction of the courts of Dublin, Ireland.');
-    t.equal(level(courts, 'governing-law'), 'met');
+    t.equal(level(courts, 'forum'), 'met');
+    t.equal(level(courts, 'governing-law'), 'none', 'a court is not the law the contract is governed by');
     const updated = read(
       'A29.2.sub',
       'The current list of Acme Sub-processors is available at https://acme.example/subprocessors. Acme shall update the Sub-processor List before authorizing any new Sub-processor to process personal data. The Customer may object to a new Sub-processor within ten business days.',
@@ -1107,6 +1109,35 @@ t.test(
     t.equal(level(updated, 'change-notice'), 'limited', 'updating a published list is no notice to the customer');
   },
 );
+
+t.test("confidentiality of personal data only (a DPA's personnel clause) does not protect the customer's data as a whole", async (t) => {
+  const personnel = read('A30.2.c', 'Acme shall ensure that persons authorised to process the personal data have committed themselves to confidentiality.');
+  t.equal(level(personnel, 'confidentiality'), 'limited');
+  const mutual = read(
+    'A30.2.c',
+    "Each party shall keep the other party's Confidential Information, including Customer Data, in strict confidence and protect it with at least reasonable care.",
+  );
+  t.equal(level(mutual, 'confidentiality'), 'met');
+});
+
+t.test('governing law and the forum for disputes are read apart: a law without a court, a court of competent jurisdiction, arbitration', async (t) => {
+  const lawOnly = read('A29.2.law', 'This Agreement shall be governed by and construed in accordance with the laws of the State of Delaware.');
+  t.equal(level(lawOnly, 'governing-law'), 'met');
+  t.equal(level(lawOnly, 'forum'), 'none', 'no court, venue or arbitration is named');
+  t.equal(lawOnly.status, 'partial');
+  const severability = read(
+    'A29.2.law',
+    'If any provision of this Agreement is held invalid by a court of competent jurisdiction, the remaining provisions will remain in full force and effect.',
+  );
+  t.equal(level(severability, 'forum'), 'none', 'a court of competent jurisdiction in a severability clause is no forum');
+  const arbitration = read(
+    'A29.2.law',
+    'Any dispute arising out of this Agreement shall be finally settled by arbitration administered by the Arbitration Institute of the Stockholm Chamber of Commerce, seated in Stockholm.',
+  );
+  t.equal(level(arbitration, 'forum'), 'met');
+  const sccCourts = read('A29.2.law', 'Standard Contractual Clauses. Any dispute arising from these Clauses shall be resolved by the courts of Ireland.');
+  t.equal(level(sccCourts, 'forum'), 'limited', "the SCCs' courts are not the contract's");
+});
 
 t.test(
   'usual synonyms: least access, unusual activity, review and approve, current backups; transition only as paid services; additions to a list as notice',
