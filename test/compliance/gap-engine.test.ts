@@ -1120,6 +1120,26 @@ t.test("confidentiality of personal data only (a DPA's personnel clause) does no
   t.equal(level(mutual, 'confidentiality'), 'met');
 });
 
+t.test('a contract the provider changes on its own (continued use as acceptance) is no fixed written agreement', async (t) => {
+  const entire = 'This Agreement, including the Service Level Agreement, constitutes the entire agreement between the parties.';
+  t.equal(level(read('A30.1', entire), 'written'), 'met');
+  const revised = read(
+    'A30.1',
+    entire,
+    'We will notify you by e-mail at least 30 days before material changes to these Terms take effect. Your continued use of the Service after the effective date constitutes acceptance of the updated Terms.',
+  );
+  t.equal(level(revised, 'written'), 'limited', 'a notice period does not make the change mutual');
+  t.match(revised.rationale, /continued use counts as acceptance/);
+  const replaced = read('A30.1', entire, 'We reserve the right, at our sole discretion, to modify or replace these Terms at any time.');
+  t.equal(level(replaced, 'written'), 'limited');
+  const trial = read(
+    'A30.1',
+    entire,
+    'If Customer continues to use the Services after the trial period, this will be deemed acceptance of the paid version of the Services.',
+  );
+  t.equal(level(trial, 'written'), 'met', 'continued use after a trial is no change of the terms');
+});
+
 t.test('governing law and the forum for disputes are read apart: a law without a court, a court of competent jurisdiction, arbitration', async (t) => {
   const lawOnly = read('A29.2.law', 'This Agreement shall be governed by and construed in accordance with the laws of the State of Delaware.');
   t.equal(level(lawOnly, 'governing-law'), 'met');
