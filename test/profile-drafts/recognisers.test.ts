@@ -251,6 +251,42 @@ t.test('locations right after the cue; hedges and regions are reasons; someone e
   t.same(draft('serviceLocations', 'The cloud service Acme Cloud is hosted at Exoscale in Frankfurt am Main, Germany.').value, ['DE']);
 });
 
+t.test('locations in more of their usual wordings; backups, people and a host’s whole network are not where the data is', async (t) => {
+  t.same(draft('serviceLocations', 'Our servers are located in Germany.').value, ['DE']);
+  const operated = 'The Service is operated from data centres in Finland.';
+  t.same(draft('serviceLocations', operated).value, ['FI']);
+  t.same(draft('dataStorageLocations', operated).value, ['FI']);
+  t.same(draft('serviceLocations', "Production systems run in Google Cloud's europe-west3 region (Frankfurt, Germany).").value, ['DE']);
+  t.same(draft('dataStorageLocations', 'The location of the data center is Helsinki, Finland.').value, ['FI']);
+  t.same(draft('dataStorageLocations', 'All customer data remains in Norway.').value, ['NO']);
+  const afterHost = 'We use Hetzner Online GmbH as our hosting provider; our servers are in Nuremberg and Falkenstein, Germany.';
+  t.same(draft('dataStorageLocations', afterHost).value, ['DE']);
+  t.same(draft('serviceLocations', afterHost).value, ['DE']);
+  t.equal(draft('dataStorageLocations', 'Backups are stored in a separate data center in Belgium.').status, 'not_found', 'backups alone');
+  // A hedge in another clause of the sentence does not make the stated place vague.
+  const storedThenMay = 'We store your data in the United States, and it may be processed in other countries where our subprocessors operate.';
+  t.same(draft('dataStorageLocations', storedThenMay).value, ['US']);
+  let d = draft('dataProcessingLocations', storedThenMay);
+  t.equal(d.status, 'not_found');
+  t.match(d.reason, /only "other" or "any" countries/);
+  d = draft('dataProcessingLocations', 'Acme processes Personal Data in the United Kingdom and the European Economic Area.');
+  t.equal(d.status, 'not_found', 'a region beside a country is no list of countries');
+  t.match(d.reason, /region is named beside GB/);
+  d = draft(
+    'dataStorageLocations',
+    'Data residency: Customer Data is stored in the EU region (Germany) or the US region (United States), as selected by the Customer.',
+  );
+  t.equal(d.status, 'not_found', "the customer's choice of region");
+  t.ok(d.reason);
+  d = draft('serviceLocations', 'Exoscale operates multiple data centers in Germany, Austria, Switzerland, and Bulgaria.');
+  t.equal(d.status, 'not_found', "a host's whole network is not where the service runs");
+  t.equal(
+    draft('dataProcessingLocations', 'Acme processes the personal information of individuals located in the United Kingdom.').status,
+    'not_found',
+    'where people are, not where data is processed',
+  );
+});
+
 t.test('personal data, audit rights and exit terms; a negating passage proposes nothing', async (t) => {
   t.equal(draft('personalData', 'Customer is the controller and Acme is the processor of Customer Personal Data.').value, true);
   t.equal(draft('personalData', 'Customer shall qualify as the Data Controller and Acme shall qualify as the Data Processor.').value, true);

@@ -9,11 +9,22 @@ import { subprocessorRows } from './subprocessors.js';
  */
 
 const VAGUE =
-  /\b(privacy framework|department of commerce|certified|adequacy|variety of|other countries|any country|around the world|worldwide|globally|such as|for example|may (be )?(transfer|store|process)|primarily|mainly|generally|typically|by default|from time to time|for (certain|some|selected|specific|particular)(?: [\w-]+){0,2} (customers|clients|users|universities|institutions|plans|accounts|regions))/i;
+  /\b(privacy framework|department of commerce|certified|adequacy|variety of|other countries|any country|around the world|worldwide|globally|such as|for example|may (be )?(transfer|store|process)|any other countr|primarily|(choose|chooses|chosen|selects?|selected|selection|elects?|opts?)\b|multiple|several|various|a number of|\beither\b[^.;]{0,60}\bor\b|mainly|generally|typically|by default|from time to time|for (certain|some|selected|specific|particular)(?: [\w-]+){0,2} (customers|clients|users|universities|institutions|plans|accounts|regions))/i;
 const NEGATED = /\b(outside (of )?|not (be )?(stored|located|processed|transferred) (in|to)|except)\s*(the\s+)?$/i;
 /** Someone else's data or place: a website's cookies and analytics, a third party's office. */
 const NOT_SERVICE_DATA =
-  /\b(cookies?|analytics|tracking|advertis|website|web site|log files?|operated by|headquartered|offices? (is|are) located|registered office|HIPAA|PHI|venue|exclusive jurisdiction)\b/i;
+  /\b(cookies?|analytics|tracking|advertis|website|web site|log files?|operated by|headquartered|offices? (is|are) located|registered office|HIPAA|PHI|venue|exclusive jurisdiction|(individuals|data subjects|persons|people|residents|users|customers|visitors) (located|residing|resident|based) in)\b/i;
+/** The clause of a sentence around a position: split at semicolons and at ", and" / ", but" / ", while". */
+function clauseAt(text: string, at: number): string {
+  const cut = /;|,\s+(?:and|but|while|whereas)\s+/g;
+  let start = 0;
+  for (let m = cut.exec(text); m; m = cut.exec(text)) {
+    if (m.index >= at) return text.slice(start, m.index);
+    start = m.index + m[0].length;
+  }
+  return text.slice(start);
+}
+
 /** Only a region is named ("within the European Union", "in the EEA"): no country. */
 const REGION_ONLY = /\b(in|within)\s+(the\s+)?(European Union|EU|EEA|European Economic Area|Europe)\b/;
 
@@ -30,7 +41,7 @@ const PLACE_PHRASE = new RegExp(
 );
 
 /** "Server location is X", "Data location: X": the place stated as the location itself. */
-const LOCATION_IS = /^(?:server|data|hosting|storage) locations?\s*(?:is|are|:)\s+((?:the\s+)?[A-Z][^.;()]{1,80})/i;
+const LOCATION_IS = /^(?:(?:server|data|hosting|storage) locations?|data cent(?:er|re)s?(?: locations?)?)\s*(?:is|are|:)\s+((?:the\s+)?[A-Z][^.;()]{1,80})/i;
 
 function locationRule(cue: RegExp, what: string): Rule {
   return (_c, ss, ctx) => {
@@ -58,7 +69,11 @@ function locationRule(cue: RegExp, what: string): Rule {
         )
           continue;
         const after = t.slice(cueAt.index);
-        const vague = VAGUE.test(t) || /\band (other|various|additional)\b[^.]{0,20}\b(countries|locations|jurisdictions)\b/i.test(t);
+        // Backups alone ("Backups are stored in a separate data center in Belgium") are not where the data is.
+        if (/\bbackups?\b/i.test(t.slice(0, cueAt.index)) && !/\b(customer|personal|your|all|client) (data|content)\b|\bdata and backups\b/i.test(t)) continue;
+        // Hedging is read in the clause that states the place: "We store your data in the US, and it may be processed elsewhere" stores it in the US.
+        const clause = clauseAt(t, cueAt.index);
+        const vague = VAGUE.test(clause) || /\band (other|various|additional)\b[^.]{0,20}\b(countries|locations|jurisdictions)\b/i.test(clause);
         // Countries named within the cue's phrase: "in (the) X", "in X and Y", "Server location is Falkenstein, Germany".
         const phrase = PLACE_PHRASE.exec(after) ?? LOCATION_IS.exec(after);
         const codes = phrase
@@ -67,8 +82,15 @@ function locationRule(cue: RegExp, what: string): Rule {
               .map((c) => c.code)
           : [];
         if (!codes.length) {
-          if (REGION_ONLY.test(after) && !vague && /\b(we|our|data|servers?|infrastructure)\b/i.test(t))
+          if (/^[^.;]{0,40}?\b(in|to) (other|any( other)?|various|multiple|several) (countries|country|jurisdictions?)\b/i.test(after))
+            out.push(openFound(s, `no country is named: the documents say only "other" or "any" countries for where ${what}`));
+          if (REGION_ONLY.test(after) && !vague && /\b(we|our|data|servers?|infrastructure|platform|services?|application|hosted)\b/i.test(t))
             out.push(openFound(s, `only a region is named (${REGION_ONLY.exec(after)![3]}), not the countries where ${what}`));
+          continue;
+        }
+        // A region named beside the countries ("in the United Kingdom and the European Economic Area"): the list is not of countries.
+        if (phrase && /\b(and|or)\s+(the\s+)?(European Union|EU|EEA|European Economic Area|Europe)\b(?![\w-])/.test(phrase[1]!)) {
+          out.push(openFound(s, `a region is named beside ${codes.join(', ')}; the countries where ${what} are not all named`));
           continue;
         }
         if (vague) {
@@ -80,7 +102,7 @@ function locationRule(cue: RegExp, what: string): Rule {
         if (
           !vendorSubject(t, ctx) &&
           !vendorClause?.test(t) &&
-          !/\b(our|all (customer |personal )?data|data infrastructure|(stored|hosted|processed|located)(?: (?:exclusively|only|solely|entirely))? (in|on|within)|(stored|hosted|processed)(,? and (stored|hosted|processed))+ (in|within)|hosted (?:(?:at|by|with|on) [^.;]{0,40}?,?\s)?(?:in|within)|(we|only) host (in|within)|provided from|takes? place (?:(?:exclusively|only|solely|entirely) )?(in|within)|operated in|located in|running in|run on|resides? in|residing in|data residency|deployed (in|on)|(server|data|hosting|storage) locations? (is|are))\b/i.test(
+          !/\b(our|all (customer |personal )?data|data infrastructure|(stored|hosted|processed|located)(?: (?:exclusively|only|solely|entirely))? (in|on|within)|(stored|hosted|processed)(,? and (stored|hosted|processed))+ (in|within)|hosted (?:(?:at|by|with|on) [^.;]{0,40}?,?\s)?(?:in|within)|(we|only) host (in|within)|provided from|operated (from|in)|data cent(?:er|re)s? (?:(?:located|based) )?in|data cent(?:er|re)s? (?:is|are)|servers? (?:are |is )?(?:located )?in|runs? in|(?:remains?|stays?|kept) (?:in|within)|takes? place (?:(?:exclusively|only|solely|entirely) )?(in|within)|operated in|located in|running in|run on|resides? in|residing in|data residency|deployed (in|on)|(server|data|hosting|storage) locations? (is|are))\b/i.test(
             t,
           )
         )
@@ -93,15 +115,15 @@ function locationRule(cue: RegExp, what: string): Rule {
 }
 
 export const storage = locationRule(
-  /\b((server|data|hosting|storage) locations? (is|are)|stored|stores?|storage|hosted|hosts|host (in|on|within)|data cent(er|re)s?|data infrastructure|infrastructure (is|are) located|servers? (are )?located|(data|content|information) (resides?|residing)|data residency|deployed)\b/i,
+  /\b((server|data|hosting|storage) locations?\s*(is|are|:)|stored|stores?|storage|hosted|hosts|host (in|on|within)|data cent(er|re)s?|data infrastructure|infrastructure (is|are) located|servers? (are |is )?(located )?in|servers? (are )?located|(data|content|information) (resides?|residing|remains?|stays?|is kept|are kept)|data residency|deployed)\b/i,
   'data is stored',
 );
 export const processing = locationRule(
-  /\b(processed|processes|processing|stores? and process|process and store|run on (virtuali[sz]ed )?servers|servers running)\b/i,
+  /\b(processed|processes|processing|(stores?|transfers?|hosts?) and process|process and store|run on (virtuali[sz]ed )?servers|servers running)\b/i,
   'data is processed',
 );
 export const service = locationRule(
-  /\b((server|hosting) locations? (is|are)|host(s)? (the|our) (service|services|platform|application)\b|operated|operates|provided from|services? (are|is) (provided|operated)|run on (virtuali[sz]ed )?servers|servers running|(we|only) host (in|within)|(is|are) hosted (?:(?:at|by|with|on) [^.;]{0,40}?\s)?(in|within)|(is|are) deployed (in|on)|(infrastructure|platform|service) runs (in|on))\b/i,
+  /\b((server|hosting) locations?\s*(is|are|:)|host(s)? (the|our) (service|services|platform|application)\b|operated|operates|provided from|servers? (are|is) (located )?in|servers? (are )?located|(systems|servers|infrastructure|platform|services?|applications?) (runs?|are run|is run) (in|on)|services? (are|is) (provided|operated)|run on (virtuali[sz]ed )?servers|servers running|(we|only) host (in|within)|(is|are) hosted (?:(?:at|by|with|on) [^.;]{0,40}?\s)?(in|within)|(is|are) deployed (in|on)|(infrastructure|platform|service) runs (in|on))\b/i,
   'the service is provided',
 );
 
