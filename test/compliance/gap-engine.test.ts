@@ -1140,6 +1140,15 @@ t.test('a contract the provider changes on its own (continued use as acceptance)
   t.equal(level(trial, 'written'), 'met', 'continued use after a trial is no change of the terms');
 });
 
+t.test("a host's testing is not the provider's; an audit under way is no report", async (t) => {
+  const host = read('A24', 'Our platform provider, AWS, conducts regular penetration testing of its infrastructure.');
+  t.equal(host.status, 'missing');
+  t.match(host.rationale, /host's or a subprocessor's testing/);
+  const own = read('A24', 'Acme engages an independent third-party security firm to perform penetration tests of the Services at least annually.');
+  t.equal(own.status, 'covered');
+  t.equal(read('A28.5', 'Acme is currently undergoing its SOC 2 Type I audit.').status, 'missing');
+});
+
 t.test('governing law and the forum for disputes are read apart: a law without a court, a court of competent jurisdiction, arbitration', async (t) => {
   const lawOnly = read('A29.2.law', 'This Agreement shall be governed by and construed in accordance with the laws of the State of Delaware.');
   t.equal(level(lawOnly, 'governing-law'), 'met');
