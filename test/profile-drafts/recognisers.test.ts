@@ -251,6 +251,52 @@ t.test('locations right after the cue; hedges and regions are reasons; someone e
   t.same(draft('serviceLocations', 'The cloud service Acme Cloud is hosted at Exoscale in Frankfurt am Main, Germany.').value, ['DE']);
 });
 
+t.test('the provider’s company before its address, a registration number before the street, the importer on one line', async (t) => {
+  const both = (text: string, name: string, address: string) => {
+    t.equal(draft('legalName', text).value, name, text);
+    t.equal(draft('address', text, { ...ctx, legalNames: [name] }).value, address, text);
+  };
+  both('Acme AG, Bahnhofstrasse 1, 8001 Zürich, Switzerland', 'Acme AG', 'Bahnhofstrasse 1, 8001 Zürich, Switzerland');
+  both(
+    'If you have questions, write to us at Acme LLC, 1000 N. West Street, Suite 1200, Wilmington, DE 19801, or email legal@acme.example.',
+    'Acme LLC',
+    '1000 N. West Street, Suite 1200, Wilmington, DE 19801',
+  );
+  both(
+    'Acme Technologies Limited (CRO 654321), 1 Grand Canal Square, Dublin 2, D02 P820, Ireland',
+    'Acme Technologies Limited',
+    '1 Grand Canal Square, Dublin 2, D02 P820, Ireland',
+  );
+  both(
+    'The Services are provided by Acme AB, org. nr 556123-4567, Sveavägen 10, 111 57 Stockholm, Sweden.',
+    'Acme AB',
+    'Sveavägen 10, 111 57 Stockholm, Sweden',
+  );
+  both(
+    'These Terms are concluded with Acme Sp. z o.o. with its registered seat in Warsaw, ul. Marszałkowska 1, 00-001 Warszawa, Poland.',
+    'Acme Sp. z o.o.',
+    'ul. Marszałkowska 1, 00-001 Warszawa, Poland',
+  );
+  both(
+    'Data importer(s): Name: Acme Inc. Address: 100 Market Street, Suite 300, San Francisco, CA 94105, USA',
+    'Acme Inc.',
+    '100 Market Street, Suite 300, San Francisco, CA 94105, USA',
+  );
+  t.equal(
+    draft('address', 'Processor: Acme s.r.o., Václavské náměstí 1, 110 00 Praha 1, Czech Republic, ID No. 12345678', { ...ctx, legalNames: ['Acme s.r.o.'] })
+      .value,
+    'Václavské náměstí 1, 110 00 Praha 1, Czech Republic',
+    'the registration number after the country is not part of the address',
+  );
+  const block = 'Impressum\n\nAcme GmbH\nKönigsallee 60\n40212 Düsseldorf\n\nVertreten durch: Erika Musterfrau';
+  t.equal(draft('legalName', block).value, 'Acme GmbH', 'an imprint block');
+  // A block or a company-and-address line is weak: where the documents name the provider otherwise, that name stands.
+  const p1 = passage('This Agreement is between Customer and Acme Inc. ("Acme").');
+  const p2 = passage('Acme B.V.\nVijzelstraat 68\n1017 HL Amsterdam\nThe Netherlands');
+  const hits = [p1, p2].flatMap((p) => extract('legalName', p.content, ctx).map((found) => ({ passage: p, found })));
+  t.equal(decide('legalName', hits).value, 'Acme Inc.', "an affiliate's contact block does not make a conflict");
+});
+
 t.test('locations in more of their usual wordings; backups, people and a host’s whole network are not where the data is', async (t) => {
   t.same(draft('serviceLocations', 'Our servers are located in Germany.').value, ['DE']);
   const operated = 'The Service is operated from data centres in Finland.';

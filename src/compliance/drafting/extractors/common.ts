@@ -155,17 +155,24 @@ export function entityRows(content: string): EntityRow[] {
 }
 
 /** A postal address starting at the beginning of `text`, up to where the clause goes on; null without a street number or postcode. */
+/** A registration number written before a street: "org. nr 556123-4567, ", "CVR 12345678, ", "(business ID 1234567-8), ". */
+const REGISTRATION_LEAD =
+  /^(?:\(?\s*(?:org(?:anisation|anization)?\.?\s*(?:nr|no|number)\.?|CVR(?:\s*(?:nr|no)\.?)?|business ID|company (?:no|number)|reg(?:istration)?\.?\s*(?:no|number)\.?|VAT(?:\s*no\.?)?|KvK|KRS|NIP|ABN|ACN|CRO|CRN|ID No\.?)\s*:?\s*[\w ./-]{1,25}\)?,\s*)+/i;
+
 export function addressAt(text: string): string | null {
-  const t = text.replace(/^\s*[:,-]?\s*/, '');
+  // A registration number before the street ("org. nr 556123-4567, Sveavägen 10, …", "CVR 12345678, …") is not part of the address.
+  const t = text.replace(/^\s*[:,-]?\s*/, '').replace(REGISTRATION_LEAD, '');
   const stop =
-    /\s*(?:\(|;|[“"]|\s(?:and|AND)\s|,?\s+(?:registered|represented|hereinafter|acting|with (?:company|registration)|that|which|who)\b|,?\s+(?:is|are|was|acts as)\s|,\s*(?:an?|the)\s(?!(?:Netherlands|United (?:States|Kingdom|Arab Emirates)|Czech Republic|Slovak Republic|Republic of|Philippines)\b)|\.\s+(?=[A-Z][a-z]+\s+[a-z])|\.\s*$|$)/;
+    /\s*(?:\(|;|,\s+or\s|,?\s+[\w.+-]+@[\w-]+\.|,\s*(?:ID No|business ID|org(?:anisation|anization)?\.?\s*(?:nr|no|number)|CVR|VAT|KvK|KRS|NIP|ABN|ACN|CRO|CRN|company (?:no|number)|reg(?:istration)?\.?\s*(?:no|number))\b|[“"]|\s(?:and|AND)\s|,?\s+(?:registered|represented|hereinafter|acting|with (?:company|registration)|that|which|who)\b|,?\s+(?:is|are|was|acts as)\s|,\s*(?:an?|the)\s(?!(?:Netherlands|United (?:States|Kingdom|Arab Emirates)|Czech Republic|Slovak Republic|Republic of|Philippines)\b)|\.\s+(?=[A-Z][a-z]+\s+[a-z])|\.\s*$|$)/;
   const end = stop.exec(t);
   const a = (end ? t.slice(0, end.index) : t).replace(/[\s,.]+$/, '').trim();
   if (a.length < 10 || a.length > 160) return null;
   if (!/\d/.test(a)) return null;
   // A postcode (10247, 94107, 120 00, 50-266, 1000-001, M6K 1G1, SW1A 1AA, 110002) and a comma between street and town.
   if (
-    !/(\b\d{4,6}\b|\b\d{3} \d{2}\b|\b\d{2}-\d{3}\b|\b\d{4}-\d{3}\b|\b[A-Z]\d[A-Z]\s?\d[A-Z]\d\b|\b[A-Z]{1,2}\d[A-Z\d]?\s?\d[A-Z]{2}\b)/.test(a) ||
+    !/(\b\d{4,6}\b|\b\d{3} \d{2}\b|\b\d{2}-\d{3}\b|\b\d{4}-\d{3}\b|\b[A-Z]\d[A-Z]\s?\d[A-Z]\d\b|\b[A-Z]{1,2}\d[A-Z\d]?\s?\d[A-Z]{2}\b|\b[A-Z]\d{2}\s?[A-Z0-9]{4}\b)/.test(
+      a,
+    ) ||
     !/,/.test(a)
   )
     return null;

@@ -38,8 +38,19 @@ export const legalName: Rule = (content, ss, ctx, section) => {
   const alt = vendorAlt(ctx);
   const ownName = alt ? new RegExp(`^(?:${alt})`, 'i') : null;
   for (const r of entityRows(content)) if (r.entity) out.push({ value: r.entity, start: r.start, end: r.end, strength: 0.9 });
+  // A contact, imprint or signature block: the vendor's own company alone on a line, its address on the next lines. Weak: an
+  // affiliate sharing the brand (an EU representative's block) is written the same way, so it stands only where nothing else names the provider.
+  if (alt && !SUBPROCESSOR_SECTION.test(section))
+    for (const b of contactBlock(content, alt)) out.push({ value: b.name.replace(/\s+/g, ' '), start: b.nameStart, end: b.nameEnd, strength: 0.7, weak: true });
   ss.forEach((s, i) => {
     const t = clean(s.text);
+    // The data importer's block on one line: "Data importer(s): Name: X Inc. Address: …".
+    const importer = /\bimporter\(?s?\)?:?\s*(?:\d+\.\s*)?Name:\s*(.+?)(?:\s+Address:|$)/i.exec(t);
+    if (importer) {
+      const name = companyAt(importer[1]!);
+      if (name) out.push(found(s, name, 0.95));
+      return;
+    }
     let m = /^Name:\s*(.+)$/.exec(t);
     if (m) {
       if (i > 0 && /importer/i.test(priorText(ss, i, 3))) {
@@ -129,6 +140,21 @@ export const legalName: Rule = (content, ss, ctx, section) => {
       out.push(found(s, company, 0.8));
       return;
     }
+    // The vendor's own company followed by its postal address ("Acme AG, Bahnhofstrasse 1, 8001 Zürich", "write to us at Acme LLC,
+    // 1000 N. West Street, …", "Acme Limited (CRO 654321), 1 Grand Canal Square, …"), or the company a contract is concluded with; the first weak, as a contact block is.
+    if (!SUBPROCESSOR_SECTION.test(section)) {
+      m = new RegExp(String.raw`(?:^|:\s*|\b(?:at|to|by)\s+|^and\s+)(${COMPANY})(?:\s*\([^)]{0,60}\))?,\s+`).exec(t);
+      const withAddress = own(m) && addressAt(t.slice(m!.index + m![0].length).replace(/^(?:attn|attention)\b[^,]{0,40},\s*/i, ''));
+      if (withAddress && /^[^,]*\d/.test(withAddress)) {
+        out.push({ ...found(s, own(m)!, 0.7), weak: true });
+        return;
+      }
+      const concluded = own(new RegExp(String.raw`\b(?:concluded|entered into|made|agreement) (?:with|between you and)\s+(${COMPANY})`).exec(t));
+      if (concluded) {
+        out.push(found(s, concluded, 0.8));
+        return;
+      }
+    }
     // "X, Inc., an Ontario corporation" / "X Ltd, a company incorporated in ...".
     m = new RegExp(
       String.raw`(?:^|\bby\s+|\band\s+)(${COMPANY}),?\s+an?\s+(?:[A-Z][\w ]{1,40}\s+)?(?:corporation|company|limited liability company|private limited company|public benefit corporation|partnership|GmbH)\b`,
@@ -157,8 +183,8 @@ const REGISTRATION_LINE =
  * A contact or signature block: the vendor's name alone on a line, then its street, town
  * and postcode, and country on the next lines (up to an e-mail, phone or web line).
  */
-function contactBlock(content: string, alt: string): Found[] {
-  const out: Found[] = [];
+function contactBlock(content: string, alt: string): (Found & { name: string; nameStart: number; nameEnd: number })[] {
+  const out: (Found & { name: string; nameStart: number; nameEnd: number })[] = [];
   const lines: { text: string; start: number }[] = [];
   let at = 0;
   for (const l of content.split('\n')) {
@@ -192,7 +218,9 @@ function contactBlock(content: string, alt: string): Found[] {
     const value = parts.map((p) => clean(p.text).replace(/[,\s]+$/, '')).join(', ');
     // Without a postcode, a block of street (with its number), town and a country on its own line is an address too.
     const countryLine = endsInCountry(parts.map((p) => clean(p.text)));
-    if (addressAt(value) === value.replace(/[\s,.]+$/, '').trim() || countryLine) out.push({ value, start, end, strength: 0.8 });
+    const nameStart = l.start + l.text.indexOf(co);
+    if (addressAt(value) === value.replace(/[\s,.]+$/, '').trim() || countryLine)
+      out.push({ value, start, end, strength: 0.8, name: co, nameStart, nameEnd: nameStart + co.length });
   });
   return out;
 }
@@ -211,7 +239,7 @@ function endsInCountry(parts: string[]): boolean {
 export const address: Rule = (content, ss, ctx) => {
   const out: Found[] = [];
   const alt = ctx.legalNames?.length ? vendorAlt({ vendorNames: ctx.legalNames }) : vendorAlt(ctx);
-  if (alt) out.push(...contactBlock(content, alt));
+  if (alt) out.push(...contactBlock(content, alt).map(({ value, start, end, strength }) => ({ value, start, end, strength })));
   for (const r of entityRows(content)) if (r.address) out.push({ value: r.address, start: r.start, end: r.end, strength: 0.9 });
   // A table of the group's entities: the row whose name is the provider's legal name, its address column
   // ("Entity Name: Simptel B.V.; Headquarters Address: Stadhuisplein 10, 5611EM, Eindhoven, …").
@@ -236,6 +264,13 @@ export const address: Rule = (content, ss, ctx) => {
   );
   ss.forEach((s, i) => {
     const t = clean(s.text);
+    // The data importer's block on one line: "Data importer(s): Name: X Inc. Address: 100 Market Street, …".
+    const importer = /\bimporter\b.{0,80}?\bAddress:\s*(.{10,300})$/i.exec(t);
+    if (importer) {
+      const a = addressAt(importer[1]!) ?? (/\d/.test(importer[1]!) ? importer[1]!.replace(/[\s,.]+$/, '') : null);
+      if (a) out.push(found(s, a, 0.9));
+      return;
+    }
     let m = /^Address:\s*(.{10,300})$/.exec(t);
     if (m) {
       const near = priorText(ss, i, 4);
@@ -275,7 +310,7 @@ export const address: Rule = (content, ss, ctx) => {
       return;
     }
     m = new RegExp(
-      String.raw`(?:${alt})(?:[^.;]|\.(?=\S)|(?<=\b(?:No|Inc|Ltd|Co|Corp|[A-Z]))\.){0,120}?\b(?:located at|with (?:its |their )?(?:principal |registered )?(?:offices?|place of business|address) (?:at|in)|having (?:its |their )?(?:registered )?(?:office|seat|address) at|whose (?:registered )?(?:office|address) is(?: located)?(?: at)?|registered (?:office|address)(?: is)?(?: at)?|of(?=\s+(?:\d|(?:Unit|Suite|Floor|Level|Building)\s+\d)))\s+`,
+      String.raw`(?:${alt})(?:[^.;]|\.(?=\S)|(?<=\b(?:No|Inc|Ltd|Co|Corp|[A-Z]))\.){0,120}?\b(?:located at|with (?:its |their )?(?:principal |registered )?(?:offices?|place of business|address) (?:at|in)|having (?:its |their )?(?:registered )?(?:office|seat|address) at|with (?:its |their )?(?:registered )?(?:seat|office) in [^\s,]+,|whose (?:registered )?(?:office|address) is(?: located)?(?: at)?|registered (?:office|address)(?: is)?(?: at)?|of(?=\s+(?:\d|(?:Unit|Suite|Floor|Level|Building)\s+\d)))\s+`,
       'i',
     ).exec(t);
     if (m) {
@@ -287,7 +322,7 @@ export const address: Rule = (content, ss, ctx) => {
       if (a) out.push(found(s, a, 0.85));
       return;
     }
-    m = new RegExp(String.raw`(?:^|:\s*|\bby\s+|^and\s+)(${COMPANY})(?:\s*\([^)]{0,60}\))?,\s+`).exec(t);
+    m = new RegExp(String.raw`(?:^|:\s*|\b(?:by|at|to|is)\s+|^and\s+)(${COMPANY})(?:\s*\([^)]{0,60}\))?,\s+`).exec(t);
     if (m && new RegExp(`^(?:${alt})`, 'i').test(m[1]!)) {
       const a = addressAt(t.slice(m.index + m[0].length));
       if (a && /^[^,]*\d/.test(a)) out.push(found(s, a, 0.8));
