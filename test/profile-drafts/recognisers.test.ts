@@ -297,6 +297,15 @@ t.test('the provider’s company before its address, a registration number befor
   t.equal(decide('legalName', hits).value, 'Acme Inc.', "an affiliate's contact block does not make a conflict");
 });
 
+t.test("a governing law for customers outside Europe only is not the EU entity's", async (t) => {
+  const us =
+    'If Customer is an entity registered in the United States of America, Canada, or Mexico, this Agreement will be governed by and construed in accordance with the laws of the State of New York.';
+  const rest = 'In all other cases, this Agreement will be governed by and construed in accordance with the laws of England.';
+  t.equal(draft('governingLaw', `${us} ${rest}`).value, 'GB');
+  t.equal(draft('governingLaw', 'For customers located in Australia, this Agreement is governed by the laws of New South Wales.').status, 'not_found');
+  t.equal(draft('governingLaw', 'If you are located in the European Union, these Terms are governed by the laws of Ireland.').value, 'IE');
+});
+
 t.test('locations in more of their usual wordings; backups, people and a host’s whole network are not where the data is', async (t) => {
   t.same(draft('serviceLocations', 'Our servers are located in Germany.').value, ['DE']);
   const operated = 'The Service is operated from data centres in Finland.';

@@ -1,4 +1,5 @@
-import { dates, durations } from '../text.js';
+import { EEA } from '../../../domain/countries.js';
+import { countriesIn, dates, durations } from '../text.js';
 import { clean, entityRows, found, keyValues, LAW_KEY, lawCountry, openFound, vendorAlt, type Found, type Rule } from './common.js';
 
 /**
@@ -231,6 +232,22 @@ export function noticeRule(party: 'entity' | 'provider'): Rule {
  * by the service instance, takes the branch for customers outside the Americas (the
  * register is kept by EU financial entities). Clauses about the SCCs are left out.
  */
+/**
+ * A governing-law sentence that applies only to customers established outside the EEA: its condition ("If Customer is an
+ * entity registered in the United States of America, Canada, or Mexico, …", "For customers located in Australia, …")
+ * names places, none of them in the EEA or Europe.
+ */
+function outsideEuropeBranch(t: string): boolean {
+  const m =
+    /^(?:if|where|when|for)\b[^,]{0,40}?\b(?:customers?|you|licensees?|clients?|entit(?:y|ies)|parties)\b[^.;]{0,60}?\b(?:registered|located|domiciled|based|resident|residing|incorporated|headquartered|established|organi[sz]ed)\s+(?:in|within)\s+([^;]{2,120}?),\s+(?:this|these|the|all|any)\b/i.exec(
+      t,
+    );
+  if (!m) return false;
+  if (/\b(Europe|European|EU|EEA|outside)\b/i.test(m[1]!)) return false;
+  const codes = countriesIn(m[1]!).map((c) => c.code);
+  return codes.length > 0 && codes.every((c) => !EEA.has(c) && c !== 'GB' && c !== 'CH');
+}
+
 export const governingLaw: Rule = (content, ss) => {
   const out: Found[] = [];
   for (const r of entityRows(content)) if (r.law) out.push({ value: r.law, start: r.start, end: r.end, strength: 0.85 });
@@ -269,8 +286,9 @@ export const governingLaw: Rule = (content, ss) => {
       if (c) out.push(found(s, c, 0.75));
       return;
     }
-    // A branch for customers in the Americas (or the US) is not the law of an EU entity's contract.
-    if (/^If\b[^,]{0,80}\b(is|are) in the (Americas|United States)\b/i.test(t)) return;
+    // A branch for customers in the Americas (or the US, Canada, Australia …) is not the law of an EU entity's contract:
+    // "If Customer is an entity registered in the United States of America, Canada, or Mexico, this Agreement … New York".
+    if (/^If\b[^,]{0,80}\b(is|are) in the (Americas|United States)\b/i.test(t) || outsideEuropeBranch(t)) return;
     const branches = t.split(/(?=\bIf\b)/);
     const laws = branches.map((b) => ({ branch: b, country: lawCountry(b) })).filter((x): x is { branch: string; country: string } => !!x.country);
     if (!laws.length) return;
