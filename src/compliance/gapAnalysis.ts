@@ -305,7 +305,10 @@ function readElement(
     const lead = m.span.length === 1 && first.lead !== undefined ? sentences[first.lead]! : null;
     const bindText = lead && !actors(m.text, ctx.vendorNames).length ? `${lead.text} ${m.text}` : m.text;
     if (!bindsAsNeeded(bindText, bound, ctx.vendorNames)) continue;
-    if (lead && /\b(not|never|no)\b[^.:]{0,40}:\s*$/i.test(lead.text) && bound !== 'customer') continue;
+    // A negated lead-in ("The Managed Service does not provide:"), or the lead-in of the list its own lead-in is an item of
+    // (a nested list read flat: "does not provide:" › "- For managed infrastructure:" › "- …").
+    const outer = lead?.lead !== undefined ? sentences[lead.lead]! : null;
+    if ([lead, outer].some((l) => l && /\b(not|never|no)\b[^.:]{0,40}:\s*$/i.test(l.text)) && bound !== 'customer') continue;
     // A section that instructs the customer ("Setting up two-factor auth", "How to secure your account") is advice on
     // the customer's own account, not a control of the provider's.
     if (bound === 'provider' && CUSTOMER_ADVICE.test(first.section.split(' > ').at(-1)?.trim() ?? '')) continue;

@@ -7,6 +7,7 @@ import { quoteAround, splitSentences, type SourceDocument } from '../../src/comp
 import { bindsAsNeeded } from '../../src/compliance/reading.js';
 import { riskRating, scoreOf } from '../../src/compliance/risk.js';
 import { LocalHashEmbedder } from '../../src/rag/embedders/local.js';
+import { parseMarkdown } from '../../src/ingest/parsers/markdown.js';
 
 const doc = (id: string, ...paragraphs: string[]) => ({
   id,
@@ -1138,6 +1139,36 @@ t.test('a contract the provider changes on its own (continued use as acceptance)
     'If Customer continues to use the Services after the trial period, this will be deemed acceptance of the paid version of the Services.',
   );
   t.equal(level(trial, 'written'), 'met', 'continued use after a trial is no change of the terms');
+});
+
+t.test('a loose list under a negated lead-in, nested lists read flat: what the service does not provide is no commitment', async (t) => {
+  const md = [
+    '## Managed Services',
+    '',
+    '1. Acme operates the customer environment.',
+    '',
+    '2. The Managed Service does not provide:',
+    '',
+    '   1. For managed infrastructure:',
+    '',
+    '      1. Monitoring of applications running within virtual machines',
+    '',
+    '   2. Alternative scheduling of updates',
+    '',
+    "   3. Adherence to the Customer's change management requirements and change control procedures",
+    '',
+  ].join('\n');
+  const parsed = parseMarkdown(md);
+  t.ok(
+    parsed.blocks.some((b) => b.text.startsWith('- Alternative scheduling')),
+    'an item of a loose list keeps its marker',
+  );
+  const document = { id: 'sla', filename: 'sla.md', title: 'SLA', blocks: parsed.blocks };
+  t.equal(level(readDocument('A9.4.e', document), 'change'), 'none');
+  t.equal(level(read('A9.4.e', 'As a normal business practice, Acme performs peer reviews on a percentage of all support cases.'), 'change'), 'none');
+  t.equal(level(read('A9.4.e', 'Every code change is peer reviewed before it is deployed to production.'), 'change'), 'met');
+  t.equal(level(read('A10', 'Managed Services include 24/7 monitoring, excluding security-related monitoring.'), 'monitoring'), 'limited');
+  t.equal(level(read('A17', 'Acme provides (non-security) incident management for the managed environment.'), 'process'), 'limited');
 });
 
 t.test("a host's testing is not the provider's; an audit under way is no report", async (t) => {

@@ -175,7 +175,9 @@ export function htmlToBlocks(html: string): { blocks: Block[]; title?: string; d
       return;
     }
     if (BLOCK.has(name)) {
-      flush();
+      // A list item's first paragraph (a loose list: "1. …" items apart by blank lines) keeps the item's marker, so the
+      // item is still read as one of its list (passages.ts: a lead-in ending in a colon binds its items).
+      if (!(buf.length === 1 && buf[0] === '- ')) flush();
       for (const c of node.children) visit(c);
       flush();
       return;
