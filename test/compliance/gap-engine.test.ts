@@ -1171,6 +1171,13 @@ t.test('a loose list under a negated lead-in, nested lists read flat: what the s
   t.equal(level(read('A17', 'Acme provides (non-security) incident management for the managed environment.'), 'process'), 'limited');
 });
 
+t.test('an operational transfer or hand-over at the end of the term is transition help', async (t) => {
+  const handover = 'At the end of the service term, Acme will initiate an operational transfer and hand over all credentials to the Customer.';
+  t.equal(level(read('A28.8', handover), 'transition'), 'met');
+  t.equal(level(read('A30.3.f', handover), 'migration'), 'met');
+  t.equal(level(read('A28.8', 'Acme will hand over the keys to its office to the landlord.'), 'transition'), 'none', 'a hand-over that is no exit');
+});
+
 t.test("a host's testing is not the provider's; an audit under way is no report", async (t) => {
   const host = read('A24', 'Our platform provider, AWS, conducts regular penetration testing of its infrastructure.');
   t.equal(host.status, 'missing');
