@@ -1178,6 +1178,34 @@ t.test('an operational transfer or hand-over at the end of the term is transitio
   t.equal(level(read('A28.8', 'Acme will hand over the keys to its office to the landlord.'), 'transition'), 'none', 'a hand-over that is no exit');
 });
 
+t.test(
+  'a right to disclose to authorities notwithstanding confidentiality is neither cooperation nor confidentiality; a privacy policy on logs, an account option',
+  async (t) => {
+    const disclose =
+      'In compliance with the inquiry, request, order, or direction of any governmental authorities, regulators or other competent authorities, and notwithstanding any confidentiality obligations set forth in these Terms, Acme will be entitled to render cooperation to the aforementioned authorities, including providing the relevant information to such regulators.';
+    t.equal(read('A30.2.g', disclose).status, 'missing');
+    t.equal(level(read('A30.2.c', disclose), 'confidentiality'), 'none');
+    t.equal(level(read('A30.2.c', 'All arbitration proceedings between the parties will be confidential.'), 'confidentiality'), 'none');
+    const privacy = readDocument('A10', {
+      id: 'p',
+      filename: 'privacy.md',
+      title: 'Privacy Policy',
+      blocks: [
+        {
+          text: 'We collect log metadata associated with your interactions with the Acme website and keep access logs of our systems.',
+          headings: ['Privacy Policy'],
+        },
+      ],
+    });
+    t.equal(level(privacy, 'logging'), 'limited', "a privacy policy's logs are the vendor's own processing");
+    t.equal(
+      level(read('A9.4.c', 'If you activate account verification, we will send you SMS alerts and two-factor authentication codes.'), 'strong-auth'),
+      'limited',
+      'two-factor authentication the user may activate for its own account',
+    );
+  },
+);
+
 t.test("a host's testing is not the provider's; an audit under way is no report", async (t) => {
   const host = read('A24', 'Our platform provider, AWS, conducts regular penetration testing of its infrastructure.');
   t.equal(host.status, 'missing');
