@@ -306,6 +306,32 @@ t.test("a governing law for customers outside Europe only is not the EU entity's
   t.equal(draft('governingLaw', 'If you are located in the European Union, these Terms are governed by the laws of Ireland.').value, 'IE');
 });
 
+t.test("another region's entity, a consumer's law and terms for other customers are not the EU business customer's", async (t) => {
+  t.equal(
+    draft('legalName', 'The Services are provided in Europe by Acme Cloud Computing (Europe) Co., Ltd. ("Acme Europe").').value,
+    'Acme Cloud Computing (Europe) Co., Ltd.',
+    'a place in brackets inside the company name',
+  );
+  t.equal(
+    draft('legalName', 'For which the PRC is the Service Region, such Services shall be provided by Acme Cloud Computing (Beijing) Co., Ltd. ("Acme Beijing").')
+      .status,
+    'not_found',
+    "the entity for another region's customers",
+  );
+  t.equal(
+    draft('governingLaw', 'Notwithstanding Section 3, if you use our Services as a consumer, the governing law that applies to the Terms is German law.')
+      .status,
+    'not_found',
+    "a consumer's law",
+  );
+  t.equal(
+    draft('governingLaw', 'These terms shall be governed by English law, except that if you are a consumer mandatory local law may also apply.').value,
+    'GB',
+  );
+  t.equal(draft('governingLaw', 'These Terms are governed by the laws of South Korea.', ctx, 'Acme Cloud South Korea Terms').status, 'not_found');
+  t.equal(draft('governingLaw', 'These Terms are governed by the laws of Ireland.', ctx, 'Acme Cloud Terms of Service').value, 'IE');
+});
+
 t.test('locations in more of their usual wordings; backups, people and a host’s whole network are not where the data is', async (t) => {
   t.same(draft('serviceLocations', 'Our servers are located in Germany.').value, ['DE']);
   const operated = 'The Service is operated from data centres in Finland.';

@@ -240,6 +240,11 @@ const ALIASES: Record<string, string> = {
   'the netherlands': 'NL',
   netherlands: 'NL',
   'south korea': 'KR',
+  prc: 'CN',
+  "people's republic of china": 'CN',
+  'people’s republic of china': 'CN',
+  'china mainland': 'CN',
+  'mainland china': 'CN',
   'czech republic': 'CZ',
   russia: 'RU',
 };

@@ -45,7 +45,7 @@ export type Rule = (content: string, ss: Sentence[], ctx: ExtractContext, sectio
  * The Nordic "AS"/"ASA" and the Italian "SpA" follow a name written in mixed case only: an
  * all-caps disclaimer ("PROVIDED AS IS") is not a company, nor is "Provided AS IS".
  */
-export const COMPANY = String.raw`(?:(?:[A-Z0-9][\w&'’.-]*(?:,?\s+[A-Z0-9][\w&'’.-]*){0,4}?),?\s+(?:LLC|L\.L\.C\.|LLP|Inc\.?|INC\.?|Ltd\.?|LTD\.?|Limited|LIMITED|Pty\.? Ltd\.?|GmbH(?: & Co\. KG)?|GMBH|UG|KG|B\.V\.|BV|N\.V\.|S\.A\.S\.|SAS|S\.A\.|SARL|S\.à r\.l\.|S\.r\.l\.|SRL|S\.p\.A\.|S\.L\.|PBC|Corporation|CORPORATION|Corp\.?|CORP\.?|plc|PLC|AG|SE|AB|Oy|Oyj|ApS|A/S|Sp\. z o\.o\.|[Ss]p(?:ółka|\.) z o\. ?o\.|[Ss]półka akcyjna|s\.r\.o\.|d\.o\.o\.|Kft\.|Zrt\.|Lda\.|S\.L\.U\.|DAC|OÜ|SIA|UAB|Sàrl|EOOD)(?![\w])|(?:[A-Z0-9][\w&'’.-]*[a-z][\w&'’.-]*(?:\s+[A-Z0-9][\w&'’.-]*){0,3}?),?\s+(?:AS|ASA|SpA)(?![\w])(?!\s+IS\b)|(?:SASU|SAS|SARL|EURL)\s+[A-Z0-9][\w&'’.-]*[a-z][\w&'’.-]*(?:\s+[A-Z0-9][\w&'’.-]*[a-z][\w&'’.-]*){0,2})`;
+export const COMPANY = String.raw`(?:(?:[A-Z0-9][\w&'’.-]*(?:,?\s+(?:\([A-Z][\w .'’-]{1,30}\)|[A-Z0-9][\w&'’.-]*)){0,5}?),?\s+(?:LLC|L\.L\.C\.|LLP|Inc\.?|INC\.?|Ltd\.?|LTD\.?|Limited|LIMITED|Pty\.? Ltd\.?|GmbH(?: & Co\. KG)?|GMBH|UG|KG|B\.V\.|BV|N\.V\.|S\.A\.S\.|SAS|S\.A\.|SARL|S\.à r\.l\.|S\.r\.l\.|SRL|S\.p\.A\.|S\.L\.|PBC|Corporation|CORPORATION|Corp\.?|CORP\.?|plc|PLC|AG|SE|AB|Oy|Oyj|ApS|A/S|Sp\. z o\.o\.|[Ss]p(?:ółka|\.) z o\. ?o\.|[Ss]półka akcyjna|s\.r\.o\.|d\.o\.o\.|Kft\.|Zrt\.|Lda\.|S\.L\.U\.|DAC|OÜ|SIA|UAB|Sàrl|EOOD)(?![\w])|(?:[A-Z0-9][\w&'’.-]*[a-z][\w&'’.-]*(?:\s+[A-Z0-9][\w&'’.-]*){0,3}?),?\s+(?:AS|ASA|SpA)(?![\w])(?!\s+IS\b)|(?:SASU|SAS|SARL|EURL)\s+[A-Z0-9][\w&'’.-]*[a-z][\w&'’.-]*(?:\s+[A-Z0-9][\w&'’.-]*[a-z][\w&'’.-]*){0,2})`;
 export const companyRe = () => new RegExp(COMPANY, 'g');
 export const found = (s: Sentence, value: DraftValue, strength: number): Found => ({ value, start: s.start, end: s.end, strength });
 export const openFound = (s: Sentence, reason: string, strength = 0.7): Found => ({ value: null, start: s.start, end: s.end, strength, open: reason });
@@ -205,4 +205,17 @@ export function keyValues(line: string): [string, string][] | null {
     const i = p.indexOf(': ');
     return [p.slice(0, i).trim(), p.slice(i + 2).trim()] as [string, string];
   });
+}
+
+/**
+ * A section of terms for another region's or consumers' contracts ("PRC Service Region Terms", "North America Terms",
+ * "EEA Consumer Terms"): not what an EU financial entity, a business customer, contracts under.
+ */
+export function otherCustomersSection(section: string): boolean {
+  const heading = section.split(' > ').at(-1) ?? '';
+  if (!/\b(terms|addendum|conditions|region)\b/i.test(heading)) return false;
+  if (/\bconsumers?\b/i.test(heading)) return true;
+  if (/\b(north america|americas|latin america|apac|asia[- ]pacific)\b/i.test(heading)) return true;
+  const codes = countriesIn(heading).map((c) => c.code);
+  return codes.length > 0 && codes.every((c) => !EEA.has(c) && c !== 'GB' && c !== 'CH');
 }

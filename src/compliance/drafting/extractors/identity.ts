@@ -1,5 +1,6 @@
 import { SUBPROCESSOR_SECTION } from './subprocessors.js';
 import type { ICT_SERVICE_TYPES } from '../../../domain/vendorProfile.js';
+import { EEA } from '../../../domain/countries.js';
 import { countriesIn, sentences } from '../text.js';
 import {
   COMPANY,
@@ -12,6 +13,7 @@ import {
   found,
   keyValues,
   priorText,
+  otherCustomersSection,
   PROVIDER_TERMS,
   vendorAlt,
   vendorSubject,
@@ -33,6 +35,13 @@ import {
  * (“we”, “us”)"); the description of the party ("X, Inc., an Ontario corporation"); the
  * imprint ("X GmbH, Street 8, 10247 Berlin, registered with the commercial register").
  */
+/** A sentence scoped to customers or a service region outside Europe: it names such countries only, as a region or domicile. */
+function otherRegionOnly(t: string): boolean {
+  if (!/\b(service regions?|regions?|mainland|domiciled|resident|customers (in|located in|based in))\b/i.test(t)) return false;
+  const codes = countriesIn(t).map((c) => c.code);
+  return codes.length > 0 && codes.every((c) => !EEA.has(c) && c !== 'GB' && c !== 'CH');
+}
+
 export const legalName: Rule = (content, ss, ctx, section) => {
   const out: Found[] = [];
   const alt = vendorAlt(ctx);
@@ -44,6 +53,9 @@ export const legalName: Rule = (content, ss, ctx, section) => {
     for (const b of contactBlock(content, alt)) out.push({ value: b.name.replace(/\s+/g, ' '), start: b.nameStart, end: b.nameEnd, strength: 0.7, weak: true });
   ss.forEach((s, i) => {
     const t = clean(s.text);
+    // The entity for customers of another region only ("… provided by X (Beijing) Co., Ltd. … for which the PRC is the Service
+    // Region") is not the one an EU financial entity contracts with.
+    if (otherRegionOnly(t) || otherCustomersSection(section)) return;
     // The data importer's block on one line: "Data importer(s): Name: X Inc. Address: …".
     const importer = /\bimporter\(?s?\)?:?\s*(?:\d+\.\s*)?Name:\s*(.+?)(?:\s+Address:|$)/i.exec(t);
     if (importer) {
@@ -236,7 +248,7 @@ function endsInCountry(parts: string[]): boolean {
  * "X Inc., located at / with offices at <address>"; "X GmbH, <street>, <postcode> <town>"
  * (SCC annex, imprint). Only next to the vendor's name (or the data importer's block).
  */
-export const address: Rule = (content, ss, ctx) => {
+export const address: Rule = (content, ss, ctx, section) => {
   const out: Found[] = [];
   const alt = ctx.legalNames?.length ? vendorAlt({ vendorNames: ctx.legalNames }) : vendorAlt(ctx);
   if (alt) out.push(...contactBlock(content, alt).map(({ value, start, end, strength }) => ({ value, start, end, strength })));
@@ -264,6 +276,9 @@ export const address: Rule = (content, ss, ctx) => {
   );
   ss.forEach((s, i) => {
     const t = clean(s.text);
+    // The entity for customers of another region only ("… provided by X (Beijing) Co., Ltd. … for which the PRC is the Service
+    // Region") is not the one an EU financial entity contracts with.
+    if (otherRegionOnly(t) || otherCustomersSection(section)) return;
     // The data importer's block on one line: "Data importer(s): Name: X Inc. Address: 100 Market Street, …".
     const importer = /\bimporter\b.{0,80}?\bAddress:\s*(.{10,300})$/i.exec(t);
     if (importer) {

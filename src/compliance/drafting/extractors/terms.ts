@@ -1,6 +1,6 @@
 import { EEA } from '../../../domain/countries.js';
 import { countriesIn, dates, durations } from '../text.js';
-import { clean, entityRows, found, keyValues, LAW_KEY, lawCountry, openFound, vendorAlt, type Found, type Rule } from './common.js';
+import { clean, entityRows, found, keyValues, LAW_KEY, lawCountry, openFound, otherCustomersSection, vendorAlt, type Found, type Rule } from './common.js';
 
 /**
  * The register drafting rules for the contract's terms: start date, end date, renewal,
@@ -248,7 +248,8 @@ function outsideEuropeBranch(t: string): boolean {
   return codes.length > 0 && codes.every((c) => !EEA.has(c) && c !== 'GB' && c !== 'CH');
 }
 
-export const governingLaw: Rule = (content, ss) => {
+export const governingLaw: Rule = (content, ss, _ctx, section) => {
+  if (otherCustomersSection(section)) return [];
   const out: Found[] = [];
   for (const r of entityRows(content)) if (r.law) out.push({ value: r.law, start: r.start, end: r.end, strength: 0.85 });
   ss.forEach((s, i) => {
@@ -289,6 +290,10 @@ export const governingLaw: Rule = (content, ss) => {
     // A branch for customers in the Americas (or the US, Canada, Australia …) is not the law of an EU entity's contract:
     // "If Customer is an entity registered in the United States of America, Canada, or Mexico, this Agreement … New York".
     if (/^If\b[^,]{0,80}\b(is|are) in the (Americas|United States)\b/i.test(t) || outsideEuropeBranch(t)) return;
+    // A law for consumers ("if you use our Services as a consumer, the governing law … is German law") is not a business customer's.
+    const consumer = /\b(?:if|where|when) you\b[^,.;]{0,60}\bconsumers?\b|\bfor consumers\b/i.exec(t);
+    const lawAt = /\b[Ll]aws?\s+of\b|\b[A-Z][a-z]+ law\b/.exec(t)?.index;
+    if (consumer && (lawAt === undefined || consumer.index < lawAt)) return;
     const branches = t.split(/(?=\bIf\b)/);
     const laws = branches.map((b) => ({ branch: b, country: lawCountry(b) })).filter((x): x is { branch: string; country: string } => !!x.country);
     if (!laws.length) return;
