@@ -332,6 +332,20 @@ t.test("another region's entity, a consumer's law and terms for other customers 
   t.equal(draft('governingLaw', 'These Terms are governed by the laws of Ireland.', ctx, 'Acme Cloud Terms of Service').value, 'IE');
 });
 
+t.test('a description is of the service, not of its monitoring; a place "or abroad" is no fixed location', async (t) => {
+  t.equal(
+    draft(
+      'description',
+      'We operate active and real-time service monitoring, combined with a rapid response mechanism, that enables prompt detection of incidents.',
+    ).status,
+    'not_found',
+  );
+  t.equal(draft('description', 'We provide certain Acme Deploy Services pursuant to a Service Level Agreement.').status, 'proposed', 'services, in the plural');
+  const abroad = draft('dataStorageLocations', 'Your personal data can be transferred and stored into servers located in Türkiye or abroad with your consent.');
+  t.equal(abroad.status, 'not_found');
+  t.ok(abroad.reason);
+});
+
 t.test('locations in more of their usual wordings; backups, people and a host’s whole network are not where the data is', async (t) => {
   t.same(draft('serviceLocations', 'Our servers are located in Germany.').value, ['DE']);
   const operated = 'The Service is operated from data centres in Finland.';

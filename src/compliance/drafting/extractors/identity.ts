@@ -498,7 +498,7 @@ export const description: Rule = (_c, ss, ctx) => {
     )
       out.push(found(s, t, 0.7));
     else if (
-      /^.{0,80}?\b(is|provides|operates|offers|has developed|develops|represents|delivers|is a company (?:created|formed|founded) to provide|(?<=\bwe\s+)(?:provide|operate|offer|develop|deliver))\s+(?!to\b)(an?|the|its|our)?\s*[^.]{0,160}?\b(platform|service|software|solution|system|tool|application|hosting|interface|engine)\b/i.test(
+      /^.{0,80}?\b(is|provides|operates|offers|has developed|develops|represents|delivers|is a company (?:created|formed|founded) to provide|(?<=\bwe\s+)(?:provide|operate|offer|develop|deliver))\s+(?!to\b)(an?|the|its|our)?\s*[^.]{0,160}?\b(platform|service|software|solution|system|tool|application|hosting|interface|engine)s?\b(?!\s+(?:monitoring|levels?|credits?|desk|availability|interruptions?|requests?|tickets?|updates?|outages?))/i.test(
         t,
       ) &&
       !/\b(may|might|reserves?|shall not|will not|is not|does not|liable|responsible|warrant|discretion)/i.test(t.slice(0, 120))

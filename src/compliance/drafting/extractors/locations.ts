@@ -9,7 +9,7 @@ import { subprocessorRows } from './subprocessors.js';
  */
 
 const VAGUE =
-  /\b(privacy framework|department of commerce|certified|adequacy|variety of|other countries|any country|around the world|worldwide|globally|such as|for example|may (be )?(transfer|store|process)|any other countr|primarily|(choose|chooses|chosen|selects?|selected|selection|elects?|opts?)\b|multiple|several|various|a number of|\beither\b[^.;]{0,60}\bor\b|mainly|generally|typically|by default|from time to time|for (certain|some|selected|specific|particular)(?: [\w-]+){0,2} (customers|clients|users|universities|institutions|plans|accounts|regions))/i;
+  /\b(privacy framework|department of commerce|certified|adequacy|variety of|other countries|any country|around the world|worldwide|globally|such as|for example|may (be )?(transfer|store|process)|any other countr|abroad|primarily|(choose|chooses|chosen|selects?|selected|selection|elects?|opts?)\b|multiple|several|various|a number of|\beither\b[^.;]{0,60}\bor\b|mainly|generally|typically|by default|from time to time|for (certain|some|selected|specific|particular)(?: [\w-]+){0,2} (customers|clients|users|universities|institutions|plans|accounts|regions))/i;
 const NEGATED = /\b(outside (of )?|not (be )?(stored|located|processed|transferred) (in|to)|except)\s*(the\s+)?$/i;
 /** Someone else's data or place: a website's cookies and analytics, a third party's office. */
 const NOT_SERVICE_DATA =
