@@ -1,4 +1,5 @@
 import type { ElementLevel, ElementResult, EvidenceRole, GapEvidence, GapResult, GapStatus } from '../domain/gap.js';
+import { otherCustomersSection } from './drafting/text.js';
 import { terms } from '../rag/text.js';
 import type { EvidenceElement, VendorObligation } from './obligations.js';
 import { actors, bindsAsNeeded, dataProtectionOnly, financialAuthority, GENERIC_LIMITS, limitationsOf } from './reading.js';
@@ -296,6 +297,9 @@ function readElement(
     // to: it evidences only an element that asks for one (a description of the services).
     if (!takesDefinitions && DEFINITION.test(m.text)) continue;
     const first = sentences[m.span[0]!]!;
+    // Terms for another region's customers or for consumers ("PRC Service Region Terms", "EEA Consumer Terms") do not bind
+    // the provider towards an EU financial entity.
+    if (otherCustomersSection(first.section)) continue;
     if (!takesSubprocessorLists && SUBPROCESSOR_LIST.test(`${first.filename} ${first.title ?? ''}`)) continue;
     // A question ("How can a customer … transfer it to another provider?", an FAQ's heading) asks, it commits to nothing.
     if (/\?\s*$/.test(m.text)) continue;

@@ -1206,6 +1206,33 @@ t.test(
   },
 );
 
+t.test("terms for another region's customers or for consumers do not bind the provider towards an EU financial entity", async (t) => {
+  const regional = readDocument('A30.3.b', {
+    id: 't',
+    filename: 'terms.md',
+    title: 'Terms',
+    blocks: [
+      {
+        text: 'Acme will notify Customer within 24 hours after becoming aware of a security incident affecting Customer Data.',
+        headings: ['Acme Cloud South Korea Terms'],
+      },
+    ],
+  });
+  t.equal(regional.status, 'missing');
+  const general = readDocument('A30.3.b', {
+    id: 't',
+    filename: 'terms.md',
+    title: 'Terms',
+    blocks: [
+      {
+        text: 'Acme will notify Customer within 24 hours after becoming aware of a security incident affecting Customer Data.',
+        headings: ['Acme Cloud Terms of Service'],
+      },
+    ],
+  });
+  t.equal(general.status, 'covered');
+});
+
 t.test("a host's testing is not the provider's; an audit under way is no report", async (t) => {
   const host = read('A24', 'Our platform provider, AWS, conducts regular penetration testing of its infrastructure.');
   t.equal(host.status, 'missing');

@@ -1,4 +1,5 @@
 import countries from 'i18n-iso-countries';
+import { EEA } from '../../domain/countries.js';
 
 /**
  * Text helpers of the register drafting rules (docs/register-drafting.md): sentences
@@ -539,3 +540,17 @@ export const normalizeText = (s: string) =>
     .replace(/<[^>]+>/g, ' ')
     .replace(/[^\p{L}\p{N}]+/gu, ' ')
     .trim();
+
+/**
+ * A section of terms for another region's or consumers' contracts ("PRC Service Region Terms", "North America Terms",
+ * "EEA Consumer Terms"), at any level of a heading path: not what an EU financial entity, a business customer, contracts under.
+ */
+export function otherCustomersSection(section: string): boolean {
+  return section.split(' > ').some((heading) => {
+    if (!/\b(terms|addendum|conditions|region)\b/i.test(heading)) return false;
+    if (/\bconsumers?\b/i.test(heading)) return true;
+    if (/\b(north america|americas|latin america|apac|asia[- ]pacific)\b/i.test(heading)) return true;
+    const codes = countriesIn(heading).map((c) => c.code);
+    return codes.length > 0 && codes.every((c) => !EEA.has(c) && c !== 'GB' && c !== 'CH');
+  });
+}

@@ -2,6 +2,8 @@ import { EEA } from '../../../domain/countries.js';
 import type { DraftValue } from '../../../domain/profileDrafts.js';
 import { countriesIn, jurisdictionCountry, lawAdjectiveCountry, type Sentence } from '../text.js';
 
+export { otherCustomersSection } from '../text.js';
+
 /**
  * What the register drafting rules share (extractors.ts): what a rule finds and reads with,
  * the company-name pattern, sentence helpers, Markdown table cells and `Key: value; ...`
@@ -205,17 +207,4 @@ export function keyValues(line: string): [string, string][] | null {
     const i = p.indexOf(': ');
     return [p.slice(0, i).trim(), p.slice(i + 2).trim()] as [string, string];
   });
-}
-
-/**
- * A section of terms for another region's or consumers' contracts ("PRC Service Region Terms", "North America Terms",
- * "EEA Consumer Terms"): not what an EU financial entity, a business customer, contracts under.
- */
-export function otherCustomersSection(section: string): boolean {
-  const heading = section.split(' > ').at(-1) ?? '';
-  if (!/\b(terms|addendum|conditions|region)\b/i.test(heading)) return false;
-  if (/\bconsumers?\b/i.test(heading)) return true;
-  if (/\b(north america|americas|latin america|apac|asia[- ]pacific)\b/i.test(heading)) return true;
-  const codes = countriesIn(heading).map((c) => c.code);
-  return codes.length > 0 && codes.every((c) => !EEA.has(c) && c !== 'GB' && c !== 'CH');
 }
