@@ -224,7 +224,7 @@ export function dataProtectionOnly(text: string, section: string): boolean {
 
 /** A financial supervisor or competent authority (DORA's), as opposed to a data-protection authority. */
 export const FINANCIAL_AUTHORITY =
-  /\b(competent authorit(y|ies)(?! (under|pursuant to) (the )?(GDPR|data protection))|financial (services )?(regulator|supervisor|authorit)|(prudential|banking|resolution) (regulator|supervisor|authorit)|resolution authorit|customer['’]s (regulators?|supervisors?|supervisory authorit)|regulators? of (the )?customer|(regulatory|regulators?)( (or|and) supervisory)? (authorit|bod|audit))/i;
+  /\b(competent authorit(y|ies)(?! (under|pursuant to) (the )?(GDPR|data protection))|financial (services )?(regulator|supervisor|authorit)|(prudential|banking|resolution) (regulator|supervisor|authorit)|resolution authorit|(customer['’]s|(?<=\b(?:customer|client|entity) and )(?:its|their)) (regulators?|supervisors?|supervisory authorit)|regulators? of (the )?customer|(regulatory|regulators?)( (or|and) supervisory)? (authorit|bod|audit))/i;
 /** A data-protection authority ("the competent supervisory authority" of the GDPR and the SCCs). */
 export const DATA_PROTECTION_AUTHORITY = /\b((competent )?supervisory authorit(y|ies)|data protection authorit|information commissioner)/i;
 

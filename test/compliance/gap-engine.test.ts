@@ -1233,6 +1233,22 @@ t.test("terms for another region's customers or for consumers do not bind the pr
   t.equal(general.status, 'covered');
 });
 
+t.test("termination for the provider's breach is no customer right to terminate on notice; the customer's own regulators", async (t) => {
+  const forBreach = read(
+    'A28.7',
+    "Customer may terminate this Agreement with immediate effect if Acme commits a material breach, or where required by Customer's competent authority.",
+  );
+  t.equal(level(forBreach, 'customer-right'), 'none');
+  t.equal(forBreach.status, 'partial');
+  t.equal(level(read('A28.7', 'Customer may terminate this Agreement for convenience at any time on thirty days written notice.'), 'customer-right'), 'met');
+  const regulators = read(
+    'A30.3.e',
+    "Customer and its regulators shall have the right to access, inspect and audit Acme's premises, systems and records relating to the Services, upon reasonable notice.",
+  );
+  t.equal(level(regulators, 'authority-access'), 'met');
+  t.equal(regulators.status, 'covered');
+});
+
 t.test("a host's testing is not the provider's; an audit under way is no report", async (t) => {
   const host = read('A24', 'Our platform provider, AWS, conducts regular penetration testing of its infrastructure.');
   t.equal(host.status, 'missing');
