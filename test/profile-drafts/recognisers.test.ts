@@ -346,6 +346,22 @@ t.test('a description is of the service, not of its monitoring; a place "or abro
   t.ok(abroad.reason);
 });
 
+t.test("the contract's address of the provider stands over a privacy policy's", async (t) => {
+  const terms = { ...passage('Acme B.V., Keizersgracht 100, 1015 AA Amsterdam, the Netherlands'), title: 'Acme Terms of Service' };
+  const privacy = {
+    ...passage('Acme B.V., Strawinskylaan 3127, 1077 ZX Amsterdam, the Netherlands'),
+    chunkId: 'c2',
+    documentId: 'd2',
+    title: 'Acme Privacy Policy',
+  };
+  const c = { ...ctx, legalNames: ['Acme B.V.'] };
+  const hits = [terms, privacy].flatMap((p) => extract('address', p.content, c).map((found) => ({ passage: p, found })));
+  t.equal(hits.length, 2, 'both addresses are read');
+  const d = decide('address', hits);
+  t.equal(d.status, 'proposed');
+  t.equal(d.value, 'Keizersgracht 100, 1015 AA Amsterdam, the Netherlands');
+});
+
 t.test('locations in more of their usual wordings; backups, people and a host’s whole network are not where the data is', async (t) => {
   t.same(draft('serviceLocations', 'Our servers are located in Germany.').value, ['DE']);
   const operated = 'The Service is operated from data centres in Finland.';

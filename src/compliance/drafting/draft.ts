@@ -97,6 +97,9 @@ function evidenceOf(p: Passage, f: Found): Evidence {
   };
 }
 
+/** A privacy policy or notice, by its title. */
+const PRIVACY_TITLE = /\bprivacy\b/i;
+
 const round = (n: number) => Math.round(Math.min(0.99, n) * 100) / 100;
 
 /** Groups what the rule found in the passages into one proposal. */
@@ -194,6 +197,12 @@ export function decide(field: DraftField, hits: { passage: Passage; found: Found
         reason: `the documents give a governing law per contracting entity or region (${[...schedule].join(', ')}); which applies is set by the order`,
         evidence: hits.slice(0, 3).map((h) => evidenceOf(h.passage, h.found)),
       };
+  }
+  // The provider's name and address in the contract stand over a privacy policy's, which may name another entity or office of
+  // the group as controller of its own processing.
+  if (field === 'legalName' || field === 'address') {
+    const privacy = (h: (typeof hits)[number]) => PRIVACY_TITLE.test(h.passage.title);
+    if (hits.some(privacy) && hits.some((h) => !privacy(h))) hits = hits.filter((h) => !privacy(h));
   }
   const groups = new Map<string, { value: DraftValue; hits: typeof hits }>();
   for (const h of hits) {
