@@ -351,7 +351,10 @@ function readElement(
     }
     candidates.push({ m, rel, limit });
   }
-  const byRel = (a: Candidate, b: Candidate) => b.rel - a.rel || a.m.text.length - b.m.text.length;
+  // A heading-like fragment ("(e) Governing Law and Dispute Resolution.") evidences the element as well as the clause
+  // under it, but the clause is what an analyst wants quoted: fragments come last.
+  const fragment = (c: Candidate) => c.m.text.split(/\s+/).length < 8 && !/\b(is|are|shall|will|must|may|be|means|governs?|appl(y|ies))\b/i.test(c.m.text);
+  const byRel = (a: Candidate, b: Candidate) => Number(fragment(a)) - Number(fragment(b)) || b.rel - a.rel || a.m.text.length - b.m.text.length;
   const clean = candidates.filter((c) => !c.limit).sort(byRel);
   const limited = candidates.filter((c) => c.limit).sort(byRel);
   // Clauses about the same right that limit it, whoever they bind ("Customer agrees that audit

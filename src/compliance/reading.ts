@@ -170,7 +170,7 @@ export const GENERIC_LIMITS: LimitRule[] = [
   {
     re: /\bsubject to\b/i,
     unless:
-      /\bsubject to (the (terms|provisions|conditions) of )?(this|the|these) (agreement|terms|dpa|addendum|clauses)\b|\bsubject to (the )?(applicable )?(data protection )?law/i,
+      /\bsubject to (the (terms|provisions|conditions|requirements) of )?(this|the|these) (agreement|terms|dpa|addendum|clauses?|sections?)\b|\bsubject to (the )?(applicable )?(data protection )?law/i,
     note: 'subject to conditions',
   },
   { re: /\b(wherever|where|when(ever)?) (possible|feasible|practicable)\b/i, note: 'only where possible' },

@@ -1249,6 +1249,21 @@ t.test("termination for the provider's breach is no customer right to terminate 
   t.equal(regulators.status, 'covered');
 });
 
+t.test('the clause is quoted before a heading-like fragment; a commitment subject to its own clause is not limited', async (t) => {
+  const law = read(
+    'A29.2.law',
+    '(e) Governing Law and Dispute Resolution.',
+    'These Terms and any dispute arising out of them will be governed by the laws of England and Wales.',
+  );
+  const quoted = law.evidence.find((e) => e.element === 'governing-law')!;
+  t.match(quoted.quote, /laws of England and Wales/, 'the clause, not the heading, is the evidence');
+  const own = read(
+    'A29.2.sub',
+    'Customer grants Acme general written authorisation to engage the Sub-processors listed at https://acme.example/subprocessors to process Personal Data, subject to the requirements of this clause 8.',
+  );
+  t.equal(level(own, 'list'), 'met');
+});
+
 t.test("a host's testing is not the provider's; an audit under way is no report", async (t) => {
   const host = read('A24', 'Our platform provider, AWS, conducts regular penetration testing of its infrastructure.');
   t.equal(host.status, 'missing');
