@@ -550,7 +550,12 @@ export function otherCustomersSection(section: string): boolean {
     if (!/\b(terms|addendum|conditions|region)\b/i.test(heading)) return false;
     if (/\bconsumers?\b/i.test(heading)) return true;
     if (/\b(north america|americas|latin america|apac|asia[- ]pacific)\b/i.test(heading)) return true;
-    const codes = countriesIn(heading).map((c) => c.code);
-    return codes.length > 0 && codes.every((c) => !EEA.has(c) && c !== 'GB' && c !== 'CH');
+    return onlyOutsideEurope(heading);
   });
+}
+
+/** Whether a text names countries and all of them lie outside Europe (the EEA, the United Kingdom and Switzerland). */
+export function onlyOutsideEurope(text: string): boolean {
+  const codes = countriesIn(text).map((c) => c.code);
+  return codes.length > 0 && codes.every((c) => !EEA.has(c) && c !== 'GB' && c !== 'CH');
 }

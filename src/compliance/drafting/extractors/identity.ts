@@ -1,7 +1,6 @@
 import { SUBPROCESSOR_SECTION } from './subprocessors.js';
 import type { ICT_SERVICE_TYPES } from '../../../domain/vendorProfile.js';
-import { EEA } from '../../../domain/countries.js';
-import { countriesIn, sentences } from '../text.js';
+import { countriesIn, onlyOutsideEurope, sentences } from '../text.js';
 import {
   COMPANY,
   addressAt,
@@ -37,15 +36,14 @@ import {
  */
 /** A sentence scoped to customers or a service region outside Europe: it names such countries only, as a region or domicile. */
 function otherRegionOnly(t: string): boolean {
-  if (!/\b(service regions?|regions?|mainland|domiciled|resident|customers (in|located in|based in))\b/i.test(t)) return false;
-  const codes = countriesIn(t).map((c) => c.code);
-  return codes.length > 0 && codes.every((c) => !EEA.has(c) && c !== 'GB' && c !== 'CH');
+  return /\b(service regions?|regions?|mainland|domiciled|resident|customers (in|located in|based in))\b/i.test(t) && onlyOutsideEurope(t);
 }
 
 export const legalName: Rule = (content, ss, ctx, section) => {
   const out: Found[] = [];
   const alt = vendorAlt(ctx);
   const ownName = alt ? new RegExp(`^(?:${alt})`, 'i') : null;
+  const otherSection = otherCustomersSection(section);
   for (const r of entityRows(content)) if (r.entity) out.push({ value: r.entity, start: r.start, end: r.end, strength: 0.9 });
   // A contact, imprint or signature block: the vendor's own company alone on a line, its address on the next lines. Weak: an
   // affiliate sharing the brand (an EU representative's block) is written the same way, so it stands only where nothing else names the provider.
@@ -55,7 +53,7 @@ export const legalName: Rule = (content, ss, ctx, section) => {
     const t = clean(s.text);
     // The entity for customers of another region only ("… provided by X (Beijing) Co., Ltd. … for which the PRC is the Service
     // Region") is not the one an EU financial entity contracts with.
-    if (otherRegionOnly(t) || otherCustomersSection(section)) return;
+    if (otherSection || otherRegionOnly(t)) return;
     // The data importer's block on one line: "Data importer(s): Name: X Inc. Address: …".
     const importer = /\bimporter\(?s?\)?:?\s*(?:\d+\.\s*)?Name:\s*(.+?)(?:\s+Address:|$)/i.exec(t);
     if (importer) {
@@ -250,6 +248,7 @@ function endsInCountry(parts: string[]): boolean {
  */
 export const address: Rule = (content, ss, ctx, section) => {
   const out: Found[] = [];
+  const otherSection = otherCustomersSection(section);
   const alt = ctx.legalNames?.length ? vendorAlt({ vendorNames: ctx.legalNames }) : vendorAlt(ctx);
   if (alt) out.push(...contactBlock(content, alt).map(({ value, start, end, strength }) => ({ value, start, end, strength })));
   for (const r of entityRows(content)) if (r.address) out.push({ value: r.address, start: r.start, end: r.end, strength: 0.9 });
@@ -278,7 +277,7 @@ export const address: Rule = (content, ss, ctx, section) => {
     const t = clean(s.text);
     // The entity for customers of another region only ("… provided by X (Beijing) Co., Ltd. … for which the PRC is the Service
     // Region") is not the one an EU financial entity contracts with.
-    if (otherRegionOnly(t) || otherCustomersSection(section)) return;
+    if (otherSection || otherRegionOnly(t)) return;
     // The data importer's block on one line: "Data importer(s): Name: X Inc. Address: 100 Market Street, …".
     const importer = /\bimporter\b.{0,80}?\bAddress:\s*(.{10,300})$/i.exec(t);
     if (importer) {

@@ -1,5 +1,4 @@
-import { EEA } from '../../../domain/countries.js';
-import { countriesIn, dates, durations } from '../text.js';
+import { dates, durations, onlyOutsideEurope } from '../text.js';
 import { clean, entityRows, found, keyValues, LAW_KEY, lawCountry, openFound, otherCustomersSection, vendorAlt, type Found, type Rule } from './common.js';
 
 /**
@@ -244,8 +243,7 @@ function outsideEuropeBranch(t: string): boolean {
     );
   if (!m) return false;
   if (/\b(Europe|European|EU|EEA|outside)\b/i.test(m[1]!)) return false;
-  const codes = countriesIn(m[1]!).map((c) => c.code);
-  return codes.length > 0 && codes.every((c) => !EEA.has(c) && c !== 'GB' && c !== 'CH');
+  return onlyOutsideEurope(m[1]!);
 }
 
 export const governingLaw: Rule = (content, ss, _ctx, section) => {
