@@ -1121,6 +1121,23 @@ t.test("confidentiality of personal data only (a DPA's personnel clause) does no
   t.equal(level(mutual, 'confidentiality'), 'met');
 });
 
+t.test('confidentiality is an undertaking to keep information confidential, not any sentence that names the word', async (t) => {
+  for (const passing of [
+    'If you provide any suggestions to us, we will own all right, title, and interest in them, even if you have designated the suggestions as confidential.',
+    'Logs you submit must be complete; any confidential or sensitive information in these logs should be removed.',
+    'By submitting any Idea, you agree that your disclosure will not place Acme under any fiduciary or other obligation, whether or not marked confidential.',
+  ]) {
+    t.equal(level(read('A30.2.c', passing), 'confidentiality'), 'none', passing);
+  }
+  for (const undertaking of [
+    "Neither party shall disclose the other party's Confidential Information to any third party.",
+    'Both parties shall retain in confidence all Confidential Information disclosed or made available by the other party.',
+    'The receiving party shall use Confidential Information solely for the purpose of performing its obligations under the Agreement.',
+  ]) {
+    t.equal(level(read('A30.2.c', undertaking), 'confidentiality'), 'met', undertaking);
+  }
+});
+
 t.test('a contract the provider changes on its own (continued use as acceptance) is no fixed written agreement', async (t) => {
   const entire = 'This Agreement, including the Service Level Agreement, constitutes the entire agreement between the parties.';
   t.equal(level(read('A30.1', entire), 'written'), 'met');
