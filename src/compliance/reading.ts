@@ -187,7 +187,7 @@ export const GENERIC_LIMITS: LimitRule[] = [
   { re: /\bto the best of (its|our|their|his|her) (knowledge|abilit(y|ies)|knowledge and abilit(y|ies))\b/i, note: 'an effort, not a commitment' },
   {
     // A commitment for some plans or customers only ("applies only to Enterprise plans", "for Enterprise customers only").
-    re: /\bonly (to|for|on|under) (the |our |its )?([\w-]+ ){0,2}(plans?|tiers?|editions?|subscriptions?|packages?)\b|\b(for|to|on|under) (the |our |its )?([\w-]+ ){0,2}(plans?|tiers?|editions?|customers|subscriptions?|packages?) only\b/i,
+    re: /\bonly (to|for|on|under) (the |our |its )?([\w-]+ ){0,2}(plans?|tiers?|editions?|subscriptions?|packages?)\b|\b(for|to|on|under) (the |our |its )?([\w-]+ ){0,2}(plans?|tiers?|editions?|customers|subscriptions?|packages?) only\b|\bavailable (only )?(on|in|for|with|to|under) (the |our |its |selected |certain )?(?!all\b|any\b|every\b|each\b)([\w-]+ ){1,2}(plans?|tiers?|editions?|subscriptions?|packages?)\b/i,
     note: 'only for some plans or customers',
   },
   {

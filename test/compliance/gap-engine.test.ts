@@ -521,7 +521,7 @@ t.test("readings of the fifth round: page updates as notice, unilateral changes,
   t.equal(level(byPosting, 'change-notice'), 'limited');
   const withMechanism = read(
     'A29.2.sub',
-    'Acme will give Customer notice (by updating the website at https://acme.example/subprocessors and providing Customer with a mechanism to obtain notice of that update) of any new Subprocessor in advance.',
+    'Acme will give Customer notice (by updating the website at https://acme.example/subprocessors and providing Customer with a mechanism to obtain notice of that update) of any new Subprocessor in advance of providing that Subprocessor with access to Customer Personal Data.',
   );
   t.equal(level(withMechanism, 'change-notice'), 'met', 'a page update with a way to be notified of it is a notice');
   const otherNotice = read(
@@ -1136,6 +1136,35 @@ t.test('confidentiality is an undertaking to keep information confidential, not 
   ]) {
     t.equal(level(read('A30.2.c', undertaking), 'confidentiality'), 'met', undertaking);
   }
+});
+
+t.test('notice of a new subcontractor needs an advance period or prior consent', async (t) => {
+  const bare = read('A29.2.sub', 'Acme shall inform the Customer of any intended changes concerning the addition or replacement of Sub-processors.');
+  t.equal(level(bare, 'change-notice'), 'limited');
+  t.match(bare.rationale, /no advance period/);
+  for (const timed of [
+    'Acme will notify the Customer by email at least thirty (30) days before engaging any new Sub-processor.',
+    'Acme shall inform the Customer in text form of any new Sub-processor before it starts processing Customer Data.',
+    "Acme shall inform the Customer of any new Sub-processor and shall not engage it without the Customer's prior written consent.",
+  ]) {
+    t.equal(level(read('A29.2.sub', timed), 'change-notice'), 'met', timed);
+  }
+});
+
+t.test("encryption stated for less than the customer's data, or left to the customer or a plan, is limited", async (t) => {
+  for (const narrow of [
+    'We protect the personal information we collect about you with encryption in transit and at rest.',
+    'Acme encrypts payment card data in transit and at rest.',
+    'Encryption at rest is available on the Enterprise plan, and all data in transit is encrypted with TLS 1.2 or higher.',
+  ]) {
+    t.equal(read('A9.3.enc', narrow).status, 'partial', narrow);
+  }
+  const optional = read(
+    'A9.3.enc',
+    'Customers can enable encryption at rest for their databases, and all traffic between clients and the service is encrypted with TLS.',
+  );
+  t.not(optional.status, 'covered', 'encryption the customer may enable');
+  t.equal(read('A9.3.enc', 'Acme encrypts all Customer Data in transit using TLS 1.2 or higher and at rest using AES-256.').status, 'covered');
 });
 
 t.test('a contract the provider changes on its own (continued use as acceptance) is no fixed written agreement', async (t) => {
