@@ -18,9 +18,9 @@ const RIGHT = `may|can|has the right|have the right|will have the right|shall ha
 /** Verbs of the provider's own statements in the indicative. */
 const INDICATIVE = `notifies|informs|provides|maintains|ensures|implements|engages|grants|allows|permits|agrees|undertakes|commits|performs|keeps|deletes|returns|makes|uses|encrypts|monitors|conducts|retains|stores|hosts|processes`;
 
-/** The customer's duty without a modal of its own: "the need for you to", "Customer is advised to". */
+/** The customer's duty without a modal of its own: "the need for you to", "Customer is advised to", "we recommend that you back up". */
 const CUSTOMER_DUTY = new RegExp(
-  String.raw`\b(?:need|needs|required|requires|obligation|responsibility|advised|encouraged|expected|recommend(?:ed|s)?(?: that)?)\s+(?:for\s+)?(${CUSTOMER_WORDS})\s+(?:to|should|must)\b`,
+  String.raw`\b(?:need|needs|required|requires|obligation|responsibility|advised|encouraged|expected|recommend(?:ed|s)?(?: that)?)\s+(?:for\s+)?(${CUSTOMER_WORDS})\s+(?:to|should|must)\b|\b(?:recommend|advise|suggest|urge|encourage)(?:s|d|ed)?\s+that\s+(${CUSTOMER_WORDS})\b`,
   'gi',
 );
 
@@ -49,6 +49,12 @@ export function actors(text: string, vendorNames: readonly string[] = []): { par
     // The party's own verb: a modal within three words ("GitHub will promptly notify", "Customer may at any time").
     const v = new RegExp(String.raw`^(?:['’]s)?(?:\s+(?:\([^)]{0,30}\)|[\w-]+)){0,3}?\s+(${RIGHT}|${DUTY})\b`, 'i').exec(after);
     if (!v) continue;
+    // A disclaimer is no commitment: "we do not guarantee", "Acme does not warrant".
+    if (
+      /^\s*(?:\S+\s+){0,2}?(?:do|does|did|can|cannot|will|shall)\s*(?:not|n['’]t)\s+(?:guarantee|warrant)/i.test(after) ||
+      /^\s*cannot\s+(?:guarantee|warrant)/i.test(after)
+    )
+      continue;
     // "the data exporter's request" is not the exporter acting.
     if (/^['’]s\s/.test(after) && !/^['’]s\s+(own\s+)?(obligation|duty|right)/i.test(after)) continue;
     const party: Party = m[1] ? 'either' : m[2] ? 'customer' : 'provider';
@@ -71,7 +77,7 @@ export function actors(text: string, vendorNames: readonly string[] = []): { par
   // The customer's duty written without a modal of its own: "the need for you to maintain backups",
   // "Customer is advised to", "we recommend that you".
   for (const m of text.matchAll(CUSTOMER_DUTY)) {
-    out.push({ party: 'customer', modality: 'duty', at: m.index! + m[0].indexOf(m[1]!) });
+    out.push({ party: 'customer', modality: 'duty', at: m.index! + m[0].indexOf((m[1] ?? m[2])!) });
   }
   for (const m of text.matchAll(CUSTOMER_RESPONSIBILITY)) {
     out.push({ party: 'customer', modality: 'duty', at: m.index! + m[0].indexOf((m[1] ?? m[2])!) });

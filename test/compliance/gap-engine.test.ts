@@ -1167,6 +1167,15 @@ t.test("encryption stated for less than the customer's data, or left to the cust
   t.equal(read('A9.3.enc', 'Acme encrypts all Customer Data in transit using TLS 1.2 or higher and at rest using AES-256.').status, 'covered');
 });
 
+t.test("the host's plans and tests, the customer's own audit log and a recommendation to the customer are not the provider's commitment", async (t) => {
+  t.equal(read('A30.3.c', 'Our cloud provider AWS maintains business continuity and disaster recovery plans for its data centers.').status, 'missing');
+  t.equal(read('A30.3.d', 'Our hosting provider performs regular penetration tests of its infrastructure.').status, 'missing');
+  t.equal(read('A30.3.c', 'Acme maintains a business continuity and disaster recovery plan for the Service.').status, 'partial', "the provider's own plan");
+  t.equal(read('A30.3.e', 'You may audit your own usage through the audit log available in the dashboard.').status, 'missing');
+  t.equal(read('A12', 'We recommend that you regularly back up your content; we do not guarantee that backups will be available.').status, 'missing');
+  t.equal(read('A12', 'Acme performs regular backups of Customer Data.').status, 'partial', "the provider's own backups");
+});
+
 t.test('a contract the provider changes on its own (continued use as acceptance) is no fixed written agreement', async (t) => {
   const entire = 'This Agreement, including the Service Level Agreement, constitutes the entire agreement between the parties.';
   t.equal(level(read('A30.1', entire), 'written'), 'met');
