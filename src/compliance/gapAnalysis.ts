@@ -332,7 +332,7 @@ function readElement(
       const l = limitationsOf(n.text, rules)[0];
       if (l) limit = { note: l.note, sentence: nextIdx, text: n.text, at: l.at };
     }
-    if (!limit && el.dataProtectionScope && dataProtectionOnly(m.text, first.section)) {
+    if (!limit && el.dataProtectionScope && dataProtectionOnly(m.text, first.section, el.wholeDataCounts === true)) {
       limit = { note: el.dataProtectionScope, sentence: m.span[0]!, text: m.text, at: m.anchorAt };
     }
     if (!limit && el.privacyNoticeScope && PRIVACY_NOTICE.test(`${first.filename} ${first.title ?? ''}`)) {

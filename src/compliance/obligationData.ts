@@ -57,6 +57,11 @@ const ElementData = Type.Object(
     dataProtectionScope: Type.Optional(
       Type.String({ description: 'evidence given only for personal-data processing (SCCs, DPA) is limited: the note says so' }),
     ),
+    wholeDataCounts: Type.Optional(
+      Type.Literal(true, {
+        description: 'with dataProtectionScope: a DPA clause naming the customer\'s data as a whole ("Customer Data", not personal data) is not limited',
+      }),
+    ),
     privacyNoticeScope: Type.Optional(
       Type.String({
         description:

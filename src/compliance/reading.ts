@@ -214,13 +214,17 @@ export function limitationsOf(text: string, rules: readonly LimitRule[]): Limita
   return out;
 }
 
+const CUSTOMER_DATA_AS_A_WHOLE = /\b(customer|client|licensee|subscriber)['’]?s? (data|content)\b|\b(your|all) (data|content)\b/i;
+
 /**
  * Whether a clause speaks of personal-data processing only: a clause of the Standard
  * Contractual Clauses or of a data processing agreement (its section, or its wording: "these
  * Clauses", "the data exporter", "personal data", "the GDPR"). DORA's rights cover the whole ICT
  * service, so an audit or authority right given only there is limited to data protection.
  */
-export function dataProtectionOnly(text: string, section: string): boolean {
+export function dataProtectionOnly(text: string, section: string, wholeDataCounts = false): boolean {
+  // A clause of a DPA that protects the customer's data as a whole ("Customer Data", not "personal data"), where the element allows it.
+  if (wholeDataCounts && CUSTOMER_DATA_AS_A_WHOLE.test(text) && !/\bpersonal (data|information)\b/i.test(text)) return false;
   if (/\b(standard contractual clauses|SCCs?|clauses?\s+\d|annex|appendix|data processing (agreement|addendum)|DPA|GDPR|sub-?processors?)\b/i.test(section))
     return true;
   return /\b(these clauses|the clauses|clauses? \d+|modules? (one|two|three|four|\d)|SCCs?|standard contractual clauses|data exporter|data importer|personal data|processing activities|GDPR|BDSG|data protection (laws?|legislation|requirements|regulation)|privacy laws?|Article 28\(3\))\b/i.test(

@@ -1176,6 +1176,27 @@ t.test("the host's plans and tests, the customer's own audit log and a recommend
   t.equal(read('A12', 'Acme performs regular backups of Customer Data.').status, 'partial', "the provider's own backups");
 });
 
+t.test("security measures committed for personal data only do not protect the customer's data as a whole (Article 30(2)(c))", async (t) => {
+  const personal = read(
+    'A30.2.c',
+    'Acme shall implement appropriate technical and organisational measures to protect the Personal Data against accidental loss.',
+  );
+  t.equal(level(personal, 'security-measures'), 'limited');
+  t.match(personal.rationale, /personal data only/);
+  const dpa = {
+    id: 'dpa',
+    filename: 'dpa.md',
+    title: 'Data Processing Addendum',
+    blocks: [
+      {
+        text: 'Acme will maintain appropriate technical and organizational measures designed to protect Customer Data against accidental or unlawful destruction.',
+        headings: ['Data Processing Addendum', 'Security'],
+      },
+    ],
+  };
+  t.equal(level(readDocument('A30.2.c', dpa), 'security-measures'), 'met', "a DPA clause for the customer's data as a whole");
+});
+
 t.test('a contract the provider changes on its own (continued use as acceptance) is no fixed written agreement', async (t) => {
   const entire = 'This Agreement, including the Service Level Agreement, constitutes the entire agreement between the parties.';
   t.equal(level(read('A30.1', entire), 'written'), 'met');
