@@ -1197,6 +1197,17 @@ t.test("security measures committed for personal data only do not protect the cu
   t.equal(level(readDocument('A30.2.c', dpa), 'security-measures'), 'met', "a DPA clause for the customer's data as a whole");
 });
 
+t.test('service credits as the sole and exclusive remedy are no corrective action (Article 30(3)(a))', async (t) => {
+  const sla = [
+    'Acme commits to maintain at least 99.9% monthly uptime, measured by its external monitoring.',
+    'If Acme does not meet the uptime commitment, Customer will be entitled to service credits.',
+  ];
+  t.equal(read('A30.3.a', ...sla).status, 'covered');
+  const sole = read('A30.3.a', ...sla, 'Service credits are the sole and exclusive remedy for any failure by Acme to meet the uptime commitment.');
+  t.equal(level(sole, 'corrective'), 'limited');
+  t.match(sole.rationale, /sole remedy/);
+});
+
 t.test('a contract the provider changes on its own (continued use as acceptance) is no fixed written agreement', async (t) => {
   const entire = 'This Agreement, including the Service Level Agreement, constitutes the entire agreement between the parties.';
   t.equal(level(read('A30.1', entire), 'written'), 'met');
