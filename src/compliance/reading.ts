@@ -180,6 +180,10 @@ export const GENERIC_LIMITS: LimitRule[] = [
     note: 'subject to conditions',
   },
   { re: /\b(wherever|where|when(ever)?) (possible|feasible|practicable)\b/i, note: 'only where possible' },
+  {
+    re: /\bas (needed|deemed (necessary|appropriate))\b|\b(as|when|where|if) (we|it) (deems?|considers?) (it )?(necessary|appropriate)\b|\bon an? (as-needed|ad[- ]hoc|case[- ]by[- ]case) basis\b|\bad[- ]hoc\b/i,
+    note: 'only as needed, not a fixed commitment',
+  },
   { re: /\bif (applicable|any)\b/i, note: 'only if applicable' },
   { re: /\bunder no obligation\b|\bwithout (any )?obligation\b|\b(is|are|shall be|will be) not (obligated|obliged)\b/i, note: 'not an obligation' },
   { re: /\b(does|do|can|will) not (guarantee|warrant)\b|\bcannot guarantee\b|\bno (guarantee|warranty) (that|of)\b/i, note: 'not guaranteed' },

@@ -1208,6 +1208,18 @@ t.test('service credits as the sole and exclusive remedy are no corrective actio
   t.match(sole.rationale, /sole remedy/);
 });
 
+t.test("testing only as needed or only planned, and a host's monitoring, are not the provider's commitment", async (t) => {
+  t.equal(read('A24', 'We engage third-party security experts to perform penetration tests as needed.').status, 'partial');
+  t.equal(read('A24', 'We plan to conduct an independent penetration test later this year.').status, 'partial');
+  t.equal(read('A24', 'Acme engages an independent third party to perform a penetration test of the Service at least annually.').status, 'covered');
+  t.not(read('A10', 'Our hosting provider AWS monitors its infrastructure for intrusions and keeps access logs.').status, 'covered');
+  t.equal(
+    read('A10', 'Acme monitors its systems 24/7 for security threats and alerts the on-call team, and logs all administrative access to production systems.')
+      .status,
+    'covered',
+  );
+});
+
 t.test('a contract the provider changes on its own (continued use as acceptance) is no fixed written agreement', async (t) => {
   const entire = 'This Agreement, including the Service Level Agreement, constitutes the entire agreement between the parties.';
   t.equal(level(read('A30.1', entire), 'written'), 'met');
