@@ -250,6 +250,12 @@ const DEFINITION =
   /^[\s\-*•(\w)]{0,6}[“"'‘*]{1,3}[^”"'’*]{2,60}[”"'’*]{1,3}\s+(means|shall mean|refers to|has the meaning)\b|^[\s\-*•(\w)]{0,6}[“"‘][^”"’]{2,60}[”"’]\s*:\s/i;
 
 /** A heading of advice to the customer about its own account. */
+/**
+ * A statement of what data is used for ("for the purpose of … account management, technical support, security patches,
+ * fraud prevention") names a control in passing: it evidences no control of the ICT risk framework.
+ */
+const PURPOSE_OF_USE =
+  /\bpurposes? such as\b|\blegitimate (business )?(interests?|purposes?)\b|\b(collect|use|process|disclose|share)\b[^.;]{0,30}\b(personal )?(data|information)\b[^.;]{0,20}\b(for|to)\b[^.;]{0,40}\bpurposes?\b/i;
 const CUSTOMER_ADVICE =
   /^(setting up|set up|how to|enabling|tips\b|securing your|protecting your|best practices)|\byour (own )?(account|password|credentials)\b/i;
 
@@ -305,6 +311,7 @@ function readElement(
     if (/\?\s*$/.test(m.text)) continue;
     // The 2021 SCCs' annex prompts are the form's wording, not the provider's ("Sensitive data transferred (if applicable) and applied restrictions …").
     if (SCC_FORM.test(m.text)) continue;
+    if (!ctx.contractual && PURPOSE_OF_USE.test(m.text)) continue;
     // A list item is bound by its lead-in ("You will not:" + "- conduct penetration tests ..."; "Customer warrants that:" + "(iii) ...").
     const lead = m.span.length === 1 && first.lead !== undefined ? sentences[first.lead]! : null;
     const bindText = lead && !actors(m.text, ctx.vendorNames).length ? `${lead.text} ${m.text}` : m.text;

@@ -1220,6 +1220,20 @@ t.test("testing only as needed or only planned, and a host's monitoring, are not
   );
 });
 
+t.test('a control named in passing is no evidence of it: purposes of data use, copies left in backups', async (t) => {
+  const purposes = read(
+    'A9.4.c',
+    'We use this information for legitimate business purposes, such as account management, multi-factor authentication of your account, and fraud prevention.',
+  );
+  t.equal(level(purposes, 'strong-auth'), 'none', 'a purpose of data use');
+  t.equal(level(read('A9.4.c', 'All Acme staff must use multi-factor authentication to access production systems.'), 'strong-auth'), 'met');
+  const carveOut = read(
+    'A12',
+    'The Receiving Party may retain copies required to be kept under applicable law or stored in routine electronic backup systems, provided that such copies remain confidential.',
+  );
+  t.equal(carveOut.status, 'missing', 'copies left in backups after deletion');
+});
+
 t.test('a contract the provider changes on its own (continued use as acceptance) is no fixed written agreement', async (t) => {
   const entire = 'This Agreement, including the Service Level Agreement, constitutes the entire agreement between the parties.';
   t.equal(level(read('A30.1', entire), 'written'), 'met');
