@@ -1234,6 +1234,12 @@ t.test('a control named in passing is no evidence of it: purposes of data use, c
   t.equal(carveOut.status, 'missing', 'copies left in backups after deletion');
 });
 
+t.test('a window to get the data after account closure is a partial exit period (Article 30(3)(f))', async (t) => {
+  const closure = read('A30.3.f', 'For 30 days after account closure, you may request an export of your Customer Data by emailing support.');
+  t.equal(level(closure, 'transition-period'), 'partial');
+  t.equal(closure.status, 'partial');
+});
+
 t.test('a contract the provider changes on its own (continued use as acceptance) is no fixed written agreement', async (t) => {
   const entire = 'This Agreement, including the Service Level Agreement, constitutes the entire agreement between the parties.';
   t.equal(level(read('A30.1', entire), 'written'), 'met');
