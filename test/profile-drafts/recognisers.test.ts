@@ -1,5 +1,5 @@
 import t from 'tap';
-import { decide, draftFields, type Passage } from '../../src/compliance/drafting/draft.js';
+import { decide, draftFields, passagesOf, type Passage } from '../../src/compliance/drafting/draft.js';
 import { companyNames, extract, type ExtractContext } from '../../src/compliance/drafting/extractors.js';
 import type { DraftField } from '../../src/domain/profileDrafts.js';
 
@@ -594,6 +594,52 @@ t.test('a contact block ends at its registration lines and needs no postcode whe
     'not_found',
   );
   t.equal(draft('description', 'Acme’s platform is a hosted identity and security service for enterprises.').status, 'proposed');
+});
+
+t.test('contact blocks with the registration number first, one line per paragraph, registration lines after; a notice to the company "Attn:"', async (t) => {
+  const cases: [string, string, string][] = [
+    [
+      '**Acme AB**  \n559075-0245  \nRättarvägen 3, 169 68 Solna  \nSweden\n\nFor privacy matters, contact gdpr@acme.example',
+      'Acme AB',
+      'Rättarvägen 3, 169 68 Solna, Sweden',
+    ],
+    [
+      'If you have any questions, please contact us at:\n\nAcme, Inc.\n\n9740 Campo Rd. Suite 1029\n\nSpring Valley, CA 91977\n\n[legal@acme.example](mailto:legal@acme.example)',
+      'Acme, Inc.',
+      '9740 Campo Rd. Suite 1029, Spring Valley, CA 91977',
+    ],
+    ['Acme GmbH\nHauptstraße 5\n10115 Berlin\nGermany\nRegistered at Amtsgericht Berlin HRB 12345', 'Acme GmbH', 'Hauptstraße 5, 10115 Berlin, Germany'],
+    ['Controller:\nAcme Oy\nBusiness ID 1234567-8\nMannerheimintie 12\n00100 Helsinki\nFinland', 'Acme Oy', 'Mannerheimintie 12, 00100 Helsinki, Finland'],
+    [
+      'You may reject any such change by written notice by mail or hand delivery to: Acme Technologies Inc. Attn: 601 Van Ness Ave Apt 28, San Francisco, CA 94102, or by email.',
+      'Acme Technologies Inc.',
+      '601 Van Ness Ave Apt 28, San Francisco, CA 94102',
+    ],
+    [
+      'Acme Sp. z o.o. with its registered office in Warsaw, ul. Marszałkowska 1, 00-001 Warszawa, Poland, entered in the register under KRS 0000123456.',
+      'Acme Sp. z o.o.',
+      'ul. Marszałkowska 1, 00-001 Warszawa, Poland',
+    ],
+  ];
+  for (const [text, legal, want] of cases) t.equal(draft('address', text, { ...ctx, legalNames: [legal] }).value, want, text);
+  const prose = draft('address', 'Acme AB\nStorgatan 1\n111 22 Stockholm\n\nWe process your personal data with care and in accordance with the law.', {
+    ...ctx,
+    legalNames: ['Acme AB'],
+  });
+  t.equal(prose.value, 'Storgatan 1, 111 22 Stockholm', 'a paragraph of prose after a blank line ends the block');
+});
+
+t.test('the address is looked for next to the drafted legal name', async (t) => {
+  const queries: string[] = [];
+  await passagesOf('address', async (q) => (queries.push(q), []), undefined, ['Acme'], ['Acme AB']);
+  t.ok(queries.includes('Acme AB address'), 'a query for the legal name');
+  const block = { ...passage('## 1. Data Controller\n\n**Acme AB**  \n559075-0245  \nRättarvägen 3, 169 68 Solna  \nSweden'), chunkId: 'c2' };
+  const drafted = await draftFields({
+    vendorNames: ['Acme'],
+    fields: ['legalName', 'address'],
+    search: async (q) => (q.includes('Acme AB') ? [block] : [passage('This Agreement is entered into by and between Acme AB ("Acme") and the Customer.')]),
+  });
+  t.equal(drafted.find((f) => f.field === 'address')?.value, 'Rättarvägen 3, 169 68 Solna, Sweden');
 });
 
 t.test("personal data from a DPA's scope under Article 28(1) GDPR", async (t) => {

@@ -231,11 +231,19 @@ export async function passagesOf(
   search: (q: string, limit?: number) => Promise<Passage[]>,
   signal?: AbortSignal,
   vendorNames: string[] = [],
+  legalNames: readonly string[] = [],
 ): Promise<Passage[]> {
   const out = new Map<string, Passage>();
   // The legal name is looked for next to the vendor's own name too ("Gruntwork, Inc. (“Gruntwork,” “we”)"):
   // the generic queries find a preamble or definition, not always the one that names this vendor.
-  const own = field === 'legalName' ? vendorNames.filter((n) => n.length >= 3).map((n) => `${n} Inc. LLC Ltd GmbH “we” “us”`) : [];
+  // The address is looked for next to the legal name once it is drafted (a contact block "Acme AB / Street 3 / 169 68 Solna"
+  // under a heading such as "Data Controller" that no generic query finds).
+  const own =
+    field === 'legalName'
+      ? vendorNames.filter((n) => n.length >= 3).map((n) => `${n} Inc. LLC Ltd GmbH “we” “us”`)
+      : field === 'address'
+        ? legalNames.map((n) => `${n} address`)
+        : [];
   for (const q of [...FIELD_SPECS[field].queries, ...own]) {
     signal?.throwIfAborted();
     for (const p of await search(q, FIELD_SPECS[field].limit)) if (!out.has(p.chunkId)) out.set(p.chunkId, p);
@@ -310,10 +318,11 @@ export async function draftFields(input: DraftInput): Promise<FieldProposal[]> {
     if (!byQuery.has(k)) byQuery.set(k, input.search(q, limit));
     return byQuery.get(k)!;
   };
-  const passagesFor = (field: DraftField) => passagesOf(field, search, input.signal, input.vendorNames);
+
   // The vendor's own names (legal names found first) make "X is a provider of ..." and "X may terminate" readable.
   const names = new Set(vendorNamesOf(...input.vendorNames));
   const legalNames: string[] = [];
+  const passagesFor = (field: DraftField) => passagesOf(field, search, input.signal, input.vendorNames, legalNames);
   const results = new Map<DraftField, FieldProposal>();
   const run = async (field: DraftField) => {
     const ctx = { vendorNames: [...names], legalNames };

@@ -165,7 +165,7 @@ export function addressAt(text: string): string | null {
   // A registration number before the street ("org. nr 556123-4567, Sveavägen 10, …", "CVR 12345678, …") is not part of the address.
   const t = text.replace(/^\s*[:,-]?\s*/, '').replace(REGISTRATION_LEAD, '');
   const stop =
-    /\s*(?:\(|;|,\s+or\s|,?\s+[\w.+-]+@[\w-]+\.|,\s*(?:ID No|business ID|org(?:anisation|anization)?\.?\s*(?:nr|no|number)|CVR|VAT|KvK|KRS|NIP|ABN|ACN|CRO|CRN|company (?:no|number)|reg(?:istration)?\.?\s*(?:no|number))\b|[“"]|\s(?:and|AND)\s|,?\s+(?:registered|represented|hereinafter|acting|with (?:company|registration)|that|which|who)\b|,?\s+(?:is|are|was|acts as)\s|,\s*(?:an?|the)\s(?!(?:Netherlands|United (?:States|Kingdom|Arab Emirates)|Czech Republic|Slovak Republic|Republic of|Philippines)\b)|\.\s+(?=[A-Z][a-z]+\s+[a-z])|\.\s*$|$)/;
+    /\s*(?:\(|;|,\s+or\s|,?\s+[\w.+-]+@[\w-]+\.|,\s*(?:ID No|business ID|org(?:anisation|anization)?\.?\s*(?:nr|no|number)|CVR|VAT|KvK|KRS|NIP|ABN|ACN|CRO|CRN|company (?:no|number)|reg(?:istration)?\.?\s*(?:no|number))\b|[“"]|\s(?:and|AND)\s|,?\s+(?:registered|entered|represented|hereinafter|acting|with (?:company|registration)|that|which|who)\b|,?\s+(?:is|are|was|acts as)\s|,\s*(?:an?|the)\s(?!(?:Netherlands|United (?:States|Kingdom|Arab Emirates)|Czech Republic|Slovak Republic|Republic of|Philippines)\b)|\.\s+(?=[A-Z][a-z]+\s+[a-z])|\.\s*$|$)/;
   const end = stop.exec(t);
   const a = (end ? t.slice(0, end.index) : t).replace(/[\s,.]+$/, '').trim();
   if (a.length < 10 || a.length > 160) return null;

@@ -187,7 +187,7 @@ export const legalName: Rule = (content, ss, ctx, section) => {
 
 /** A line of a company's registration details, not of its address. */
 const REGISTRATION_LINE =
-  /^(trade register|registration|reg\.|company (no|number|registration)|commercial register|register(ed)? (no|number)|VAT|CUI|CIF|ABN|ACN|EIN|tax id|KvK|Handelsregister|HRB|HRA|Amtsgericht|SIREN|SIRET|RCS|UID|CRN|CVR|NIP|REGON|KRS|OIB)\b/i;
+  /^(trade register|registration|reg\.|company (no|number|registration|id)|commercial register|register(ed)? (no|number|at|in|with|under)|business id|org(anisation|anization)?\.? ?(nr|no|number|id)|VAT|CUI|CIF|ABN|ACN|EIN|tax id|KvK|Handelsregister|HRB|HRA|Amtsgericht|SIREN|SIRET|RCS|UID|CRN|CVR|NIP|REGON|KRS|OIB|Y-tunnus)\b|^[\d\s./-]{6,}$/i;
 
 /**
  * A contact or signature block: the vendor's name alone on a line, then its street, town
@@ -206,17 +206,26 @@ function contactBlock(content: string, alt: string): (Found & { name: string; na
     const co = companyAt(name);
     if (!co || co.length < name.replace(/[.,]$/, '').length - 1 || !new RegExp(`^(?:${alt})`, 'i').test(co)) return;
     const parts: { text: string; start: number }[] = [];
-    for (const n of lines.slice(i + 1, i + 6)) {
-      const tt = n.text.trim();
+    let blank = false;
+    for (const n of lines.slice(i + 1, i + 9)) {
+      const tt = clean(n.text).trim();
       if (!tt) {
+        blank = true;
+        continue;
+      }
+      // Lines of one block are adjacent; a Markdown source may set each on its own paragraph ("Acme, Inc." / "" /
+      // "9740 Campo Rd." / "" / "Spring Valley, CA 91977"), but then each is a short line without a full stop.
+      if (blank && parts.length && (tt.length > 60 || /[.!?:]$/.test(parts.at(-1)!.text.trim()) || !(/\d/.test(tt) || countriesIn(tt).length === 1))) break;
+      blank = false;
+      // "Attn: Legal Department" names who at the company reads the mail: the address goes on below it.
+      if (/^(attn|attention)\b/i.test(tt) && !parts.length) continue;
+      if (/^(e-?mail|phone|tel|fax|attn|attention|web|www|http|contact|\[)/i.test(tt) || tt.length > 80) break;
+      // A registration line ends the address ("Trade Register No.: J40/7232/2017", "CUI: 37597235", "ABN 33 …"); before it, it is skipped
+      // ("Acme AB" / "559075-0245" / "Rättarvägen 3, …").
+      if (REGISTRATION_LINE.test(tt)) {
         if (parts.length) break;
         continue;
       }
-      // "Attn: Legal Department" names who at the company reads the mail: the address goes on below it.
-      if (/^(attn|attention)\b/i.test(tt) && !parts.length) continue;
-      if (/^(e-?mail|phone|tel|fax|attn|attention|web|www|http|contact)/i.test(tt) || tt.length > 80) break;
-      // A registration line ends the address ("Trade Register No.: J40/7232/2017", "CUI: 37597235", "ABN 33 …").
-      if (REGISTRATION_LINE.test(tt)) break;
       parts.push(n);
     }
     // An agent's address ("c/o Corporation Service Company") is not the provider's own.
@@ -270,7 +279,7 @@ export const address: Rule = (content, ss, ctx, section) => {
     }
   }
   const noticeTo = new RegExp(
-    String.raw`(?:\bto:?\s+|:\s+)(?:${vendorAlt({ vendorNames: [...(ctx.legalNames ?? []), ...ctx.vendorNames] })})(?:,?\s+(?:Inc|LLC|Ltd|GmbH|B\.V|AB|AS|Oy|SAS|Limited|Corp)\.?)?,\s+(?:(?:attn|attention)\b[^,]{0,40},\s+)?(?=\d)`,
+    String.raw`(?:\bto:?\s+|:\s+)(?:${vendorAlt({ vendorNames: [...(ctx.legalNames ?? []), ...ctx.vendorNames] })})(?:,?\s+(?:Inc|LLC|Ltd|GmbH|B\.V|AB|AS|Oy|SAS|Limited|Corp)\.?)?(?:,\s+(?:(?:attn|attention)\b[^,]{0,40},\s+)?|,?\s+(?:attn|attention):\s*)(?=\d)`,
     'i',
   );
   ss.forEach((s, i) => {
@@ -324,7 +333,7 @@ export const address: Rule = (content, ss, ctx, section) => {
       return;
     }
     m = new RegExp(
-      String.raw`(?:${alt})(?:[^.;]|\.(?=\S)|(?<=\b(?:No|Inc|Ltd|Co|Corp|[A-Z]))\.){0,120}?\b(?:located at|with (?:its |their )?(?:principal |registered )?(?:offices?|place of business|address) (?:at|in)|having (?:its |their )?(?:registered )?(?:office|seat|address) at|with (?:its |their )?(?:registered )?(?:seat|office) in [^\s,]+,|whose (?:registered )?(?:office|address) is(?: located)?(?: at)?|registered (?:office|address)(?: is)?(?: at)?|of(?=\s+(?:\d|(?:Unit|Suite|Floor|Level|Building)\s+\d)))\s+`,
+      String.raw`(?:${alt})(?:[^.;]|\.(?=\S)|(?<=\b(?:No|Inc|Ltd|Co|Corp|Sp|o|[A-Z]))\.){0,120}?\b(?:located at|with (?:its |their )?(?:registered )?(?:seat|office) in [^\s,]+,|with (?:its |their )?(?:principal |registered )?(?:offices?|place of business|address) (?:at|in)|having (?:its |their )?(?:registered )?(?:office|seat|address) at|whose (?:registered )?(?:office|address) is(?: located)?(?: at)?|registered (?:office|address)(?: is)?(?: at)?|of(?=\s+(?:\d|(?:Unit|Suite|Floor|Level|Building)\s+\d)))\s+`,
       'i',
     ).exec(t);
     if (m) {
