@@ -629,6 +629,25 @@ t.test('contact blocks with the registration number first, one line per paragrap
   t.equal(prose.value, 'Storgatan 1, 111 22 Stockholm', 'a paragraph of prose after a blank line ends the block');
 });
 
+t.test('addresses in imprint and footer lines, two-column tables, "Registered office:" under the name, after "org. no."', async (t) => {
+  const cases: [string, string][] = [
+    ['Acme GmbH · Hauptstraße 5 · 10115 Berlin · Germany', 'Hauptstraße 5, 10115 Berlin, Germany'],
+    ['© 2024 Acme Inc. | 100 Main St, Suite 200, Boston, MA 02110', '100 Main St, Suite 200, Boston, MA 02110'],
+    ['| Company | Acme Ltd |\n| --- | --- |\n| Address | 1 Main Street, Dublin 2, D02 X285, Ireland |', '1 Main Street, Dublin 2, D02 X285, Ireland'],
+    [
+      'Acme Ltd is a company registered in England and Wales.\nRegistered office: 12 High Street, London EC1A 1BB, United Kingdom',
+      '12 High Street, London EC1A 1BB, United Kingdom',
+    ],
+    ['Acme AS, org. no. 912 345 678, Karl Johans gate 1, 0154 Oslo, Norway', 'Karl Johans gate 1, 0154 Oslo, Norway'],
+  ];
+  for (const [text, want] of cases) t.equal(draft('address', text).value, want, text);
+  t.equal(
+    draft('address', 'Registered office: 12 High Street, London EC1A 1BB, United Kingdom').status,
+    'not_found',
+    "a registered office with no provider's name near it",
+  );
+});
+
 t.test('the address is looked for next to the drafted legal name', async (t) => {
   const queries: string[] = [];
   await passagesOf('address', async (q) => (queries.push(q), []), undefined, ['Acme'], ['Acme AB']);

@@ -74,7 +74,7 @@ export function sentences(content: string): Sentence[] {
 }
 
 const ABBREV =
-  /\b(?:\w*str|Inc|Ltd|Corp|Co|No|Jr|Sr|St|Ste|Ave|ul|Nr|Apt|Bldg|Blvd|Rd|Str|Pty|U\.S|e\.g|i\.e|etc|vs|Dr|Mr|Ms|Art|Sec|para|approx|B\.V|N\.V|S\.A)\.$/;
+  /\b(?:\w*str|Inc|Ltd|Corp|Co|No|no|Jr|Sr|St|Ste|Ave|ul|Nr|nr|Apt|Bldg|Blvd|Rd|Str|Pty|U\.S|e\.g|i\.e|etc|vs|Dr|Mr|Ms|Art|Sec|para|approx|B\.V|N\.V|S\.A|[Oo]rg|[Rr]eg)\.$/;
 
 function splitProse(content: string, start: number, end: number, push: (s: number, e: number) => void) {
   let s = start;

@@ -12,6 +12,7 @@ import {
   found,
   keyValues,
   priorText,
+  tableCells,
   otherCustomersSection,
   PROVIDER_TERMS,
   vendorAlt,
@@ -50,7 +51,8 @@ export const legalName: Rule = (content, ss, ctx, section) => {
   if (alt && !SUBPROCESSOR_SECTION.test(section))
     for (const b of contactBlock(content, alt)) out.push({ value: b.name.replace(/\s+/g, ' '), start: b.nameStart, end: b.nameEnd, strength: 0.7, weak: true });
   ss.forEach((s, i) => {
-    const t = clean(s.text);
+    // An imprint or footer line sets its parts apart with middle dots or bars ("Acme GmbH · Hauptstraße 5 · 10115 Berlin").
+    const t = /^\|/.test(s.text.trim()) ? clean(s.text) : clean(s.text).replace(/\s+[·•|]\s+/g, ', ');
     // The entity for customers of another region only ("… provided by X (Beijing) Co., Ltd. … for which the PRC is the Service
     // Region") is not the one an EU financial entity contracts with.
     if (otherSection || otherRegionOnly(t)) return;
@@ -278,12 +280,32 @@ export const address: Rule = (content, ss, ctx, section) => {
       if (start >= 0) out.push({ value: clean(value), start, end: start + value.length, strength: 0.85 });
     }
   }
+  // A two-column table of the provider's details: "| Company | Acme Ltd |" then "| Address | 1 Main Street, … |".
+  if (alt) {
+    const ours = new RegExp(`^(?:${alt})`, 'i');
+    let offset = 0;
+    let nameRow = -10;
+    content.split('\n').forEach((line, n) => {
+      const at = offset;
+      offset += line.length + 1;
+      const cells = line.trim().startsWith('|') ? tableCells(line.trim()) : null;
+      if (!cells || cells.length !== 2) return;
+      const [key, val] = [cells[0]!, clean(cells[1]!)];
+      if (/\b(name|company|entity|provider|controller|processor)\b/i.test(key) && ours.test(val)) nameRow = n;
+      else if (/\b(address|registered office|headquarters?|seat)\b/i.test(key) && !/e-?mail|web/i.test(key) && n - nameRow <= 4) {
+        const a = addressAt(val);
+        const start = content.indexOf(cells[1]!, at);
+        if (a && start >= 0) out.push({ value: a, start, end: start + cells[1]!.length, strength: 0.85 });
+      }
+    });
+  }
   const noticeTo = new RegExp(
     String.raw`(?:\bto:?\s+|:\s+)(?:${vendorAlt({ vendorNames: [...(ctx.legalNames ?? []), ...ctx.vendorNames] })})(?:,?\s+(?:Inc|LLC|Ltd|GmbH|B\.V|AB|AS|Oy|SAS|Limited|Corp)\.?)?(?:,\s+(?:(?:attn|attention)\b[^,]{0,40},\s+)?|,?\s+(?:attn|attention):\s*)(?=\d)`,
     'i',
   );
   ss.forEach((s, i) => {
-    const t = clean(s.text);
+    // An imprint or footer line sets its parts apart with middle dots or bars ("Acme GmbH · Hauptstraße 5 · 10115 Berlin").
+    const t = /^\|/.test(s.text.trim()) ? clean(s.text) : clean(s.text).replace(/\s+[·•|]\s+/g, ', ');
     // The entity for customers of another region only ("… provided by X (Beijing) Co., Ltd. … for which the PRC is the Service
     // Region") is not the one an EU financial entity contracts with.
     if (otherSection || otherRegionOnly(t)) return;
@@ -345,7 +367,18 @@ export const address: Rule = (content, ss, ctx, section) => {
       if (a) out.push(found(s, a, 0.85));
       return;
     }
-    m = new RegExp(String.raw`(?:^|:\s*|\b(?:by|at|to|is)\s+|^and\s+)(${COMPANY})(?:\s*\([^)]{0,60}\))?,\s+`).exec(t);
+    // "Registered office: 12 High Street, …" under or beside the provider's name.
+    m = /^(?:registered (?:office|address)|head office|principal (?:office|place of business)|(?:postal|mailing|business|company|office) address)\s*:\s*/i.exec(
+      t,
+    );
+    if (m && new RegExp(`(?:${alt})`, 'i').test(priorText(ss, i, 3))) {
+      const a = addressAt(t.slice(m[0].length));
+      if (a && /^[^,]*\d/.test(a)) out.push(found(s, a, 0.8));
+      return;
+    }
+    m = new RegExp(
+      String.raw`(?:^|^(?:[Cc]opyright\s*)?©\s*(?:\d{4}(?:\s*[-–]\s*\d{4})?\s+)?|:\s*|\b(?:by|at|to|is)\s+|^and\s+)(${COMPANY})(?:\s*\([^)]{0,60}\))?,\s+`,
+    ).exec(t);
     if (m && new RegExp(`^(?:${alt})`, 'i').test(m[1]!)) {
       const a = addressAt(t.slice(m.index + m[0].length));
       if (a && /^[^,]*\d/.test(a)) out.push(found(s, a, 0.8));
