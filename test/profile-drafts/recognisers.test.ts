@@ -648,6 +648,14 @@ t.test('addresses in imprint and footer lines, two-column tables, "Registered of
   );
 });
 
+t.test(
+  "where the vendor keeps its own records of customers (account, billing, contact details) is not where the service keeps the customer's data",
+  async (t) => {
+    t.equal(draft('dataStorageLocations', 'Account data and billing information are stored on our servers in Germany.').status, 'not_found');
+    t.same(draft('dataStorageLocations', 'All Customer Data and account data are stored on our servers in Germany.').value, ['DE']);
+  },
+);
+
 t.test('the address is looked for next to the drafted legal name', async (t) => {
   const queries: string[] = [];
   await passagesOf('address', async (q) => (queries.push(q), []), undefined, ['Acme'], ['Acme AB']);

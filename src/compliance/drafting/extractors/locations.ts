@@ -14,6 +14,9 @@ const NEGATED = /\b(outside (of )?|not (be )?(stored|located|processed|transferr
 /** Someone else's data or place: a website's cookies and analytics, a third party's office. */
 const NOT_SERVICE_DATA =
   /\b(cookies?|analytics|tracking|advertis|website|web site|log files?|operated by|headquartered|offices? (is|are) located|registered office|HIPAA|PHI|venue|exclusive jurisdiction|(individuals|data subjects|persons|people|residents|users|customers|visitors) (located|residing|resident|based) in)\b/i;
+/** The vendor's own records about its customers: where they are kept says nothing about where the service keeps the customer's data. */
+const OWN_RECORDS =
+  /\b(account (information|data|details)|billing (information|data|details|records)|payment (information|data|details)|contact (information|details)|log data|usage data|support (tickets|requests))\b/i;
 /** The clause of a sentence around a position: split at semicolons and at ", and" / ", but" / ", while". */
 function clauseAt(text: string, at: number): string {
   const cut = /;|,\s+(?:and|but|while|whereas)\s+/g;
@@ -61,6 +64,8 @@ function locationRule(cue: RegExp, what: string): Rule {
       for (const t of cells(s)) {
         const cueAt = cue.exec(t);
         if (!cueAt || NOT_SERVICE_DATA.test(t) || /^Data processed in (the )?[A-Z][\w-]* Cloud\b/.test(t)) continue;
+        // Data the vendor holds about its own customers (account, billing, contact details), not the customer's data in the service.
+        if (OWN_RECORDS.test(t) && !/\b(customer|client) (data|content)\b|\ball (customer |personal )?data\b|\bpersonal data\b|\bcontent\b/i.test(t)) continue;
         if (
           !/\b(we|our|all|customer data|personal data|data|content|information|infrastructure|platform|production|products|services?|data centers?|servers?|code)\b/i.test(
             t,
