@@ -1240,6 +1240,16 @@ t.test('a window to get the data after account closure is a partial exit period 
   t.equal(closure.status, 'partial');
 });
 
+t.test('a way to report vulnerabilities is no testing; scans, incidents handled and a standard followed are partial evidence', async (t) => {
+  const vdp = read('A24', 'We welcome reports from independent security researchers through our vulnerability disclosure policy.');
+  t.equal(vdp.status, 'partial');
+  t.match(vdp.rationale, /no testing is commissioned/);
+  t.equal(read('A24', 'We run a public bug bounty program on HackerOne and commission an annual penetration test from an external firm.').status, 'covered');
+  t.equal(read('A24', 'When developing or deploying code, we scan for vulnerabilities before pushing to production.').status, 'partial');
+  t.equal(read('A17', 'Security incidents are handled by our engineering team as they arise.').status, 'partial');
+  t.equal(read('A28.5', 'We follow ISO 27001 best practices in our information security program.').status, 'partial');
+});
+
 t.test('a contract the provider changes on its own (continued use as acceptance) is no fixed written agreement', async (t) => {
   const entire = 'This Agreement, including the Service Level Agreement, constitutes the entire agreement between the parties.';
   t.equal(level(read('A30.1', entire), 'written'), 'met');
