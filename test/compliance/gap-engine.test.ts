@@ -1250,6 +1250,16 @@ t.test('a way to report vulnerabilities is no testing; scans, incidents handled 
   t.equal(read('A28.5', 'We follow ISO 27001 best practices in our information security program.').status, 'partial');
 });
 
+t.test("the provider's own security training in the wordings of security pages (Article 30(2)(i))", async (t) => {
+  for (const text of [
+    '- Security training during onboarding and at least annually thereafter, covering data handling, phishing and incident response.',
+    'We run regular training and awareness programs so that our team understands its data protection obligations.',
+    'All employees take part in a security onboarding session in their first week.',
+  ]) {
+    t.equal(level(read('A30.2.i', text), 'own-training'), 'met', text);
+  }
+});
+
 t.test('a contract the provider changes on its own (continued use as acceptance) is no fixed written agreement', async (t) => {
   const entire = 'This Agreement, including the Service Level Agreement, constitutes the entire agreement between the parties.';
   t.equal(level(read('A30.1', entire), 'written'), 'met');
