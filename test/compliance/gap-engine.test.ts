@@ -1260,6 +1260,16 @@ t.test("the provider's own security training in the wordings of security pages (
   }
 });
 
+t.test('backups stated in the passive or as procedures are partial evidence of backups (Article 12)', async (t) => {
+  for (const text of [
+    'Back-ups of customer content are kept under our standard archiving procedures.',
+    'Control plane services of the managed environment are backed up and restored by Acme.',
+    'Acme maintains backup procedures and remote storage for the data it processes.',
+  ]) {
+    t.equal(level(read('A12', text), 'backup'), 'partial', text);
+  }
+});
+
 t.test('a contract the provider changes on its own (continued use as acceptance) is no fixed written agreement', async (t) => {
   const entire = 'This Agreement, including the Service Level Agreement, constitutes the entire agreement between the parties.';
   t.equal(level(read('A30.1', entire), 'written'), 'met');
