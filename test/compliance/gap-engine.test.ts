@@ -1270,6 +1270,19 @@ t.test('backups stated in the passive or as procedures are partial evidence of b
   }
 });
 
+t.test('running in several availability zones with failover is partial continuity evidence (Article 11)', async (t) => {
+  const zones = read(
+    'A11',
+    'Acme operates in two availability zones and uses load balancing across them, so that traffic is routed to healthy components if one fails.',
+  );
+  t.equal(level(zones, 'plan'), 'partial');
+  t.equal(
+    read('A11', 'For these customers, all production data centers and disaster recovery sites will reside in Canada.').status,
+    'missing',
+    'where DR sites are is no plan',
+  );
+});
+
 t.test('a contract the provider changes on its own (continued use as acceptance) is no fixed written agreement', async (t) => {
   const entire = 'This Agreement, including the Service Level Agreement, constitutes the entire agreement between the parties.';
   t.equal(level(read('A30.1', entire), 'written'), 'met');
