@@ -1283,6 +1283,15 @@ t.test('running in several availability zones with failover is partial continuit
   );
 });
 
+t.test('a subset of a standard adopted, or compliance audits against standards, are partial evidence without a certificate (Article 28(5))', async (t) => {
+  for (const text of [
+    'Acme commits to embed security in company processes by adopting a representative subset of the ISO 27001 Information Security Framework.',
+    'Acme audits its compliance with data protection and information security standards on a regular basis.',
+  ]) {
+    t.equal(read('A28.5', text).status, 'partial', text);
+  }
+});
+
 t.test('a contract the provider changes on its own (continued use as acceptance) is no fixed written agreement', async (t) => {
   const entire = 'This Agreement, including the Service Level Agreement, constitutes the entire agreement between the parties.';
   t.equal(level(read('A30.1', entire), 'written'), 'met');
