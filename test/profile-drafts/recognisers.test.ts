@@ -656,6 +656,19 @@ t.test(
   },
 );
 
+t.test('contract formulas and data-handling sentences that name the service are no description of it', async (t) => {
+  for (const text of [
+    'Acme is willing to provide the Subscription Services to you only upon the condition that you accept all the terms contained in these Terms.',
+    'We provide all Services offered on a trial or proof of concept basis as stated in an Order Form "as is" and without warranties of any kind.',
+    'The data importer is Acme, as defined in the Terms of Service.',
+    'The platform is used to provide the Service for the User.',
+    'Acme strives to only store data that is needed to provide the service.',
+  ]) {
+    t.equal(draft('description', text).status, 'not_found', text);
+  }
+  t.equal(draft('description', 'Acme provides a hosted software licensing and payments platform for software vendors.').status, 'proposed');
+});
+
 t.test('the address is looked for next to the drafted legal name', async (t) => {
   const queries: string[] = [];
   await passagesOf('address', async (q) => (queries.push(q), []), undefined, ['Acme'], ['Acme AB']);

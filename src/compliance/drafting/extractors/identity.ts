@@ -542,12 +542,30 @@ export const description: Rule = (_c, ss, ctx) => {
       /^.{0,80}?\b(is|provides|operates|offers|has developed|develops|represents|delivers|is a company (?:created|formed|founded) to provide|(?<=\bwe\s+)(?:provide|operate|offer|develop|deliver))\s+(?!to\b)(an?|the|its|our)?\s*[^.]{0,160}?\b(platform|service|software|solution|system|tool|application|hosting|interface|engine)s?\b(?!\s+(?:monitoring|levels?|credits?|desk|availability|interruptions?|requests?|tickets?|updates?|outages?))/i.test(
         t,
       ) &&
-      !/\b(may|might|reserves?|shall not|will not|is not|does not|liable|responsible|warrant|discretion)/i.test(t.slice(0, 120))
+      !/\b(may|might|reserves?|shall not|will not|is not|does not|liable|responsible|warrant|discretion)/i.test(t.slice(0, 120)) &&
+      !NOT_A_DESCRIPTION.test(t) &&
+      saysWhatItDoes(t, alt)
     )
       out.push(found(s, t, 0.7));
   }
   return out;
 };
+
+/** Contract formulas that name the service without saying what it is: acceptance, trials "as is", a defined party. */
+const NOT_A_DESCRIPTION =
+  /\bwilling to (provide|license|grant|make)\b|\bupon the condition\b|\b(as is|as available)\b|\bwithout (any )?warrant|\b(trial|proof of concept|beta)\b[^.]{0,40}\bbasis\b|\bas defined in\b|\b(strives?|aims?|endeavou?rs?) to\b|\b(stores?|collects?|process(es)?|retains?|deletes?) (only )?(the |your |personal |any |customer )?(data|information)\b/i;
+/** Words that say nothing of what a service does ("The platform is used to provide the Service for the User"). */
+const EMPTY_WORDS =
+  /^(the|a|an|and|or|of|to|for|by|with|in|on|at|its|our|your|their|this|that|these|those|is|are|be|been|used|uses|use|using|provide|provides|provided|providing|offer|offers|offered|operate|operates|operated|make|makes|made|available|users?|customers?|clients?|you|we|us|it|all|any|such|other|which|who|as|from|terms|service|services|platform|software|solution|system|tool|application|product|products)$/i;
+/** A description names at least two words about what the service does, besides the vendor's name and the generic ones. */
+function saysWhatItDoes(t: string, alt: string): boolean {
+  const own = alt ? new RegExp(`^(?:${alt})$`, 'i') : null;
+  const words = t
+    .replace(/[“”"'’(),.;:!?]/g, ' ')
+    .split(/\s+/)
+    .filter((w) => w.length >= 3 && !EMPTY_WORDS.test(w) && !own?.test(w));
+  return words.length >= 2;
+}
 
 /** EBA service types named by keywords, only in a sentence describing the vendor's own service. */
 const SERVICE_KEYWORDS: [keyof typeof ICT_SERVICE_TYPES, RegExp][] = [
