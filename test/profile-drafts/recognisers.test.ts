@@ -669,6 +669,15 @@ t.test('contract formulas and data-handling sentences that name the service are 
   t.equal(draft('description', 'Acme provides a hosted software licensing and payments platform for software vendors.').status, 'proposed');
 });
 
+t.test("the notice of a change that lets the customer terminate is no provider's notice period", async (t) => {
+  const change = draft(
+    'noticePeriodDaysProvider',
+    "For changes that materially reduce the core functionality of a paid plan, we will give at least 30 days' notice by email, and if the change has a material adverse effect on you, you may terminate the affected subscription.",
+  );
+  t.not(change.status, 'proposed');
+  t.equal(draft('noticePeriodDaysProvider', "We may terminate this Agreement for convenience on 30 days' written notice to you.").value, 30);
+});
+
 t.test('the address is looked for next to the drafted legal name', async (t) => {
   const queries: string[] = [];
   await passagesOf('address', async (q) => (queries.push(q), []), undefined, ['Acme'], ['Acme AB']);

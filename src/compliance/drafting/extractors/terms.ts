@@ -173,7 +173,15 @@ export function noticeRule(party: 'entity' | 'provider'): Rule {
         /^[^.;]{0,30}\bnotice\b[^.;]{0,20}\b(before|prior to|of)\s+(the |such |any )?(changes?|amendments?|modifications?|updates?)\b/i.test(
           t.slice(near[0]!.index + near[0]!.length - 8),
         );
-      if (triggered || ofChanges) continue;
+      // "For changes that materially reduce the core functionality, we will give at least 30 days' notice by email, and … you may
+      // terminate": the period is the notice of the change; the termination it allows comes after it.
+      const changeNotice =
+        near.length === 1 &&
+        /\b(for|of|before|about|regarding) (any |such |the )?(material |planned )?(changes?|amendments?|modifications?|updates?)\b/i.test(
+          t.slice(0, near[0]!.index),
+        ) &&
+        !/\bterminat|\bcancel|\bnon-?renew/i.test(t.slice(0, near[0]!.index));
+      if (triggered || ofChanges || changeNotice) continue;
       if (near.length === 1) {
         // The subject is that of the period's own clause where that clause names a party: "(i) either party may … ; and
         // (ii) the Client may … thirty (30) days" (not "Either party may terminate (a) for convenience on thirty days' notice").
