@@ -678,6 +678,15 @@ t.test("the notice of a change that lets the customer terminate is no provider's
   t.equal(draft('noticePeriodDaysProvider', "We may terminate this Agreement for convenience on 30 days' written notice to you.").value, 30);
 });
 
+t.test('a report offered to customers is read in its own words; an offer of something else next to a certificate is not', async (t) => {
+  t.equal(draft('auditRights', 'Access to the full SOC 2 report is included in our paid plans.').status, 'proposed');
+  const baa = draft(
+    'auditRights',
+    'Acme holds an ISO 27001:2022 certification and an attestation for SOC 2 Type 2.\nA HIPAA BAA is available to customers on the Enterprise plan.',
+  );
+  t.equal(baa.status, 'not_found', 'a BAA offered next to a certificate is no audit report offered');
+});
+
 t.test('the address is looked for next to the drafted legal name', async (t) => {
   const queries: string[] = [];
   await passagesOf('address', async (q) => (queries.push(q), []), undefined, ['Acme'], ['Acme AB']);

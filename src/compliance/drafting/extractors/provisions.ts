@@ -153,13 +153,11 @@ export const auditRights: Rule = (content, ss) => {
       out.push(found(s, t, 0.75));
     else if (/\b(SOC ?2|SOC ?1|ISO(\/IEC)? ?27001)\b[^.]{0,60}\b(report|attestation|certificat|complian)/i.test(t)) {
       // A report offered to customers: in the sentence or the one right after it.
-      const next = content.slice(s.end, s.end + 200);
-      if (
-        /\b(upon|on) (written )?request|\brequest (a copy|access|our|the)\b|\bcontact us\b|\baccess to (our|the) report|\bavailable to (customers|clients)|\bprovide (a copy|documentation|the report|copies)/i.test(
-          `${t} ${next.split(/\n\s*\n/)[0]}`,
-        )
-      )
-        out.push(found(s, t, 0.7));
+      // The next sentence counts only where it speaks of the report ("A HIPAA BAA is available to customers" offers no report).
+      const next = content.slice(s.end, s.end + 200).split(/\n\s*\n/)[0]!;
+      const offer =
+        /\b(upon|on) (written )?request|\brequest (a copy|access|our|the)\b|\bcontact us\b|\baccess to (our |the )?(full |complete |latest )?([\w-]+ ){0,2}reports?\b|\bavailable to (customers|clients)|\bprovide (a copy|documentation|the report|copies)|\breports? (is|are) (available|included|provided|shared)\b/i;
+      if (offer.test(t) || (/\b(reports?|attestations?|certificat\w*)\b/i.test(next) && offer.test(next))) out.push(found(s, t, 0.7));
     }
   }
   return out;
