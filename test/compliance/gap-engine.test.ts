@@ -1292,6 +1292,16 @@ t.test('a subset of a standard adopted, or compliance audits against standards, 
   }
 });
 
+t.test('a notice of non-renewal before the end of the term is a notice period (Article 30(2)(h))', async (t) => {
+  const breach = 'Either party may terminate for material breach if the breach is not remedied within thirty (30) days after receipt of written notice.';
+  for (const renewal of [
+    'Renewal will occur automatically unless either party provides written notice of non-renewal at least thirty (30) days before the end of the current term.',
+    'The Term will automatically renew unless you or we notify the other of its desire to non-renew the Term at least 30 days prior to the end of the current Term.',
+  ]) {
+    t.equal(read('A30.2.h', renewal, breach).status, 'covered', renewal);
+  }
+});
+
 t.test('a contract the provider changes on its own (continued use as acceptance) is no fixed written agreement', async (t) => {
   const entire = 'This Agreement, including the Service Level Agreement, constitutes the entire agreement between the parties.';
   t.equal(level(read('A30.1', entire), 'written'), 'met');
