@@ -1302,6 +1302,19 @@ t.test('a notice of non-renewal before the end of the term is a notice period (A
   }
 });
 
+t.test("TLS in its long form ('utilizes transport layer security') ranks as evidence of encryption in transit", async (t) => {
+  const whitepaper = doc(
+    'whitepaper',
+    'The platform is composed of a web application, an API service and a set of background workers that run in isolated containers.',
+    'All network communication between platform components and with external clients utilizes transport layer security with enforced minimum protocol versions.',
+    'The platform encrypts data at rest using provider-managed encryption services.',
+    'Secrets are protected with envelope encryption, and customers may rotate their own keys from the settings page of the console.',
+    'Deployments are rolled out gradually and monitored, and a failed deployment is rolled back automatically without any downtime.',
+  );
+  const [r] = analyzeGaps([ob('A9.3.enc')], splitSentences([whitepaper]));
+  t.equal(r!.elements.find((e) => e.id === 'transit')!.level, 'met');
+});
+
 t.test('a contract the provider changes on its own (continued use as acceptance) is no fixed written agreement', async (t) => {
   const entire = 'This Agreement, including the Service Level Agreement, constitutes the entire agreement between the parties.';
   t.equal(level(read('A30.1', entire), 'written'), 'met');
