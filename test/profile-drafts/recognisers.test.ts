@@ -687,6 +687,12 @@ t.test('a report offered to customers is read in its own words; an offer of some
   t.equal(baa.status, 'not_found', 'a BAA offered next to a certificate is no audit report offered');
 });
 
+t.test('terms accepted by use ("By accessing or using the Service, you agree to be bound") explain an open start date', async (t) => {
+  const d = draft('startDate', 'By accessing or using the Service, you agree to be bound by these Terms and by our Privacy Policy.');
+  t.equal(d.status, 'not_found');
+  t.match(d.reason ?? '', /first use|no start date/);
+});
+
 t.test('the address is looked for next to the drafted legal name', async (t) => {
   const queries: string[] = [];
   await passagesOf('address', async (q) => (queries.push(q), []), undefined, ['Acme'], ['Acme AB']);

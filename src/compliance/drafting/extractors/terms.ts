@@ -31,7 +31,13 @@ export const startDate: Rule = (_c, ss) => {
       !dates(t).length
     )
       out.push(openFound(s, 'the contract starts on an event (an order form, sign-up, acceptance or first use), not on a date the documents state'));
-    else if (/\b(use|using|access)\b[^.]{0,60}\bas (your )?acceptance of (the|these) (terms|agreement)\b/i.test(t))
+    else if (
+      /\b(use|using|access)\b[^.]{0,60}\bas (your )?acceptance of (the|these) (terms|agreement)\b/i.test(t) ||
+      // "By accessing or using the Service, you agree to be bound by these Terms": the usual formula of terms accepted by use.
+      /\bby (accessing|using|creating|clicking|checking|signing up|registering|subscribing|downloading|installing|ordering|purchasing)\b[^.]{0,160}\b(you|customer|the customer|the user|users?|licensee)\s+(hereby\s+)?(agrees?|accepts?|consents?|acknowledges? and agrees?)\s+(to be bound by|to (these|the|this)\b|that you have read)/i.test(
+        t,
+      )
+    )
       out.push(openFound(s, 'the terms apply from first use; the documents state no start date'));
   }
   return out;
