@@ -693,6 +693,19 @@ t.test('terms accepted by use ("By accessing or using the Service, you agree to 
   t.match(d.reason ?? '', /first use|no start date/);
 });
 
+t.test('an open field says why: a type not named, a term that renews, a subprocessor list kept elsewhere', async (t) => {
+  const type = draft('ictServiceType', 'Acme provides a hosted observability platform for monitoring, status pages and incident management.');
+  t.equal(type.status, 'not_found');
+  t.match(type.reason ?? '', /do not name its type/);
+  t.equal(draft('ictServiceType', 'Acme provides a software-as-a-service observability platform for monitoring and incident management.').value, 'S19');
+  const renews = draft('endDate', 'Paid subscriptions renew automatically at the end of each billing period unless cancelled.');
+  t.equal(renews.status, 'not_found');
+  t.match(renews.reason ?? '', /renews automatically/);
+  const elsewhere = draft('subcontractors', 'A current list of Subprocessors is available at https://acme.example/legal/subprocessors.');
+  t.equal(elsewhere.status, 'not_found');
+  t.match(elsewhere.reason ?? '', /kept elsewhere/);
+});
+
 t.test('the address is looked for next to the drafted legal name', async (t) => {
   const queries: string[] = [];
   await passagesOf('address', async (q) => (queries.push(q), []), undefined, ['Acme'], ['Acme AB']);

@@ -583,7 +583,17 @@ export const ictServiceType: Rule = (content, ss, ctx) => {
   for (const f of description(content, ss, ctx, '')) {
     const t = clean(content.slice(f.start, f.end));
     if (EITHER_DEPLOYMENT.test(t)) continue;
-    for (const [code, re] of SERVICE_KEYWORDS) if (re.test(t)) out.push({ ...f, value: code, strength: 0.8 });
+    const typed = SERVICE_KEYWORDS.filter(([, re]) => re.test(t));
+    for (const [code] of typed) out.push({ ...f, value: code, strength: 0.8 });
+    // The service described without its type: why the field stays open (a value found elsewhere wins).
+    if (!typed.length)
+      out.push({
+        value: null,
+        start: f.start,
+        end: f.end,
+        strength: 0.5,
+        open: 'the documents describe the service but do not name its type (SaaS, PaaS or IaaS)',
+      });
   }
   for (const s of ss) {
     const t = clean(s.text);

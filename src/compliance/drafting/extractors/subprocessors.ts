@@ -381,8 +381,23 @@ export const subcontractors: Rule = (content, ss, ctx, section) => {
     }
     if (cards.length >= 2) rows.push(...cards);
   }
+  // A pointer to a list kept elsewhere ("A current list of Subprocessors is available at https://…"): why the field stays
+  // open when the documents name no subprocessor (a list found in them wins).
+  for (const s of ss) {
+    if (LIST_ELSEWHERE.test(s.text))
+      rows.push({
+        value: null,
+        start: s.start,
+        end: s.end,
+        strength: 0.5,
+        open: 'the documents point to a subprocessor list kept elsewhere (a web page or trust centre); no subprocessor is named in them',
+      });
+  }
   return rows;
 };
+
+const LIST_ELSEWHERE =
+  /\b(list of (our |its |the )?(current |authori[sz]ed |approved )?sub-?processors|sub-?processors? list)\b[^.]{0,80}\b(available|found|published|located|accessible|maintained)\b[^.]{0,40}\b(at|on|via|here|in (our|the) trust)\b|\bsub-?processors\b[^.]{0,40}\b(are )?listed (at|on) (our|the|its) (website|web ?page|site|trust (center|centre|portal))\b/i;
 
 /** A heading of a subprocessor list. */
 /** A heading about subprocessors (the rows under it need no lead-in of their own). */

@@ -43,12 +43,20 @@ export const startDate: Rule = (_c, ss) => {
   return out;
 };
 
+const RENEWS =
+  /\b(renews? automatically|automatically (be )?renew(s|ed)?|auto-?renew(s|al)?|(shall|will) (be )?(automatically )?renew(ed)?\b[^.]{0,40}\b(successive|additional|further|equal|same|consecutive))/i;
+
 /** "continue in effect until terminated" → indefinite (null); "expires on <date>" → that date; a term set elsewhere is open. */
 export const endDate: Rule = (_c, ss) => {
   const out: Found[] = [];
   for (const s of ss) {
     const t = clean(s.text);
-    if (!/\b(agreements?|contracts?|term|terms)\b/i.test(t)) continue;
+    if (!/\b(agreements?|contracts?|term|terms)\b/i.test(t)) {
+      // "Paid subscriptions renew automatically at the end of each billing period": no end date, and why.
+      if (/\b(subscriptions?|plans?)\b/i.test(t) && RENEWS.test(t))
+        out.push(openFound(s, 'the subscription renews automatically for further periods; no end date is stated', 0.6));
+      continue;
+    }
     if (
       /\b(continues?|remains?|will continue|shall continue|runs?|(is|are|be|become|becomes) effective|continues? to apply)\s+(in (full )?(force( and effect)?|effect)\s+)?((until|unless)\s+(it is\s+)?(otherwise\s+)?(terminated|cancell?ed)\b|until\s+(either|each|one|both|you|we|the parties)\b[^.]{0,30}\bterminates?\b(?!\s+(on|upon|at)\b))|\b(concluded|entered into) for an indefinite (term|period)\b|\b(indefinite|unlimited) (term|period|time|duration)\b|\bno fixed (term|end)\b|\b((remain|continue)s?\s+in\s+(full\s+)?(force|effect)|(apply|applies|continues? to apply))\s+(while|for as long as|as long as)\s+(you|the customer|customer|the client|client|users?)\s+(use|uses|access|accesses)\b/i.test(
         t,
@@ -80,6 +88,7 @@ export const endDate: Rule = (_c, ss) => {
     )
       out.push(openFound(s, 'the term is set in an order form or separate agreement the documents do not include; no end date'));
     else if (/\bmonth[- ]to[- ]month\b/i.test(t)) out.push(openFound(s, 'the subscription runs month to month until cancelled; no end date'));
+    else if (RENEWS.test(t)) out.push(openFound(s, 'the term renews automatically for further periods; no end date is stated', 0.6));
   }
   return out;
 };
