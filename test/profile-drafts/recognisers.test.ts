@@ -706,6 +706,16 @@ t.test('an open field says why: a type not named, a term that renews, a subproce
   t.match(elsewhere.reason ?? '', /kept elsewhere/);
 });
 
+t.test('an open location says why: the region the customer selects, transfers allowed outside Europe', async (t) => {
+  const region = draft('dataStorageLocations', 'Customer Data is stored in the data center region that the customer selects at sign-up.');
+  t.equal(region.status, 'not_found');
+  t.match(region.reason ?? '', /region the customer selects/);
+  const abroad = draft('dataProcessingLocations', 'Acme may transfer and process Customer Personal Data outside the EEA subject to appropriate safeguards.');
+  t.equal(abroad.status, 'not_found');
+  t.match(abroad.reason ?? '', /transfers outside the EEA are allowed/);
+  t.notMatch(draft('dataProcessingLocations', 'Acme will not transfer or process Customer Data outside the EEA.').reason ?? '', /are allowed/);
+});
+
 t.test('the address is looked for next to the drafted legal name', async (t) => {
   const queries: string[] = [];
   await passagesOf('address', async (q) => (queries.push(q), []), undefined, ['Acme'], ['Acme AB']);

@@ -91,6 +91,29 @@ function locationRule(cue: RegExp, what: string): Rule {
             out.push(openFound(s, `no country is named: the documents say only "other" or "any" countries for where ${what}`));
           if (REGION_ONLY.test(after) && !vague && /\b(we|our|data|servers?|infrastructure|platform|services?|application|hosted)\b/i.test(t))
             out.push(openFound(s, `only a region is named (${REGION_ONLY.exec(after)![3]}), not the countries where ${what}`));
+          // "Data is stored in the region you select at sign-up": the place is the customer's choice, not a fixed country.
+          else if (
+            /\b(region|location|data cent(?:er|re))s?\b[^.;]{0,60}\b(you|customers?|the customer|clients?)\b[^.;]{0,20}\b(selects?|selected|chooses?|chose|chosen|picks?|opts?)\b|\b(selected|chosen) by (you|the customer|customers?)\b/i.test(
+              t,
+            )
+          )
+            out.push(
+              openFound(s, `${what.replace(/^the service is provided$/, 'the service runs')} in the region the customer selects; no country is fixed`, 0.6),
+            );
+          // "Acme may transfer and process Customer Data outside the EEA": processing anywhere the safeguards allow.
+          else if (
+            /\b(transfer\w*|process\w*|stor\w*)\b[^.;]{0,80}\boutside (of )?(the )?(EEA|EU|European Union|European Economic Area|UK|United Kingdom|Switzerland|your (home )?country)\b/i.test(
+              t,
+            ) &&
+            !/\b(not|never|no|without|prohibited|only with)\b[^.;]{0,60}\boutside\b/i.test(t)
+          )
+            out.push(
+              openFound(
+                s,
+                `transfers ${/\boutside (of )?(the )?(EEA|EU|European Union|European Economic Area|UK|United Kingdom|Switzerland|your (home )?country)\b/i.exec(t)?.[0] ?? 'abroad'} are allowed; the documents give no fixed list of countries where ${what}`,
+                0.55,
+              ),
+            );
           continue;
         }
         // A region named beside the countries ("in the United Kingdom and the European Economic Area"): the list is not of countries.
