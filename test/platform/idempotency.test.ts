@@ -192,3 +192,32 @@ t.test('Idempotency-Key', async (t) => {
     t.equal(Number(n[0].n), 2, 'one streamed exchange');
   });
 });
+
+t.test('a failed request whose claim could not be given up (the database stayed away) gives it up once the database is back', async (t) => {
+  const { idempotencyService } = await import('../../src/modules/idempotency/service.js');
+  const unavailable = () => Object.assign(new Error('connection terminated'), { code: 'ECONNRESET' });
+  let down = true;
+  const released: string[] = [];
+  const repo = {
+    byId: async (id: string) => {
+      if (down) throw unavailable();
+      return { id, state: 'in_flight' };
+    },
+    release: async (id: string) => {
+      if (down) throw unavailable();
+      released.push(id);
+    },
+  };
+  const service = idempotencyService(repo as never);
+  const failing = service.fail('claim-1');
+  // The request's own retries (10 s) run out while the database is away: the request fails, the claim is not released yet.
+  const error = await failing.then(
+    () => null,
+    (err: unknown) => err,
+  );
+  t.ok(error, 'the request could not give its claim up');
+  t.same(released, []);
+  down = false;
+  for (let i = 0; i < 100 && !released.length; i++) await new Promise((r) => setTimeout(r, 100));
+  t.same(released, ['claim-1'], 'given up in the background once the database is back');
+});

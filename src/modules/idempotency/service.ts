@@ -50,6 +50,31 @@ export function idempotencyService(repo: IdempotencyRepository) {
   let lastPurge = 0;
 
   /**
+   * Does a piece of claim bookkeeping once the database is back, when it stayed unreachable for longer than the request
+   * could wait: a claim nobody holds would otherwise answer 409 to every retry until its lease runs out (5 minutes).
+   * Tries on unreferenced timers (a closing process does not wait for it) for half a lease: the claim's own lease, taken
+   * when the request began, outlasts that window, so no retry can have taken the claim over meanwhile.
+   */
+  function later(work: () => Promise<unknown>) {
+    const deadline = Date.now() + IDEMPOTENCY_LEASE_MS / 2;
+    const attempt = (wait: number) => {
+      const timer = setTimeout(() => {
+        work().catch((err: unknown) => {
+          if (isDatabaseUnavailable(err) && Date.now() + wait < deadline) attempt(Math.min(wait * 2, 5000));
+        });
+      }, wait);
+      timer.unref();
+    };
+    attempt(200);
+  }
+  /** Gives a failed request's claim up later (unless its effect committed with a response meanwhile). */
+  const releaseLater = (claimId: string) =>
+    later(async () => {
+      const row = await repo.byId(claimId);
+      if (row && row.state !== 'completed') await repo.release(claimId);
+    });
+
+  /**
    * Inserts a claim. When the connection is lost on the way, whether the row went in is
    * unknown: it is deleted after the reconnection (by its own id), so that a claim nobody
    * holds does not answer 409 to every retry until its lease runs out.
@@ -58,7 +83,7 @@ export function idempotencyService(repo: IdempotencyRepository) {
     try {
       return await repo.claim({ id, ...values });
     } catch (err) {
-      if (isDatabaseUnavailable(err)) await retryingWhileUnavailable(() => repo.deleteRow(id)).catch(() => {});
+      if (isDatabaseUnavailable(err)) await retryingWhileUnavailable(() => repo.deleteRow(id)).catch(() => later(() => repo.deleteRow(id)));
       throw err;
     }
   }
@@ -106,10 +131,15 @@ export function idempotencyService(repo: IdempotencyRepository) {
      * its response was lost when the effect committed without one).
      */
     async fail(claimId: string): Promise<StoredResponse | null> {
-      const row = await retryingWhileUnavailable(() => repo.byId(claimId));
-      if (row?.state === 'completed') return stored(row);
-      await retryingWhileUnavailable(() => repo.release(claimId));
-      return null;
+      try {
+        const row = await retryingWhileUnavailable(() => repo.byId(claimId));
+        if (row?.state === 'completed') return stored(row);
+        await retryingWhileUnavailable(() => repo.release(claimId));
+        return null;
+      } catch (err) {
+        if (isDatabaseUnavailable(err)) releaseLater(claimId);
+        throw err;
+      }
     },
 
     /** Whether the claim's effect committed together with a preset response (retried across a reconnection). */
