@@ -28,6 +28,12 @@ function clauseAt(text: string, at: number): string {
   return text.slice(start);
 }
 
+/** "outside the EEA", "outside your home country": where a transfer may go. */
+const OUTSIDE_AREA = String.raw`\boutside (of )?(the )?(EEA|EU|European Union|European Economic Area|UK|United Kingdom|Switzerland|your (home )?country)\b`;
+const OUTSIDE = new RegExp(OUTSIDE_AREA, 'i');
+/** Data that may be transferred, processed or stored outside Europe or the reader's country. */
+const ALLOWED_OUTSIDE = new RegExp(String.raw`\b(transfer\w*|process\w*|stor\w*)\b[^.;]{0,80}${OUTSIDE_AREA}`, 'i');
+
 /** Only a region is named ("within the European Union", "in the EEA"): no country. */
 const REGION_ONLY = /\b(in|within)\s+(the\s+)?(European Union|EU|EEA|European Economic Area|Europe)\b/;
 
@@ -101,18 +107,9 @@ function locationRule(cue: RegExp, what: string): Rule {
               openFound(s, `${what.replace(/^the service is provided$/, 'the service runs')} in the region the customer selects; no country is fixed`, 0.6),
             );
           // "Acme may transfer and process Customer Data outside the EEA": processing anywhere the safeguards allow.
-          else if (
-            /\b(transfer\w*|process\w*|stor\w*)\b[^.;]{0,80}\boutside (of )?(the )?(EEA|EU|European Union|European Economic Area|UK|United Kingdom|Switzerland|your (home )?country)\b/i.test(
-              t,
-            ) &&
-            !/\b(not|never|no|without|prohibited|only with)\b[^.;]{0,60}\boutside\b/i.test(t)
-          )
+          else if (ALLOWED_OUTSIDE.test(t) && !/\b(not|never|no|without|prohibited|only with)\b[^.;]{0,60}\boutside\b/i.test(t))
             out.push(
-              openFound(
-                s,
-                `transfers ${/\boutside (of )?(the )?(EEA|EU|European Union|European Economic Area|UK|United Kingdom|Switzerland|your (home )?country)\b/i.exec(t)?.[0] ?? 'abroad'} are allowed; the documents give no fixed list of countries where ${what}`,
-                0.55,
-              ),
+              openFound(s, `transfers ${OUTSIDE.exec(t)?.[0] ?? 'abroad'} are allowed; the documents give no fixed list of countries where ${what}`, 0.55),
             );
           continue;
         }
