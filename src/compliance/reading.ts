@@ -18,9 +18,9 @@ const RIGHT = `may|can|has the right|have the right|will have the right|shall ha
 /** Verbs of the provider's own statements in the indicative. */
 const INDICATIVE = `notifies|informs|provides|maintains|ensures|implements|engages|grants|allows|permits|agrees|undertakes|commits|performs|keeps|deletes|returns|makes|uses|encrypts|monitors|conducts|retains|stores|hosts|processes`;
 
-/** The customer's duty without a modal of its own: "the need for you to", "Customer is advised to", "we recommend that you back up". */
+/** The customer's duty without a modal of its own: "the need for you to", "Customer is advised to", "we recommend that you back up", "you should monitor your account". */
 const CUSTOMER_DUTY = new RegExp(
-  String.raw`\b(?:need|needs|required|requires|obligation|responsibility|advised|encouraged|expected|recommend(?:ed|s)?(?: that)?)\s+(?:for\s+)?(${CUSTOMER_WORDS})\s+(?:to|should|must)\b|\b(?:recommend|advise|suggest|urge|encourage)(?:s|d|ed)?\s+that\s+(${CUSTOMER_WORDS})\b`,
+  String.raw`\b(?:need|needs|required|requires|obligation|responsibility|advised|encouraged|expected|recommend(?:ed|s)?(?: that)?)\s+(?:for\s+)?(${CUSTOMER_WORDS})\s+(?:to|should|must)\b|\b(?:recommend|advise|suggest|urge|encourage)(?:s|d|ed)?\s+that\s+(${CUSTOMER_WORDS})\b|\b(you|customers?|clients?|users?|licensees?|subscribers?)\s+(?:\w+\s+)?should\b`,
   'gi',
 );
 
@@ -77,7 +77,7 @@ export function actors(text: string, vendorNames: readonly string[] = []): { par
   // The customer's duty written without a modal of its own: "the need for you to maintain backups",
   // "Customer is advised to", "we recommend that you".
   for (const m of text.matchAll(CUSTOMER_DUTY)) {
-    out.push({ party: 'customer', modality: 'duty', at: m.index! + m[0].indexOf((m[1] ?? m[2])!) });
+    out.push({ party: 'customer', modality: 'duty', at: m.index! + m[0].indexOf((m[1] ?? m[2] ?? m[3])!) });
   }
   for (const m of text.matchAll(CUSTOMER_RESPONSIBILITY)) {
     out.push({ party: 'customer', modality: 'duty', at: m.index! + m[0].indexOf((m[1] ?? m[2])!) });
@@ -145,7 +145,7 @@ const NOT_OF_DATA_USE = String.raw`(?<!\b(use[sd]?|using|disclos(e[sd]?|ing)|acc
 export const GENERIC_LIMITS: LimitRule[] = [
   { re: /\b(commercially reasonable|reasonable commercial) (efforts?|endeavou?rs?)\b/i, note: 'only on commercially reasonable efforts' },
   {
-    re: /\b(best|reasonable) (efforts?|endeavou?rs?)\b|\bbest[- ]efforts? basis\b|\b(strives?|aims?|endeavou?rs?|attempts?) to\b/i,
+    re: /\b(best|reasonable) (efforts?|endeavou?rs?)\b|\bbest[- ]efforts? basis\b|\b(strives?|aims?|endeavou?rs?|attempts?) to\b|\b(aims?|aiming|strives?|striving) for\b/i,
     note: 'an effort, not a commitment',
   },
   {
@@ -179,7 +179,15 @@ export const GENERIC_LIMITS: LimitRule[] = [
       /\bsubject to (the (terms|provisions|conditions|requirements) of )?(this|the|these) (agreement|terms|dpa|addendum|clauses?|sections?)\b|\bsubject to (the )?(applicable )?(data protection )?law/i,
     note: 'subject to conditions',
   },
-  { re: /\b(wherever|where|when(ever)?) (possible|feasible|practicable)\b/i, note: 'only where possible' },
+  {
+    re: /\b(wherever|where|when(ever)?) (technically |reasonably |commercially |operationally )?(possible|feasible|practicable)\b/i,
+    note: 'only where possible',
+  },
+  {
+    // A measure announced, not in place ("We are working on encryption at rest", "SOC 2 is on our roadmap").
+    re: /\b(are|is|we're) (currently )?working (on|towards?)\b|\bon (our|the) (product |security )?roadmap\b|\bcoming soon\b|\bnot yet (available|implemented|in place|supported|complete|certified)\b|\b(plans?|planning|intends?|intending) to (introduce|implement|add|roll out|launch|adopt|obtain|achieve|complete|pursue|undergo|conduct|commission)\b|\bin the process of (obtaining|implementing|achieving|completing|becoming|rolling out)\b/i,
+    note: 'planned, not yet in place',
+  },
   {
     re: /\bas (needed|deemed (necessary|appropriate))\b|\b(as|when|where|if) (we|it) (deems?|considers?) (it )?(necessary|appropriate)\b|\bon an? (as-needed|ad[- ]hoc|case[- ]by[- ]case) basis\b|\bad[- ]hoc\b/i,
     note: 'only as needed, not a fixed commitment',
@@ -197,7 +205,7 @@ export const GENERIC_LIMITS: LimitRule[] = [
   { re: /\bto the best of (its|our|their|his|her) (knowledge|abilit(y|ies)|knowledge and abilit(y|ies))\b/i, note: 'an effort, not a commitment' },
   {
     // A commitment for some plans or customers only ("applies only to Enterprise plans", "for Enterprise customers only").
-    re: /\bonly (to|for|on|under) (the |our |its )?([\w-]+ ){0,2}(plans?|tiers?|editions?|subscriptions?|packages?)\b|\b(for|to|on|under) (the |our |its )?([\w-]+ ){0,2}(plans?|tiers?|editions?|customers|subscriptions?|packages?) only\b|\bavailable (only )?(on|in|for|with|to|under) (the |our |its |selected |certain )?(?!all\b|any\b|every\b|each\b)([\w-]+ ){1,2}(plans?|tiers?|editions?|subscriptions?|packages?)\b/i,
+    re: /\bonly (to|for|on|under) (the |our |its )?([\w-]+ ){0,2}(plans?|tiers?|editions?|subscriptions?|packages?)\b|\b(for|to|on|under) (the |our |its )?([\w-]+ ){0,2}(plans?|tiers?|editions?|customers|subscriptions?|packages?) only\b|\bavailable (only )?(on|in|for|with|to|under) (the |our |its |selected |certain )?(?!(all|any|every|each|our|the|its|your|paying)\b)([\w-]+ ){1,2}(plans?|tiers?|editions?|subscriptions?|packages?|customers)\b|\b(available )?as an? (paid |optional |separate )?add-?on\b|\b(enterprise|premium|business|pro|professional|scale|team|growth|paid|dedicated)( plan| tier)? (customers|subscribers|accounts)\b|\b(customers|subscribers|accounts|users) (on|with|under|in) (the |an? |our )?(?!(all|any|every|each)\b)([\w-]+ ){1,2}(plans?|tiers?|editions?|subscriptions?|packages?)\b/i,
     note: 'only for some plans or customers',
   },
   {

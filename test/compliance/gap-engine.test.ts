@@ -1589,3 +1589,29 @@ t.test('a commitment for some plans or customers only; "to the best of its knowl
   );
   t.equal(level(best, 'assistance'), 'limited');
 });
+
+t.test('encryption that is possible, optional, planned or said of some fields only is no commitment to encrypt the data', async (t) => {
+  t.equal(level(read('A9.3.enc', "Data may be encrypted in transit using TLS where supported by the customer's systems."), 'transit'), 'limited');
+  t.equal(level(read('A9.3.enc', 'Encryption at rest can be enabled for your storage buckets in the bucket settings.'), 'rest'), 'limited');
+  t.equal(level(read('A9.3.enc', 'Passwords are stored using salted hashing and secrets are encrypted at rest.'), 'rest'), 'limited');
+  t.equal(level(read('A9.3.enc', 'Sensitive fields such as API tokens and integration credentials are encrypted at rest in our database.'), 'rest'), 'limited');
+  t.equal(level(read('A9.3.enc', 'We encrypt data at rest for certain services, such as our file storage.'), 'rest'), 'limited');
+  t.equal(level(read('A9.3.enc', 'Where technically feasible, customer data is encrypted at rest using AES-256.'), 'rest'), 'limited');
+  const roadmap = read('A9.3.enc', 'Encryption at rest for all customer databases is on our roadmap for next year.');
+  t.equal(level(roadmap, 'rest'), 'limited');
+  t.match(roadmap.rationale, /planned, not yet in place/);
+  // What still counts.
+  t.equal(level(read('A9.3.enc', 'All customer data stored in our databases is encrypted at rest using AES-256.'), 'rest'), 'met');
+  t.equal(level(read('A9.3.enc', 'Backups and all customer data at rest are encrypted with AES-256.'), 'rest'), 'met');
+});
+
+t.test("the customer's own vigilance, an add-on, a plan's customers, an aim: no commitment of the provider's", async (t) => {
+  t.equal(level(read('A10', 'You should monitor your account for suspicious activity and notify us immediately.'), 'monitoring'), 'none');
+  t.equal(level(read('A10', 'Intrusion detection is available as an add-on for Enterprise customers.'), 'monitoring'), 'limited');
+  t.equal(level(read('A30.2.e', 'Enterprise customers receive a 99.95% uptime SLA.'), 'uptime'), 'limited');
+  t.equal(level(read('A30.2.e', 'We offer a 99.9% uptime guarantee to customers on annual Business plans.'), 'uptime'), 'limited');
+  t.equal(level(read('A30.2.e', 'We aim for 99.9% availability of the Service.'), 'uptime'), 'limited');
+  // Plans that cover everyone, and the provider's own commitment, still count.
+  t.equal(level(read('A30.2.e', 'Acme will make the Service available 99.9% of each month to customers on all plans.'), 'uptime'), 'met');
+  t.equal(level(read('A10', 'We continuously monitor our infrastructure for suspicious activity and alert our on-call security team.'), 'monitoring'), 'met');
+});
