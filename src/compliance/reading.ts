@@ -30,6 +30,11 @@ const CUSTOMER_RESPONSIBILITY =
 
 /** A party's right named as a noun: "Both Parties’ rights to terminate", "the Customer's right to cancel". */
 const RIGHT_NOUN = new RegExp(String.raw`\b(?:(${EITHER_WORDS})|(${CUSTOMER_WORDS}))['’]?s?['’]?\s+(?:own\s+)?rights?\s+to\b`, 'gi');
+/** The customer and its auditors, regulators or authorities as one subject of a modal. */
+const CUSTOMER_SIDE_LIST = new RegExp(
+  String.raw`\b(?:${CUSTOMER_WORDS})\b(?:,|\s+(?:and|or)\b)\s+(?:[\w-]+,?\s+){0,6}?(?:auditors?|regulators?|authorit(?:y|ies)|supervisors?|representatives?|designees?)\s+(?:\w+\s+){0,2}?(${RIGHT}|${DUTY})\b`,
+  'gi',
+);
 /** A termination in the passive by the customer's own side: "can be terminated by a team administrator". */
 const TERMINATED_BY_CUSTOMER = new RegExp(
   String.raw`\b(?:may|can|shall)\s+be\s+(?:terminated|cancell?ed)\b[^.;]{0,30}\bby\s+(?:the\s+|a\s+|your\s+|its\s+)?((?:${CUSTOMER_WORDS})|(?:team\s+|account\s+)?(?:administrator|admin|account owner))\b`,
@@ -67,6 +72,12 @@ export function actors(text: string, vendorNames: readonly string[] = []): { par
     if (out.some((a) => a.at === m.index)) continue;
     out.push({ party: 'provider', modality: 'duty', at: m.index! });
   }
+  // The customer with its auditors or authorities as one subject ("Customer, its auditors and its competent authorities may
+  // access, inspect and audit"): the customer's side acting.
+  for (const m of text.matchAll(CUSTOMER_SIDE_LIST)) {
+    if (out.some((a) => a.at === m.index)) continue;
+    out.push({ party: 'customer', modality: new RegExp(`^(?:${RIGHT})$`, 'i').test(m[1]!) ? 'right' : 'duty', at: m.index! });
+  }
   // A right named as a noun ("Both Parties’ rights to terminate … are not affected", "the Customer's right to cancel"), and a
   // termination in the passive by the customer's own side ("can be terminated by a team administrator via the account management").
   for (const m of text.matchAll(RIGHT_NOUN)) {
@@ -91,7 +102,7 @@ export function actors(text: string, vendorNames: readonly string[] = []): { par
     // A party already read inside the name ("The Controller may": the customer, not a provider named "The Controller").
     if (out.some((a) => a.at >= m.index! && a.at < m.index! + name.length)) continue;
     if (NOT_A_PARTY.test(name) || new RegExp(`^(?:${CUSTOMER_WORDS}|${EITHER_WORDS})$`, 'i').test(name)) continue;
-    out.push({ party: 'provider', modality: /^(may|can)$/i.test(m[2]!) ? 'right' : 'duty', at: m.index! });
+    out.push({ party: 'provider', modality: /^(may|can)$/i.test(m[1]!) ? 'right' : 'duty', at: m.index! });
   }
   return out;
 }
@@ -149,11 +160,11 @@ export const GENERIC_LIMITS: LimitRule[] = [
     note: 'an effort, not a commitment',
   },
   {
-    re: /\b(sole|absolute) (and absolute )?discretion\b|\b(at|in) (its|our|their|[A-Z][\w-]+['’]s) (reasonable |own |good faith )?(discretion|option)\b/i,
+    re: /\b(sole|absolute) (and absolute )?discretion\b|\b(at|in) (its|our|their|[A-Z][\w-]+['’]s) (reasonable |own |good faith )?(discretion|option)\b|\bat (?!(the )?(customer|client|licensee|subscriber|controller|data exporter)['’]s)(its|our|their|[A-Z][\w-]+['’]s) (sole |own )?(choice|election)\b/i,
     note: "at the provider's discretion",
   },
   {
-    re: /\bin lieu of\b|\b(will be |shall be |are |is )?(deemed )?satisf(ied|y|ies) (by|through|with)\b/i,
+    re: /\bin lieu of\b|\b(will be |shall be |are |is )?(deemed )?satisf(ied|y|ies) (by|through|with)\b|\bsatisf(y|ies|ied|ying)\b[^.;]{0,30}\b(audit|inspection)( rights?| obligations?| requests?)?\b/i,
     note: 'satisfied by something else (e.g. reports) instead',
   },
   {

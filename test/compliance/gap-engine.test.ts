@@ -1615,3 +1615,31 @@ t.test("the customer's own vigilance, an add-on, a plan's customers, an aim: no 
   t.equal(level(read('A30.2.e', 'Acme will make the Service available 99.9% of each month to customers on all plans.'), 'uptime'), 'met');
   t.equal(level(read('A10', 'We continuously monitor our infrastructure for suspicious activity and alert our on-call security team.'), 'monitoring'), 'met');
 });
+
+t.test(
+  "the customer with its auditors and authorities as one subject; reports that satisfy the audit right; the provider's choice; a new country",
+  async (t) => {
+    const model = read(
+      'A28.6',
+      "Customer, its auditors and its competent authorities may access, inspect and audit Acme's premises, systems and records relating to the Services.",
+    );
+    t.equal(level(model, 'audit-right'), 'met', "the customer's side is the subject of the right");
+    const reports = read(
+      'A28.6',
+      'Upon request, Acme will provide a copy of its most recent SOC 2 Type II report, which Customer agrees satisfies its audit rights.',
+    );
+    t.equal(level(reports, 'audit-right'), 'limited');
+    t.equal(level(read('A30.2.d', 'Upon termination, Acme will delete or return Customer Data at Acme’s choice.'), 'return'), 'limited');
+    t.equal(
+      level(read('A30.2.d', 'Upon termination, Acme will return Customer Data in CSV format at Customer’s election.'), 'return'),
+      'met',
+      "the customer's own choice is no limit",
+    );
+    const country = read(
+      'A30.2.b',
+      'Customer Data is stored in Frankfurt, Germany.',
+      'Acme will notify Customer at least 30 days before changing the country in which Customer Data is stored.',
+    );
+    t.equal(level(country, 'change-notice'), 'met');
+  },
+);
