@@ -1643,3 +1643,30 @@ t.test(
     t.equal(level(country, 'change-notice'), 'met');
   },
 );
+
+t.test('Article 30(3)(b): notice as a list item under its lead-in, "provide written notice", a leak of data; "information" is no informing', async (t) => {
+  const item = read(
+    'A30.3.b',
+    'Acme shall:',
+    '- notify Customer without undue delay if it becomes aware of any accidental or unlawful destruction, loss, alteration or disclosure of, or access to, Customer Data (an "Incident").',
+  );
+  t.equal(level(item, 'incident-notice'), 'met');
+  const customerItem = read(
+    'A30.3.b',
+    'Customer shall:',
+    '- notify Acme without undue delay of any unauthorized access to its account or any security incident.',
+  );
+  t.equal(level(customerItem, 'incident-notice'), 'none', "the customer's duty in a list");
+  const written = read(
+    'A30.3.b',
+    'Upon becoming aware of a Security Incident, Acme agrees to provide written notice to Customer by email without undue delay.',
+  );
+  t.equal(level(written, 'incident-notice'), 'met');
+  const leak = read('A30.3.b', 'Acme will promptly notify Customer of any actual or potential exposure or misappropriation of Customer Data (any “Leak”).');
+  t.equal(level(leak, 'incident-notice'), 'met');
+  const confidential = read(
+    'A30.3.b',
+    'Confidential Information shall not include information that is or becomes part of the public domain through no breach of the receiving party.',
+  );
+  t.equal(level(confidential, 'incident-notice'), 'none', 'a confidentiality exception is no incident notice');
+});
