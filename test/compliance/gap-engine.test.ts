@@ -1662,6 +1662,7 @@ t.test('Article 30(3)(b): notice as a list item under its lead-in, "provide writ
     'Upon becoming aware of a Security Incident, Acme agrees to provide written notice to Customer by email without undue delay.',
   );
   t.equal(level(written, 'incident-notice'), 'met');
+  t.equal(level(written, 'timing'), 'partial', '"without undue delay": notice with no time limit');
   const leak = read('A30.3.b', 'Acme will promptly notify Customer of any actual or potential exposure or misappropriation of Customer Data (any “Leak”).');
   t.equal(level(leak, 'incident-notice'), 'met');
   const confidential = read(
