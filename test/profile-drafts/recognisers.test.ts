@@ -1295,3 +1295,52 @@ t.test('"may be cancelled by the Customer at the latest 30 days before renewal"'
     "the customer's period only",
   );
 });
+
+t.test('legal forms of more jurisdictions in a preamble', async (t) => {
+  for (const name of [
+    'Acme SA',
+    'Acme a.s.',
+    'Acme Pte. Ltd.',
+    'Acme Srl',
+    'Acme Labs, Incorporated',
+    'Acme NV',
+    'Acme L.P.',
+    'Acme Software e.K.',
+    'Acme Sagl',
+    'Acme S.A.S.U.',
+    'Acme Lda',
+    'Acme Ltda.',
+    'Acme ehf.',
+    'Acme spol. s r.o.',
+    'Acme K.K.',
+    'Acme Limited Liability Company',
+  ])
+    t.same(value('legalName', `This Agreement is entered into between ${name} and the Customer.`), [name], name);
+  t.same(
+    value('legalName', 'This Agreement is entered into between ACME SOFTWARE SA and the Customer.'),
+    [],
+    'a bare "SA" after an all-caps name is not read (a disclaimer in capitals)',
+  );
+});
+
+t.test('descriptions in recitals, DPA annex labels, "helps companies", "will provide … its hosted platform"', async (t) => {
+  t.match(
+    value(
+      'description',
+      'Whereas the Parties have agreed that Acme will provide services to Customer in the field of software licensing, payments and analytics.',
+    ),
+    [/software licensing/],
+  );
+  t.match(value('description', 'WHEREAS the Supplier provides software-as-a-service solutions for document management;'), [/document management/]);
+  t.match(value('description', 'Description of processing: Acme Web is a cloud-based interface for approval of invoices.'), [/approval of invoices/]);
+  t.match(value('description', 'The Acme platform enables teams to build, test and deploy machine learning models.'), [/machine learning/]);
+  t.match(value('description', 'Acme helps companies automate their payroll and benefits administration.'), [/payroll/]);
+  t.match(value('description', 'The Service means the Acme identity verification APIs, dashboards and related documentation.'), [/identity verification/]);
+  t.match(value('description', 'Acme shall provide the Customer with access to its hosted data integration platform as described in the Order Form.'), [
+    /data integration platform/,
+  ]);
+  // Still no description: a recital, a help or an access that says nothing of what the service does.
+  t.same(value('description', 'Whereas Acme will provide the services to the Customer for the term of this Agreement.'), []);
+  t.same(value('description', 'Acme helps customers use the Service.'), []);
+  t.same(value('description', 'Acme shall provide the Customer with access to its Service during the Subscription Term.'), []);
+});

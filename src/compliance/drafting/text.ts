@@ -74,7 +74,7 @@ export function sentences(content: string): Sentence[] {
 }
 
 const ABBREV =
-  /\b(?:\w*str|Inc|Ltd|Corp|Co|No|no|Jr|Sr|St|Ste|Ave|ul|Nr|nr|Apt|Bldg|Blvd|Rd|Str|Pty|U\.S|e\.g|i\.e|etc|vs|Dr|Mr|Ms|Art|Sec|para|approx|B\.V|N\.V|S\.A|[Oo]rg|[Rr]eg)\.$/;
+  /\b(?:\w*str|Inc|Ltd|Corp|Co|No|no|Jr|Sr|St|Ste|Ave|ul|Nr|nr|Apt|Bldg|Blvd|Rd|Str|Pty|U\.S|e\.g|i\.e|etc|vs|Dr|Mr|Ms|Art|Sec|para|approx|B\.V|N\.V|S\.A|[Oo]rg|[Rr]eg|Pte|L\.P|e\.K|K\.K|a\.\s?s|spol|Ltda|Lda|ehf)\.$/;
 
 function splitProse(content: string, start: number, end: number, push: (s: number, e: number) => void) {
   let s = start;

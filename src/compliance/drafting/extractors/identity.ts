@@ -424,8 +424,23 @@ export const description: Rule = (_c, ss, ctx) => {
     return !rest || (!!alt && new RegExp(`^(?:${alt})$`, 'i').test(rest));
   };
   for (const s of ss) {
-    const t = clean(s.text).replace(/^Activities relevant to the data transferred under these Clauses:\s*/i, '');
+    let what: RegExpExecArray | null;
+    const t = clean(s.text)
+      .replace(/^Activities relevant to the data transferred under these Clauses:\s*/i, '')
+      // A DPA annex's label before the sentence ("Description of processing: X Web is a cloud-based interface for …").
+      .replace(/^\|?\s*(?:description of (?:the )?(?:processing|services?)|nature of (?:the )?(?:processing|services?))\s*(?::|\|)\s*/i, '')
+      .replace(/\s*\|\s*$/, '');
     if (t.length < 30 || t.length > 600) continue;
+    // A recital: "WHEREAS the Supplier provides software-as-a-service solutions for document management", "Whereas the Parties have
+    // agreed that Vendor will provide services to Customer in the field of software licensing, payments and analytics".
+    const recital =
+      /^whereas\b[^.;]{0,80}?\b(?:provides|offers|develops|operates|(?:will|shall) provide)\b[^.;]{0,60}?\b(?:services?|platform|software|solutions?)\b[^.;]{0,40}?\b(?:in the (?:field|area) of|for|consisting of|relating to)\s+([^.;]+)/i.exec(
+        t,
+      );
+    if (recital && !/^(?:the )?(?:term|duration|period|purposes?|fees?|customer|client)\b/i.test(recital[1]!) && saysWhatItDoes(recital[1]!, alt)) {
+      out.push(found(s, t, 0.65));
+      continue;
+    }
     // A label line of an order form: "Platform Description: X Keycloak user authentication and SSO service".
     if (/^(?:platform|service|services|product|solution)\s+description\s*:\s*\S/i.test(t) && SERVICE_NOUN.test(t.slice(t.indexOf(':')))) {
       out.push(found(s, t, 0.75));
@@ -493,7 +508,7 @@ export const description: Rule = (_c, ss, ctx) => {
     if (
       alt &&
       new RegExp(
-        String.raw`^(?:the\s+)?(?:services?|platform)\s+(?:refers?\s+to|means?)\s+(?:the\s+|its\s+)?(?:${alt})\b[^.]{0,40}\b(platform|service|software|solution|application)\b`,
+        String.raw`^(?:the\s+)?(?:services?|platform)\s+(?:refers?\s+to|means?)\s+(?:the\s+|its\s+)?(?:${alt})\b[^.]{0,40}\b(platform|service|software|solution|application|APIs?)\b`,
         'i',
       ).test(t)
     ) {
@@ -533,17 +548,22 @@ export const description: Rule = (_c, ss, ctx) => {
     if (/\bis an?\b[^.]{0,120}\b(provider|producer|platform|developer|vendor|supplier)\s+of\b/i.test(t)) out.push(found(s, t, 0.8));
     // "Our proprietary platform (the “Platform”) enables users (such as yourself) to create, distribute, and manage AI-powered surveys".
     else if (
-      /^(?:our|the)\s+(?:proprietary\s+|own\s+)?(?:platform|service|software|solution)\b[^.]{0,40}?\b(?:enables|allows|lets|helps)\s+(?:users|you|customers|businesses|organi[sz]ations|teams|companies)\b[^.]{0,40}?\bto\s+\w+/i.test(
-        t,
-      )
+      new RegExp(
+        String.raw`^(?:(?:our|the)\s+(?:proprietary\s+|own\s+)?(?:(?:${alt || 'we'})\s+)?(?:platform|service|software|solution)\b[^.]{0,40}?|(?:${alt || 'we'})\s+)\b(?:enables|allows|lets|helps)\s+(?:users|you|customers|businesses|organi[sz]ations|teams|companies|developers|enterprises)\b[^.]{0,40}?\b(?:to\s+)?(?!use\b)[a-z]{3,}\s+\w+`,
+        'i',
+      ).test(t) &&
+      saysWhatItDoes(t, alt)
     )
       out.push(found(s, t, 0.7));
     else if (
-      /^.{0,80}?\b(is|provides|operates|offers|has developed|develops|represents|delivers|is a company (?:created|formed|founded) to provide|(?<=\bwe\s+)(?:provide|operate|offer|develop|deliver))\s+(?!to\b)(an?|the|its|our)?\s*[^.]{0,160}?\b(platform|service|software|solution|system|tool|application|hosting|interface|engine)s?\b(?!\s+(?:monitoring|levels?|credits?|desk|availability|interruptions?|requests?|tickets?|updates?|outages?))/i.test(
-        t,
-      ) &&
+      (what =
+        /^.{0,80}?\b(is|provides|operates|offers|has developed|develops|represents|delivers|is a company (?:created|formed|founded) to provide|(?<=\bwe\s+)(?:provide|operate|offer|develop|deliver)|(?:will|shall) provide(?: (?:the )?(?:customer|client|licensee|you) with)?(?: access to)?(?= (?:its|our) ))\s+(?!to\b)(an?|the|its|our)?\s*([^.]{0,160}?)\b(platform|service|software|solution|system|tool|application|hosting|interface|engine)s?\b(?!\s+(?:monitoring|levels?|credits?|desk|availability|interruptions?|requests?|tickets?|updates?|outages?))/i.exec(
+          t,
+        )) &&
       !/\b(may|might|reserves?|shall not|will not|is not|does not|liable|responsible|warrant|discretion)/i.test(t.slice(0, 120)) &&
       !NOT_A_DESCRIPTION.test(t) &&
+      // "will provide the Customer with access to its Service" names no kind of service: a word must say which.
+      (!/^(?:will|shall) provide/i.test(what[1]!) || /\w/.test(what[3]!)) &&
       saysWhatItDoes(t, alt)
     )
       out.push(found(s, t, 0.7));
