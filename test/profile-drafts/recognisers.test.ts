@@ -1344,3 +1344,17 @@ t.test('descriptions in recitals, DPA annex labels, "helps companies", "will pro
   t.same(value('description', 'Acme helps customers use the Service.'), []);
   t.same(value('description', 'Acme shall provide the Customer with access to its Service during the Subscription Term.'), []);
 });
+
+t.test('audit rights in the passive and as cooperation with the customer’s requests to audit', async (t) => {
+  t.equal(
+    value('auditRights', 'Audits may be carried out by the Customer or an independent auditor mandated by the Customer, no more than once per calendar year.')
+      .length,
+    1,
+  );
+  t.equal(value('auditRights', 'Acme will cooperate with reasonable requests by the Customer to audit its processing activities.').length, 1);
+  t.same(
+    value('auditRights', 'Audits may be carried out by Acme at any time to verify the Customer’s compliance with the licence.'),
+    [],
+    "the provider's audit of the customer",
+  );
+});

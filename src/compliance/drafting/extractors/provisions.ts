@@ -142,6 +142,19 @@ export const auditRights: Rule = (content, ss) => {
     )
       out.push(found(s, t, 0.85));
     else if (new RegExp(String.raw`\bto be (inspected|audited)\b[^.]{0,80}\bby\s+(?:the\s+)?(?:${party})\b`, 'i').test(t)) out.push(found(s, t, 0.85));
+    // In the passive: "Audits may be carried out by the Customer or an independent auditor mandated by it".
+    else if (
+      new RegExp(
+        String.raw`\b(audits?|inspections?)\s+(?:may|shall|will|can)\s+be\s+(?:carried out|conducted|performed|undertaken|made)\s+by\s+(?:the\s+)?(?:${party})\b`,
+        'i',
+      ).test(t)
+    )
+      out.push(found(s, t, 0.85));
+    // "Acme will cooperate with reasonable requests by the Customer to audit its processing activities".
+    else if (
+      new RegExp(String.raw`\bcooperate with\b[^.]{0,30}\brequests?\s+(?:by|from|of)\s+(?:the\s+)?(?:${party})\b[^.]{0,20}\bto\s+(audit|inspect)`, 'i').test(t)
+    )
+      out.push(found(s, t, 0.8));
     else if (new RegExp(String.raw`\b(?:${party})['’]s?\s+(audit rights|rights? (of|to) audit)`, 'i').test(t)) out.push(found(s, t, 0.8));
     else if (/\b(upon|on)\s+(customer|client)['’]s\s+(written\s+)?request\b[^.]{0,200}\baudit/i.test(t)) out.push(found(s, t, 0.8));
     else if (/\baudit reports?\b[^.]{0,60}\b(upon|on)\s+(customer|client)['’]?s?\s+(written\s+)?request/i.test(t)) out.push(found(s, t, 0.8));
