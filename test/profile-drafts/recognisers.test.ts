@@ -1358,3 +1358,14 @@ t.test('audit rights in the passive and as cooperation with the customer’s req
     "the provider's audit of the customer",
   );
 });
+
+t.test('the legal name as a trading name’s company, a product’s company, a copyright line, the controller, "Org. nr"', async (t) => {
+  t.same(value('legalName', 'Acme ("we") is a trading name of Beta Systems Ltd.'), ['Beta Systems Ltd.']);
+  t.same(value('legalName', 'Acme is a product of Acme Software S.L., with registered office at Calle Mayor 1, Madrid.'), ['Acme Software S.L.']);
+  t.same(value('legalName', '© 2024 Acme GmbH. All rights reserved.'), ['Acme GmbH']);
+  t.same(value('legalName', 'The controller is Acme sp. z o.o., ul. Prosta 1, Warsaw.'), ['Acme sp. z o.o.']);
+  t.same(value('legalName', 'Company: Acme AB, Org. nr 556000-0000, Stockholm, Sweden'), ['Acme AB']);
+  // Another company's product or copyright is not the vendor's legal name.
+  t.same(value('legalName', 'The editor is a product of Beta Software S.L. and is licensed to us.'), []);
+  t.same(value('legalName', '© 2024 Beta Maps GmbH, map data.'), []);
+});

@@ -130,19 +130,35 @@ export const legalName: Rule = (content, ss, ctx, section) => {
     // registration number ("X AS, org. no. 912 345 678", "X Limited (company number 09876543)"), the company providing the
     // service ("The Services are provided by X GmbH, …", "owned and operated by X S.L.") or its registration ("X Ltd is a
     // company registered in England and Wales under company number …").
-    const own = (mm: RegExpExecArray | null) => (mm && ownName?.test(mm[1]!) ? mm[1]!.replace(/\s+/g, ' ') : null);
+    // The first group that matched: a pattern may offer the company in more than one place.
+    const own = (mm: RegExpExecArray | null) => {
+      const name = mm?.slice(1).find((g) => g !== undefined);
+      return name && ownName?.test(name) ? name.replace(/\s+/g, ' ') : null;
+    };
+    // The vendor's trading name of a company of another name: "Acme (“we”) is a trading name of Beta Systems Ltd.".
+    const trading = alt
+      ? new RegExp(String.raw`^(?:${alt})\b[^.]{0,40}?\bis\s+(?:a|the)\s+(?:trading name|registered trade ?mark|brand name)\s+of\s+(${COMPANY})`, 'i').exec(t)
+      : null;
+    if (trading) {
+      out.push(found(s, trading[1]!.replace(/\s+/g, ' '), 0.8));
+      return;
+    }
     const company =
       own(
         new RegExp(
-          String.raw`^(?:the\s+)?(?:company|provider|supplier|vendor|licensor|processor|service provider)\s+(?:means|is|refers to|shall mean)\s+(${COMPANY})`,
+          String.raw`^(?:the\s+)?(?:company|provider|supplier|vendor|licensor|processor|service provider|(?:data\s+)?controller)\s+(?:means|is|refers to|shall mean)\s+(${COMPANY})`,
           'i',
         ).exec(t) ??
           new RegExp(String.raw`\bcontracting (?:with|entity is)\s+(${COMPANY})`).exec(t) ??
           new RegExp(
-            String.raw`(?:^|[\s(])(${COMPANY}),?\s+\(?\s*(?:org(?:anisation|anization)?\.?\s*(?:no|number)|company (?:no|number|registration)|registration (?:no|number)|reg\.\s*no|registered under|KRS|CVR|CIF|NIF|ABN|ACN|CRN|KvK|HRB|Handelsregister)\b`,
+            String.raw`(?:^|[\s(])(${COMPANY}),?\s+\(?\s*(?:[Oo]rg(?:anisation|anization)?\.?\s*(?:[Nn]o|[Nn]r|[Nn]umber)|company (?:no|number|registration)|registration (?:no|number)|reg\.\s*no|registered under|KRS|CVR|CIF|NIF|ABN|ACN|CRN|KvK|HRB|Handelsregister)\b`,
           ).exec(t),
       ) ??
-      own(new RegExp(String.raw`\b(?:provided|operated|owned and operated|offered|run|made available)\s+by\s+(${COMPANY})`).exec(t)) ??
+      own(
+        new RegExp(
+          String.raw`\b(?:provided|operated|owned and operated|offered|run|made available)\s+by\s+(${COMPANY})|\bis an?\s+(?:product|brand|service|division)\s+of\s+(${COMPANY})|^©\s*(?:\d{4}(?:\s*[-–]\s*\d{4})?,?\s*)?(${COMPANY})`,
+        ).exec(t),
+      ) ??
       own(
         new RegExp(
           String.raw`^(${COMPANY})\s+is\s+an?\s+(?:[\w-]+\s+){0,3}?(?:company|corporation|limited liability company|partnership)\s+(?:registered|incorporated|organi[sz]ed|established|existing)\b`,
