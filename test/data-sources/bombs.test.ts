@@ -45,13 +45,15 @@ t.test('an upload of a bomb is refused with 422 naming the file, without holding
       reason: /register\.xlsx was rejected: more than 5000000 characters of text/,
     },
     { route: 'assessments', filename: 'scan.pdf', content: pdfGarbage(), code: 'CORRUPT_FILE', reason: /scan\.pdf could not be read/ },
-    // 150,000 levels (300 KB): refused before JSON.parse builds a single array.
+    // 150,000 levels (300 KB): refused by a linear scan before JSON.parse builds a single array. There is no parse for
+    // /health to answer during (on a loaded machine the refusal can come before the first probe does): its heap is checked.
     {
       route: 'data-sources',
       filename: 'deep.json',
       content: jsonDeepBomb(150_000),
       code: 'DOCUMENT_TOO_LARGE',
       reason: /deep\.json was rejected: JSON nested deeper than 1000 levels/,
+      scanOnly: true,
     },
   ];
   for (const b of bombs) {
@@ -75,7 +77,7 @@ t.test('an upload of a bomb is refused with 422 naming the file, without holding
     t.equal(res.statusCode, 422, `${b.route} ${b.filename}: 422`);
     t.equal(res.json().error.code, b.code, `${b.route} ${b.filename}: ${b.code}`);
     t.match(res.json().message, b.reason, 'the message names the file and the reason');
-    t.ok(healthy >= 1, `/health answered while ${b.filename} was being parsed (${healthy} times)`);
+    if (!('scanOnly' in b)) t.ok(healthy >= 1, `/health answered while ${b.filename} was being parsed (${healthy} times)`);
     t.ok(peakHeap - heapBefore < 150 * MB, `the main thread's heap grew by ${Math.round((peakHeap - heapBefore) / MB)} MB only`);
   }
   const list = await app.inject({ method: 'GET', url: '/api/v1/data-sources', headers });
