@@ -1671,3 +1671,11 @@ t.test('Article 30(3)(b): notice as a list item under its lead-in, "provide writ
   );
   t.equal(level(confidential, 'incident-notice'), 'none', 'a confidentiality exception is no incident notice');
 });
+
+t.test('Article 29(2): new subprocessors only published on a web page, with no advance period, are no notice to the customer', async (t) => {
+  const page = read('A29.2.sub', 'We may engage new subprocessors at any time and will publish them on this page.');
+  t.equal(level(page, 'change-notice'), 'limited');
+  t.match(page.rationale, /only by publishing them on a web page/);
+  const ahead = read('A29.2.sub', 'Acme will publish any new Subprocessor on its website at least 30 days before it starts processing Customer Data.');
+  t.equal(level(ahead, 'change-notice'), 'met', 'with an advance period the publication is notice');
+});
