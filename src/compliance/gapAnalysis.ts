@@ -282,7 +282,9 @@ function readElement(
   ctx: ReadingContext,
 ): { level: ElementLevel; note?: string; best: Candidate[]; extra: { sentence: number; text: string; at: number; role: EvidenceRole }[] } {
   const bound = el.bound ?? 'provider';
-  const rules = [...(el.genericLimits === false ? [] : GENERIC_LIMITS), ...(el.limits ?? [])];
+  // The element's own limits first: where a clause has both, the specific one ("only backups or passwords are said to be
+  // encrypted") says more to the analyst than a generic one.
+  const rules = [...(el.limits ?? []), ...(el.genericLimits === false ? [] : GENERIC_LIMITS)];
   const candidates: Candidate[] = [];
   /** Passages about another company's controls (`ownOnly`): they do not evidence the element. */
   const others: Candidate[] = [];

@@ -156,7 +156,7 @@ const NOT_OF_DATA_USE = String.raw`(?<!\b(use[sd]?|using|disclos(e[sd]?|ing)|acc
 export const GENERIC_LIMITS: LimitRule[] = [
   { re: /\b(commercially reasonable|reasonable commercial) (efforts?|endeavou?rs?)\b/i, note: 'only on commercially reasonable efforts' },
   {
-    re: /\b(best|reasonable) (efforts?|endeavou?rs?)\b|\bbest[- ]efforts? basis\b|\b(strives?|aims?|endeavou?rs?|attempts?) to\b|\b(aims?|aiming|strives?|striving) for\b/i,
+    re: /\b(best|reasonable) (efforts?|endeavou?rs?)\b|\bbest[- ]efforts? basis\b|\b(strives?|aims?|endeavou?rs?) to\b|(?<!\b(who|users?|anyone|any|an?|each|every|the|unauthori[sz]ed|attackers?|persons?|individuals?|someone|parties)\s)\battempts? to\b|\b(aims?|aiming|strives?|striving) for\b/i,
     note: 'an effort, not a commitment',
   },
   {

@@ -1679,3 +1679,15 @@ t.test('Article 29(2): new subprocessors only published on a web page, with no a
   const ahead = read('A29.2.sub', 'Acme will publish any new Subprocessor on its website at least 30 days before it starts processing Customer Data.');
   t.equal(level(ahead, 'change-notice'), 'met', 'with an advance period the publication is notice');
 });
+
+t.test("someone's attempt is no effort of the provider's; the element's own limit is named before a generic one", async (t) => {
+  const attempts = read(
+    'A10',
+    'Acme monitors for suspicious activity, including users who attempt to access production systems, and alerts its security team.',
+  );
+  t.equal(level(attempts, 'monitoring'), 'met', '"users who attempt to" is not "Acme attempts to"');
+  t.equal(level(read('A10', 'Acme attempts to detect suspicious activity on its network and alerts its security team.'), 'monitoring'), 'limited');
+  const passwords = read('A9.3.enc', 'Acme stores passwords encrypted at rest and strives to keep them secure.');
+  t.equal(level(passwords, 'rest'), 'limited');
+  t.match(passwords.rationale, /only backups or passwords are said to be encrypted/, 'the specific limit, not "an effort"');
+});
