@@ -1691,3 +1691,19 @@ t.test("someone's attempt is no effort of the provider's; the element's own limi
   t.equal(level(passwords, 'rest'), 'limited');
   t.match(passwords.rationale, /only backups or passwords are said to be encrypted/, 'the specific limit, not "an effort"');
 });
+
+t.test('Article 30(2)(h): a provider that may discontinue the service at any time overrides the notice period (not for beta features)', async (t) => {
+  const discontinue = read(
+    'A30.2.h',
+    "Either party may terminate this Agreement for convenience on 30 days' written notice.",
+    'Acme may modify, suspend or discontinue the Service, in whole or in part, at any time without notice or liability.',
+  );
+  t.equal(discontinue.status, 'partial');
+  t.match(discontinue.rationale, /may discontinue the service at any time/);
+  const beta = read(
+    'A30.2.h',
+    "Either party may terminate this Agreement for convenience on 30 days' written notice.",
+    'Acme may discontinue any Beta Services at any time in its sole discretion.',
+  );
+  t.equal(beta.status, 'covered', 'a beta programme is not the service');
+});
