@@ -1707,3 +1707,12 @@ t.test('Article 30(2)(h): a provider that may discontinue the service at any tim
   );
   t.equal(beta.status, 'covered', 'a beta programme is not the service');
 });
+
+t.test('Article 28(5): a certificate that covers only part of the organisation is limited', async (t) => {
+  t.equal(level(read('A28.5', "Acme's ISO 27001 certification covers its headquarters in Berlin only."), 'certification'), 'limited');
+  t.equal(level(read('A28.5', 'The scope of the ISO 27001 certificate excludes the hosted Service.'), 'certification'), 'limited');
+  t.equal(
+    level(read('A28.5', 'Acme GmbH is certified according to ISO/IEC 27001:2022 (certificate no. 12345, issued by an accredited body).'), 'certification'),
+    'met',
+  );
+});
