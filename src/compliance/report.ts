@@ -15,6 +15,17 @@ export interface ReportInput {
   concentration?: VendorImpact | null;
 }
 
+/**
+ * The "Evidence elements found" cell: met of all, and how many more were found but limited or only partly ("0/2, 2
+ * limited"), so that a partial status beside "0/2" does not read as nothing found.
+ */
+function elementsFound(elements: GapResult['elements']): string {
+  const met = elements.filter((e) => e.satisfied).length;
+  const limited = elements.filter((e) => !e.satisfied && e.level === 'limited').length;
+  const partly = elements.filter((e) => !e.satisfied && e.level === 'partial').length;
+  return [`${met}/${elements.length}`, limited ? `${limited} limited` : '', partly ? `${partly} partly` : ''].filter(Boolean).join(', ');
+}
+
 const STATUS_LABEL: Record<GapStatus, string> = { covered: 'Covered', partial: 'Partial', missing: 'Missing' };
 const STATUS_COLOR: Record<GapStatus, string> = { covered: '2E7D32', partial: 'B26A00', missing: 'C62828' };
 const ROLE_LABEL: Record<Exclude<EvidenceRole, 'evidence'>, string> = { limitation: 'Limitation', contrary: 'Contrary clause', partial: 'Partly' };
@@ -90,12 +101,7 @@ export async function buildAssessmentReport(input: ReportInput): Promise<Buffer>
   children.push(
     table(
       ['Reference', 'Obligation', 'Status', 'Evidence elements found'],
-      a.results.map((r) => [
-        r.ref,
-        r.title,
-        `${STATUS_LABEL[r.status]}${r.analyst ? ' *' : ''}`,
-        `${r.elements.filter((e) => e.satisfied).length}/${r.elements.length}`,
-      ]),
+      a.results.map((r) => [r.ref, r.title, `${STATUS_LABEL[r.status]}${r.analyst ? ' *' : ''}`, elementsFound(r.elements)]),
       [18, 52, 12, 18],
     ),
   );

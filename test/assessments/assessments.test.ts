@@ -161,6 +161,8 @@ t.test('gap analysis of the GitHub and Basecamp documents cites real passages; r
   t.match(text, new RegExp(`Overall score: ${done.score}/100`));
   t.match(text, /Findings by article/);
   t.match(text, /Article 28\(6\): Access, inspection and audit rights \[Partial\]/);
+  // The summary table counts elements found but limited apart from those not found at all (GitHub's audit right is limited).
+  t.match(text, /Access, inspection and audit rights\nPartial\n0\/2, [12] limited\b/, 'a partial status beside "0/2" says what was found');
   t.match(text, /Article 28\(5\): Appropriate information security standards \[(Partial|Missing)\]/);
   t.match(text, /Finding: Partial: right of the customer \(or its auditor\) to audit or inspect the provider is limited/);
   t.match(text, /Limitation: “Customer agrees that any information and audit rights/, 'the limiting clause is quoted as such');
