@@ -1369,3 +1369,11 @@ t.test('the legal name as a trading name’s company, a product’s company, a c
   t.same(value('legalName', 'The editor is a product of Beta Software S.L. and is licensed to us.'), []);
   t.same(value('legalName', '© 2024 Beta Maps GmbH, map data.'), []);
 });
+
+t.test('the legal name before its seat: "with its registered office at", "is located at"', async (t) => {
+  t.same(value('legalName', 'Acme s.r.o., with its registered office at Na Příkopě 1, 110 00 Prague 1, Czech Republic, ID No. 12345678.'), ['Acme s.r.o.']);
+  t.same(value('legalName', 'Acme SAS, a société par actions simplifiée with its registered office at 10 rue de la Paix, 75002 Paris, France.'), ['Acme SAS']);
+  t.same(value('legalName', 'Acme, Inc. is located at 100 Main Street, Boston, MA 02110.'), ['Acme, Inc.']);
+  t.same(value('legalName', 'Acme GmbH has its registered office in Munich.'), ['Acme GmbH']);
+  t.same(value('legalName', 'Beta Hosting GmbH, with its registered office in Frankfurt, hosts the Service.'), [], "another company's seat");
+});

@@ -163,6 +163,13 @@ export const legalName: Rule = (content, ss, ctx, section) => {
         new RegExp(
           String.raw`^(${COMPANY})\s+is\s+an?\s+(?:[\w-]+\s+){0,3}?(?:company|corporation|limited liability company|partnership)\s+(?:registered|incorporated|organi[sz]ed|established|existing)\b`,
         ).exec(t),
+      ) ??
+      // Its seat: "Acme s.r.o., with its registered office at …", "Acme SAS, a société par actions simplifiée with its registered
+      // office at …", "Acme, Inc. is located at …", "Acme GmbH has its registered office in …".
+      own(
+        new RegExp(
+          String.raw`(?:^|[\s(])(${COMPANY}),?\s+(?:\([^)]{0,60}\),?\s+)?(?:an?\s+[^,.;]{2,80}?,?\s+)?(?:(?:with|having|has)\s+(?:its|their)\s+(?:registered\s+)?(?:office|seat|headquarters|principal place of business)|is\s+(?:located|headquartered|domiciled|registered)\s+(?:at|in))\b`,
+        ).exec(t),
       );
     if (company) {
       out.push(found(s, company, 0.8));
