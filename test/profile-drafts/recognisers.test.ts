@@ -1375,5 +1375,9 @@ t.test('the legal name before its seat: "with its registered office at", "is loc
   t.same(value('legalName', 'Acme SAS, a société par actions simplifiée with its registered office at 10 rue de la Paix, 75002 Paris, France.'), ['Acme SAS']);
   t.same(value('legalName', 'Acme, Inc. is located at 100 Main Street, Boston, MA 02110.'), ['Acme, Inc.']);
   t.same(value('legalName', 'Acme GmbH has its registered office in Munich.'), ['Acme GmbH']);
+  t.same(value('legalName', 'Acme Ltd, registered in England and Wales under company number 01234567.'), ['Acme Ltd']);
+  t.same(value('legalName', 'Acme GmbH, registered with the commercial register of the Local Court of Munich under HRB 12345.'), ['Acme GmbH']);
+  t.same(value('legalName', 'Acme Limited, incorporated and registered in Ireland with company number 123456.'), ['Acme Limited']);
+  t.same(value('legalName', 'Acme SAS au capital de 10 000 euros, RCS Paris 123 456 789.'), ['Acme SAS']);
   t.same(value('legalName', 'Beta Hosting GmbH, with its registered office in Frankfurt, hosts the Service.'), [], "another company's seat");
 });

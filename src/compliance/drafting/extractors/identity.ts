@@ -168,7 +168,7 @@ export const legalName: Rule = (content, ss, ctx, section) => {
       // office at …", "Acme, Inc. is located at …", "Acme GmbH has its registered office in …".
       own(
         new RegExp(
-          String.raw`(?:^|[\s(])(${COMPANY}),?\s+(?:\([^)]{0,60}\),?\s+)?(?:an?\s+[^,.;]{2,80}?,?\s+)?(?:(?:with|having|has)\s+(?:its|their)\s+(?:registered\s+)?(?:office|seat|headquarters|principal place of business)|is\s+(?:located|headquartered|domiciled|registered)\s+(?:at|in))\b`,
+          String.raw`(?:^|[\s(])(${COMPANY}),?\s+(?:\([^)]{0,60}\),?\s+)?(?:an?\s+[^,.;]{2,80}?,?\s+)?(?:(?:with|having|has)\s+(?:its|their)\s+(?:registered\s+)?(?:office|seat|headquarters|principal place of business)|is\s+(?:located|headquartered|domiciled|registered)\s+(?:at|in)|(?:(?:incorporated|organi[sz]ed)\s+and\s+)?registered\s+(?:with|in|at|under)|incorporated\s+(?:in|under)|au capital de)\b`,
         ).exec(t),
       );
     if (company) {
