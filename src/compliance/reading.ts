@@ -102,7 +102,7 @@ export function actors(text: string, vendorNames: readonly string[] = []): { par
     // A party already read inside the name ("The Controller may": the customer, not a provider named "The Controller").
     if (out.some((a) => a.at >= m.index! && a.at < m.index! + name.length)) continue;
     if (NOT_A_PARTY.test(name) || new RegExp(`^(?:${CUSTOMER_WORDS}|${EITHER_WORDS})$`, 'i').test(name)) continue;
-    out.push({ party: 'provider', modality: /^(may|can)$/i.test(m[1]!) ? 'right' : 'duty', at: m.index! });
+    out.push({ party: 'provider', modality: /^(may|can)$/i.test(m[2]!) ? 'right' : 'duty', at: m.index! });
   }
   return out;
 }

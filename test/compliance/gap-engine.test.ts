@@ -4,7 +4,7 @@ import { analyzeGaps, runGapAnalysis } from '../../src/compliance/gapAnalysis.js
 import type { GapResult } from '../../src/domain/gap.js';
 import { VENDOR_OBLIGATIONS, applicableObligations, type VendorObligation } from '../../src/compliance/obligations.js';
 import { quoteAround, splitSentences, type SourceDocument } from '../../src/compliance/passages.js';
-import { bindsAsNeeded } from '../../src/compliance/reading.js';
+import { actors, bindsAsNeeded } from '../../src/compliance/reading.js';
 import { riskRating, scoreOf } from '../../src/compliance/risk.js';
 import { LocalHashEmbedder } from '../../src/rag/embedders/local.js';
 import { parseMarkdown } from '../../src/ingest/parsers/markdown.js';
@@ -1714,5 +1714,16 @@ t.test('Article 28(5): a certificate that covers only part of the organisation i
   t.equal(
     level(read('A28.5', 'Acme GmbH is certified according to ISO/IEC 27001:2022 (certificate no. 12345, issued by an accredited body).'), 'certification'),
     'met',
+  );
+});
+
+t.test("a provider named by its own name: 'may' is its right, 'will' its duty", async (t) => {
+  t.same(
+    actors('Travis-CI may suspend the account at any time.').map((a) => [a.party, a.modality]),
+    [['provider', 'right']],
+  );
+  t.same(
+    actors('Travis-CI will notify the account owner.').map((a) => [a.party, a.modality]),
+    [['provider', 'duty']],
   );
 });
